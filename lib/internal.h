@@ -1,0 +1,199 @@
+/*
+ * What the core offers codecs: input windows, output buffers, diagnostics,
+ * option parsing and the codec descriptor. Not installed; codecs include
+ * this and their own headers only, never another codec's.
+ */
+#ifndef PD_INTERNAL_H
+#define PD_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#include "profdata/profdata.h"
+
+#if defined(__GNUC__)
+#define PD_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define PD_LIKELY(x) __builtin_expect(!!(x), 1)
+#define PD_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define PD_PRINTF(a, b)
+#define PD_LIKELY(x) (x)
+#define PD_UNLIKELY(x) (x)
+#endif
+
+#define PD_NO_OFFSET UINT64_MAX
+
+/* ---- diagnostics (diag.c): one error and a bounded list of warnings ---- */
+
+typedef struct pd_diag {
+	profdata_error err;
+	int has_err;
+	char *err_msg;
+	char *name;
+	profdata_error *warnings;
+	char **warning_msgs;
+	size_t nwarnings, kept, cap;
+} pd_diag;
+
+#define PD_MAX_WARNINGS 1000
+
+void pd_diag_init(pd_diag *d, const char *name);
+void pd_diag_free(pd_diag *d);
+/* Record an error; returns `code` so that callers can `return pd_diag_error(...)`. */
+int pd_diag_error(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, ...) PD_PRINTF(5, 6);
+int pd_diag_verror(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, va_list ap);
+void pd_diag_warn(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, ...) PD_PRINTF(5, 6);
+void pd_diag_vwarn(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, va_list ap);
+const profdata_error *pd_diag_last(const pd_diag *d);
+const profdata_error *pd_diag_warning(const pd_diag *d, size_t i);
+
+/* ---- input (reader.c) ---- */
+
+/*
+ * A shared, reference-counted span of input bytes that outlives the reader:
+ * the mapping of a regular file or the caller's memory buffer. A profile
+ * that points payloads into the input holds one.
+ */
+typedef struct pd_blob pd_blob;
+void pd_blob_retain(pd_blob *b);
+void pd_blob_release(pd_blob *b);
+const unsigned char *pd_blob_data(const pd_blob *b);
+uint64_t pd_blob_size(const pd_blob *b);
+
+/*
+ * Make at least `want` bytes available at the current position; *p points to
+ * them. Returns how many are available: `want` or more, fewer only at the end
+ * of input; negative on an I/O or decompression error (kept on the reader).
+ * The window is valid until the next pd_in_fill, pd_in_skip past it, or
+ * pd_in_discard, unless pd_in_blob() is non-NULL: then every pointer into
+ * the input stays valid as long as the blob.
+ * Buffers grow only as bytes arrive, so a lying length cannot make the
+ * reader allocate more than the input holds.
+ */
+int64_t pd_in_fill(profdata_reader *r, size_t want, const unsigned char **p);
+/* Consume `n` bytes that a fill made available. */
+void pd_in_skip(profdata_reader *r, size_t n);
+/* Consume `n` bytes, reading through them when not yet available. Returns
+ * n, fewer at the end of input, or negative on error. */
+int64_t pd_in_discard(profdata_reader *r, uint64_t n);
+/* Offset of the current position in the (decompressed) input. */
+uint64_t pd_in_offset(const profdata_reader *r);
+/* The whole input as one stable span (uncompressed memory or mapped file), or NULL. */
+pd_blob *pd_in_blob(profdata_reader *r);
+/* Peek at up to `want` bytes without consuming; for sniffing. */
+int64_t pd_in_peek(profdata_reader *r, size_t want, const unsigned char **p);
+pd_diag *pd_in_diag(profdata_reader *r);
+
+/* Diagnostics on a reader. */
+int pd_in_error(profdata_reader *r, int code, uint64_t offset, const char *fmt, ...) PD_PRINTF(4, 5);
+int pd_in_error_line(profdata_reader *r, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
+	PD_PRINTF(5, 6);
+void pd_in_warn(profdata_reader *r, int code, uint64_t offset, const char *fmt, ...) PD_PRINTF(4, 5);
+void pd_in_warn_line(profdata_reader *r, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
+	PD_PRINTF(5, 6);
+
+/* ---- output (writer.c) ---- */
+
+/* Append bytes. Returns 0 or an error (kept on the writer). */
+int pd_out_write(profdata_writer *w, const void *buf, size_t len);
+/* A buffer of at least `n` bytes to fill, then pd_out_commit() what was used. NULL on error. */
+unsigned char *pd_out_reserve(profdata_writer *w, size_t n);
+void pd_out_commit(profdata_writer *w, size_t n);
+int pd_out_printf(profdata_writer *w, const char *fmt, ...) PD_PRINTF(2, 3);
+pd_diag *pd_out_diag(profdata_writer *w);
+int pd_out_error(profdata_writer *w, int code, const char *fmt, ...) PD_PRINTF(3, 4);
+void pd_out_warn(profdata_writer *w, const char *fmt, ...) PD_PRINTF(2, 3);
+
+/* ---- codec options (options.c): "key=value,key=value" ---- */
+
+typedef struct pd_option {
+	char *key;
+	char *value; /* "" when given as a bare key */
+	int used;
+} pd_option;
+
+typedef struct pd_options {
+	pd_option *items;
+	size_t n;
+} pd_options;
+
+/*
+ * Parse `text` (NULL or "" gives none). Keys must be among `known` (a
+ * NULL-terminated list); anything else is PROFDATA_EINVAL with a message in
+ * `d`.
+ */
+int pd_options_parse(pd_options *o, const char *text, const char *const *known, pd_diag *d);
+void pd_options_free(pd_options *o);
+const char *pd_options_get(const pd_options *o, const char *key);
+/* Integer option with a default; PROFDATA_EINVAL (message in d) when not a number in [min, max]. */
+int pd_options_int(const pd_options *o, const char *key, long long def, long long min, long long max,
+                   long long *out, pd_diag *d);
+
+/* ---- codecs (registry.c) ---- */
+
+typedef struct pd_decode_args {
+	profdata_reader *in;
+	const profdata_events *ev;
+	void *payload;
+	int mode;                 /* profdata_mode */
+	const pd_options *opts;
+} pd_decode_args;
+
+typedef struct pd_encoder_ops {
+	/* Called with the encoder's state as payload; events->version set by the codec. */
+	profdata_events events;
+	int (*finish)(void *state);
+	void (*free)(void *state);
+} pd_encoder_ops;
+
+struct profdata_format {
+	const char *name;
+	const char *description;
+	/* 0: not this format; 1-100: confidence. buf holds the first bytes (decompressed). */
+	int (*bid)(const unsigned char *buf, size_t len);
+	/* Drive events from the input; NULL for write-only formats. */
+	int (*decode)(const pd_decode_args *a);
+	/* Create an encoder over `w`; fills *ops and *state. NULL for read-only formats. */
+	int (*encoder_new)(void **state, const pd_encoder_ops **ops, profdata_writer *w, const pd_options *opts);
+	/* Optional: write a whole profile faster than replaying it into the encoder. */
+	int (*write_model)(const profdata_profile *p, profdata_writer *w, const pd_options *opts);
+	const char *const *read_options;  /* known option keys, NULL-terminated; NULL none */
+	const char *const *write_options;
+};
+
+/* Call an event if the consumer has it; evaluates to its return value. */
+#define PD_EMIT(a, member, ...) \
+	(((a)->ev->member) ? (a)->ev->member((a)->payload, __VA_ARGS__) : 0)
+#define PD_EMIT0(a, member) \
+	(((a)->ev->member) ? (a)->ev->member((a)->payload) : 0)
+
+/* ---- helpers ---- */
+
+/* Growable array helper: ensure room for `need` elements of `size`; 0 or PROFDATA_ENOMEM. */
+int pd_grow(void **ptr, size_t *cap, size_t need, size_t size);
+
+/* Builder-internal knowledge shared with profdata_read(): payloads inside `blob` are kept by reference. */
+void pd_profile_set_source(profdata_profile *p, pd_blob *blob, const char *format_name);
+
+/* Big-endian loads, used by several codecs. */
+static inline uint16_t pd_be16(const unsigned char *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+static inline uint32_t pd_be32(const unsigned char *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+static inline uint64_t pd_be64(const unsigned char *p) { return ((uint64_t)pd_be32(p) << 32) | pd_be32(p + 4); }
+static inline void pd_put_be16(unsigned char *p, uint16_t v) { p[0] = (unsigned char)(v >> 8); p[1] = (unsigned char)v; }
+static inline void pd_put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24); p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8); p[3] = (unsigned char)v;
+}
+static inline void pd_put_be64(unsigned char *p, uint64_t v)
+{
+	pd_put_be32(p, (uint32_t)(v >> 32)); pd_put_be32(p + 4, (uint32_t)v);
+}
+/* An identifier of `size` (4 or 8) bytes. */
+static inline uint64_t pd_be_id(const unsigned char *p, unsigned size) { return size == 8 ? pd_be64(p) : pd_be32(p); }
+
+#endif

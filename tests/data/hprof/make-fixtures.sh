@@ -1,0 +1,125 @@
+#!/bin/bash
+# Regenerates the JDK-made HPROF fixtures in this directory from the programs
+# in gen/. Every run gives different bytes (addresses, ids, timestamps, the
+# JDK's own objects); only the program-made content is stable.
+#
+# Usage: tests/data/hprof/make-fixtures.sh [OUTPUT_DIR]
+#   OUTPUT_DIR defaults to the directory of this script.
+# Needs java, javac and jcmd from one JDK (the dump format and names depend
+# on the JDK that runs the fixture; the files are named after its major
+# version).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+out_dir=${1:-$here}
+mkdir -p "$out_dir"
+out_dir=$(cd "$out_dir" && pwd)
+
+for tool in java javac jcmd; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        echo "make-fixtures: $tool not found" >&2
+        exit 1
+    fi
+done
+
+# Dumps above this size are kept only gzip-compressed (the minimal one is
+# always kept plain so that a plain JDK dump is in the tree).
+max_plain_bytes=$((4 * 1024 * 1024))
+
+# -Xshare:off: with CDS the dump also holds the shared archive's symbol
+# table and archived objects, which makes it ~60% bigger for nothing the
+# tests need. Serial GC and a small heap keep the JVM's own structures small.
+jvm_opts=(-Xshare:off -Xmx32m -XX:+UseSerialGC -XX:TieredStopAtLevel=1)
+
+major=$(java -XshowSettings:properties -version 2>&1 |
+    sed -n 's/^ *java\.specification\.version = //p')
+prefix="jdk${major}"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/profdata-fixtures.XXXXXX")
+jvm_pid=""
+cleanup() {
+    if [ -n "$jvm_pid" ] && kill -0 "$jvm_pid" 2>/dev/null; then
+        kill "$jvm_pid" 2>/dev/null || true
+        wait "$jvm_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+javac -d "$work/classes" "$here"/gen/*.java
+# The plugin must not be on the application class path: LoadersFixture loads
+# it through its own class loaders from this directory.
+javac -d "$work/plugin" "$here"/gen/plugin/Plugin.java
+
+# jcmd reports most failures on stdout and still exits 0, so the message is
+# checked, and so is the file.
+heap_dump() {
+    local pid=$1
+    shift
+    local target=${*: -1}
+    local msg
+    msg=$(jcmd "$pid" GC.heap_dump "$@" 2>&1) || {
+        echo "$msg" >&2
+        return 1
+    }
+    if ! grep -q 'Heap dump file created' <<<"$msg" || [ ! -s "$target" ]; then
+        echo "make-fixtures: jcmd GC.heap_dump $* failed:" >&2
+        echo "$msg" >&2
+        return 1
+    fi
+}
+
+# dump_fixture NAME MAIN_CLASS [PROGRAM_ARGS...]
+dump_fixture() {
+    local name=$1 main=$2
+    shift 2
+    local ready="$work/$name.ready"
+    local plain="$work/$prefix-$name.hprof"
+    local gz="$plain.gz"
+
+    java "${jvm_opts[@]}" -cp "$work/classes" "$main" "$ready" "$@" \
+        >"$work/$name.out" 2>"$work/$name.err" &
+    jvm_pid=$!
+
+    local waited=0
+    while [ ! -f "$ready" ]; do
+        if ! kill -0 "$jvm_pid" 2>/dev/null; then
+            echo "make-fixtures: $main exited before it was ready" >&2
+            cat "$work/$name.err" >&2
+            exit 1
+        fi
+        if [ "$waited" -ge 600 ]; then
+            echo "make-fixtures: $main not ready after 60 s" >&2
+            exit 1
+        fi
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+
+    # The JVM refuses to overwrite an existing file, and the paths must be
+    # absolute because the target JVM resolves them against its own cwd.
+    heap_dump "$jvm_pid" "$plain"
+    heap_dump "$jvm_pid" -gz=1 "$gz"
+
+    kill "$jvm_pid"
+    wait "$jvm_pid" 2>/dev/null || true
+    jvm_pid=""
+
+    local size
+    size=$(stat -c %s "$plain")
+    if [ "$name" = minimal ] || [ "$size" -le "$max_plain_bytes" ]; then
+        mv -f "$plain" "$out_dir/"
+    else
+        echo "make-fixtures: $prefix-$name.hprof is $size bytes, keeping only the .gz" >&2
+        rm -f "$out_dir/$prefix-$name.hprof"
+    fi
+    mv -f "$gz" "$out_dir/"
+}
+
+dump_fixture minimal MinimalFixture
+dump_fixture types TypesFixture
+dump_fixture threads ThreadsFixture
+dump_fixture loaders LoadersFixture "$work/plugin"
+
+java -version 2>&1 | sed 's/^/make-fixtures: /' >&2
+ls -l "$out_dir"/"$prefix"-*.hprof* >&2
