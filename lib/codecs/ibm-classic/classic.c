@@ -1,0 +1,273 @@
+/*
+ * IBM classic (text) heapdump: the codec descriptor, sniffing, and the
+ * pieces of syntax the decoder and the encoder share.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "classic.h"
+
+static int is_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* A record line "0x<hex> [<dec>] OBJ|CLS " at p? */
+static int looks_like_record(const unsigned char *p, size_t len)
+{
+	size_t i = 2, n;
+	if (len < 4 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
+		return 0;
+	for (n = 0; i < len && is_hex(p[i]); i++, n++)
+		;
+	if (n == 0 || n > 16 || i + 2 >= len || p[i] != ' ' || p[i + 1] != '[')
+		return 0;
+	for (i += 2, n = 0; i < len && p[i] >= '0' && p[i] <= '9'; i++, n++)
+		;
+	if (n == 0 || i + 5 >= len || p[i] != ']' || p[i + 1] != ' ')
+		return 0;
+	i += 2;
+	return (memcmp(p + i, "OBJ ", 4) == 0 || memcmp(p + i, "CLS ", 4) == 0);
+}
+
+static int classic_bid(const unsigned char *buf, size_t len)
+{
+	size_t i = 0;
+	/* Blank lines before the header are tolerated. */
+	while (i < len && (buf[i] == '\n' || buf[i] == '\r' || buf[i] == ' '))
+		i++;
+	if (len - i >= 11 && memcmp(buf + i, "// Version:", 11) == 0)
+		return 90;
+	if (looks_like_record(buf + i, len - i))
+		return 60;
+	return 0;
+}
+
+static const char *skip_spaces(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static const char *parse_u64(const char *p, const char *end, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *s = p;
+	while (p < end && *p >= '0' && *p <= '9') {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return NULL;
+		v = v * 10 + d;
+		p++;
+	}
+	if (p == s)
+		return NULL;
+	*out = v;
+	return p;
+}
+
+static const char *expect(const char *p, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+	if ((size_t)(end - p) < n || memcmp(p, lit, n) != 0)
+		return NULL;
+	return p + n;
+}
+
+int pd_classic_parse_breakdown(const unsigned char *up, size_t len, pd_classic_trailer *t)
+{
+	static const char *const names[4] = { "Classes:", "Objects:", "ObjectArrays:", "PrimitiveArrays:" };
+	const char *p = (const char *)up, *end = p + len;
+	uint64_t v[4];
+	int i;
+	p = expect(p, end, "// Breakdown -");
+	if (!p)
+		return -1;
+	for (i = 0; i < 4; i++) {
+		p = skip_spaces(p, end);
+		if (i > 0) {
+			if (p == end || *p != ',')
+				return -1;
+			p = skip_spaces(p + 1, end);
+		}
+		p = expect(p, end, names[i]);
+		if (!p)
+			return -1;
+		if (p < end && *p != ' ')
+			t->compact = 1;
+		p = skip_spaces(p, end);
+		p = parse_u64(p, end, &v[i]);
+		if (!p)
+			return -1;
+	}
+	if (skip_spaces(p, end) != end)
+		return -1;
+	t->classes = v[0];
+	t->objects = v[1];
+	t->arrays = v[2];
+	t->prims = v[3];
+	t->has_breakdown = 1;
+	return 0;
+}
+
+int pd_classic_parse_eof(const unsigned char *up, size_t len, pd_classic_trailer *t)
+{
+	const char *p = (const char *)up, *end = p + len, *q;
+	p = expect(p, end, "// EOF:");
+	if (!p)
+		return -1;
+	q = skip_spaces(p, end);
+	if (q - p == 1)
+		t->compact = 1;
+	p = expect(q, end, "Total 'Objects',Refs(null)");
+	if (!p)
+		return -1;
+	p = skip_spaces(p, end);
+	if (p == end || *p != ':')
+		return -1;
+	p = skip_spaces(p + 1, end);
+	if (!(p = parse_u64(p, end, &t->total)))
+		return -1;
+	p = skip_spaces(p, end);
+	if (p == end || *p != ',')
+		return -1;
+	p = skip_spaces(p + 1, end);
+	if (!(p = parse_u64(p, end, &t->refs)))
+		return -1;
+	p = skip_spaces(p, end);
+	if (p == end || *p != '(')
+		return -1;
+	p = skip_spaces(p + 1, end);
+	if (!(p = parse_u64(p, end, &t->nulls)))
+		return -1;
+	p = skip_spaces(p, end);
+	if (p == end || *p != ')')
+		return -1;
+	if (skip_spaces(p + 1, end) != end)
+		return -1;
+	t->has_eof = 1;
+	return 0;
+}
+
+static int letter_type(char c)
+{
+	switch (c) {
+	case 'Z': return PROFDATA_TYPE_BOOLEAN;
+	case 'C': return PROFDATA_TYPE_CHAR;
+	case 'F': return PROFDATA_TYPE_FLOAT;
+	case 'D': return PROFDATA_TYPE_DOUBLE;
+	case 'B': return PROFDATA_TYPE_BYTE;
+	case 'S': return PROFDATA_TYPE_SHORT;
+	case 'I': return PROFDATA_TYPE_INT;
+	case 'J': return PROFDATA_TYPE_LONG;
+	default: return 0;
+	}
+}
+
+char pd_classic_type_letter(int type)
+{
+	switch (type) {
+	case PROFDATA_TYPE_BOOLEAN: return 'Z';
+	case PROFDATA_TYPE_CHAR: return 'C';
+	case PROFDATA_TYPE_FLOAT: return 'F';
+	case PROFDATA_TYPE_DOUBLE: return 'D';
+	case PROFDATA_TYPE_BYTE: return 'B';
+	case PROFDATA_TYPE_SHORT: return 'S';
+	case PROFDATA_TYPE_INT: return 'I';
+	case PROFDATA_TYPE_LONG: return 'J';
+	default: return 0;
+	}
+}
+
+int pd_classic_type_kind(const char *name, size_t len, uint8_t *elem_type)
+{
+	*elem_type = 0;
+	if (len < 2 || name[0] != '[')
+		return PROFDATA_OBJECT_INSTANCE;
+	if (len == 2 && letter_type(name[1])) {
+		*elem_type = (uint8_t)letter_type(name[1]);
+		return PROFDATA_OBJECT_PRIM_ARRAY;
+	}
+	return PROFDATA_OBJECT_ARRAY;
+}
+
+static size_t map_slot(uint64_t key, size_t mask)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdULL;
+	key ^= key >> 33;
+	return (size_t)key & mask;
+}
+
+int pd_classic_map_get(const pd_classic_map *m, uint64_t key, uint32_t *val)
+{
+	size_t j;
+	if (!m->cap)
+		return 0;
+	for (j = map_slot(key, m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
+		if (m->keys[j] == key) {
+			*val = m->vals[j];
+			return 1;
+		}
+	return 0;
+}
+
+int pd_classic_map_put(pd_classic_map *m, uint64_t key, uint32_t val)
+{
+	size_t j;
+	if ((m->n + 1) * 2 > m->cap) {
+		size_t ncap = m->cap ? m->cap * 2 : 64, i;
+		uint64_t *k = calloc(ncap, sizeof *k);
+		uint32_t *v = malloc(ncap * sizeof *v);
+		if (!k || !v) {
+			free(k);
+			free(v);
+			return PROFDATA_ENOMEM;
+		}
+		for (i = 0; i < m->cap; i++) {
+			if (!m->keys[i])
+				continue;
+			j = map_slot(m->keys[i], ncap - 1);
+			while (k[j])
+				j = (j + 1) & (ncap - 1);
+			k[j] = m->keys[i];
+			v[j] = m->vals[i];
+		}
+		free(m->keys);
+		free(m->vals);
+		m->keys = k;
+		m->vals = v;
+		m->cap = ncap;
+	}
+	for (j = map_slot(key, m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
+		if (m->keys[j] == key) {
+			m->vals[j] = val;
+			return 0;
+		}
+	m->keys[j] = key;
+	m->vals[j] = val;
+	m->n++;
+	return 0;
+}
+
+void pd_classic_map_free(pd_classic_map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof *m);
+}
+
+static const char *const classic_read_options[] = { "variant", NULL };
+static const char *const classic_write_options[] = { "style", "word_size", "line_end", "layout", NULL };
+
+const struct profdata_format pd_format_ibm_classic = {
+	"ibm-classic",
+	"IBM classic (text) heapdump, as OpenJ9 and jdmpview write it",
+	classic_bid,
+	pd_classic_decode,
+	pd_classic_encoder_new,
+	NULL,
+	classic_read_options,
+	classic_write_options,
+};

@@ -1,0 +1,1033 @@
+/*
+ * IBM classic (text) heapdump decoder.
+ *
+ * Lines are parsed in place from the reader's window (the mapping, for
+ * files): hex by table, nothing allocated per line. A record line sets a
+ * pending record; TAB-led reference lines that follow add to its
+ * references; the next other line (or the end) emits it. So the two-line
+ * layout of OpenJ9 and jdmpview, the single-line layout of the IBM
+ * documentation and mixtures of them all read the same way.
+ *
+ * Class ids: a type gets the address of the first CLS record naming it. When
+ * the input is one stable span (a mapped file or memory), the CLS records at
+ * the end of the input (where OpenJ9 writes them, after all objects) are
+ * read first, backwards, so that objects already carry their class's
+ * address. A type with no CLS record before its first object gets a
+ * synthetic id: 1, 3, 5, ... in order of first use. Real addresses are
+ * aligned, so odd ids cannot collide with them. In the IBM Java 6 variant
+ * (class-block address first on each object's reference line) the class id
+ * of an object is that class-block address.
+ *
+ * doc/formats-classic.md has the whole mapping.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classic.h"
+
+#define WIN_BYTES ((size_t)4 << 20)
+#define LOOKAHEAD_BYTES ((size_t)256 << 10)
+#define LOOKAHEAD_RECORDS 512
+
+/* Hex digit value plus one; 0 for anything else. */
+static const unsigned char hexv[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+};
+
+typedef struct cl_type {
+	char *name;
+	uint32_t len;
+	uint32_t hash;
+	uint64_t string_id; /* 0 until its string event was sent */
+	uint64_t class_id;  /* name-based class id; 0 until assigned */
+	uint8_t kind, elem;
+} cl_type;
+
+typedef struct cl_counts {
+	uint64_t classes, objects, arrays, prims;
+	uint64_t listed, zeros, cbitems;
+} cl_counts;
+
+typedef struct cl_dec {
+	const pd_decode_args *a;
+	profdata_reader *r;
+	int strict;
+
+	/* input window */
+	const unsigned char *win;
+	size_t len, pos;
+	int at_eof;
+
+	/* current line */
+	const unsigned char *ls;
+	size_t ll;
+	uint64_t loff, lineno;
+	int cr, no_nl;
+
+	/* types */
+	cl_type *types;
+	size_t ntypes, types_cap;
+	uint32_t *slots; /* index + 1; 0 empty */
+	size_t nslots;
+	uint64_t next_string;
+	uint64_t next_synth;
+	uint32_t next_serial;
+
+	/* class ids already loaded; class ids dumped (value: dump number) */
+	pd_classic_map ids, dumped;
+
+	/* CLS records found by scan_tail, last first */
+	struct { size_t type; uint64_t addr; } *tail;
+	size_t ntail, tail_cap;
+
+	/* references of the pending record */
+	uint64_t *refs;
+	size_t nrefs, refs_cap;
+
+	/* the pending record */
+	int pending;
+	int pend_cls;
+	uint64_t pend_addr, pend_size, pend_line, pend_off;
+	size_t pend_type;
+
+	/* file and dump state */
+	int begun, in_dump, ndumps;
+	int classblock; /* variant detected (or forced) */
+	int force_variant; /* -1 auto, 0 openj9, 1 classblock */
+	int tail_compact;
+	cl_counts cnt;
+	pd_classic_trailer tr;
+	uint64_t bd_line, bd_off, tr_line, tr_off;
+	char *trailer_text;
+	size_t trailer_len, trailer_cap;
+	uint64_t last_line, last_off;
+} cl_dec;
+
+/* ---- diagnostics ---- */
+
+static int dec_error(cl_dec *d, int code, uint64_t off, uint64_t line, const char *what)
+{
+	return pd_in_error_line(d->r, code, off, line, "ibm-classic: line %llu: %s",
+	                        (unsigned long long)line, what);
+}
+
+static void dec_warn(cl_dec *d, int code, uint64_t off, uint64_t line, const char *what)
+{
+	pd_in_warn_line(d->r, code, off, line, "ibm-classic: line %llu: %s", (unsigned long long)line, what);
+}
+
+/* A problem the permissive mode repairs: a warning, or in strict mode an error (returned). */
+static int dec_problem(cl_dec *d, int code, uint64_t off, uint64_t line, const char *what)
+{
+	if (d->strict)
+		return dec_error(d, code, off, line, what);
+	dec_warn(d, code, off, line, what);
+	return 0;
+}
+
+/* ---- input ---- */
+
+static int refill(cl_dec *d, size_t want)
+{
+	const unsigned char *p;
+	int64_t n;
+	if (d->pos) {
+		pd_in_skip(d->r, d->pos);
+		d->pos = 0;
+	}
+	n = pd_in_fill(d->r, want, &p);
+	if (n < 0)
+		return (int)n;
+	d->win = p;
+	d->len = (size_t)n;
+	d->at_eof = (size_t)n < want;
+	return 0;
+}
+
+/* Next line into d->ls/d->ll (without "\n" and a final "\r"). 1, 0 at the end, or an error. */
+static int next_line(cl_dec *d)
+{
+	for (;;) {
+		const unsigned char *s = d->win + d->pos;
+		size_t avail = d->len - d->pos, want;
+		const unsigned char *nl = avail ? memchr(s, '\n', avail) : NULL;
+		int rc;
+		if (nl || (d->at_eof && avail)) {
+			size_t n = nl ? (size_t)(nl - s) : avail;
+			d->loff = pd_in_offset(d->r) + d->pos;
+			d->ls = s;
+			d->pos += nl ? n + 1 : n;
+			d->no_nl = !nl;
+			d->cr = n && s[n - 1] == '\r';
+			d->ll = d->cr ? n - 1 : n;
+			d->lineno++;
+			return 1;
+		}
+		if (d->at_eof)
+			return 0;
+		want = avail > WIN_BYTES / 2 ? avail * 2 : WIN_BYTES;
+		if (want < avail)
+			return pd_in_error(d->r, PROFDATA_ELIMIT, pd_in_offset(d->r) + d->pos, "ibm-classic: line too long");
+		if ((rc = refill(d, want)) < 0)
+			return rc;
+	}
+}
+
+/* ---- tables ---- */
+
+static uint32_t hash_bytes(const unsigned char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+	for (i = 0; i < n; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+static int type_rehash(cl_dec *d)
+{
+	size_t n = d->nslots ? d->nslots * 2 : 256, i;
+	uint32_t *s = calloc(n, sizeof *s);
+	if (!s)
+		return PROFDATA_ENOMEM;
+	for (i = 0; i < d->ntypes; i++) {
+		size_t j = d->types[i].hash & (n - 1);
+		while (s[j])
+			j = (j + 1) & (n - 1);
+		s[j] = (uint32_t)(i + 1);
+	}
+	free(d->slots);
+	d->slots = s;
+	d->nslots = n;
+	return 0;
+}
+
+/* Index of type `name` in *out, adding it when new. */
+static int intern(cl_dec *d, const unsigned char *name, size_t len, size_t *out)
+{
+	uint32_t h = hash_bytes(name, len);
+	size_t j;
+	cl_type *t;
+	int rc;
+	if (len > UINT32_MAX)
+		return PROFDATA_ELIMIT;
+	if ((d->ntypes + 1) * 2 > d->nslots && (rc = type_rehash(d)) < 0)
+		return rc;
+	for (j = h & (d->nslots - 1); d->slots[j]; j = (j + 1) & (d->nslots - 1)) {
+		t = &d->types[d->slots[j] - 1];
+		if (t->hash == h && t->len == len && memcmp(t->name, name, len) == 0) {
+			*out = d->slots[j] - 1;
+			return 0;
+		}
+	}
+	if (d->ntypes == UINT32_MAX - 1)
+		return PROFDATA_ELIMIT;
+	if ((rc = pd_grow((void **)&d->types, &d->types_cap, d->ntypes + 1, sizeof *d->types)) < 0)
+		return rc;
+	t = &d->types[d->ntypes];
+	memset(t, 0, sizeof *t);
+	if (!(t->name = malloc(len + 1)))
+		return PROFDATA_ENOMEM;
+	memcpy(t->name, name, len);
+	t->name[len] = 0;
+	t->len = (uint32_t)len;
+	t->hash = h;
+	t->kind = (uint8_t)pd_classic_type_kind(t->name, len, &t->elem);
+	d->slots[j] = (uint32_t)(d->ntypes + 1);
+	*out = d->ntypes++;
+	return 0;
+}
+
+/* 1 when `id` was in the set, else adds it and returns 0; negative on error. */
+static int id_seen(cl_dec *d, uint64_t id)
+{
+	uint32_t v;
+	int rc;
+	if (pd_classic_map_get(&d->ids, id, &v))
+		return 1;
+	if ((rc = pd_classic_map_put(&d->ids, id, 1)) < 0)
+		return rc;
+	return 0;
+}
+
+/* Send the type's string (once) and a class_load for `id` (once per id). */
+static int ensure_loaded(cl_dec *d, cl_type *t, uint64_t id)
+{
+	profdata_class_load cl;
+	int rc = id_seen(d, id);
+	if (rc)
+		return rc < 0 ? rc : 0;
+	if (!t->string_id) {
+		t->string_id = ++d->next_string;
+		if (PD_EMIT(d->a, string, t->string_id, t->name, t->len))
+			return PROFDATA_STOPPED;
+	}
+	memset(&cl, 0, sizeof cl);
+	cl.serial = ++d->next_serial;
+	cl.id = id;
+	cl.name_id = t->string_id;
+	if (PD_EMIT(d->a, class_load, &cl))
+		return PROFDATA_STOPPED;
+	return 0;
+}
+
+static int push_ref(cl_dec *d, uint64_t v)
+{
+	if (PD_UNLIKELY(d->nrefs == d->refs_cap)) {
+		int rc = pd_grow((void **)&d->refs, &d->refs_cap, d->nrefs + 1, sizeof *d->refs);
+		if (rc < 0)
+			return rc;
+	}
+	d->refs[d->nrefs++] = v;
+	return 0;
+}
+
+/* ---- parsing ---- */
+
+/*
+ * Parse "0x<hex>" at *pp (at most 16 digits). Returns the digit count (0 when
+ * not an address) and advances *pp.
+ */
+static int parse_addr(const unsigned char **pp, const unsigned char *end, uint64_t *out)
+{
+	const unsigned char *p = *pp;
+	uint64_t v = 0;
+	int n = 0;
+	unsigned h;
+	if (end - p < 3 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
+		return 0;
+	p += 2;
+	while (p < end && (h = hexv[*p]) != 0) {
+		if (++n > 16)
+			return 0;
+		v = (v << 4) | (h - 1);
+		p++;
+	}
+	*out = v;
+	*pp = p;
+	return n;
+}
+
+/*
+ * Parse space-separated addresses in [p, end) onto d->refs. Returns 0, or -1
+ * with *bad set to where the first thing that is not an address starts.
+ * *zero_style gets 1 when a null was written "0x0", 2 for a zero-padded one.
+ */
+static int parse_items(cl_dec *d, const unsigned char *p, const unsigned char *end, const unsigned char **bad,
+                       int *zero_style)
+{
+	for (;;) {
+		uint64_t v;
+		const unsigned char *s;
+		int n, rc;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end)
+			return 0;
+		s = p;
+		n = parse_addr(&p, end, &v);
+		if (!n || (p < end && *p != ' ' && *p != '\t')) {
+			*bad = s;
+			return -1;
+		}
+		if (v == 0 && zero_style)
+			*zero_style |= n == 1 ? 1 : 2;
+		if ((rc = push_ref(d, v)) < 0) {
+			*bad = NULL;
+			return rc;
+		}
+	}
+}
+
+typedef struct cl_rec {
+	uint64_t addr, size;
+	int digits;
+	int cls;
+	const unsigned char *type;
+	size_t type_len;
+	const unsigned char *rest; /* after the type */
+} cl_rec;
+
+/* Parse "0x<hex> [<dec>] OBJ|CLS <type>" from the line; 0, or -1 with *bad. */
+static int parse_record(const unsigned char *p, const unsigned char *end, cl_rec *rec, const unsigned char **bad)
+{
+	uint64_t v = 0;
+	const unsigned char *s;
+	rec->digits = parse_addr(&p, end, &rec->addr);
+	if (!rec->digits || end - p < 2 || p[0] != ' ' || p[1] != '[') {
+		*bad = p;
+		return -1;
+	}
+	p += 2;
+	s = p;
+	while (p < end && *p >= '0' && *p <= '9') {
+		unsigned dg = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - dg) / 10) {
+			*bad = s;
+			return -1;
+		}
+		v = v * 10 + dg;
+		p++;
+	}
+	if (p == s || end - p < 7 || p[0] != ']' || p[1] != ' ') {
+		*bad = p;
+		return -1;
+	}
+	rec->size = v;
+	p += 2;
+	if (memcmp(p, "OBJ ", 4) == 0)
+		rec->cls = 0;
+	else if (memcmp(p, "CLS ", 4) == 0)
+		rec->cls = 1;
+	else {
+		*bad = p;
+		return -1;
+	}
+	p += 4;
+	s = p;
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	if (p == s) {
+		*bad = p;
+		return -1;
+	}
+	rec->type = s;
+	rec->type_len = (size_t)(p - s);
+	rec->rest = p;
+	return 0;
+}
+
+static int is_blank(const unsigned char *p, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t')
+			return 0;
+	return 1;
+}
+
+/* ---- looking ahead ---- */
+
+typedef struct la_obj {
+	const unsigned char *type;
+	size_t type_len;
+	uint64_t first;
+	int has_first;
+	int prim;
+} la_obj;
+
+typedef struct la_result {
+	int word_size;
+	int single_line;
+	int zero_style;
+	int classblock;
+} la_result;
+
+/*
+ * Look at the records at the start of a dump without consuming them: the
+ * address width, the layout, how nulls are written, and whether the
+ * reference lines start with the class-block address (IBM Java 6). That
+ * variant is assumed when at least two object records are seen, every one
+ * has a first reference, it is never null, objects of one type always agree
+ * on it, and either a primitive array has one (they have no references
+ * otherwise) or a zero-padded null was seen.
+ */
+static int lookahead(cl_dec *d, la_result *res)
+{
+	la_obj *objs;
+	size_t nobj = 0, i, j, pos;
+	int rc, all_first = 1, prim_has = 0, rec_open = 0, obj_open = 0, agree = 1;
+	size_t with_tab = 0, without_tab = 0, inline_refs = 0;
+	size_t save_refs = d->nrefs;
+	memset(res, 0, sizeof *res);
+	if (!d->at_eof && d->len - d->pos < LOOKAHEAD_BYTES && (rc = refill(d, LOOKAHEAD_BYTES)) < 0)
+		return rc;
+	objs = malloc(LOOKAHEAD_RECORDS * sizeof *objs);
+	if (!objs)
+		return PROFDATA_ENOMEM;
+	pos = d->pos;
+	while (pos < d->len && nobj < LOOKAHEAD_RECORDS) {
+		const unsigned char *s = d->win + pos, *nl, *e, *bad;
+		cl_rec rec;
+		nl = memchr(s, '\n', d->len - pos);
+		if (!nl && !d->at_eof)
+			break;
+		e = nl ? nl : d->win + d->len;
+		pos = (size_t)(e - d->win) + 1;
+		if (e > s && e[-1] == '\r')
+			e--;
+		if (e > s && s[0] == '\t') {
+			d->nrefs = save_refs;
+			if (parse_items(d, s + 1, e, &bad, &res->zero_style) == 0 && obj_open &&
+			    d->nrefs > save_refs && !objs[nobj - 1].has_first) {
+				objs[nobj - 1].has_first = 1;
+				objs[nobj - 1].first = d->refs[save_refs];
+			}
+			with_tab += rec_open;
+			rec_open = obj_open = 0;
+			continue;
+		}
+		without_tab += rec_open;
+		rec_open = obj_open = 0;
+		if (e - s >= 2 && s[0] == '/' && s[1] == '/')
+			break;
+		if (parse_record(s, e, &rec, &bad) < 0)
+			continue;
+		if (!res->word_size)
+			res->word_size = rec.digits > 8 ? 8 : 4;
+		d->nrefs = save_refs;
+		if (parse_items(d, rec.rest, e, &bad, &res->zero_style) == 0 && d->nrefs > save_refs)
+			inline_refs++;
+		rec_open = 1;
+		if (rec.cls)
+			continue;
+		objs[nobj].type = rec.type;
+		objs[nobj].type_len = rec.type_len;
+		objs[nobj].has_first = d->nrefs > save_refs;
+		objs[nobj].first = objs[nobj].has_first ? d->refs[save_refs] : 0;
+		objs[nobj].prim = rec.type_len == 2 && rec.type[0] == '[' && rec.type[1] != 'L' && rec.type[1] != '[';
+		nobj++;
+		obj_open = 1;
+	}
+	d->nrefs = save_refs;
+	res->single_line = inline_refs > 0 || (without_tab > 0 && with_tab == 0);
+	for (i = 0; i < nobj; i++) {
+		if (!objs[i].has_first || objs[i].first == 0)
+			all_first = 0;
+		if (objs[i].prim && objs[i].has_first)
+			prim_has = 1;
+	}
+	for (i = 0; i < nobj && agree && all_first; i++)
+		for (j = 0; j < i; j++)
+			if (objs[j].type_len == objs[i].type_len &&
+			    memcmp(objs[j].type, objs[i].type, objs[i].type_len) == 0 && objs[j].first != objs[i].first) {
+				agree = 0;
+				break;
+			}
+	res->classblock = nobj >= 2 && all_first && agree && (prim_has || (res->zero_style & 2));
+	free(objs);
+	return 0;
+}
+
+/*
+ * Read the CLS records at the end of a stable input backwards (OpenJ9
+ * writes them after all objects) so that types get their CLS address before
+ * their first object. Also notes the spelling of the last trailer.
+ */
+static int scan_tail(cl_dec *d)
+{
+	pd_blob *b = pd_in_blob(d->r);
+	const unsigned char *data, *end;
+	uint64_t size;
+	if (!b)
+		return 0;
+	data = pd_blob_data(b);
+	size = pd_blob_size(b);
+	if (size > SIZE_MAX)
+		return 0;
+	end = data + size;
+	while (end > data) {
+		const unsigned char *e = end, *s;
+		cl_rec rec;
+		const unsigned char *bad;
+		if (e[-1] == '\n')
+			e--;
+		s = e;
+		while (s > data && s[-1] != '\n')
+			s--;
+		end = s;
+		if (e > s && e[-1] == '\r')
+			e--;
+		if (e == s || s[0] == '\t' || is_blank(s, (size_t)(e - s)))
+			continue;
+		if (e - s >= 2 && s[0] == '/' && s[1] == '/') {
+			pd_classic_trailer t;
+			memset(&t, 0, sizeof t);
+			if (pd_classic_parse_eof(s, (size_t)(e - s), &t) == 0 ||
+			    pd_classic_parse_breakdown(s, (size_t)(e - s), &t) == 0) {
+				d->tail_compact |= t.compact;
+				continue;
+			}
+			break; /* a header or another comment: the last dump's start */
+		}
+		if (parse_record(s, e, &rec, &bad) < 0 || !rec.cls)
+			break;
+		if (rec.addr) {
+			size_t ti;
+			int rc = intern(d, rec.type, rec.type_len, &ti);
+			if (rc < 0)
+				return rc;
+			d->types[ti].class_id = rec.addr; /* the earliest one wins: we go backwards */
+			if ((rc = pd_grow((void **)&d->tail, &d->tail_cap, d->ntail + 1, sizeof *d->tail)) < 0)
+				return rc;
+			d->tail[d->ntail].type = ti;
+			d->tail[d->ntail++].addr = rec.addr;
+		}
+	}
+	return 0;
+}
+
+/* ---- events ---- */
+
+static int emit_begin(cl_dec *d, const char *version, la_result *la)
+{
+	profdata_meta m;
+	profdata_kv kv[3];
+	size_t n = 0;
+	memset(&m, 0, sizeof m);
+	m.format = "ibm-classic";
+	m.version = version;
+	m.word_size = (uint32_t)la->word_size;
+	if (d->classblock)
+		kv[n].key = PD_CLASSIC_KEY_STYLE, kv[n++].value = "classblock";
+	else if ((la->zero_style & 1) || d->tail_compact)
+		kv[n].key = PD_CLASSIC_KEY_STYLE, kv[n++].value = "jdmpview";
+	if (d->cr)
+		kv[n].key = PD_CLASSIC_KEY_LINE_END, kv[n++].value = "crlf";
+	if (la->single_line)
+		kv[n].key = PD_CLASSIC_KEY_LAYOUT, kv[n++].value = "single-line";
+	m.comments = n ? kv : NULL;
+	m.ncomments = n;
+	d->begun = 1;
+	if (PD_EMIT(d->a, begin, &m))
+		return PROFDATA_STOPPED;
+	/* Classes in the order of their CLS records, so that a rewrite keeps it. */
+	while (d->ntail) {
+		int rc;
+		d->ntail--;
+		if ((rc = ensure_loaded(d, &d->types[d->tail[d->ntail].type], d->tail[d->ntail].addr)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int emit_dump_begin(cl_dec *d, const unsigned char *header, size_t header_len)
+{
+	profdata_dump dump;
+	if (d->ndumps > 0) {
+		profdata_attachment at;
+		at.name = PD_CLASSIC_ATT_HEADER;
+		at.data = header;
+		at.len = header_len;
+		if (PD_EMIT(d->a, attachment, &at))
+			return PROFDATA_STOPPED;
+	}
+	memset(&dump, 0, sizeof dump);
+	dump.kind = PROFDATA_DUMP_HEAP;
+	memset(&d->cnt, 0, sizeof d->cnt);
+	memset(&d->tr, 0, sizeof d->tr);
+	d->trailer_len = 0;
+	d->in_dump = 1;
+	d->ndumps++;
+	return PD_EMIT(d->a, dump_begin, &dump) ? PROFDATA_STOPPED : 0;
+}
+
+static int emit_pending(cl_dec *d)
+{
+	cl_type *t = &d->types[d->pend_type];
+	const uint64_t *refs = d->refs;
+	size_t n = d->nrefs, i;
+	uint64_t class_id;
+	int rc;
+	d->pending = 0;
+	d->nrefs = 0;
+	if (d->pend_cls) {
+		profdata_class_dump cd;
+		if (!t->class_id)
+			t->class_id = d->pend_addr;
+		if ((rc = ensure_loaded(d, t, d->pend_addr)) != 0)
+			return rc;
+		memset(&cd, 0, sizeof cd);
+		cd.id = d->pend_addr;
+		cd.size = d->pend_size;
+		cd.refs = refs;
+		cd.nrefs = n;
+		d->cnt.classes++;
+		for (i = 0; i < n; i++)
+			d->cnt.zeros += refs[i] == 0;
+		d->cnt.listed += n;
+		{
+			uint32_t in;
+			if (pd_classic_map_get(&d->dumped, cd.id, &in)) {
+				/* The model holds one dump per class: a later heap of the same JVM
+				 * repeats its CLS records, which are then kept only once. */
+				if (in == (uint32_t)d->ndumps)
+					return dec_problem(d, PROFDATA_EFORMAT, d->pend_off, d->pend_line,
+					                   "a second CLS record for the same address in one dump; dropped");
+				return 0;
+			}
+			if ((rc = pd_classic_map_put(&d->dumped, cd.id, (uint32_t)d->ndumps)) < 0)
+				return rc;
+		}
+		return PD_EMIT(d->a, class_dump, &cd) ? PROFDATA_STOPPED : 0;
+	} else {
+		profdata_object o;
+		if (d->classblock && n && refs[0]) {
+			class_id = refs[0];
+			refs++;
+			n--;
+			d->cnt.cbitems++;
+		} else {
+			if (d->classblock) {
+				rc = dec_problem(d, PROFDATA_EFORMAT, d->pend_off, d->pend_line,
+				                 "object without the class-block address its variant puts first");
+				if (rc)
+					return rc;
+			}
+			if (!t->class_id) {
+				t->class_id = d->next_synth;
+				d->next_synth += 2;
+			}
+			class_id = t->class_id;
+		}
+		if ((rc = ensure_loaded(d, t, class_id)) != 0)
+			return rc;
+		memset(&o, 0, sizeof o);
+		o.id = d->pend_addr;
+		o.class_id = class_id;
+		o.kind = t->kind;
+		o.elem_type = t->elem;
+		o.size = d->pend_size;
+		o.refs = refs;
+		o.nrefs = n;
+		switch (t->kind) {
+		case PROFDATA_OBJECT_INSTANCE: d->cnt.objects++; break;
+		case PROFDATA_OBJECT_ARRAY: d->cnt.arrays++; break;
+		default: d->cnt.prims++; break;
+		}
+		for (i = 0; i < n; i++)
+			d->cnt.zeros += refs[i] == 0;
+		d->cnt.listed += n;
+		return PD_EMIT(d->a, object, &o) ? PROFDATA_STOPPED : 0;
+	}
+}
+
+static int flush(cl_dec *d)
+{
+	return d->pending ? emit_pending(d) : 0;
+}
+
+static int keep_trailer_line(cl_dec *d)
+{
+	size_t need = d->trailer_len + d->ll + 1;
+	int rc;
+	if ((rc = pd_grow((void **)&d->trailer_text, &d->trailer_cap, need, 1)) < 0)
+		return rc;
+	if (d->trailer_len)
+		d->trailer_text[d->trailer_len++] = '\n';
+	memcpy(d->trailer_text + d->trailer_len, d->ls, d->ll);
+	d->trailer_len += d->ll;
+	return 0;
+}
+
+/* Compare the trailer with what was read. */
+static int check_trailer(cl_dec *d)
+{
+	const pd_classic_trailer *t = &d->tr;
+	const cl_counts *c = &d->cnt;
+	char msg[256];
+	if (t->has_breakdown &&
+	    (t->classes != c->classes || t->objects != c->objects || t->arrays != c->arrays || t->prims != c->prims)) {
+		snprintf(msg, sizeof msg,
+		         "the breakdown states %llu classes, %llu objects, %llu object arrays, %llu primitive arrays; "
+		         "the dump has %llu, %llu, %llu, %llu",
+		         (unsigned long long)t->classes, (unsigned long long)t->objects, (unsigned long long)t->arrays,
+		         (unsigned long long)t->prims, (unsigned long long)c->classes, (unsigned long long)c->objects,
+		         (unsigned long long)c->arrays, (unsigned long long)c->prims);
+		return dec_problem(d, PROFDATA_EFORMAT, d->bd_off, d->bd_line, msg);
+	}
+	if (t->has_eof) {
+		uint64_t total = c->classes + c->objects + c->arrays + c->prims;
+		uint64_t nonnull = c->listed - c->zeros;
+		int ok = t->total == total && t->refs >= t->nulls && t->nulls >= c->zeros &&
+		         (t->refs - t->nulls == nonnull || t->refs - t->nulls == nonnull + c->cbitems);
+		if (!ok) {
+			snprintf(msg, sizeof msg,
+			         "the EOF line states %llu records and %llu references (%llu null); the dump has %llu "
+			         "records and %llu non-null references",
+			         (unsigned long long)t->total, (unsigned long long)t->refs, (unsigned long long)t->nulls,
+			         (unsigned long long)total, (unsigned long long)nonnull);
+			return dec_problem(d, PROFDATA_EFORMAT, d->tr_off, d->tr_line, msg);
+		}
+	}
+	return 0;
+}
+
+/* Close the open dump; `complete` when its EOF line was just read. */
+static int close_dump(cl_dec *d, int complete)
+{
+	int rc;
+	if ((rc = flush(d)) != 0)
+		return rc;
+	if (!complete) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "dump %d ends without its %s trailer line; keeping the %llu records read",
+		         d->ndumps, d->tr.has_breakdown ? "EOF" : "Breakdown and EOF",
+		         (unsigned long long)(d->cnt.classes + d->cnt.objects + d->cnt.arrays + d->cnt.prims));
+		if ((rc = dec_problem(d, PROFDATA_ETRUNCATED, d->last_off, d->last_line, msg)) != 0)
+			return rc;
+	}
+	if ((rc = check_trailer(d)) != 0)
+		return rc;
+	if (d->trailer_len) {
+		profdata_attachment at;
+		at.name = PD_CLASSIC_ATT_TRAILER;
+		at.data = d->trailer_text;
+		at.len = d->trailer_len;
+		if (PD_EMIT(d->a, attachment, &at))
+			return PROFDATA_STOPPED;
+	}
+	d->in_dump = 0;
+	return PD_EMIT0(d->a, dump_end) ? PROFDATA_STOPPED : 0;
+}
+
+/* The first dump's start: look ahead and send begin. version may be NULL. */
+static int start_file(cl_dec *d, const char *version)
+{
+	la_result la;
+	int rc = lookahead(d, &la);
+	if (rc < 0)
+		return rc;
+	if (d->force_variant >= 0)
+		d->classblock = d->force_variant;
+	else
+		d->classblock = la.classblock;
+	return emit_begin(d, version, &la);
+}
+
+static int on_header(cl_dec *d)
+{
+	int rc;
+	const unsigned char *v = d->ls + 11;
+	size_t vl = d->ll - 11;
+	if (vl && *v == ' ')
+		v++, vl--;
+	if ((rc = flush(d)) != 0)
+		return rc;
+	if (!d->begun) {
+		char *ver = malloc(vl + 1);
+		if (!ver)
+			return PROFDATA_ENOMEM;
+		memcpy(ver, v, vl);
+		ver[vl] = 0;
+		rc = start_file(d, ver);
+		free(ver);
+		if (rc)
+			return rc;
+		return emit_dump_begin(d, NULL, 0);
+	}
+	if (d->in_dump && (rc = close_dump(d, 0)) != 0)
+		return rc;
+	return emit_dump_begin(d, d->ls, d->ll);
+}
+
+static int on_record(cl_dec *d)
+{
+	cl_rec rec;
+	const unsigned char *bad = NULL, *end = d->ls + d->ll;
+	int rc;
+	if (d->no_nl)
+		return dec_problem(d, PROFDATA_ETRUNCATED, d->loff + d->ll, d->lineno,
+		                   "the input ends inside a record line; the record is dropped");
+	if (parse_record(d->ls, end, &rec, &bad) < 0 || rec.addr == 0) {
+		uint64_t off = d->loff + (uint64_t)((bad ? bad : d->ls) - d->ls);
+		if (d->no_nl)
+			return dec_problem(d, PROFDATA_ETRUNCATED, off, d->lineno, "the last record is cut short; dropped");
+		return dec_problem(d, PROFDATA_EFORMAT, off, d->lineno,
+		                   rec.addr == 0 && !bad ? "a record at address 0; dropped" : "malformed record line; dropped");
+	}
+	if (!d->in_dump && (rc = emit_dump_begin(d, (const unsigned char *)"", 0)) != 0)
+		return rc;
+	if ((rc = intern(d, rec.type, rec.type_len, &d->pend_type)) < 0)
+		return rc;
+	d->nrefs = 0;
+	rc = parse_items(d, rec.rest, end, &bad, NULL);
+	if (rc) {
+		if (rc != -1)
+			return rc;
+		d->nrefs = 0;
+		rc = dec_problem(d, PROFDATA_EFORMAT, d->loff + (uint64_t)(bad - d->ls), d->lineno,
+		                 "malformed reference on a record line; record dropped");
+		return rc;
+	}
+	d->pending = 1;
+	d->pend_cls = rec.cls;
+	d->pend_addr = rec.addr;
+	d->pend_size = rec.size;
+	d->pend_line = d->lineno;
+	d->pend_off = d->loff;
+	return 0;
+}
+
+static int on_refs(cl_dec *d)
+{
+	const unsigned char *bad = NULL, *end = d->ls + d->ll;
+	size_t keep = d->nrefs;
+	int rc;
+	if (!d->pending)
+		return dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "a reference line without a record; ignored");
+	if (d->no_nl && d->ll > 1 && end[-1] != ' ') {
+		/* Cut short: every reference is followed by a space, so the last one may be partial. */
+		const unsigned char *p = end;
+		while (p > d->ls + 1 && p[-1] != ' ' && p[-1] != '\t')
+			p--;
+		rc = dec_problem(d, PROFDATA_ETRUNCATED, d->loff + (uint64_t)(p - d->ls), d->lineno,
+		                 "the input ends inside a reference line; its last reference is dropped");
+		if (rc)
+			return rc;
+		end = p;
+	}
+	rc = parse_items(d, d->ls + 1, end, &bad, NULL);
+	if (rc == 0)
+		return 0;
+	if (rc != -1)
+		return rc;
+	rc = dec_problem(d, PROFDATA_EFORMAT, d->loff + (uint64_t)(bad - d->ls), d->lineno,
+	                 "malformed reference; the rest of the line is ignored");
+	(void)keep;
+	return rc;
+}
+
+static int on_comment(cl_dec *d)
+{
+	int rc;
+	if (d->ll >= 11 && memcmp(d->ls, "// Version:", 11) == 0)
+		return on_header(d);
+	if ((rc = flush(d)) != 0)
+		return rc;
+	if (d->ll >= 14 && memcmp(d->ls, "// Breakdown -", 14) == 0) {
+		if (!d->in_dump)
+			return dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "a Breakdown line outside a dump; ignored");
+		if (pd_classic_parse_breakdown(d->ls, d->ll, &d->tr) < 0)
+			return dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "malformed Breakdown line; ignored");
+		d->bd_line = d->lineno;
+		d->bd_off = d->loff;
+		return keep_trailer_line(d);
+	}
+	if (d->ll >= 7 && memcmp(d->ls, "// EOF:", 7) == 0) {
+		if (!d->in_dump)
+			return dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "an EOF line outside a dump; ignored");
+		if (pd_classic_parse_eof(d->ls, d->ll, &d->tr) < 0) {
+			rc = dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "malformed EOF line; ignored");
+			return rc;
+		}
+		if ((rc = keep_trailer_line(d)) < 0)
+			return rc;
+		if (!d->tr.has_breakdown) {
+			rc = dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "an EOF line without a Breakdown line");
+			if (rc)
+				return rc;
+		}
+		d->tr_line = d->lineno;
+		d->tr_off = d->loff;
+		return close_dump(d, 1);
+	}
+	return dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "unknown comment line; ignored");
+}
+
+static void dec_free(cl_dec *d)
+{
+	size_t i;
+	for (i = 0; i < d->ntypes; i++)
+		free(d->types[i].name);
+	free(d->types);
+	free(d->slots);
+	pd_classic_map_free(&d->ids);
+	pd_classic_map_free(&d->dumped);
+	free(d->refs);
+	free(d->trailer_text);
+	free(d->tail);
+}
+
+static int run(cl_dec *d)
+{
+	int rc;
+	if ((rc = scan_tail(d)) < 0)
+		return rc;
+	if ((rc = refill(d, WIN_BYTES)) < 0)
+		return rc;
+	for (;;) {
+		unsigned char c;
+		rc = next_line(d);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			break;
+		c = d->ll ? d->ls[0] : 0;
+		if (c == '\t') {
+			if ((rc = on_refs(d)) != 0)
+				return rc;
+		} else if (c == '0') {
+			if ((rc = flush(d)) != 0)
+				return rc;
+			if (!d->begun) {
+				rc = dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno,
+				                 "no \"// Version:\" header before the first record");
+				if (rc)
+					return rc;
+				/* look ahead from this line on, then read it again */
+				d->pos = (size_t)(d->ls - d->win);
+				d->lineno--;
+				if ((rc = start_file(d, NULL)) != 0)
+					return rc;
+				continue;
+			}
+			if ((rc = on_record(d)) != 0)
+				return rc;
+		} else if (c == '/' && d->ll >= 2 && d->ls[1] == '/') {
+			if (!d->begun && !(d->ll >= 11 && memcmp(d->ls, "// Version:", 11) == 0))
+				return dec_error(d, PROFDATA_EFORMAT, d->loff, d->lineno,
+				                 "not an IBM classic heapdump: no \"// Version:\" header");
+			if ((rc = on_comment(d)) != 0)
+				return rc;
+		} else if (is_blank(d->ls, d->ll)) {
+			continue;
+		} else {
+			if (!d->begun)
+				return dec_error(d, PROFDATA_EFORMAT, d->loff, d->lineno,
+				                 "not an IBM classic heapdump: no \"// Version:\" header");
+			if ((rc = flush(d)) != 0)
+				return rc;
+			if ((rc = dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "unrecognised line; ignored")) != 0)
+				return rc;
+		}
+		d->last_line = d->lineno;
+		d->last_off = d->loff + d->ll;
+	}
+	if (!d->begun)
+		return dec_error(d, PROFDATA_EFORMAT, 0, 1, "not an IBM classic heapdump: the input is empty");
+	if (d->in_dump && (rc = close_dump(d, 0)) != 0)
+		return rc;
+	pd_in_skip(d->r, d->pos);
+	d->pos = 0;
+	return PD_EMIT0(d->a, end) ? PROFDATA_STOPPED : 0;
+}
+
+int pd_classic_decode(const pd_decode_args *a)
+{
+	cl_dec d;
+	const char *v;
+	int rc;
+	memset(&d, 0, sizeof d);
+	d.a = a;
+	d.r = a->in;
+	d.strict = a->mode == PROFDATA_MODE_STRICT;
+	d.next_synth = 1;
+	d.force_variant = -1;
+	v = a->opts ? pd_options_get(a->opts, "variant") : NULL;
+	if (v && strcmp(v, "auto") != 0) {
+		if (strcmp(v, "classblock") == 0)
+			d.force_variant = 1;
+		else if (strcmp(v, "openj9") == 0 || strcmp(v, "jdmpview") == 0)
+			d.force_variant = 0;
+		else
+			return pd_in_error(d.r, PROFDATA_EINVAL, PD_NO_OFFSET,
+			                   "ibm-classic: variant must be auto, openj9, jdmpview or classblock, not \"%s\"", v);
+	}
+	rc = run(&d);
+	dec_free(&d);
+	return rc;
+}

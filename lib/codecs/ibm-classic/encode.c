@@ -1,0 +1,995 @@
+/*
+ * IBM classic (text) heapdump encoder.
+ *
+ * Streams: each object is written when its event arrives; only the CLS
+ * records (small, written after the objects as OpenJ9 does) and objects
+ * whose class layout has not been seen yet are held until dump_end.
+ *
+ * Objects with explicit references (classic input) are written as given. For
+ * objects with HPROF payloads the references are decoded: object array
+ * elements, and the instance fields of type object through the class
+ * layout (the class's fields, then its superclass's, up to the root). Nulls
+ * are counted for the EOF line; OpenJ9 does not print them, jdmpview prints
+ * "0x0". Sizes: the stated size when there is one, else VisualVM's shallow
+ * size as profdata_profile_object_size() computes it: an instance is its
+ * class's instance size plus two identifiers, an array two identifiers plus 4
+ * plus its elements. A class's CLS size is the stated one, else two
+ * identifiers plus its static fields.
+ *
+ * doc/formats-classic.md has the whole mapping.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classic.h"
+
+typedef struct enc_class {
+	uint64_t id;
+	char *name; /* internal form; NULL until loaded */
+	size_t name_len;
+	int has_dump;
+	uint64_t super_id;
+	uint32_t instance_size;
+	uint64_t size; /* stated (classic) or 0 */
+	uint8_t *field_types; /* own instance fields, in record order */
+	size_t nfields;
+	uint64_t *refs; /* CLS references: explicit, or the object statics (nulls included) */
+	size_t nrefs;
+	int derived; /* refs are the object statics */
+	int dump_no; /* the dump (from 1) that held its class dump */
+	uint64_t statics_bytes;
+	/* flattened layout: offsets of object fields; layout_state 0 not computed, 1 ok */
+	int layout_state;
+	uint32_t *ref_offs;
+	size_t nref_offs;
+} enc_class;
+
+typedef struct enc_counts {
+	uint64_t classes, objects, arrays, prims;
+	uint64_t listed, zeros, hidden, cbitems;
+} enc_counts;
+
+/* An object held until its class layout is known. */
+typedef struct enc_held {
+	profdata_object o;
+	size_t data_off, refs_off; /* into held_bytes */
+	int has_refs;
+} enc_held;
+
+typedef struct cl_enc {
+	profdata_writer *w;
+	int failed;
+
+	/* options */
+	int style, style_set;
+	unsigned word_size;
+	int ws_set;
+	int crlf, crlf_set;
+	int single, single_set;
+
+	/* meta */
+	int begun, from_classic, has_version;
+	char *version;
+	char *source;
+	unsigned id_size;
+
+	/* strings */
+	pd_classic_map str_ix;
+	char *str_bytes;
+	size_t str_len, str_cap;
+	struct { size_t off, len; } *strs;
+	size_t nstrs, strs_cap;
+
+	/* classes */
+	pd_classic_map class_ix;
+	enc_class *classes;
+	size_t nclasses, classes_cap;
+
+	/* attachments from a classic source, oldest first */
+	char **trailers;
+	size_t ntrailers, trailers_cap, trailer_next;
+	char **headers;
+	size_t nheaders, headers_cap, header_next;
+
+	/* the open dump */
+	int in_dump, ndumps;
+	enc_counts cnt;
+	size_t *dumped; /* class indexes with class_dump in this dump, in order */
+	size_t ndumped, dumped_cap;
+	enc_held *held;
+	size_t nheld, held_cap;
+	unsigned char *held_bytes;
+	size_t held_len, held_cap2;
+
+	/* scratch */
+	uint64_t *refs;
+	size_t refs_cap;
+
+	/* what cannot be written */
+	uint64_t dropped_roots, dropped_other, unnamed, wide, no_layout;
+	int warned_names;
+} cl_enc;
+
+static const char hexdig[16] = { '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'D', 'E', 'F' };
+
+/* ---- output ---- */
+
+static int put(cl_enc *e, const void *p, size_t n)
+{
+	int rc = pd_out_write(e->w, p, n);
+	if (rc < 0)
+		e->failed = 1;
+	return rc < 0 ? rc : 0;
+}
+
+static int put_eol(cl_enc *e)
+{
+	return e->crlf ? put(e, "\r\n", 2) : put(e, "\n", 1);
+}
+
+/* Write "0x" and v in upper-case hex, at least `width` digits. Returns the bytes written to b. */
+static size_t fmt_hex(unsigned char *b, uint64_t v, unsigned width)
+{
+	unsigned n = 1, i;
+	uint64_t t = v >> 4;
+	while (t) {
+		n++;
+		t >>= 4;
+	}
+	if (n < width)
+		n = width;
+	b[0] = '0';
+	b[1] = 'x';
+	for (i = 0; i < n; i++)
+		b[2 + n - 1 - i] = (unsigned char)hexdig[(v >> (4 * i)) & 15];
+	return n + 2;
+}
+
+static size_t fmt_dec(unsigned char *b, uint64_t v)
+{
+	unsigned char t[20];
+	size_t n = 0, i;
+	do {
+		t[n++] = (unsigned char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		b[i] = t[n - 1 - i];
+	return n;
+}
+
+/* A reference token: nulls as "0x0" (padded in the class-block style). */
+static size_t fmt_ref(const cl_enc *e, unsigned char *b, uint64_t v)
+{
+	if (v == 0 && e->style != PD_CLASSIC_CLASSBLOCK)
+		return fmt_hex(b, 0, 1);
+	return fmt_hex(b, v, e->word_size * 2);
+}
+
+/* ---- strings and classes ---- */
+
+static int find_class(const cl_enc *e, uint64_t id, size_t *out)
+{
+	uint32_t v;
+	if (!id || !pd_classic_map_get(&e->class_ix, id, &v))
+		return 0;
+	*out = v;
+	return 1;
+}
+
+static int class_for(cl_enc *e, uint64_t id, size_t *out)
+{
+	int rc;
+	if (find_class(e, id, out))
+		return 0;
+	if (e->nclasses >= UINT32_MAX)
+		return PROFDATA_ELIMIT;
+	if ((rc = pd_grow((void **)&e->classes, &e->classes_cap, e->nclasses + 1, sizeof *e->classes)) < 0)
+		return rc;
+	memset(&e->classes[e->nclasses], 0, sizeof *e->classes);
+	e->classes[e->nclasses].id = id;
+	if ((rc = pd_classic_map_put(&e->class_ix, id, (uint32_t)e->nclasses)) < 0)
+		return rc;
+	*out = e->nclasses++;
+	return 0;
+}
+
+static int on_begin(void *payload, const profdata_meta *m)
+{
+	cl_enc *e = payload;
+	size_t i;
+	e->begun = 1;
+	e->from_classic = m->format && strcmp(m->format, "ibm-classic") == 0;
+	e->has_version = m->version != NULL;
+	if (m->version && !(e->version = strdup(m->version)))
+		return PROFDATA_ENOMEM;
+	if (m->format && !(e->source = strdup(m->format)))
+		return PROFDATA_ENOMEM;
+	e->id_size = m->id_size;
+	if (!e->ws_set)
+		e->word_size = m->word_size == 4 || m->word_size == 8 ? m->word_size
+		               : m->id_size == 4 || m->id_size == 8 ? m->id_size : 8;
+	for (i = 0; i < m->ncomments && e->from_classic; i++) {
+		const char *k = m->comments[i].key, *v = m->comments[i].value;
+		if (!k || !v)
+			continue;
+		if (!e->style_set && strcmp(k, PD_CLASSIC_KEY_STYLE) == 0)
+			e->style = strcmp(v, "jdmpview") == 0 ? PD_CLASSIC_JDMPVIEW
+			           : strcmp(v, "classblock") == 0 ? PD_CLASSIC_CLASSBLOCK : PD_CLASSIC_OPENJ9;
+		else if (!e->crlf_set && strcmp(k, PD_CLASSIC_KEY_LINE_END) == 0)
+			e->crlf = strcmp(v, "crlf") == 0;
+		else if (!e->single_set && strcmp(k, PD_CLASSIC_KEY_LAYOUT) == 0)
+			e->single = strcmp(v, "single-line") == 0;
+	}
+	return 0;
+}
+
+static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
+{
+	cl_enc *e = payload;
+	uint32_t v;
+	int rc;
+	if (pd_classic_map_get(&e->str_ix, id, &v) || !id)
+		return 0; /* the first definition wins, as in the model */
+	if (e->nstrs >= UINT32_MAX)
+		return PROFDATA_ELIMIT;
+	if ((rc = pd_grow((void **)&e->str_bytes, &e->str_cap, e->str_len + len + 1, 1)) < 0 ||
+	    (rc = pd_grow((void **)&e->strs, &e->strs_cap, e->nstrs + 1, sizeof *e->strs)) < 0)
+		return rc;
+	memcpy(e->str_bytes + e->str_len, utf8, len);
+	e->str_bytes[e->str_len + len] = 0;
+	e->strs[e->nstrs].off = e->str_len;
+	e->strs[e->nstrs].len = len;
+	e->str_len += len + 1;
+	if ((rc = pd_classic_map_put(&e->str_ix, id, (uint32_t)e->nstrs)) < 0)
+		return rc;
+	e->nstrs++;
+	return 0;
+}
+
+/* Store `name` (any form) as the class's internal name; whitespace becomes '_'. */
+static int set_name(cl_enc *e, enc_class *c, const char *name, size_t len)
+{
+	size_t n = profdata_internal_name(name, len, NULL, 0), i;
+	char *s = malloc(n + 1);
+	if (!s)
+		return PROFDATA_ENOMEM;
+	profdata_internal_name(name, len, s, n + 1);
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] <= ' ') {
+			s[i] = '_';
+			if (!e->warned_names) {
+				e->warned_names = 1;
+				pd_out_warn(e->w, "ibm-classic: class names with spaces or control characters: written with '_'");
+			}
+		}
+	}
+	if (n == 0) {
+		free(s);
+		return 0;
+	}
+	free(c->name);
+	c->name = s;
+	c->name_len = n;
+	return 0;
+}
+
+static int on_class_load(void *payload, const profdata_class_load *cl)
+{
+	cl_enc *e = payload;
+	size_t ci;
+	uint32_t si;
+	int rc;
+	if (!cl->id)
+		return 0;
+	if ((rc = class_for(e, cl->id, &ci)) < 0)
+		return rc;
+	if (e->classes[ci].name)
+		return 0;
+	if (cl->name_id && pd_classic_map_get(&e->str_ix, cl->name_id, &si))
+		return set_name(e, &e->classes[ci], e->str_bytes + e->strs[si].off, e->strs[si].len);
+	return 0;
+}
+
+static uint64_t get_id(const unsigned char *p, unsigned size)
+{
+	return pd_be_id(p, size);
+}
+
+static int on_dump_begin(void *payload, const profdata_dump *d);
+
+static int on_class_dump(void *payload, const profdata_class_dump *cd)
+{
+	cl_enc *e = payload;
+	enc_class *c;
+	size_t ci, i;
+	unsigned ids = e->id_size ? e->id_size : 8;
+	int rc;
+	if (!cd->id)
+		return 0;
+	if ((rc = class_for(e, cd->id, &ci)) < 0)
+		return rc;
+	c = &e->classes[ci];
+	if (c->has_dump)
+		return 0; /* as the model: the first dump of a class is kept */
+	c->has_dump = 1;
+	c->dump_no = e->ndumps;
+	c->super_id = cd->super_id;
+	c->instance_size = cd->instance_size;
+	c->size = cd->size;
+	if (cd->nfields) {
+		if (!(c->field_types = malloc(cd->nfields)))
+			return PROFDATA_ENOMEM;
+		for (i = 0; i < cd->nfields; i++)
+			c->field_types[i] = cd->fields[i].type;
+		c->nfields = cd->nfields;
+	}
+	if (cd->refs) {
+		if (cd->nrefs && !(c->refs = malloc(cd->nrefs * sizeof *c->refs)))
+			return PROFDATA_ENOMEM;
+		if (cd->nrefs)
+			memcpy(c->refs, cd->refs, cd->nrefs * sizeof *c->refs);
+		c->nrefs = cd->nrefs;
+	} else {
+		size_t n = 0;
+		c->derived = 1;
+		for (i = 0; i < cd->nstatics; i++)
+			n += cd->statics[i].type == PROFDATA_TYPE_OBJECT;
+		if (n && !(c->refs = malloc(n * sizeof *c->refs)))
+			return PROFDATA_ENOMEM;
+		for (i = 0; i < cd->nstatics; i++) {
+			c->statics_bytes += profdata_basic_type_size(cd->statics[i].type, ids);
+			if (cd->statics[i].type == PROFDATA_TYPE_OBJECT)
+				c->refs[c->nrefs++] = cd->statics[i].value;
+		}
+	}
+	if (!e->in_dump)
+		return 0;
+	if ((rc = pd_grow((void **)&e->dumped, &e->dumped_cap, e->ndumped + 1, sizeof *e->dumped)) < 0)
+		return rc;
+	e->dumped[e->ndumped++] = ci;
+	return 0;
+}
+
+/*
+ * The offsets of the object fields of instances of class ci. 1 when known,
+ * 0 when a class of the chain has no dump yet, negative on a cycle.
+ */
+static int layout(cl_enc *e, size_t ci)
+{
+	enc_class *c = &e->classes[ci];
+	size_t k, n = 0, cap = 0, hops = 0;
+	uint32_t off = 0, *offs = NULL;
+	unsigned ids = e->id_size ? e->id_size : 8;
+	size_t cur = ci;
+	if (c->layout_state)
+		return c->layout_state;
+	for (;;) {
+		enc_class *s = &e->classes[cur];
+		if (!s->has_dump) {
+			free(offs);
+			return 0;
+		}
+		for (k = 0; k < s->nfields; k++) {
+			unsigned sz = profdata_basic_type_size(s->field_types[k], ids);
+			if (s->field_types[k] == PROFDATA_TYPE_OBJECT) {
+				if (pd_grow((void **)&offs, &cap, n + 1, sizeof *offs) < 0) {
+					free(offs);
+					return PROFDATA_ENOMEM;
+				}
+				offs[n++] = off;
+			}
+			off += sz;
+		}
+		if (!s->super_id)
+			break;
+		if (!find_class(e, s->super_id, &cur) || ++hops > e->nclasses) {
+			free(offs);
+			return hops > e->nclasses ? PROFDATA_EFORMAT : 0;
+		}
+	}
+	c->ref_offs = offs;
+	c->nref_offs = n;
+	c->layout_state = 1;
+	return 1;
+}
+
+static const char *class_name(cl_enc *e, uint64_t id, size_t *len, char *buf, size_t buf_len)
+{
+	size_t ci;
+	if (find_class(e, id, &ci) && e->classes[ci].name) {
+		*len = e->classes[ci].name_len;
+		return e->classes[ci].name;
+	}
+	e->unnamed++;
+	*len = (size_t)snprintf(buf, buf_len, "unknown/0x%llX", (unsigned long long)id);
+	return buf;
+}
+
+static int need_refs(cl_enc *e, size_t n)
+{
+	return pd_grow((void **)&e->refs, &e->refs_cap, n, sizeof *e->refs);
+}
+
+/*
+ * Write one record: the record line and its references. `refs` are the
+ * written references (zeros print as null tokens); `hidden` nulls are only
+ * counted. `cb` is the class-block address for that style (0 none).
+ */
+static int write_record(cl_enc *e, int cls, uint64_t addr, uint64_t size, const char *name, size_t name_len,
+                        const uint64_t *refs, size_t nrefs, uint64_t cb)
+{
+	unsigned char *b;
+	size_t i, n = 0, cap;
+	unsigned width = e->word_size * 2;
+	if (addr > 0xFFFFFFFFu && e->word_size == 4)
+		e->wide++;
+	cap = 2 + 16 + 2 + 20 + 2 + 4 + name_len + 2 + 3;
+	if (!(b = pd_out_reserve(e->w, cap)))
+		goto fail;
+	n = fmt_hex(b, addr, width);
+	b[n++] = ' ';
+	b[n++] = '[';
+	n += fmt_dec(b + n, size);
+	b[n++] = ']';
+	b[n++] = ' ';
+	memcpy(b + n, cls ? "CLS " : "OBJ ", 4);
+	n += 4;
+	memcpy(b + n, name, name_len);
+	n += name_len;
+	if (!e->single) {
+		if (e->crlf)
+			b[n++] = '\r';
+		b[n++] = '\n';
+		b[n++] = '\t';
+	}
+	pd_out_commit(e->w, n);
+	if (cb) {
+		if (!(b = pd_out_reserve(e->w, 20)))
+			goto fail;
+		n = 0;
+		if (e->single)
+			b[n++] = ' ';
+		n += fmt_hex(b + n, cb, width);
+		if (!e->single)
+			b[n++] = ' ';
+		pd_out_commit(e->w, n);
+	}
+	for (i = 0; i < nrefs; i++) {
+		if (!(b = pd_out_reserve(e->w, 20)))
+			goto fail;
+		n = 0;
+		if (e->single)
+			b[n++] = ' ';
+		n += fmt_ref(e, b + n, refs[i]);
+		if (!e->single)
+			b[n++] = ' ';
+		pd_out_commit(e->w, n);
+		e->cnt.zeros += refs[i] == 0;
+	}
+	e->cnt.listed += nrefs;
+	if (cb)
+		e->cnt.cbitems++;
+	return put_eol(e);
+fail:
+	e->failed = 1;
+	return pd_out_diag(e->w)->has_err ? pd_out_diag(e->w)->err.code : PROFDATA_EIO;
+}
+
+/* Write an object whose references are known or decodable now. */
+static int write_object(cl_enc *e, const profdata_object *o)
+{
+	char buf[48];
+	const char *name;
+	size_t name_len, nrefs = 0, i;
+	const uint64_t *refs = NULL;
+	uint64_t size = o->size, nulls = 0;
+	unsigned ids = e->id_size ? e->id_size : 8;
+	size_t ci = 0;
+	int has_class = find_class(e, o->class_id, &ci);
+	int rc;
+
+	if (o->kind == PROFDATA_OBJECT_PRIM_ARRAY && (!has_class || !e->classes[ci].name)) {
+		buf[0] = '[';
+		buf[1] = pd_classic_type_letter(o->elem_type);
+		if (!buf[1])
+			buf[1] = '?';
+		buf[2] = 0;
+		name = buf;
+		name_len = 2;
+	} else {
+		name = class_name(e, o->class_id, &name_len, buf, sizeof buf);
+	}
+
+	if (o->refs) {
+		refs = o->refs;
+		nrefs = o->nrefs;
+	} else if (o->data && o->kind == PROFDATA_OBJECT_ARRAY) {
+		size_t n = (size_t)(o->data_len / ids);
+		const unsigned char *d = o->data;
+		if ((rc = need_refs(e, n)) < 0)
+			return rc;
+		for (i = 0; i < n; i++) {
+			uint64_t r = get_id(d + i * ids, ids);
+			if (r || e->style == PD_CLASSIC_JDMPVIEW)
+				e->refs[nrefs++] = r;
+			else
+				nulls++;
+		}
+		refs = e->refs;
+	} else if (o->data && o->kind == PROFDATA_OBJECT_INSTANCE && has_class && e->classes[ci].layout_state == 1) {
+		enc_class *c = &e->classes[ci];
+		const unsigned char *d = o->data;
+		if ((rc = need_refs(e, c->nref_offs)) < 0)
+			return rc;
+		for (i = 0; i < c->nref_offs; i++) {
+			uint64_t r;
+			if ((uint64_t)c->ref_offs[i] + ids > o->data_len)
+				break;
+			r = get_id(d + c->ref_offs[i], ids);
+			if (r || e->style == PD_CLASSIC_JDMPVIEW)
+				e->refs[nrefs++] = r;
+			else
+				nulls++;
+		}
+		refs = e->refs;
+	} else if (o->data && o->kind == PROFDATA_OBJECT_INSTANCE) {
+		e->no_layout++;
+	}
+
+	if (!size) {
+		if (o->kind == PROFDATA_OBJECT_INSTANCE)
+			size = (has_class && e->classes[ci].has_dump ? e->classes[ci].instance_size : o->length) + 2 * (uint64_t)ids;
+		else
+			size = 2 * (uint64_t)ids + 4 +
+			       o->length * (o->kind == PROFDATA_OBJECT_ARRAY ? ids : profdata_basic_type_size(o->elem_type, ids));
+	}
+
+	switch (o->kind) {
+	case PROFDATA_OBJECT_INSTANCE: e->cnt.objects++; break;
+	case PROFDATA_OBJECT_ARRAY: e->cnt.arrays++; break;
+	default: e->cnt.prims++; break;
+	}
+	e->cnt.hidden += nulls;
+	return write_record(e, 0, o->id, size, name, name_len, refs, nrefs,
+	                    e->style == PD_CLASSIC_CLASSBLOCK ? o->class_id : 0);
+}
+
+static int hold(cl_enc *e, const profdata_object *o)
+{
+	enc_held *h;
+	size_t need;
+	int rc;
+	if ((rc = pd_grow((void **)&e->held, &e->held_cap, e->nheld + 1, sizeof *e->held)) < 0)
+		return rc;
+	need = e->held_len + (size_t)o->data_len + 8;
+	if (o->data_len > SIZE_MAX / 2 || (rc = pd_grow((void **)&e->held_bytes, &e->held_cap2, need, 1)) < 0)
+		return rc < 0 ? rc : PROFDATA_ENOMEM;
+	h = &e->held[e->nheld++];
+	h->o = *o;
+	h->data_off = e->held_len;
+	if (o->data_len)
+		memcpy(e->held_bytes + e->held_len, o->data, (size_t)o->data_len);
+	e->held_len += (size_t)o->data_len;
+	h->o.data = NULL;
+	h->o.refs = NULL;
+	h->o.nrefs = 0;
+	return 0;
+}
+
+static int on_object(void *payload, const profdata_object *o)
+{
+	cl_enc *e = payload;
+	size_t ci;
+	if (!e->in_dump)
+		return 0;
+	if (!o->refs && o->data && o->kind == PROFDATA_OBJECT_INSTANCE && find_class(e, o->class_id, &ci)) {
+		int st = layout(e, ci);
+		if (st < 0 && st != PROFDATA_EFORMAT)
+			return st;
+		if (st == 0)
+			return hold(e, o);
+	} else if (!o->refs && o->data && o->kind == PROFDATA_OBJECT_INSTANCE) {
+		return hold(e, o); /* its class may be dumped later in this dump */
+	}
+	return write_object(e, o);
+}
+
+static int on_root(void *payload, const profdata_root *r)
+{
+	(void)r;
+	((cl_enc *)payload)->dropped_roots++;
+	return 0;
+}
+
+static int on_attachment(void *payload, const profdata_attachment *a)
+{
+	cl_enc *e = payload;
+	char *s;
+	int rc;
+	int trailer = strcmp(a->name, PD_CLASSIC_ATT_TRAILER) == 0;
+	if (!e->from_classic || (!trailer && strcmp(a->name, PD_CLASSIC_ATT_HEADER) != 0)) {
+		e->dropped_other++;
+		return 0;
+	}
+	if (!(s = malloc(a->len + 1)))
+		return PROFDATA_ENOMEM;
+	if (a->len)
+		memcpy(s, a->data, a->len);
+	s[a->len] = 0;
+	if (trailer) {
+		if ((rc = pd_grow((void **)&e->trailers, &e->trailers_cap, e->ntrailers + 1, sizeof *e->trailers)) < 0) {
+			free(s);
+			return rc;
+		}
+		e->trailers[e->ntrailers++] = s;
+	} else {
+		if ((rc = pd_grow((void **)&e->headers, &e->headers_cap, e->nheaders + 1, sizeof *e->headers)) < 0) {
+			free(s);
+			return rc;
+		}
+		e->headers[e->nheaders++] = s;
+	}
+	return 0;
+}
+
+static int write_header(cl_enc *e)
+{
+	int rc;
+	if (e->ndumps > 0 && e->header_next < e->nheaders) {
+		const char *h = e->headers[e->header_next++];
+		if (!*h)
+			return 0;
+		if ((rc = put(e, h, strlen(h))) < 0)
+			return rc;
+		return put_eol(e);
+	}
+	if (e->from_classic) {
+		if (!e->has_version)
+			return 0;
+		if ((rc = put(e, "// Version: ", 12)) < 0 || (rc = put(e, e->version, strlen(e->version))) < 0)
+			return rc;
+		return put_eol(e);
+	}
+	rc = pd_out_printf(e->w, "// Version: converted by libprofdata %s from %s%s%s%s", PROFDATA_VERSION_STRING,
+	                   e->source ? e->source : "events", e->version ? " (" : "", e->version ? e->version : "",
+	                   e->version ? ")" : "");
+	if (rc < 0)
+		return rc;
+	return put_eol(e);
+}
+
+static int on_dump_begin(void *payload, const profdata_dump *d)
+{
+	cl_enc *e = payload;
+	(void)d;
+	if (e->in_dump)
+		return 0;
+	memset(&e->cnt, 0, sizeof e->cnt);
+	e->ndumped = 0;
+	e->nheld = 0;
+	e->held_len = 0;
+	e->in_dump = 1;
+	if (write_header(e) < 0)
+		return PROFDATA_EIO;
+	e->ndumps++;
+	return 0;
+}
+
+static int flush_held(cl_enc *e)
+{
+	size_t i, ci;
+	int rc;
+	for (i = 0; i < e->nheld; i++) {
+		profdata_object o = e->held[i].o;
+		o.data = e->held_bytes + e->held[i].data_off;
+		if (find_class(e, o.class_id, &ci)) {
+			int st = layout(e, ci);
+			if (st < 0 && st != PROFDATA_EFORMAT)
+				return st;
+		}
+		if ((rc = write_object(e, &o)) < 0)
+			return rc;
+	}
+	e->nheld = 0;
+	e->held_len = 0;
+	return 0;
+}
+
+/* The next trailer attachment parsed; 0 when there is none or it does not parse. */
+static int peek_trailer(const cl_enc *e, pd_classic_trailer *t, const char **text)
+{
+	const char *s, *nl;
+	memset(t, 0, sizeof *t);
+	if (e->trailer_next >= e->ntrailers)
+		return 0;
+	s = e->trailers[e->trailer_next];
+	nl = strchr(s, '\n');
+	*text = s;
+	if (!nl || pd_classic_parse_breakdown((const unsigned char *)s, (size_t)(nl - s), t) < 0 ||
+	    pd_classic_parse_eof((const unsigned char *)nl + 1, strlen(nl + 1), t) < 0)
+		return 0;
+	return 1;
+}
+
+static int write_trailer(cl_enc *e)
+{
+	const enc_counts *c = &e->cnt;
+	uint64_t total = c->classes + c->objects + c->arrays + c->prims;
+	uint64_t refs = c->listed + c->hidden, nulls = c->zeros + c->hidden;
+	int compact = e->style == PD_CLASSIC_JDMPVIEW;
+	pd_classic_trailer t;
+	const char *text = NULL;
+	int rc, have = peek_trailer(e, &t, &text);
+	if (e->trailer_next < e->ntrailers)
+		e->trailer_next++;
+	if (have && t.classes == c->classes && t.objects == c->objects && t.arrays == c->arrays &&
+	    t.prims == c->prims && t.total == total && t.refs >= t.nulls && t.nulls >= c->zeros &&
+	    (t.refs - t.nulls == c->listed - c->zeros || t.refs - t.nulls == c->listed - c->zeros + c->cbitems)) {
+		/* A classic source's own trailer agrees with what was written: keep it as it was
+		 * spelled, with the nulls OpenJ9 counts without printing them. */
+		const char *nl = strchr(text, '\n');
+		if ((rc = put(e, text, (size_t)(nl - text))) < 0 || (rc = put_eol(e)) < 0 ||
+		    (rc = put(e, nl + 1, strlen(nl + 1))) < 0)
+			return rc;
+		return put_eol(e);
+	}
+	if (compact)
+		rc = pd_out_printf(e->w, "// Breakdown - Classes:%llu, Objects:%llu, ObjectArrays:%llu, PrimitiveArrays:%llu",
+		                   (unsigned long long)c->classes, (unsigned long long)c->objects,
+		                   (unsigned long long)c->arrays, (unsigned long long)c->prims);
+	else
+		rc = pd_out_printf(e->w, "// Breakdown - Classes: %llu, Objects: %llu, ObjectArrays: %llu, PrimitiveArrays: %llu",
+		                   (unsigned long long)c->classes, (unsigned long long)c->objects,
+		                   (unsigned long long)c->arrays, (unsigned long long)c->prims);
+	if (rc < 0 || (rc = put_eol(e)) < 0)
+		return rc;
+	rc = pd_out_printf(e->w, compact ? "// EOF: Total 'Objects',Refs(null) :%llu,%llu(%llu)"
+	                                 : "// EOF:  Total 'Objects',Refs(null) : %llu,%llu(%llu)",
+	                   (unsigned long long)total, (unsigned long long)refs, (unsigned long long)nulls);
+	if (rc < 0)
+		return rc;
+	return put_eol(e);
+}
+
+static int write_class(cl_enc *e, enc_class *c)
+{
+	char buf[48];
+	size_t name_len, nrefs = c->nrefs, k;
+	const char *name = class_name(e, c->id, &name_len, buf, sizeof buf);
+	unsigned ids = e->id_size ? e->id_size : 8;
+	uint64_t size = c->size ? c->size : 2 * (uint64_t)ids + c->statics_bytes;
+	const uint64_t *refs = c->refs;
+	int rc;
+	e->cnt.classes++;
+	if (c->derived && e->style != PD_CLASSIC_JDMPVIEW) {
+		/* null statics are counted, not printed */
+		if ((rc = need_refs(e, c->nrefs)) < 0)
+			return rc;
+		for (k = 0, nrefs = 0; k < c->nrefs; k++) {
+			if (c->refs[k])
+				e->refs[nrefs++] = c->refs[k];
+			else
+				e->cnt.hidden++;
+		}
+		refs = e->refs;
+	}
+	return write_record(e, 1, c->id, size, name, name_len, refs, nrefs, 0);
+}
+
+static int on_dump_end(void *payload)
+{
+	cl_enc *e = payload;
+	pd_classic_trailer t;
+	const char *text;
+	size_t i, earlier = 0;
+	int rc;
+	if (!e->in_dump)
+		return 0;
+	if ((rc = flush_held(e)) < 0)
+		return rc;
+	for (i = 0; i < e->nclasses; i++)
+		earlier += e->classes[i].has_dump && e->classes[i].dump_no != e->ndumps;
+	if (earlier && peek_trailer(e, &t, &text) && t.classes == e->ndumped + earlier) {
+		/* OpenJ9's request=multiple writes every class into every heap's file; the
+		 * model keeps a class's dump once, in the first heap. The source's trailer
+		 * says this heap had them all: write them all again, in class order. */
+		for (i = 0; i < e->nclasses; i++)
+			if (e->classes[i].has_dump && (rc = write_class(e, &e->classes[i])) < 0)
+				return rc;
+	} else {
+		for (i = 0; i < e->ndumped; i++)
+			if ((rc = write_class(e, &e->classes[e->dumped[i]])) < 0)
+				return rc;
+	}
+	e->in_dump = 0;
+	return write_trailer(e);
+}
+
+static int on_other(cl_enc *e)
+{
+	e->dropped_other++;
+	return 0;
+}
+
+static int on_thread_start(void *payload, const profdata_thread_start *t)
+{
+	(void)t;
+	return on_other(payload);
+}
+
+static int on_stack(void *payload, const profdata_stack *s)
+{
+	(void)s;
+	return on_other(payload);
+}
+
+static int on_sample(void *payload, const profdata_sample *s)
+{
+	(void)s;
+	return on_other(payload);
+}
+
+static int on_unknown(void *payload, const profdata_unknown *u)
+{
+	(void)u;
+	return on_other(payload);
+}
+
+static int on_trace_event(void *payload, const profdata_trace_event *t)
+{
+	(void)t;
+	return on_other(payload);
+}
+
+static int enc_finish(void *state)
+{
+	cl_enc *e = state;
+	int rc;
+	if (e->failed)
+		return pd_out_diag(e->w)->has_err ? pd_out_diag(e->w)->err.code : PROFDATA_EIO;
+	if (e->in_dump && (rc = on_dump_end(e)) < 0)
+		return rc;
+	if (!e->ndumps)
+		return pd_out_error(e->w, PROFDATA_EUNSUPPORTED,
+		                    "ibm-classic: the input holds no heap dump, and a classic heapdump holds nothing else");
+	if (e->dropped_roots)
+		pd_out_warn(e->w, "ibm-classic: %llu GC roots dropped (the format has no roots)",
+		            (unsigned long long)e->dropped_roots);
+	if (e->dropped_other)
+		pd_out_warn(e->w, "ibm-classic: %llu records that are not objects or classes dropped (threads, stacks, "
+		            "samples, unknown records, attachments)", (unsigned long long)e->dropped_other);
+	if (e->unnamed)
+		pd_out_warn(e->w, "ibm-classic: %llu records whose class has no name: written as unknown/0x<id>",
+		            (unsigned long long)e->unnamed);
+	if (e->no_layout)
+		pd_out_warn(e->w, "ibm-classic: %llu instances whose class layout is missing or broken: written without "
+		            "references", (unsigned long long)e->no_layout);
+	if (e->wide)
+		pd_out_warn(e->w, "ibm-classic: %llu addresses wider than the 32-bit word size: written in full",
+		            (unsigned long long)e->wide);
+	return 0;
+}
+
+static void enc_free(void *state)
+{
+	cl_enc *e = state;
+	size_t i;
+	if (!e)
+		return;
+	for (i = 0; i < e->nclasses; i++) {
+		free(e->classes[i].name);
+		free(e->classes[i].field_types);
+		free(e->classes[i].refs);
+		free(e->classes[i].ref_offs);
+	}
+	for (i = 0; i < e->ntrailers; i++)
+		free(e->trailers[i]);
+	for (i = 0; i < e->nheaders; i++)
+		free(e->headers[i]);
+	free(e->trailers);
+	free(e->headers);
+	free(e->classes);
+	pd_classic_map_free(&e->class_ix);
+	pd_classic_map_free(&e->str_ix);
+	free(e->str_bytes);
+	free(e->strs);
+	free(e->dumped);
+	free(e->held);
+	free(e->held_bytes);
+	free(e->refs);
+	free(e->version);
+	free(e->source);
+	free(e);
+}
+
+static const pd_encoder_ops classic_ops = {
+	{
+		PROFDATA_EVENTS_VERSION,
+		on_begin,
+		on_string,
+		on_class_load,
+		NULL, /* class_unload */
+		NULL, /* function */
+		NULL, /* frame */
+		on_stack,
+		on_thread_start,
+		NULL, /* thread_end */
+		NULL, /* sample_type */
+		NULL, /* sample_group */
+		on_sample,
+		NULL, /* alloc_sites */
+		NULL, /* heap_summary */
+		NULL, /* control_settings */
+		NULL, /* mapping */
+		on_dump_begin,
+		NULL, /* heap_info */
+		on_class_dump,
+		on_root,
+		on_object,
+		on_dump_end,
+		on_unknown,
+		on_attachment,
+		on_trace_event,
+		NULL, /* end */
+	},
+	enc_finish,
+	enc_free,
+};
+
+int pd_classic_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writer *w, const pd_options *opts)
+{
+	cl_enc *e = calloc(1, sizeof *e);
+	const char *v;
+	if (!e)
+		return PROFDATA_ENOMEM;
+	e->w = w;
+	e->word_size = 8;
+	if ((v = pd_options_get(opts, "style")) != NULL) {
+		e->style_set = 1;
+		if (strcmp(v, "openj9") == 0)
+			e->style = PD_CLASSIC_OPENJ9;
+		else if (strcmp(v, "jdmpview") == 0)
+			e->style = PD_CLASSIC_JDMPVIEW;
+		else if (strcmp(v, "classblock") == 0)
+			e->style = PD_CLASSIC_CLASSBLOCK;
+		else
+			goto bad;
+	}
+	if ((v = pd_options_get(opts, "word_size")) != NULL) {
+		if (strcmp(v, "4") == 0)
+			e->word_size = 4;
+		else if (strcmp(v, "8") == 0)
+			e->word_size = 8;
+		else
+			goto bad;
+		e->ws_set = 1;
+	}
+	if ((v = pd_options_get(opts, "line_end")) != NULL) {
+		if (strcmp(v, "lf") == 0)
+			e->crlf = 0;
+		else if (strcmp(v, "crlf") == 0)
+			e->crlf = 1;
+		else
+			goto bad;
+		e->crlf_set = 1;
+	}
+	if ((v = pd_options_get(opts, "layout")) != NULL) {
+		if (strcmp(v, "two-line") == 0)
+			e->single = 0;
+		else if (strcmp(v, "single-line") == 0)
+			e->single = 1;
+		else
+			goto bad;
+		e->single_set = 1;
+	}
+	*state = e;
+	*ops = &classic_ops;
+	return 0;
+bad:
+	free(e);
+	return pd_out_error(w, PROFDATA_EINVAL,
+	                    "ibm-classic: options are style=openj9|jdmpview|classblock, word_size=4|8, "
+	                    "line_end=lf|crlf, layout=two-line|single-line; \"%s\" is not valid", v);
+}
