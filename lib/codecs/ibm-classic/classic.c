@@ -2,6 +2,7 @@
  * IBM classic (text) heapdump: the codec descriptor, sniffing, and the
  * pieces of syntax the decoder and the encoder share.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,7 +96,7 @@ int pd_classic_parse_breakdown(const unsigned char *up, size_t len, pd_classic_t
 		if (!p)
 			return -1;
 		if (p < end && *p != ' ')
-			t->compact = 1;
+			t->bd_compact = 1;
 		p = skip_spaces(p, end);
 		p = parse_u64(p, end, &v[i]);
 		if (!p)
@@ -119,7 +120,7 @@ int pd_classic_parse_eof(const unsigned char *up, size_t len, pd_classic_trailer
 		return -1;
 	q = skip_spaces(p, end);
 	if (q - p == 1)
-		t->compact = 1;
+		t->eof_compact = 1;
 	p = expect(q, end, "Total 'Objects',Refs(null)");
 	if (!p)
 		return -1;
@@ -148,6 +149,23 @@ int pd_classic_parse_eof(const unsigned char *up, size_t len, pd_classic_trailer
 		return -1;
 	t->has_eof = 1;
 	return 0;
+}
+
+int pd_classic_format_trailer(char *buf, size_t cap, int compact, uint64_t classes, uint64_t objects,
+                              uint64_t arrays, uint64_t prims, uint64_t refs, uint64_t nulls)
+{
+	unsigned long long total = (unsigned long long)(classes + objects + arrays + prims);
+	if (compact)
+		return snprintf(buf, cap,
+		                "// Breakdown - Classes:%llu, Objects:%llu, ObjectArrays:%llu, PrimitiveArrays:%llu\n"
+		                "// EOF: Total 'Objects',Refs(null) :%llu,%llu(%llu)",
+		                (unsigned long long)classes, (unsigned long long)objects, (unsigned long long)arrays,
+		                (unsigned long long)prims, total, (unsigned long long)refs, (unsigned long long)nulls);
+	return snprintf(buf, cap,
+	                "// Breakdown - Classes: %llu, Objects: %llu, ObjectArrays: %llu, PrimitiveArrays: %llu\n"
+	                "// EOF:  Total 'Objects',Refs(null) : %llu,%llu(%llu)",
+	                (unsigned long long)classes, (unsigned long long)objects, (unsigned long long)arrays,
+	                (unsigned long long)prims, total, (unsigned long long)refs, (unsigned long long)nulls);
 }
 
 static int letter_type(char c)

@@ -14,20 +14,18 @@
 #define PD_CLASSIC_KEY_LAYOUT "layout"     /* "single-line"; absent: two-line */
 
 /*
- * Attachments the decoder emits per dump so that a rewrite reproduces what
- * the records alone cannot say:
- * - PD_CLASSIC_ATT_TRAILER, just before each dump_end whose trailer was
- *   read: the two trailer lines as read (without line ends, joined by "\n").
- *   OpenJ9 counts null references without printing them; the count is only
- *   here.
- * - PD_CLASSIC_ATT_HEADER, just before the dump_begin of the second and
- *   later dumps in one input: that dump's header line as read ("" when the
- *   dump had none). The first dump's header is meta.version.
- * Encoders take them in order: the n-th of each name belongs to the n-th
- * dump (header: the (n+1)-th).
+ * Attachments the decoder emits so that a rewrite reproduces what the
+ * records alone cannot say. Their names end in ":N", N the dump (from 1):
+ * - "ibm-classic/trailer:N", just before dump N's dump_end, when its trailer
+ *   says more than the records (OpenJ9 counts null references without
+ *   printing them) or is spelled otherwise than the encoder would: the two
+ *   trailer lines as read, without line ends, joined by "\n".
+ * - "ibm-classic/header:N", just before the dump_begin of dump N >= 2 when
+ *   its header line differs from the first dump's: the line as read ("" when
+ *   the dump had none). The first dump's header is meta.version.
  */
-#define PD_CLASSIC_ATT_TRAILER "ibm-classic/trailer"
-#define PD_CLASSIC_ATT_HEADER "ibm-classic/header"
+#define PD_CLASSIC_ATT_TRAILER "ibm-classic/trailer:"
+#define PD_CLASSIC_ATT_HEADER "ibm-classic/header:"
 
 typedef enum pd_classic_style {
 	PD_CLASSIC_OPENJ9 = 0,   /* runtime/rasdump/heapdump_classic.c */
@@ -38,7 +36,8 @@ typedef enum pd_classic_style {
 /* What the two trailer lines state. */
 typedef struct pd_classic_trailer {
 	int has_breakdown, has_eof;
-	int compact; /* jdmpview spelling seen ("Classes:1", "// EOF: Total") */
+	int bd_compact;  /* jdmpview's Breakdown spelling: "Classes:1" */
+	int eof_compact; /* jdmpview's EOF spelling: "// EOF: Total ... :1,2(3)" */
 	uint64_t classes, objects, arrays, prims;
 	uint64_t total, refs, nulls;
 } pd_classic_trailer;
@@ -47,6 +46,13 @@ typedef struct pd_classic_trailer {
 int pd_classic_parse_breakdown(const unsigned char *p, size_t len, pd_classic_trailer *t);
 /* Parse a "// EOF: ..." line; 0 or -1. */
 int pd_classic_parse_eof(const unsigned char *p, size_t len, pd_classic_trailer *t);
+
+/*
+ * The trailer the encoder writes by default for these counts: two lines
+ * joined by "\n", no line end. Returns the length (as snprintf).
+ */
+int pd_classic_format_trailer(char *buf, size_t cap, int compact, uint64_t classes, uint64_t objects,
+                              uint64_t arrays, uint64_t prims, uint64_t refs, uint64_t nulls);
 
 /*
  * Kind of a JVM type name: PROFDATA_OBJECT_INSTANCE for a class name,

@@ -102,6 +102,9 @@ typedef struct cl_dec {
 	pd_classic_trailer tr;
 	uint64_t bd_line, bd_off, tr_line, tr_off;
 	char *trailer_text;
+	char *first_header;
+	size_t first_header_len;
+	int jdmpview; /* meta says style=jdmpview */
 	size_t trailer_len, trailer_cap;
 	uint64_t last_line, last_off;
 } cl_dec;
@@ -546,9 +549,13 @@ static int scan_tail(cl_dec *d)
 		if (e - s >= 2 && s[0] == '/' && s[1] == '/') {
 			pd_classic_trailer t;
 			memset(&t, 0, sizeof t);
-			if (pd_classic_parse_eof(s, (size_t)(e - s), &t) == 0 ||
-			    pd_classic_parse_breakdown(s, (size_t)(e - s), &t) == 0) {
-				d->tail_compact |= t.compact;
+			if (pd_classic_parse_eof(s, (size_t)(e - s), &t) == 0) {
+				if (d->tail_compact < 0)
+					d->tail_compact = t.eof_compact; /* unless the Breakdown line says */
+				continue;
+			}
+			if (pd_classic_parse_breakdown(s, (size_t)(e - s), &t) == 0) {
+				d->tail_compact = t.bd_compact;
 				continue;
 			}
 			break; /* a header or another comment: the last dump's start */
@@ -583,8 +590,8 @@ static int emit_begin(cl_dec *d, const char *version, la_result *la)
 	m.word_size = (uint32_t)la->word_size;
 	if (d->classblock)
 		kv[n].key = PD_CLASSIC_KEY_STYLE, kv[n++].value = "classblock";
-	else if ((la->zero_style & 1) || d->tail_compact)
-		kv[n].key = PD_CLASSIC_KEY_STYLE, kv[n++].value = "jdmpview";
+	else if ((la->zero_style & 1) || d->tail_compact > 0)
+		kv[n].key = PD_CLASSIC_KEY_STYLE, kv[n++].value = "jdmpview", d->jdmpview = 1;
 	if (d->cr)
 		kv[n].key = PD_CLASSIC_KEY_LINE_END, kv[n++].value = "crlf";
 	if (la->single_line)
@@ -607,11 +614,22 @@ static int emit_begin(cl_dec *d, const char *version, la_result *la)
 static int emit_dump_begin(cl_dec *d, const unsigned char *header, size_t header_len)
 {
 	profdata_dump dump;
-	if (d->ndumps > 0) {
+	if (d->ndumps == 0) {
+		/* remember the first dump's header to compare later ones with */
+		if (header && !(d->first_header = malloc(header_len + 1)))
+			return PROFDATA_ENOMEM;
+		if (header) {
+			memcpy(d->first_header, header, header_len);
+			d->first_header_len = header_len;
+		}
+	} else if (!header || !d->first_header || header_len != d->first_header_len ||
+	           memcmp(header, d->first_header, header_len) != 0) {
 		profdata_attachment at;
-		at.name = PD_CLASSIC_ATT_HEADER;
-		at.data = header;
-		at.len = header_len;
+		char name[48];
+		snprintf(name, sizeof name, "%s%d", PD_CLASSIC_ATT_HEADER, d->ndumps + 1);
+		at.name = name;
+		at.data = header ? (const void *)header : (const void *)"";
+		at.len = header ? header_len : 0;
 		if (PD_EMIT(d->a, attachment, &at))
 			return PROFDATA_STOPPED;
 	}
@@ -773,12 +791,20 @@ static int close_dump(cl_dec *d, int complete)
 	if ((rc = check_trailer(d)) != 0)
 		return rc;
 	if (d->trailer_len) {
-		profdata_attachment at;
-		at.name = PD_CLASSIC_ATT_TRAILER;
-		at.data = d->trailer_text;
-		at.len = d->trailer_len;
-		if (PD_EMIT(d->a, attachment, &at))
-			return PROFDATA_STOPPED;
+		/* Only what the encoder would not write by itself from the records. */
+		char def[512], name[48];
+		const cl_counts *c = &d->cnt;
+		int n = pd_classic_format_trailer(def, sizeof def, d->jdmpview, c->classes, c->objects, c->arrays,
+		                                  c->prims, c->listed, c->zeros);
+		if (n < 0 || (size_t)n != d->trailer_len || memcmp(def, d->trailer_text, d->trailer_len) != 0) {
+			profdata_attachment at;
+			snprintf(name, sizeof name, "%s%d", PD_CLASSIC_ATT_TRAILER, d->ndumps);
+			at.name = name;
+			at.data = d->trailer_text;
+			at.len = d->trailer_len;
+			if (PD_EMIT(d->a, attachment, &at))
+				return PROFDATA_STOPPED;
+		}
 	}
 	d->in_dump = 0;
 	return PD_EMIT0(d->a, dump_end) ? PROFDATA_STOPPED : 0;
@@ -814,10 +840,21 @@ static int on_header(cl_dec *d)
 		memcpy(ver, v, vl);
 		ver[vl] = 0;
 		rc = start_file(d, ver);
+		if (rc == 0) {
+			/* the window may have moved: rebuild the header line from the version */
+			size_t hl = 12 + vl;
+			unsigned char *h = malloc(hl);
+			if (!h) {
+				free(ver);
+				return PROFDATA_ENOMEM;
+			}
+			memcpy(h, "// Version: ", 12);
+			memcpy(h + 12, ver, vl);
+			rc = emit_dump_begin(d, h, hl);
+			free(h);
+		}
 		free(ver);
-		if (rc)
-			return rc;
-		return emit_dump_begin(d, NULL, 0);
+		return rc;
 	}
 	if (d->in_dump && (rc = close_dump(d, 0)) != 0)
 		return rc;
@@ -839,7 +876,7 @@ static int on_record(cl_dec *d)
 		return dec_problem(d, PROFDATA_EFORMAT, off, d->lineno,
 		                   rec.addr == 0 && !bad ? "a record at address 0; dropped" : "malformed record line; dropped");
 	}
-	if (!d->in_dump && (rc = emit_dump_begin(d, (const unsigned char *)"", 0)) != 0)
+	if (!d->in_dump && (rc = emit_dump_begin(d, NULL, 0)) != 0)
 		return rc;
 	if ((rc = intern(d, rec.type, rec.type_len, &d->pend_type)) < 0)
 		return rc;
@@ -939,6 +976,7 @@ static void dec_free(cl_dec *d)
 	pd_classic_map_free(&d->dumped);
 	free(d->refs);
 	free(d->trailer_text);
+	free(d->first_header);
 	free(d->tail);
 }
 
@@ -1017,6 +1055,7 @@ int pd_classic_decode(const pd_decode_args *a)
 	d.strict = a->mode == PROFDATA_MODE_STRICT;
 	d.next_synth = 1;
 	d.force_variant = -1;
+	d.tail_compact = -1;
 	v = a->opts ? pd_options_get(a->opts, "variant") : NULL;
 	if (v && strcmp(v, "auto") != 0) {
 		if (strcmp(v, "classblock") == 0)

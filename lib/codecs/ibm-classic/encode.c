@@ -87,10 +87,8 @@ typedef struct cl_enc {
 	size_t nclasses, classes_cap;
 
 	/* attachments from a classic source, oldest first */
-	char **trailers;
-	size_t ntrailers, trailers_cap, trailer_next;
-	char **headers;
-	size_t nheaders, headers_cap, header_next;
+	struct enc_att { int trailer, dump; char *text; } *atts;
+	size_t natts, atts_cap;
 
 	/* the open dump */
 	int in_dump, ndumps;
@@ -195,7 +193,7 @@ static int class_for(cl_enc *e, uint64_t id, size_t *out)
 	return 0;
 }
 
-static int on_begin(void *payload, const profdata_meta *m)
+static int do_begin(void *payload, const profdata_meta *m)
 {
 	cl_enc *e = payload;
 	size_t i;
@@ -225,7 +223,7 @@ static int on_begin(void *payload, const profdata_meta *m)
 	return 0;
 }
 
-static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
+static int do_string(void *payload, uint64_t id, const char *utf8, size_t len)
 {
 	cl_enc *e = payload;
 	uint32_t v;
@@ -275,7 +273,7 @@ static int set_name(cl_enc *e, enc_class *c, const char *name, size_t len)
 	return 0;
 }
 
-static int on_class_load(void *payload, const profdata_class_load *cl)
+static int do_class_load(void *payload, const profdata_class_load *cl)
 {
 	cl_enc *e = payload;
 	size_t ci;
@@ -297,9 +295,7 @@ static uint64_t get_id(const unsigned char *p, unsigned size)
 	return pd_be_id(p, size);
 }
 
-static int on_dump_begin(void *payload, const profdata_dump *d);
-
-static int on_class_dump(void *payload, const profdata_class_dump *cd)
+static int do_class_dump(void *payload, const profdata_class_dump *cd)
 {
 	cl_enc *e = payload;
 	enc_class *c;
@@ -578,7 +574,7 @@ static int hold(cl_enc *e, const profdata_object *o)
 	return 0;
 }
 
-static int on_object(void *payload, const profdata_object *o)
+static int do_object(void *payload, const profdata_object *o)
 {
 	cl_enc *e = payload;
 	size_t ci;
@@ -603,13 +599,38 @@ static int on_root(void *payload, const profdata_root *r)
 	return 0;
 }
 
-static int on_attachment(void *payload, const profdata_attachment *a)
+/* "ibm-classic/trailer:N" -> 1 (trailer) or 0 (header) and *dump; -1 for other names. */
+static int att_kind(const char *name, int *dump)
+{
+	const char *p;
+	int trailer;
+	long n = 0;
+	if (strncmp(name, PD_CLASSIC_ATT_TRAILER, sizeof PD_CLASSIC_ATT_TRAILER - 1) == 0) {
+		trailer = 1;
+		p = name + sizeof PD_CLASSIC_ATT_TRAILER - 1;
+	} else if (strncmp(name, PD_CLASSIC_ATT_HEADER, sizeof PD_CLASSIC_ATT_HEADER - 1) == 0) {
+		trailer = 0;
+		p = name + sizeof PD_CLASSIC_ATT_HEADER - 1;
+	} else {
+		return -1;
+	}
+	if (!*p)
+		return -1;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || n > 1000000)
+			return -1;
+		n = n * 10 + (*p - '0');
+	}
+	*dump = (int)n;
+	return trailer;
+}
+
+static int do_attachment(void *payload, const profdata_attachment *a)
 {
 	cl_enc *e = payload;
+	int dump, kind = a->name ? att_kind(a->name, &dump) : -1, rc;
 	char *s;
-	int rc;
-	int trailer = strcmp(a->name, PD_CLASSIC_ATT_TRAILER) == 0;
-	if (!e->from_classic || (!trailer && strcmp(a->name, PD_CLASSIC_ATT_HEADER) != 0)) {
+	if (!e->from_classic || kind < 0) {
 		e->dropped_other++;
 		return 0;
 	}
@@ -618,27 +639,31 @@ static int on_attachment(void *payload, const profdata_attachment *a)
 	if (a->len)
 		memcpy(s, a->data, a->len);
 	s[a->len] = 0;
-	if (trailer) {
-		if ((rc = pd_grow((void **)&e->trailers, &e->trailers_cap, e->ntrailers + 1, sizeof *e->trailers)) < 0) {
-			free(s);
-			return rc;
-		}
-		e->trailers[e->ntrailers++] = s;
-	} else {
-		if ((rc = pd_grow((void **)&e->headers, &e->headers_cap, e->nheaders + 1, sizeof *e->headers)) < 0) {
-			free(s);
-			return rc;
-		}
-		e->headers[e->nheaders++] = s;
+	if ((rc = pd_grow((void **)&e->atts, &e->atts_cap, e->natts + 1, sizeof *e->atts)) < 0) {
+		free(s);
+		return rc;
 	}
+	e->atts[e->natts].trailer = kind;
+	e->atts[e->natts].dump = dump;
+	e->atts[e->natts++].text = s;
 	return 0;
+}
+
+/* The text of attachment (kind, dump), or NULL. */
+static const char *find_att(const cl_enc *e, int trailer, int dump)
+{
+	size_t i;
+	for (i = 0; i < e->natts; i++)
+		if (e->atts[i].trailer == trailer && e->atts[i].dump == dump)
+			return e->atts[i].text;
+	return NULL;
 }
 
 static int write_header(cl_enc *e)
 {
 	int rc;
-	if (e->ndumps > 0 && e->header_next < e->nheaders) {
-		const char *h = e->headers[e->header_next++];
+	const char *h = e->ndumps > 0 ? find_att(e, 0, e->ndumps + 1) : NULL;
+	if (h) {
 		if (!*h)
 			return 0;
 		if ((rc = put(e, h, strlen(h))) < 0)
@@ -660,7 +685,7 @@ static int write_header(cl_enc *e)
 	return put_eol(e);
 }
 
-static int on_dump_begin(void *payload, const profdata_dump *d)
+static int do_dump_begin(void *payload, const profdata_dump *d)
 {
 	cl_enc *e = payload;
 	(void)d;
@@ -697,14 +722,13 @@ static int flush_held(cl_enc *e)
 	return 0;
 }
 
-/* The next trailer attachment parsed; 0 when there is none or it does not parse. */
+/* This dump's trailer attachment, parsed; 0 when there is none or it does not parse. */
 static int peek_trailer(const cl_enc *e, pd_classic_trailer *t, const char **text)
 {
-	const char *s, *nl;
+	const char *s = find_att(e, 1, e->ndumps), *nl;
 	memset(t, 0, sizeof *t);
-	if (e->trailer_next >= e->ntrailers)
+	if (!s)
 		return 0;
-	s = e->trailers[e->trailer_next];
 	nl = strchr(s, '\n');
 	*text = s;
 	if (!nl || pd_classic_parse_breakdown((const unsigned char *)s, (size_t)(nl - s), t) < 0 ||
@@ -717,39 +741,38 @@ static int write_trailer(cl_enc *e)
 {
 	const enc_counts *c = &e->cnt;
 	uint64_t total = c->classes + c->objects + c->arrays + c->prims;
-	uint64_t refs = c->listed + c->hidden, nulls = c->zeros + c->hidden;
-	int compact = e->style == PD_CLASSIC_JDMPVIEW;
 	pd_classic_trailer t;
 	const char *text = NULL;
-	int rc, have = peek_trailer(e, &t, &text);
-	if (e->trailer_next < e->ntrailers)
-		e->trailer_next++;
-	if (have && t.classes == c->classes && t.objects == c->objects && t.arrays == c->arrays &&
-	    t.prims == c->prims && t.total == total && t.refs >= t.nulls && t.nulls >= c->zeros &&
+	char buf[512];
+	int rc, n;
+	uint64_t refs = c->listed + c->hidden, nulls = c->zeros + c->hidden;
+	if (peek_trailer(e, &t, &text) && t.classes == c->classes && t.objects == c->objects &&
+	    t.arrays == c->arrays && t.prims == c->prims && t.total == total && t.refs >= t.nulls &&
+	    t.nulls >= c->zeros &&
 	    (t.refs - t.nulls == c->listed - c->zeros || t.refs - t.nulls == c->listed - c->zeros + c->cbitems)) {
-		/* A classic source's own trailer agrees with what was written: keep it as it was
-		 * spelled, with the nulls OpenJ9 counts without printing them. */
+		/* A classic source's own trailer agrees with what was written: it knows the nulls
+		 * OpenJ9 counts without printing them. Unless a style was asked for, keep it as
+		 * it was spelled. */
 		const char *nl = strchr(text, '\n');
-		if ((rc = put(e, text, (size_t)(nl - text))) < 0 || (rc = put_eol(e)) < 0 ||
+		if (!e->style_set) {
+			if ((rc = put(e, text, (size_t)(nl - text))) < 0 || (rc = put_eol(e)) < 0 ||
+			    (rc = put(e, nl + 1, strlen(nl + 1))) < 0)
+				return rc;
+			return put_eol(e);
+		}
+		refs = t.refs;
+		nulls = t.nulls;
+	}
+	n = pd_classic_format_trailer(buf, sizeof buf, e->style == PD_CLASSIC_JDMPVIEW, c->classes, c->objects,
+	                              c->arrays, c->prims, refs, nulls);
+	if (n < 0 || (size_t)n >= sizeof buf)
+		return PROFDATA_ERROR;
+	{
+		const char *nl = strchr(buf, '\n');
+		if ((rc = put(e, buf, (size_t)(nl - buf))) < 0 || (rc = put_eol(e)) < 0 ||
 		    (rc = put(e, nl + 1, strlen(nl + 1))) < 0)
 			return rc;
-		return put_eol(e);
 	}
-	if (compact)
-		rc = pd_out_printf(e->w, "// Breakdown - Classes:%llu, Objects:%llu, ObjectArrays:%llu, PrimitiveArrays:%llu",
-		                   (unsigned long long)c->classes, (unsigned long long)c->objects,
-		                   (unsigned long long)c->arrays, (unsigned long long)c->prims);
-	else
-		rc = pd_out_printf(e->w, "// Breakdown - Classes: %llu, Objects: %llu, ObjectArrays: %llu, PrimitiveArrays: %llu",
-		                   (unsigned long long)c->classes, (unsigned long long)c->objects,
-		                   (unsigned long long)c->arrays, (unsigned long long)c->prims);
-	if (rc < 0 || (rc = put_eol(e)) < 0)
-		return rc;
-	rc = pd_out_printf(e->w, compact ? "// EOF: Total 'Objects',Refs(null) :%llu,%llu(%llu)"
-	                                 : "// EOF:  Total 'Objects',Refs(null) : %llu,%llu(%llu)",
-	                   (unsigned long long)total, (unsigned long long)refs, (unsigned long long)nulls);
-	if (rc < 0)
-		return rc;
 	return put_eol(e);
 }
 
@@ -778,7 +801,7 @@ static int write_class(cl_enc *e, enc_class *c)
 	return write_record(e, 1, c->id, size, name, name_len, refs, nrefs, 0);
 }
 
-static int on_dump_end(void *payload)
+static int do_dump_end(void *payload)
 {
 	cl_enc *e = payload;
 	pd_classic_trailer t;
@@ -849,7 +872,7 @@ static int enc_finish(void *state)
 	int rc;
 	if (e->failed)
 		return pd_out_diag(e->w)->has_err ? pd_out_diag(e->w)->err.code : PROFDATA_EIO;
-	if (e->in_dump && (rc = on_dump_end(e)) < 0)
+	if (e->in_dump && (rc = do_dump_end(e)) < 0)
 		return rc;
 	if (!e->ndumps)
 		return pd_out_error(e->w, PROFDATA_EUNSUPPORTED,
@@ -884,12 +907,9 @@ static void enc_free(void *state)
 		free(e->classes[i].refs);
 		free(e->classes[i].ref_offs);
 	}
-	for (i = 0; i < e->ntrailers; i++)
-		free(e->trailers[i]);
-	for (i = 0; i < e->nheaders; i++)
-		free(e->headers[i]);
-	free(e->trailers);
-	free(e->headers);
+	for (i = 0; i < e->natts; i++)
+		free(e->atts[i].text);
+	free(e->atts);
 	free(e->classes);
 	pd_classic_map_free(&e->class_ix);
 	pd_classic_map_free(&e->str_ix);
@@ -902,6 +922,58 @@ static void enc_free(void *state)
 	free(e->version);
 	free(e->source);
 	free(e);
+}
+
+/* ---- the callbacks: failures are recorded on the writer, so that drivers report them ---- */
+
+static int fail(cl_enc *e, int rc)
+{
+	if (rc < 0) {
+		e->failed = 1;
+		if (!pd_out_diag(e->w)->has_err)
+			pd_out_error(e->w, rc, "ibm-classic: %s", profdata_strerror(rc));
+	}
+	return rc;
+}
+
+static int on_begin(void *payload, const profdata_meta *m)
+{
+	return fail(payload, do_begin(payload, m));
+}
+
+static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
+{
+	return fail(payload, do_string(payload, id, utf8, len));
+}
+
+static int on_class_load(void *payload, const profdata_class_load *cl)
+{
+	return fail(payload, do_class_load(payload, cl));
+}
+
+static int on_class_dump(void *payload, const profdata_class_dump *cd)
+{
+	return fail(payload, do_class_dump(payload, cd));
+}
+
+static int on_object(void *payload, const profdata_object *o)
+{
+	return fail(payload, do_object(payload, o));
+}
+
+static int on_attachment(void *payload, const profdata_attachment *a)
+{
+	return fail(payload, do_attachment(payload, a));
+}
+
+static int on_dump_begin(void *payload, const profdata_dump *d)
+{
+	return fail(payload, do_dump_begin(payload, d));
+}
+
+static int on_dump_end(void *payload)
+{
+	return fail(payload, do_dump_end(payload));
 }
 
 static const pd_encoder_ops classic_ops = {
