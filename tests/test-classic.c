@@ -578,6 +578,44 @@ START_TEST(malformed_lines)
 }
 END_TEST
 
+START_TEST(hex_digits_every_byte)
+{
+	/* Each byte in every position of 16- and 8-digit addresses: only hex digits read. */
+	for (int width = 8; width <= 16; width += 8) {
+		for (int pos = 0; pos < width; pos++) {
+			for (int b = 1; b < 256; b++) {
+				char text[128];
+				char addr[17];
+				memset(addr, '1', (size_t)width);
+				addr[width] = 0;
+				addr[pos] = (char)b;
+				snprintf(text, sizeof text, "// Version: x\n0x%s [8] OBJ A\n\t\n", addr);
+				size_t nw;
+				uint64_t line;
+				profdata_profile *p;
+				if (b == '\n' || b == '\r')
+					continue;
+				int rc = read_text(text, PROFDATA_MODE_PERMISSIVE, &nw, &line, &p);
+				ck_assert_int_eq(rc, 0);
+				int hex = (b >= '0' && b <= '9') || (b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F');
+				ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_OBJECTS), hex);
+				if (hex) {
+					profdata_object o;
+					profdata_profile_object(p, 0, &o);
+					uint64_t want = 0;
+					for (int i = 0; i < width; i++) {
+						int c = addr[i];
+						want = want << 4 | (uint64_t)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+					}
+					ck_assert_uint_eq(o.id, want);
+				}
+				profdata_profile_free(p);
+			}
+		}
+	}
+}
+END_TEST
+
 /* ---- events and streaming ---- */
 
 typedef struct trace {
@@ -771,6 +809,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, trailer_mismatch_names_its_line);
 	tcase_add_test(tc, cut_short_keeps_what_was_read);
 	tcase_add_test(tc, malformed_lines);
+	tcase_add_test(tc, hex_digits_every_byte);
 	tcase_add_test(tc, event_order);
 	tcase_add_test(tc, streaming_convert_rewrites_identically);
 	tcase_add_test(tc, long_lines_through_small_reads);

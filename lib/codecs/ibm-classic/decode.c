@@ -43,6 +43,7 @@ typedef struct cl_type {
 	uint32_t hash;
 	uint64_t string_id; /* 0 until its string event was sent */
 	uint64_t class_id;  /* name-based class id; 0 until assigned */
+	uint64_t loaded_id; /* the last id a class_load was sent for with this name */
 	uint8_t kind, elem;
 } cl_type;
 
@@ -181,13 +182,43 @@ static int next_line(cl_dec *d)
 
 /* ---- tables ---- */
 
+/* A word at a time: type names are hashed once per record. */
 static uint32_t hash_bytes(const unsigned char *p, size_t n)
 {
-	uint32_t h = 2166136261u;
-	size_t i;
-	for (i = 0; i < n; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
+	uint64_t h = 0x9E3779B97F4A7C15ULL ^ n, w;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	if (i < n) {
+		w = 0;
+		memcpy(&w, p + i, n - i);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+	}
+	h ^= h >> 29;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* memcmp(a, b, n) == 0 for the short names of types, without a call. */
+static int same_name(const unsigned char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	while (n >= 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return 0;
+		a += 8;
+		b += 8;
+		n -= 8;
+	}
+	while (n--)
+		if (*a++ != (unsigned char)*b++)
+			return 0;
+	return 1;
 }
 
 static int type_rehash(cl_dec *d)
@@ -221,7 +252,7 @@ static int intern(cl_dec *d, const unsigned char *name, size_t len, size_t *out)
 		return rc;
 	for (j = h & (d->nslots - 1); d->slots[j]; j = (j + 1) & (d->nslots - 1)) {
 		t = &d->types[d->slots[j] - 1];
-		if (t->hash == h && t->len == len && memcmp(t->name, name, len) == 0) {
+		if (t->hash == h && t->len == len && same_name(name, t->name, len)) {
 			*out = d->slots[j] - 1;
 			return 0;
 		}
@@ -260,9 +291,15 @@ static int id_seen(cl_dec *d, uint64_t id)
 static int ensure_loaded(cl_dec *d, cl_type *t, uint64_t id)
 {
 	profdata_class_load cl;
-	int rc = id_seen(d, id);
-	if (rc)
+	int rc;
+	if (t->loaded_id == id)
+		return 0;
+	if ((rc = id_seen(d, id)) != 0) {
+		if (rc > 0)
+			t->loaded_id = id;
 		return rc < 0 ? rc : 0;
+	}
+	t->loaded_id = id;
 	if (!t->string_id) {
 		t->string_id = ++d->next_string;
 		if (PD_EMIT(d->a, string, t->string_id, t->name, t->len))
@@ -294,14 +331,69 @@ static int push_ref(cl_dec *d, uint64_t v)
  * Parse "0x<hex>" at *pp (at most 16 digits). Returns the digit count (0 when
  * not an address) and advances *pp.
  */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ONES 0x0101010101010101ULL
+/*
+ * Eight hex digits at p, eight bytes at a time: 1 and *out when all are hex
+ * digits, else 0. Range checks on bytes below 0x80 cannot carry across bytes.
+ */
+static int hex8(const unsigned char *p, uint32_t *out)
+{
+	uint64_t x, lower, digit, letter, v;
+	memcpy(&x, p, 8);
+	if (x & (ONES * 0x80))
+		return 0;
+	digit = (x + ONES * (0x80 - '0')) & ~(x + ONES * (0x7F - '9'));
+	lower = x | (ONES * 0x20);
+	letter = (lower + ONES * (0x80 - 'a')) & ~(lower + ONES * (0x7F - 'f'));
+	if (((digit | letter) & (ONES * 0x80)) != ONES * 0x80)
+		return 0;
+	v = (x & (ONES * 0x0F)) + ((x >> 6) & ONES) * 9;
+	v = ((v & 0x0F000F000F000F00ULL) >> 8) | ((v & 0x000F000F000F000FULL) << 4);
+	v = ((v & 0x00FF000000FF0000ULL) >> 16) | ((v & 0x000000FF000000FFULL) << 8);
+	v = ((v & 0x0000FFFF00000000ULL) >> 32) | ((v & 0x000000000000FFFFULL) << 16);
+	*out = (uint32_t)v;
+	return 1;
+}
+#else
+static int hex8(const unsigned char *p, uint32_t *out)
+{
+	uint32_t v = 0;
+	unsigned bad = 0, h;
+	int i;
+	for (i = 0; i < 8; i++) {
+		h = hexv[p[i]];
+		bad |= h == 0;
+		v = (v << 4) | ((h - 1) & 15);
+	}
+	*out = v;
+	return !bad;
+}
+#endif
+
 static int parse_addr(const unsigned char **pp, const unsigned char *end, uint64_t *out)
 {
 	const unsigned char *p = *pp;
 	uint64_t v = 0;
 	int n = 0;
 	unsigned h;
+	uint32_t hi, lo;
 	if (end - p < 3 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
 		return 0;
+	/* Fast paths for the widths writers use: 16 and 8 digits. */
+	if (end - p >= 18 && (end - p == 18 || !hexv[p[18]])) {
+		if (hex8(p + 2, &hi) && hex8(p + 10, &lo)) {
+			*out = ((uint64_t)hi << 32) | lo;
+			*pp = p + 18;
+			return 16;
+		}
+	} else if (end - p >= 10 && (end - p == 10 || !hexv[p[10]])) {
+		if (hex8(p + 2, &lo)) {
+			*out = lo;
+			*pp = p + 10;
+			return 8;
+		}
+	}
 	p += 2;
 	while (p < end && (h = hexv[*p]) != 0) {
 		if (++n > 16)
