@@ -3,7 +3,8 @@
  * whose payloads live in one input blob (as with a mapped dump), then report
  * the model's memory per object, measured as the growth of the process's
  * resident set, and the build rate.
- *   bench-model [N]   (default 10,000,000)
+ *   bench-model [N [shuffled]]   (default 10,000,000, ids ascending)
+ * With "shuffled" the ids arrive out of order, which adds the hash index.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@ static double now(void)
 int main(int argc, char **argv)
 {
 	size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000;
+	int shuffled = argc > 2 && strcmp(argv[2], "shuffled") == 0;
 	const size_t payload = 16;
 	/* The "input": payload bytes for every object, like a mapped dump. */
 	unsigned char *input = calloc(n, payload);
@@ -74,7 +76,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		profdata_object o;
 		memset(&o, 0, sizeof(o));
-		o.id = 0x100000 + i * 24;
+		/* A multiplicative permutation of the slots keeps ids unique but out of order. */
+		o.id = 0x100000 + (shuffled ? (i * 2654435761u) % n : i) * 24;
 		o.class_id = 0x1000;
 		o.trace_serial = 1;
 		o.kind = PROFDATA_OBJECT_INSTANCE;
@@ -91,8 +94,10 @@ int main(int argc, char **argv)
 	double t1 = now();
 	long after = rss_kb();
 	size_t idx;
-	int found = profdata_profile_find_object(p, 0x100000 + (n / 2) * 24, &idx) == 0 && idx == n / 2;
-	printf("objects:          %zu\n", n);
+	size_t probe = n / 2;
+	uint64_t probe_id = 0x100000 + (shuffled ? (probe * 2654435761u) % n : probe) * 24;
+	int found = profdata_profile_find_object(p, probe_id, &idx) == 0 && idx == probe;
+	printf("objects:          %zu (ids %s)\n", n, shuffled ? "shuffled" : "ascending");
 	printf("model bytes/obj:  %.1f (resident growth %ld MiB; payloads stay in the input)\n",
 	       (double)(after - before) * 1024.0 / (double)n, (after - before) / 1024);
 	printf("build rate:       %.1f M objects/s\n", (double)n / (t1 - t0) / 1e6);
