@@ -32,7 +32,7 @@ meson test -C "$out/clang" --print-errorlogs --suite unit --suite api
 step "address and undefined-behaviour sanitizers"
 meson setup "$out/asan" --werror -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 meson compile -C "$out/asan" >/dev/null
-meson test -C "$out/asan" --setup asan --print-errorlogs --no-suite interop
+meson test -C "$out/asan" --setup asan --print-errorlogs --no-suite interop --no-suite bindings
 
 step "valgrind (unit suites)"
 meson test -C "$out/gcc" --setup valgrind --print-errorlogs --suite unit
