@@ -525,16 +525,17 @@ typedef struct la_result {
  * Look at the records at the start of a dump without consuming them: the
  * address width, the layout, how nulls are written, and whether the
  * reference lines start with the class-block address (IBM Java 6). That
- * variant is assumed when at least two object records are seen, every one
- * has a first reference, it is never null, objects of one type always agree
- * on it, and either a primitive array has one (they have no references
- * otherwise) or a zero-padded null was seen.
+ * variant is assumed when every object record seen has a first reference,
+ * none of them null, and either a primitive array has one (other writers
+ * give primitive arrays no references) or a null was written zero-padded
+ * (other writers omit nulls or write "0x0"). Two classes of one name (two
+ * class loaders) are legitimate there, so the first items need not agree.
  */
 static int lookahead(cl_dec *d, la_result *res)
 {
 	la_obj *objs;
-	size_t nobj = 0, i, j, pos;
-	int rc, all_first = 1, prim_has = 0, rec_open = 0, obj_open = 0, agree = 1;
+	size_t nobj = 0, i, pos;
+	int rc, all_first = 1, prim_has = 0, rec_open = 0, obj_open = 0;
 	size_t with_tab = 0, without_tab = 0, inline_refs = 0;
 	size_t save_refs = d->nrefs;
 	memset(res, 0, sizeof *res);
@@ -556,7 +557,8 @@ static int lookahead(cl_dec *d, la_result *res)
 			e--;
 		if (e > s && s[0] == '\t') {
 			d->nrefs = save_refs;
-			if (parse_items(d, s + 1, e, &bad, &res->zero_style) == 0 && obj_open &&
+			/* as the main pass: the items before a malformed one count */
+			if (parse_items(d, s + 1, e, &bad, &res->zero_style) >= -1 && obj_open &&
 			    d->nrefs > save_refs && !objs[nobj - 1].has_first) {
 				objs[nobj - 1].has_first = 1;
 				objs[nobj - 1].first = d->refs[save_refs];
@@ -574,7 +576,9 @@ static int lookahead(cl_dec *d, la_result *res)
 		if (!res->word_size)
 			res->word_size = rec.digits > 8 ? 8 : 4;
 		d->nrefs = save_refs;
-		if (parse_items(d, rec.rest, e, &bad, &res->zero_style) == 0 && d->nrefs > save_refs)
+		if (parse_items(d, rec.rest, e, &bad, &res->zero_style) < 0)
+			continue; /* the main pass drops such a record */
+		if (d->nrefs > save_refs)
 			inline_refs++;
 		rec_open = 1;
 		if (rec.cls)
@@ -595,14 +599,7 @@ static int lookahead(cl_dec *d, la_result *res)
 		if (objs[i].prim && objs[i].has_first)
 			prim_has = 1;
 	}
-	for (i = 0; i < nobj && agree && all_first; i++)
-		for (j = 0; j < i; j++)
-			if (objs[j].type_len == objs[i].type_len &&
-			    memcmp(objs[j].type, objs[i].type, objs[i].type_len) == 0 && objs[j].first != objs[i].first) {
-				agree = 0;
-				break;
-			}
-	res->classblock = nobj >= 2 && all_first && agree && (prim_has || (res->zero_style & 2));
+	res->classblock = nobj >= 1 && all_first && (prim_has || (res->zero_style & 2));
 	free(objs);
 	return 0;
 }
@@ -887,7 +884,7 @@ static int close_dump(cl_dec *d, int complete)
 		char def[512], name[48];
 		const cl_counts *c = &d->cnt;
 		int n = pd_classic_format_trailer(def, sizeof def, d->jdmpview, c->classes, c->objects, c->arrays,
-		                                  c->prims, c->listed, c->zeros);
+		                                  c->prims, c->listed + c->cbitems, c->zeros);
 		if (n < 0 || (size_t)n != d->trailer_len || memcmp(def, d->trailer_text, d->trailer_len) != 0) {
 			profdata_attachment at;
 			snprintf(name, sizeof name, "%s%d", PD_CLASSIC_ATT_TRAILER, d->ndumps);

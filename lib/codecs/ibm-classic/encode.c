@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "classic.h"
+#include "jvmsize.h"
 
 typedef struct enc_class {
 	uint64_t id;
@@ -40,9 +41,10 @@ typedef struct enc_class {
 	int dump_no; /* the dump (from 1) that held its class dump */
 	uint64_t statics_bytes;
 	/* flattened layout: offsets of object fields; layout_state 0 not computed, 1 ok */
-	int layout_state;
+	int layout_state; /* -1 when the chain is cyclic */
 	uint32_t *ref_offs;
 	size_t nref_offs;
+	uint64_t layout_bytes; /* field bytes along the chain, references of id_size */
 } enc_class;
 
 typedef struct enc_counts {
@@ -100,11 +102,19 @@ typedef struct cl_enc {
 	unsigned char *held_bytes;
 	size_t held_len, held_cap2;
 
+	/* what decides VisualVM's sizes (jvmsize.h) */
+	pd_jvm_hints hints;
+
+	/* the classes of primitive arrays without a class id, for the class-block style */
+	uint64_t prim_class[16];
+	size_t prim_scanned[16];
+
 	/* scratch */
 	uint64_t *refs;
 	size_t refs_cap;
 
 	/* what cannot be written */
+	uint64_t prim_refs;
 	uint64_t dropped_roots, dropped_other, unnamed, wide, no_layout;
 	int warned_names;
 } cl_enc;
@@ -246,14 +256,23 @@ static int do_string(void *payload, uint64_t id, const char *utf8, size_t len)
 	return 0;
 }
 
-/* Store `name` (any form) as the class's internal name; whitespace becomes '_'. */
+/*
+ * Store `name` as the class's name in internal form (names from other formats
+ * may be in source form; a classic source's are written as they were read);
+ * whitespace becomes '_'.
+ */
 static int set_name(cl_enc *e, enc_class *c, const char *name, size_t len)
 {
-	size_t n = profdata_internal_name(name, len, NULL, 0), i;
+	size_t n = e->from_classic ? len : profdata_internal_name(name, len, NULL, 0), i;
 	char *s = malloc(n + 1);
 	if (!s)
 		return PROFDATA_ENOMEM;
-	profdata_internal_name(name, len, s, n + 1);
+	if (e->from_classic) {
+		memcpy(s, name, len);
+		s[len] = 0;
+	} else {
+		profdata_internal_name(name, len, s, n + 1);
+	}
 	for (i = 0; i < n; i++) {
 		if ((unsigned char)s[i] <= ' ') {
 			s[i] = '_';
@@ -321,6 +340,19 @@ static int do_class_dump(void *payload, const profdata_class_dump *cd)
 			c->field_types[i] = cd->fields[i].type;
 		c->nfields = cd->nfields;
 	}
+	if (c->name) {
+		if (!cd->super_id && strcmp(c->name, "java/lang/Object") == 0)
+			e->hints.object_instance_size = cd->instance_size;
+		for (i = 0; i < cd->nstatics; i++) {
+			uint32_t si;
+			int t = cd->statics[i].type;
+			if ((t == PROFDATA_TYPE_LONG || t == PROFDATA_TYPE_INT) &&
+			    pd_classic_map_get(&e->str_ix, cd->statics[i].name_id, &si))
+				pd_jvm_note_static(&e->hints, c->name, e->str_bytes + e->strs[si].off,
+				                   t == PROFDATA_TYPE_INT ? (int32_t)cd->statics[i].value
+				                                          : (int64_t)cd->statics[i].value);
+		}
+	}
 	if (cd->refs) {
 		if (cd->nrefs && !(c->refs = malloc(cd->nrefs * sizeof *c->refs)))
 			return PROFDATA_ENOMEM;
@@ -335,7 +367,8 @@ static int do_class_dump(void *payload, const profdata_class_dump *cd)
 		if (n && !(c->refs = malloc(n * sizeof *c->refs)))
 			return PROFDATA_ENOMEM;
 		for (i = 0; i < cd->nstatics; i++) {
-			c->statics_bytes += profdata_basic_type_size(cd->statics[i].type, ids);
+			if (cd->statics[i].type != PROFDATA_TYPE_OBJECT)
+				c->statics_bytes += profdata_basic_type_size(cd->statics[i].type, ids);
 			if (cd->statics[i].type == PROFDATA_TYPE_OBJECT)
 				c->refs[c->nrefs++] = cd->statics[i].value;
 		}
@@ -359,8 +392,9 @@ static int layout(cl_enc *e, size_t ci)
 	uint32_t off = 0, *offs = NULL;
 	unsigned ids = e->id_size ? e->id_size : 8;
 	size_t cur = ci;
+	uint64_t off64 = 0;
 	if (c->layout_state)
-		return c->layout_state;
+		return c->layout_state == 1 ? 1 : PROFDATA_EFORMAT;
 	for (;;) {
 		enc_class *s = &e->classes[cur];
 		if (!s->has_dump) {
@@ -376,17 +410,24 @@ static int layout(cl_enc *e, size_t ci)
 				}
 				offs[n++] = off;
 			}
-			off += sz;
+			off64 += sz;
+			off = off64 > UINT32_MAX ? UINT32_MAX : (uint32_t)off64;
 		}
 		if (!s->super_id)
 			break;
-		if (!find_class(e, s->super_id, &cur) || ++hops > e->nclasses) {
+		if (++hops > e->nclasses) {
 			free(offs);
-			return hops > e->nclasses ? PROFDATA_EFORMAT : 0;
+			c->layout_state = -1;
+			return PROFDATA_EFORMAT;
+		}
+		if (!find_class(e, s->super_id, &cur)) {
+			free(offs);
+			return 0;
 		}
 	}
 	c->ref_offs = offs;
 	c->nref_offs = n;
+	c->layout_bytes = off64;
 	c->layout_state = 1;
 	return 1;
 }
@@ -466,11 +507,39 @@ static int write_record(cl_enc *e, int cls, uint64_t addr, uint64_t size, const 
 	}
 	e->cnt.listed += nrefs;
 	if (cb)
-		e->cnt.cbitems++;
+		e->cnt.listed++, e->cnt.cbitems++; /* counted as a reference: see write_trailer */
 	return put_eol(e);
 fail:
 	e->failed = 1;
 	return pd_out_diag(e->w)->has_err ? pd_out_diag(e->w)->err.code : PROFDATA_EIO;
+}
+
+/*
+ * The class-block address the class-block style puts first: the object's
+ * class, or for a primitive array without one (HPROF) the class named like
+ * it, if any. 0 when there is none: the item is then left out.
+ */
+static uint64_t class_block(cl_enc *e, const profdata_object *o)
+{
+	char want[3];
+	unsigned t = o->elem_type & 15;
+	size_t i;
+	if (o->class_id || o->kind != PROFDATA_OBJECT_PRIM_ARRAY || !pd_classic_type_letter(t))
+		return o->class_id;
+	if (e->prim_class[t])
+		return e->prim_class[t];
+	if (e->prim_scanned[t] == e->nclasses)
+		return 0;
+	want[0] = '[';
+	want[1] = pd_classic_type_letter(t);
+	want[2] = 0;
+	for (i = e->prim_scanned[t]; i < e->nclasses; i++)
+		if (e->classes[i].name && strcmp(e->classes[i].name, want) == 0) {
+			e->prim_class[t] = e->classes[i].id;
+			return e->classes[i].id;
+		}
+	e->prim_scanned[t] = e->nclasses;
+	return 0;
 }
 
 /* Write an object whose references are known or decodable now. */
@@ -483,6 +552,7 @@ static int write_object(cl_enc *e, const profdata_object *o)
 	uint64_t size = o->size, nulls = 0;
 	unsigned ids = e->id_size ? e->id_size : 8;
 	size_t ci = 0;
+	uint8_t elem;
 	int has_class = find_class(e, o->class_id, &ci);
 	int rc;
 
@@ -498,7 +568,12 @@ static int write_object(cl_enc *e, const profdata_object *o)
 		name = class_name(e, o->class_id, &name_len, buf, sizeof buf);
 	}
 
-	if (o->refs) {
+	if (o->refs && o->nrefs && o->kind == PROFDATA_OBJECT_PRIM_ARRAY && e->style != PD_CLASSIC_CLASSBLOCK &&
+	    pd_classic_type_kind(name, name_len, &elem) == PROFDATA_OBJECT_PRIM_ARRAY) {
+		/* A primitive array holds no references: written, they would read as the
+		 * class-block variant. */
+		e->prim_refs += o->nrefs;
+	} else if (o->refs) {
 		refs = o->refs;
 		nrefs = o->nrefs;
 	} else if (o->data && o->kind == PROFDATA_OBJECT_ARRAY) {
@@ -535,21 +610,35 @@ static int write_object(cl_enc *e, const profdata_object *o)
 	}
 
 	if (!size) {
-		if (o->kind == PROFDATA_OBJECT_INSTANCE)
-			size = (has_class && e->classes[ci].has_dump ? e->classes[ci].instance_size : o->length) + 2 * (uint64_t)ids;
-		else
-			size = 2 * (uint64_t)ids + 4 +
-			       o->length * (o->kind == PROFDATA_OBJECT_ARRAY ? ids : profdata_basic_type_size(o->elem_type, ids));
+		/* VisualVM's shallow size, as profdata_profile_object_size() gives it (jvmsize.h) */
+		pd_jvm_sizes sz;
+		pd_jvm_decide(ids, &e->hints, &sz);
+		if (o->kind == PROFDATA_OBJECT_INSTANCE) {
+			const enc_class *c = has_class ? &e->classes[ci] : NULL;
+			if (!c || c->layout_state != 1)
+				size = pd_align8(sz.header + o->length);
+			else if (sz.stated_instances)
+				size = c->instance_size;
+			else
+				size = pd_align8(sz.header + c->layout_bytes - (uint64_t)c->nref_offs * ids +
+				                 (uint64_t)c->nref_offs * sz.ref);
+		} else {
+			uint64_t esz = o->kind == PROFDATA_OBJECT_ARRAY ? sz.ref : profdata_basic_type_size(o->elem_type, sz.ref);
+			size = pd_align8(sz.header + 4 + o->length * esz);
+		}
 	}
 
-	switch (o->kind) {
-	case PROFDATA_OBJECT_INSTANCE: e->cnt.objects++; break;
-	case PROFDATA_OBJECT_ARRAY: e->cnt.arrays++; break;
-	default: e->cnt.prims++; break;
+	{
+		/* counted as a reader of the name will count it */
+		switch (pd_classic_type_kind(name, name_len, &elem)) {
+		case PROFDATA_OBJECT_INSTANCE: e->cnt.objects++; break;
+		case PROFDATA_OBJECT_ARRAY: e->cnt.arrays++; break;
+		default: e->cnt.prims++; break;
+		}
 	}
 	e->cnt.hidden += nulls;
 	return write_record(e, 0, o->id, size, name, name_len, refs, nrefs,
-	                    e->style == PD_CLASSIC_CLASSBLOCK ? o->class_id : 0);
+	                    e->style == PD_CLASSIC_CLASSBLOCK ? class_block(e, o) : 0);
 }
 
 static int hold(cl_enc *e, const profdata_object *o)
@@ -749,7 +838,7 @@ static int write_trailer(cl_enc *e)
 	if (peek_trailer(e, &t, &text) && t.classes == c->classes && t.objects == c->objects &&
 	    t.arrays == c->arrays && t.prims == c->prims && t.total == total && t.refs >= t.nulls &&
 	    t.nulls >= c->zeros &&
-	    (t.refs - t.nulls == c->listed - c->zeros || t.refs - t.nulls == c->listed - c->zeros + c->cbitems)) {
+	    (t.refs - t.nulls == c->listed - c->zeros || t.refs - t.nulls == c->listed - c->zeros - c->cbitems)) {
 		/* A classic source's own trailer agrees with what was written: it knows the nulls
 		 * OpenJ9 counts without printing them. Unless a style was asked for, keep it as
 		 * it was spelled. */
@@ -782,7 +871,13 @@ static int write_class(cl_enc *e, enc_class *c)
 	size_t name_len, nrefs = c->nrefs, k;
 	const char *name = class_name(e, c->id, &name_len, buf, sizeof buf);
 	unsigned ids = e->id_size ? e->id_size : 8;
-	uint64_t size = c->size ? c->size : 2 * (uint64_t)ids + c->statics_bytes;
+	uint64_t size = c->size;
+	if (!size) {
+		/* a class object: a header and its static fields, sized as jvmsize.h sizes objects */
+		pd_jvm_sizes sz;
+		pd_jvm_decide(ids, &e->hints, &sz);
+		size = pd_align8(sz.header + c->statics_bytes + (uint64_t)(c->derived ? c->nrefs : 0) * sz.ref);
+	}
 	const uint64_t *refs = c->refs;
 	int rc;
 	e->cnt.classes++;
@@ -889,6 +984,9 @@ static int enc_finish(void *state)
 	if (e->no_layout)
 		pd_out_warn(e->w, "ibm-classic: %llu instances whose class layout is missing or broken: written without "
 		            "references", (unsigned long long)e->no_layout);
+	if (e->prim_refs)
+		pd_out_warn(e->w, "ibm-classic: %llu references of primitive arrays dropped (they cannot hold any)",
+		            (unsigned long long)e->prim_refs);
 	if (e->wide)
 		pd_out_warn(e->w, "ibm-classic: %llu addresses wider than the 32-bit word size: written in full",
 		            (unsigned long long)e->wide);
