@@ -50,6 +50,7 @@ typedef struct cl_type {
 typedef struct cl_counts {
 	uint64_t classes, objects, arrays, prims;
 	uint64_t listed, zeros, cbitems;
+	uint64_t repeats; /* CLS records of classes an earlier dump had */
 } cl_counts;
 
 typedef struct cl_dec {
@@ -764,6 +765,7 @@ static int emit_pending(cl_dec *d)
 				if (in == (uint32_t)d->ndumps)
 					return dec_problem(d, PROFDATA_EFORMAT, d->pend_off, d->pend_line,
 					                   "a second CLS record for the same address in one dump; dropped");
+				d->cnt.repeats++;
 				return 0;
 			}
 			if ((rc = pd_classic_map_put(&d->dumped, cd.id, (uint32_t)d->ndumps)) < 0)
@@ -885,7 +887,9 @@ static int close_dump(cl_dec *d, int complete)
 		const cl_counts *c = &d->cnt;
 		int n = pd_classic_format_trailer(def, sizeof def, d->jdmpview, c->classes, c->objects, c->arrays,
 		                                  c->prims, c->listed + c->cbitems, c->zeros);
-		if (n < 0 || (size_t)n != d->trailer_len || memcmp(def, d->trailer_text, d->trailer_len) != 0) {
+		/* With repeated CLS records the trailer is what tells the encoder to repeat them. */
+		if (n < 0 || (size_t)n != d->trailer_len || memcmp(def, d->trailer_text, d->trailer_len) != 0 ||
+		    c->repeats) {
 			profdata_attachment at;
 			snprintf(name, sizeof name, "%s%d", PD_CLASSIC_ATT_TRAILER, d->ndumps);
 			at.name = name;
@@ -1024,9 +1028,13 @@ static int on_comment(cl_dec *d)
 		return on_header(d);
 	if ((rc = flush(d)) != 0)
 		return rc;
+	if (!d->in_dump && ((d->ll >= 14 && memcmp(d->ls, "// Breakdown -", 14) == 0) ||
+	                    (d->ll >= 7 && memcmp(d->ls, "// EOF:", 7) == 0))) {
+		/* A trailer right after a trailer: an empty dump without header. */
+		if ((rc = emit_dump_begin(d, NULL, 0)) != 0)
+			return rc;
+	}
 	if (d->ll >= 14 && memcmp(d->ls, "// Breakdown -", 14) == 0) {
-		if (!d->in_dump)
-			return dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "a Breakdown line outside a dump; ignored");
 		if (pd_classic_parse_breakdown(d->ls, d->ll, &d->tr) < 0)
 			return dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "malformed Breakdown line; ignored");
 		d->bd_line = d->lineno;
@@ -1034,8 +1042,6 @@ static int on_comment(cl_dec *d)
 		return keep_trailer_line(d);
 	}
 	if (d->ll >= 7 && memcmp(d->ls, "// EOF:", 7) == 0) {
-		if (!d->in_dump)
-			return dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "an EOF line outside a dump; ignored");
 		if (pd_classic_parse_eof(d->ls, d->ll, &d->tr) < 0) {
 			rc = dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "malformed EOF line; ignored");
 			return rc;

@@ -760,9 +760,10 @@ static int write_header(cl_enc *e)
 		return put_eol(e);
 	}
 	if (e->from_classic) {
-		if (!e->has_version)
-			return 0;
-		if ((rc = put(e, "// Version: ", 12)) < 0 || (rc = put(e, e->version, strlen(e->version))) < 0)
+		/* A source without header (a warning when it was read) gets an empty one:
+		 * what we write is always valid. */
+		if ((rc = put(e, "// Version: ", 12)) < 0 ||
+		    (e->has_version && (rc = put(e, e->version, strlen(e->version))) < 0))
 			return rc;
 		return put_eol(e);
 	}
