@@ -1104,7 +1104,7 @@ static int run(cl_dec *d)
 				/* look ahead from this line on, then read it again */
 				d->pos = (size_t)(d->ls - d->win);
 				d->lineno--;
-				if ((rc = start_file(d, NULL)) != 0)
+				if ((rc = start_file(d, NULL)) != 0 || (rc = emit_dump_begin(d, NULL, 0)) != 0)
 					return rc;
 				continue;
 			}
