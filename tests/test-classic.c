@@ -1,5 +1,6 @@
 /* The IBM classic heapdump codec: every variant fixture, strictness, rewrites, streaming, malformed input. */
 #include "test-common.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -430,6 +431,30 @@ START_TEST(writer_options)
 }
 END_TEST
 
+/* The conversions of the JDK fixtures: real heaps, read strictly and rewritten byte-identically. */
+START_TEST(jdk_conversions_rewrite)
+{
+	static const char *const files[] = { "jdk17-minimal.txt.gz", "jdk17-types.txt.gz", "jdk17-threads.txt.gz",
+	                                     "jdk17-loaders.txt.gz" };
+	for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+		char path[1024];
+		profdata_reader *r;
+		const unsigned char *text;
+		size_t out_len;
+		ck_assert_int_eq(profdata_reader_open_path(&r, fixture(path, sizeof path, files[f])), 0);
+		int64_t len = pd_in_fill(r, (size_t)1 << 30, &text); /* the whole decompressed text */
+		ck_assert_int_gt(len, 0);
+		profdata_profile *p = read_fixture(files[f], PROFDATA_MODE_STRICT);
+		ck_assert_uint_gt(profdata_profile_count(p, PROFDATA_TABLE_OBJECTS), 8000);
+		unsigned char *out = test_write(p, FMT, NULL, &out_len);
+		ck_assert_msg(out_len == (size_t)len && memcmp(out, text, out_len) == 0, "%s: rewrite differs", files[f]);
+		free(out);
+		profdata_profile_free(p);
+		profdata_reader_free(r);
+	}
+}
+END_TEST
+
 /* ---- strictness and diagnostics ---- */
 
 START_TEST(strict_reads_clean_fixtures)
@@ -805,6 +830,7 @@ Suite *suite_main(void)
 	tcase_add_loop_test(tc, rewrite_is_byte_identical, 0, NFIXTURES);
 	tcase_add_loop_test(tc, read_write_read_same_model, 0, NFIXTURES);
 	tcase_add_test(tc, writer_options);
+	tcase_add_test(tc, jdk_conversions_rewrite);
 	tcase_add_loop_test(tc, strict_reads_clean_fixtures, 0, NFIXTURES);
 	tcase_add_test(tc, trailer_mismatch_names_its_line);
 	tcase_add_test(tc, cut_short_keeps_what_was_read);
