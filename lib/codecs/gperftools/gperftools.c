@@ -269,7 +269,8 @@ typedef struct gp_dec {
 	uint64_t nsamples;
 } gp_dec;
 
-#define GP_STOP(d, rc) ((d)->stopped = 1, (rc) < 0 ? (rc) : PROFDATA_STOPPED)
+/* A callback returned non-zero: stop (its error, if any, is kept by the consumer). */
+#define GP_STOP(d, rc) ((void)(rc), (d)->stopped = 1, PROFDATA_STOPPED)
 
 static uint64_t gp_hash_bytes(const char *s, size_t len)
 {
@@ -580,9 +581,11 @@ static int gp_fail(gp_dec *d, int rc, uint64_t off)
 	return rc;
 }
 
-/* Records up to and including the trailer. Returns 1 when the trailer was
- * seen, 0 when the data ended without one, or an error. */
-static int gp_records(gp_dec *d)
+enum { GP_END_NONE = 0, GP_END_TRAILER = 1, GP_END_CUT = 2 };
+
+/* Records up to and including the trailer. *how gets GP_END_*; returns 0,
+ * PROFDATA_STOPPED or an error. */
+static int gp_records(gp_dec *d, int *how)
 {
 	const size_t chunk = (size_t)1 << 20;
 	for (;;) {
@@ -593,12 +596,16 @@ static int gp_records(gp_dec *d)
 		int rc;
 		if (avail < 0)
 			return (int)avail;
-		if (avail == 0)
+		if (avail == 0) {
+			*how = GP_END_NONE;
 			return 0;
+		}
 		rc = gp_run_layout(d, p, (size_t)avail, &used, &need);
 		pd_in_skip(d->in, used);
-		if (rc == GP_TRAILER)
-			return 1;
+		if (rc == GP_TRAILER) {
+			*how = GP_END_TRAILER;
+			return 0;
+		}
 		if (rc < 0 || rc == PROFDATA_STOPPED)
 			return gp_fail(d, rc, base + used);
 		if (used > 0)
@@ -626,7 +633,8 @@ static int gp_records(gp_dec *d)
 			           " bytes): kept the %" PRIu64 " complete records before it",
 			           base, avail, need, d->nrecords);
 			pd_in_skip(d->in, (size_t)avail);
-			return 2;
+			*how = GP_END_CUT;
+			return 0;
 		}
 		/* The record now fits: loop. */
 	}
@@ -1140,7 +1148,7 @@ static int gp_decode(const pd_decode_args *a)
 	profdata_meta meta;
 	profdata_kv kv;
 	char *extra = NULL;
-	int rc, ended;
+	int rc, ended = GP_END_NONE;
 	uint64_t ids[4];
 	static const char *const names[4] = { "samples", "count", "cpu", "nanoseconds" };
 	size_t i;
@@ -1187,12 +1195,10 @@ static int gp_decode(const pd_decode_args *a)
 		goto out;
 	}
 
-	ended = gp_records(&d);
-	if (ended < 0 || ended == PROFDATA_STOPPED) {
-		rc = ended;
+	rc = gp_records(&d, &ended);
+	if (rc)
 		goto out;
-	}
-	if (ended == 0) {
+	if (ended == GP_END_NONE) {
 		uint64_t off = pd_in_offset(d.in);
 		if (a->mode == PROFDATA_MODE_STRICT) {
 			rc = pd_in_error(d.in, PROFDATA_ETRUNCATED, off,
@@ -1204,9 +1210,9 @@ static int gp_decode(const pd_decode_args *a)
 		           "no trailer: the profile ends after %" PRIu64 " records (was the process killed?)",
 		           d.nrecords);
 	}
-	if (ended == 1) {
-		const unsigned char *text;
-		size_t len;
+	if (ended == GP_END_TRAILER) {
+		const unsigned char *text = NULL;
+		size_t len = 0;
 		uint64_t toff = pd_in_offset(d.in);
 		rc = gp_rest(&d, &text, &len);
 		if (rc)
