@@ -610,17 +610,15 @@ static int gp_records(gp_dec *d, int *how)
 			return gp_fail(d, rc, base + used);
 		if (used > 0)
 			continue;
-		/* Not even one record in the window: make room for it. */
+		/* Not even one record in the window: make room for it. A length no
+		 * input could satisfy is treated as a record cut short. */
 		if (need == 0)
 			need = 2 * (uint64_t)d->ws;
-		if (need > SIZE_MAX || need <= (uint64_t)avail) {
-			/* A length that cannot be satisfied: treat as cut short. */
-			return pd_in_error(d->in, PROFDATA_ETRUNCATED, base,
-			                   "record at offset %" PRIu64 " claims %" PRIu64 " bytes", base, need);
+		if (need <= (uint64_t)(SIZE_MAX / 4)) {
+			avail = pd_in_fill(d->in, (size_t)need, &p);
+			if (avail < 0)
+				return (int)avail;
 		}
-		avail = pd_in_fill(d->in, (size_t)need, &p);
-		if (avail < 0)
-			return (int)avail;
 		if ((uint64_t)avail < need) {
 			/* Cut inside a record. */
 			if (d->a->mode == PROFDATA_MODE_STRICT)
