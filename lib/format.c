@@ -44,9 +44,8 @@ static int choose(profdata_reader *in, const profdata_read_options *opts, const 
 	*out = profdata_format_sniff(p, len);
 	if (!*out) {
 		if (len == 0)
-			return pd_in_error(in, PROFDATA_EFORMAT, 0, "%s: the input is empty", profdata_reader_name(in));
-		return pd_in_error(in, PROFDATA_EFORMAT, 0, "%s: not a format libprofdata recognises%s",
-		                   profdata_reader_name(in),
+			return pd_in_error(in, PROFDATA_EFORMAT, 0, "the input is empty");
+		return pd_in_error(in, PROFDATA_EFORMAT, 0, "not a format libprofdata recognises%s",
 		                   len >= 4 && memcmp(p, "PK\3\4", 4) == 0 ? " (it is a zip archive)" : "");
 	}
 	return 0;

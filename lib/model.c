@@ -425,29 +425,30 @@ uint64_t profdata_profile_reference_count(const profdata_profile *p)
 	return total;
 }
 
-/*
- * VisualVM's shallow sizes (measured against visualvm 2.1.5, see
- * doc/formats.md): an instance is its class's instance size plus an object
- * header of two identifiers; an array is a header of two identifiers plus a
- * 4-byte length, plus its elements.
- */
+/* VisualVM's shallow sizes: see jvmsize.h. */
 uint64_t profdata_profile_object_size(const profdata_profile *p, size_t i)
 {
 	if (i >= p->nobjects)
 		return 0;
 	if (p->obj_size && p->obj_size[i])
 		return p->obj_size[i];
-	uint64_t ids = p->meta.id_size ? p->meta.id_size : 8;
+	const pd_jvm_sizes *j = &p->jvm;
 	uint8_t k = p->obj_kind[i];
 	int kind = k & 3, elem = (k >> 2) & 15;
 	uint64_t n = p->obj_len[i];
 	if (kind == PROFDATA_OBJECT_INSTANCE) {
 		uint32_t c = p->obj_class[i];
-		uint64_t isz = c != UINT32_MAX && p->classes.v[c].has_dump ? p->classes.v[c].dump.instance_size : n;
-		return isz + 2 * ids;
+		if (c == UINT32_MAX || !p->classes.v[c].layout_ok)
+			return pd_align8(j->header + n);
+		const pd_class_row *cr = &p->classes.v[c];
+		if (j->stated_instances)
+			return cr->dump.instance_size;
+		uint64_t fields = cr->layout_bytes - (uint64_t)cr->nref_offsets * p->meta.id_size +
+		                  (uint64_t)cr->nref_offsets * j->ref;
+		return pd_align8(j->header + fields);
 	}
-	uint64_t esz = kind == PROFDATA_OBJECT_ARRAY ? ids : profdata_basic_type_size(elem, (unsigned)ids);
-	return 2 * ids + 4 + n * esz;
+	uint64_t esz = kind == PROFDATA_OBJECT_ARRAY ? j->ref : profdata_basic_type_size(elem, j->ref);
+	return pd_align8(j->header + 4 + n * esz);
 }
 
 /* ---- other tables ---- */

@@ -726,6 +726,29 @@ static int flatten_layouts(profdata_profile *p)
 	return 0;
 }
 
+static void decide_sizes(profdata_profile *p)
+{
+	pd_jvm_hints hints;
+	memset(&hints, 0, sizeof(hints));
+	for (size_t ci = 0; ci < p->classes.n; ci++) {
+		const pd_class_row *c = &p->classes.v[ci];
+		if (!c->has_dump || !c->has_load)
+			continue;
+		const char *name = profdata_profile_string(p, c->load.name_id, NULL);
+		if (!name)
+			continue;
+		if (!c->dump.super_id && strcmp(name, "java/lang/Object") == 0)
+			hints.object_instance_size = c->dump.instance_size;
+		for (size_t f = 0; f < c->dump.nstatics; f++) {
+			const profdata_field *sf = &p->fields.v[c->statics_off + f];
+			if (sf->type == PROFDATA_TYPE_LONG || sf->type == PROFDATA_TYPE_INT)
+				pd_jvm_note_static(&hints, name, profdata_profile_string(p, sf->name_id, NULL),
+				                   sf->type == PROFDATA_TYPE_INT ? (int32_t)sf->value : (int64_t)sf->value);
+		}
+	}
+	pd_jvm_decide(p->meta.id_size ? p->meta.id_size : 8, &hints, &p->jvm);
+}
+
 int pd_profile_finish(profdata_profile *p)
 {
 	p->meta.format = pd_text(p, p->meta_format_off);
@@ -758,5 +781,6 @@ int pd_profile_finish(profdata_profile *p)
 		}
 	}
 	p->finished = 1;
+	decide_sizes(p);
 	return flatten_layouts(p);
 }

@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "hashmap.h"
+#include "jvmsize.h"
 
 /* A growable byte arena addressed by offset. */
 typedef struct pd_arena {
@@ -91,6 +92,7 @@ typedef struct pd_kv_row {
 struct profdata_profile {
 	pd_diag diag;
 	int began, ended, in_dump, finished;
+	pd_jvm_sizes jvm;               /* VisualVM's sizing, decided when finished */
 
 	/* meta: strings in `text` */
 	profdata_meta meta;

@@ -48,6 +48,9 @@ struct profdata_reader {
 	size_t cap, start, end;
 	uint64_t offset;       /* logical offset of buf[start], or of blob_pos when stable */
 	int eof;
+	profdata_progress_fn progress;
+	void *progress_payload;
+	uint64_t progress_every, progress_next, raw_consumed;
 #if PD_HAVE_ZLIB
 	z_stream z;
 	int z_init, z_member_done;
@@ -248,6 +251,8 @@ static long source_read(profdata_reader *r, unsigned char *dst, size_t n)
 	}
 	if (got == 0)
 		r->source_eof = 1;
+	if (r->src != SRC_BLOB)
+		r->raw_consumed += (uint64_t)got;
 	return got;
 }
 
@@ -383,6 +388,7 @@ static int start(profdata_reader *r)
 }
 
 static int stable(const profdata_reader *r) { return r->src == SRC_BLOB && !r->gzip; }
+static void report_progress(profdata_reader *r);
 
 /* Produce more window bytes at buf[end..cap). */
 static long produce(profdata_reader *r)
@@ -439,6 +445,8 @@ int64_t pd_in_peek(profdata_reader *r, size_t want, const unsigned char **p)
 
 void pd_in_skip(profdata_reader *r, size_t n)
 {
+	if (PD_UNLIKELY(r->progress != NULL))
+		report_progress(r);
 	if (stable(r)) {
 		r->blob_pos += n;
 		r->offset += n;
@@ -452,6 +460,8 @@ void pd_in_skip(profdata_reader *r, size_t n)
 
 int64_t pd_in_discard(profdata_reader *r, uint64_t n)
 {
+	if (PD_UNLIKELY(r->progress != NULL))
+		report_progress(r);
 	int e = start(r);
 	if (e < 0)
 		return e;
@@ -493,6 +503,30 @@ int64_t pd_in_discard(profdata_reader *r, uint64_t n)
 }
 
 uint64_t pd_in_offset(const profdata_reader *r) { return r->offset; }
+uint64_t profdata_reader_offset(const profdata_reader *r) { return r->offset; }
+
+uint64_t profdata_reader_size(const profdata_reader *r)
+{
+	return r->blob ? r->blob->size : 0;
+}
+
+void profdata_reader_set_progress(profdata_reader *r, profdata_progress_fn fn, void *payload, uint64_t every)
+{
+	r->progress = fn;
+	r->progress_payload = payload;
+	r->progress_every = every ? every : ((uint64_t)64 << 20);
+	r->progress_next = r->progress_every;
+}
+
+/* Progress counts raw bytes, so that gzip input compares with the file size. */
+static void report_progress(profdata_reader *r)
+{
+	uint64_t raw = r->gzip ? (r->src == SRC_BLOB ? r->blob_pos : r->raw_consumed) : r->offset;
+	if (raw >= r->progress_next) {
+		r->progress_next = raw + r->progress_every;
+		r->progress(r->progress_payload, raw, profdata_reader_size(r));
+	}
+}
 
 pd_blob *pd_in_blob(profdata_reader *r)
 {

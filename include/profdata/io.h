@@ -74,6 +74,21 @@ PROFDATA_API void profdata_reader_free(profdata_reader *r);
 /* The name given at open time (the path for files). Borrowed. */
 PROFDATA_API const char *profdata_reader_name(const profdata_reader *r);
 
+/* Bytes consumed so far, in the decompressed stream. */
+PROFDATA_API uint64_t profdata_reader_offset(const profdata_reader *r);
+
+/* Size of the input when it is a regular file or memory (compressed size for gzip); 0 when unknown. */
+PROFDATA_API uint64_t profdata_reader_size(const profdata_reader *r);
+
+/*
+ * Call `fn(payload, consumed, total)` as reading advances, about every
+ * `every` bytes (consumed counts raw input bytes for gzip input, so that it
+ * compares with profdata_reader_size()). For progress displays. NULL turns it off.
+ */
+typedef void (*profdata_progress_fn)(void *payload, uint64_t consumed, uint64_t total);
+PROFDATA_API void profdata_reader_set_progress(profdata_reader *r, profdata_progress_fn fn, void *payload,
+                                               uint64_t every);
+
 /* 1 when the input was gzip-compressed, else 0 (known once reading has started). */
 PROFDATA_API int profdata_reader_is_gzip(const profdata_reader *r);
 
