@@ -29,8 +29,10 @@ extern const struct profdata_format pd_format_gperftools;
 
 #if defined(__GNUC__)
 #define GP_INLINE static inline __attribute__((always_inline))
+#define GP_PREFETCH(p) __builtin_prefetch(p)
 #else
 #define GP_INLINE static inline
+#define GP_PREFETCH(p) ((void)(p))
 #endif
 
 /* Meta comment carrying header slots beyond version and period (the padding
@@ -59,11 +61,33 @@ GP_INLINE uint64_t gp_load(const unsigned char *p, unsigned ws, int be)
 
 GP_INLINE void gp_store(unsigned char *p, uint64_t v, unsigned ws, int be)
 {
-	unsigned i;
-	for (i = 0; i < ws; i++) {
-		unsigned shift = 8 * (be ? ws - 1 - i : i);
-		p[i] = (unsigned char)(v >> shift);
+	if (ws == 8 && be) {
+		p[0] = (unsigned char)(v >> 56); p[1] = (unsigned char)(v >> 48);
+		p[2] = (unsigned char)(v >> 40); p[3] = (unsigned char)(v >> 32);
+		p[4] = (unsigned char)(v >> 24); p[5] = (unsigned char)(v >> 16);
+		p[6] = (unsigned char)(v >> 8); p[7] = (unsigned char)v;
+	} else if (ws == 8) {
+		p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8);
+		p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24);
+		p[4] = (unsigned char)(v >> 32); p[5] = (unsigned char)(v >> 40);
+		p[6] = (unsigned char)(v >> 48); p[7] = (unsigned char)(v >> 56);
+	} else if (be) {
+		p[0] = (unsigned char)(v >> 24); p[1] = (unsigned char)(v >> 16);
+		p[2] = (unsigned char)(v >> 8); p[3] = (unsigned char)v;
+	} else {
+		p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8);
+		p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24);
 	}
+}
+
+/* One record: count, n, then the PCs. */
+GP_INLINE void gp_put_record(unsigned char *p, uint64_t count, const uint64_t *pcs, size_t n, unsigned ws, int be)
+{
+	size_t i;
+	gp_store(p, count, ws, be);
+	gp_store(p + ws, n, ws, be);
+	for (i = 0; i < n; i++)
+		gp_store(p + (2 + i) * ws, pcs[i], ws, be);
 }
 
 /* The four layouts in the order google/pprof tries them. */
@@ -204,6 +228,14 @@ typedef struct gp_chain {
 	uint32_t n;
 } gp_chain;
 
+/* A chain table slot: what a lookup needs, in one cache line. */
+typedef struct gp_slot {
+	uint64_t hash;
+	size_t off;      /* into d->chain_pcs */
+	uint32_t n;
+	uint32_t serial; /* chain index + 1; 0 = empty */
+} gp_slot;
+
 typedef struct gp_rec {
 	uint64_t count;
 	uint32_t serial;
@@ -246,7 +278,7 @@ typedef struct gp_dec {
 	size_t pc_cap, npcs;
 
 	/* call chain -> stack serial (= index + 1) */
-	uint32_t *ch_slots;          /* chain index + 1; 0 = empty */
+	gp_slot *ch_slots;           /* open addressing; serial 0 = empty */
 	size_t ch_cap;
 	gp_chain *chains;
 	size_t nchains, chains_cap;
@@ -383,14 +415,17 @@ static int gp_pc_id(gp_dec *d, uint64_t pc, uint32_t *id, int *added)
 static int gp_ch_grow(gp_dec *d)
 {
 	size_t ncap = d->ch_cap ? d->ch_cap * 2 : 1024, i;
-	uint32_t *slots = calloc(ncap, sizeof *slots);
+	gp_slot *slots = calloc(ncap, sizeof *slots);
 	if (!slots)
 		return PROFDATA_ENOMEM;
 	for (i = 0; i < d->nchains; i++) {
 		size_t j = (size_t)d->chains[i].hash & (ncap - 1);
-		while (slots[j])
+		while (slots[j].serial)
 			j = (j + 1) & (ncap - 1);
-		slots[j] = (uint32_t)(i + 1);
+		slots[j].hash = d->chains[i].hash;
+		slots[j].off = d->chains[i].off;
+		slots[j].n = d->chains[i].n;
+		slots[j].serial = (uint32_t)(i + 1);
 	}
 	free(d->ch_slots);
 	d->ch_slots = slots;
@@ -462,30 +497,37 @@ static int gp_emit_sample(gp_dec *d, uint32_t serial, uint64_t count)
  * One record whose PCs are at p (n slots). Finds or adds its chain and emits
  * (version 0) or keeps (version 1) its sample.
  */
-GP_INLINE int gp_record(gp_dec *d, const unsigned char *p, uint64_t count, size_t n, unsigned ws, int be)
+GP_INLINE uint64_t gp_chain_hash(const unsigned char *p, size_t n, unsigned ws, int be)
 {
 	uint64_t h = gp_mix(0x243F6A8885A308D3ull, n);
+	size_t i;
+	for (i = 0; i < n; i++)
+		h = gp_mix(h, gp_load(p + i * ws, ws, be));
+	return h;
+}
+
+GP_INLINE int gp_record(gp_dec *d, const unsigned char *p, uint64_t count, size_t n, uint64_t h, unsigned ws,
+                        int be)
+{
 	size_t i, j;
 	uint32_t serial = 0;
 	int rc;
 
-	for (i = 0; i < n; i++)
-		h = gp_mix(h, gp_load(p + i * ws, ws, be));
 	if (PD_UNLIKELY((d->nchains + 1) * 2 > d->ch_cap)) {
 		rc = gp_ch_grow(d);
 		if (rc)
 			return rc;
 	}
 	j = (size_t)h & (d->ch_cap - 1);
-	while (d->ch_slots[j]) {
-		const gp_chain *c = &d->chains[d->ch_slots[j] - 1];
+	while (d->ch_slots[j].serial) {
+		const gp_slot *c = &d->ch_slots[j];
 		if (c->hash == h && c->n == n) {
 			const uint64_t *q = d->chain_pcs + c->off;
 			for (i = 0; i < n; i++)
 				if (q[i] != gp_load(p + i * ws, ws, be))
 					break;
 			if (i == n) {
-				serial = d->ch_slots[j];
+				serial = c->serial;
 				break;
 			}
 		}
@@ -493,6 +535,7 @@ GP_INLINE int gp_record(gp_dec *d, const unsigned char *p, uint64_t count, size_
 	}
 	if (!serial) {
 		gp_chain *c;
+		gp_slot *sl = &d->ch_slots[j];
 		if (d->nchains >= UINT32_MAX - 1 || n > UINT32_MAX)
 			return PROFDATA_ELIMIT;
 		if (pd_grow((void **)&d->chains, &d->chains_cap, d->nchains + 1, sizeof *d->chains) ||
@@ -505,7 +548,11 @@ GP_INLINE int gp_record(gp_dec *d, const unsigned char *p, uint64_t count, size_
 		for (i = 0; i < n; i++)
 			d->chain_pcs[c->off + i] = gp_load(p + i * ws, ws, be);
 		d->chain_pcs_n += n;
-		d->ch_slots[j] = serial = (uint32_t)++d->nchains;
+		serial = (uint32_t)++d->nchains;
+		sl->hash = h;
+		sl->off = c->off;
+		sl->n = c->n;
+		sl->serial = serial;
 		rc = gp_emit_stack(d, serial, d->chain_pcs + c->off, n);
 		if (rc)
 			return rc;
@@ -532,27 +579,61 @@ enum { GP_MORE = 0, GP_TRAILER = 1 };
 GP_INLINE int gp_run(gp_dec *d, const unsigned char *p, size_t avail, size_t *used, uint64_t *need,
                      unsigned ws, int be)
 {
-	size_t pos = 0;
-	int rc;
+	/* Records go in batches: find and hash a batch, prefetch the chain
+	 * table slots, then the stored chains, then process. The lookups of a
+	 * batch then wait for memory together instead of one after another. */
+	enum { BATCH = 32 };
+	struct {
+		size_t pos, n;
+		uint64_t count, h;
+	} b[BATCH];
+	size_t pos = 0, nb, k;
+	int stop = GP_MORE, rc;
 	*need = 0;
-	while (avail - pos >= 2 * (size_t)ws) {
-		uint64_t count = gp_load(p + pos, ws, be);
-		uint64_t n = gp_load(p + pos + ws, ws, be);
-		size_t room = (avail - pos) / ws - 2;
-		if (n > room) {
-			*need = n > (UINT64_MAX / ws) - 2 ? UINT64_MAX : (n + 2) * ws;
-			break;
+	for (;;) {
+		nb = 0;
+		while (nb < BATCH && avail - pos >= 2 * (size_t)ws) {
+			uint64_t count = gp_load(p + pos, ws, be);
+			uint64_t n = gp_load(p + pos + ws, ws, be);
+			size_t room = (avail - pos) / ws - 2;
+			if (n > room) {
+				*need = n > (UINT64_MAX / ws) - 2 ? UINT64_MAX : (n + 2) * ws;
+				stop = -1;
+				break;
+			}
+			if (count == 0 && n == 1 && gp_load(p + pos + 2 * (size_t)ws, ws, be) == 0) {
+				stop = GP_TRAILER;
+				break;
+			}
+			b[nb].pos = pos;
+			b[nb].n = (size_t)n;
+			b[nb].count = count;
+			b[nb].h = gp_chain_hash(p + pos + 2 * (size_t)ws, (size_t)n, ws, be);
+			if (d->ch_cap)
+				GP_PREFETCH(&d->ch_slots[(size_t)b[nb].h & (d->ch_cap - 1)]);
+			pos += (2 + (size_t)n) * ws;
+			nb++;
 		}
-		if (count == 0 && n == 1 && gp_load(p + pos + 2 * (size_t)ws, ws, be) == 0) {
+		if (d->ch_cap) {
+			for (k = 0; k < nb; k++) {
+				const gp_slot *sl = &d->ch_slots[(size_t)b[k].h & (d->ch_cap - 1)];
+				if (sl->serial && sl->hash == b[k].h)
+					GP_PREFETCH(d->chain_pcs + sl->off);
+			}
+		}
+		for (k = 0; k < nb; k++) {
+			rc = gp_record(d, p + b[k].pos + 2 * (size_t)ws, b[k].count, b[k].n, b[k].h, ws, be);
+			if (rc) {
+				*used = b[k].pos;
+				return rc;
+			}
+		}
+		if (stop == GP_TRAILER) {
 			*used = pos + 3 * (size_t)ws;
 			return GP_TRAILER;
 		}
-		rc = gp_record(d, p + pos + 2 * (size_t)ws, count, (size_t)n, ws, be);
-		if (rc) {
-			*used = pos;
-			return rc;
-		}
-		pos += (2 + (size_t)n) * ws;
+		if (stop != GP_MORE || avail - pos < 2 * (size_t)ws)
+			break;
 	}
 	*used = pos;
 	return GP_MORE;
@@ -1596,17 +1677,14 @@ static int gp_enc_sample(void *payload, const profdata_sample *s)
 		e->failed = PROFDATA_EIO;
 		return PROFDATA_EIO;
 	}
-	if (e->ws == 8 && !e->be) {
-		gp_store(p, count, 8, 0);
-		gp_store(p + 8, n, 8, 0);
-		for (i = 0; i < n; i++)
-			gp_store(p + 16 + 8 * i, pcs[i], 8, 0);
-	} else {
-		gp_store(p, count, e->ws, e->be);
-		gp_store(p + e->ws, n, e->ws, e->be);
-		for (i = 0; i < n; i++)
-			gp_store(p + (2 + i) * e->ws, pcs[i], e->ws, e->be);
-	}
+	if (e->ws == 8 && !e->be)
+		gp_put_record(p, count, pcs, n, 8, 0);
+	else if (e->ws == 8)
+		gp_put_record(p, count, pcs, n, 8, 1);
+	else if (!e->be)
+		gp_put_record(p, count, pcs, n, 4, 0);
+	else
+		gp_put_record(p, count, pcs, n, 4, 1);
 	pd_out_commit(e->w, (n + 2) * e->ws);
 	return 0;
 }
