@@ -38,7 +38,7 @@ static unsigned char *write_mem(const profdata_profile *p, const char *format, c
 	o.options = options;
 	if (profdata_write(p, w, &o) == 0 && profdata_writer_close(w) == 0) {
 		const void *d;
-		if (profdata_writer_memory(w, &d, len) == 0 && (copy = malloc(*len ? *len : 1)) != NULL)
+		if (profdata_writer_memory(w, &d, len) == 0 && (copy = malloc(*len ? *len : 1)) != NULL && *len)
 			memcpy(copy, d, *len);
 	}
 	profdata_writer_free(w);
