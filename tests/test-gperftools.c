@@ -33,6 +33,14 @@ static uint64_t slot(const unsigned char *p, unsigned ws, int be)
 	return v;
 }
 
+/* The parse result is large: keep it off the stack. */
+static indep *indep_alloc(void)
+{
+	indep *x = calloc(1, sizeof(*x));
+	ck_assert_ptr_nonnull(x);
+	return x;
+}
+
 /* Parse with a known layout; returns 0 when the header is not there. */
 static int indep_parse(const unsigned char *b, size_t len, unsigned ws, int be, indep *x)
 {
@@ -265,16 +273,16 @@ START_TEST(corpus_cppbench)
 	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_FRAMES), 110);
 	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLE_TYPES), 2);
 
-	indep x;
-	ck_assert(indep_parse(b, len, 8, 0, &x));
-	ck_assert(x.trailer);
-	check_model_against(p, &x);
+	indep *x = indep_alloc();
+	ck_assert(indep_parse(b, len, 8, 0, x));
+	ck_assert(x->trailer);
+	check_model_against(p, x);
 
 	/* maps: verbatim, and parsed */
 	profdata_attachment at;
 	ck_assert_int_eq(profdata_profile_find_attachment(p, "maps", &at), 0);
-	ck_assert_uint_eq(at.len, len - x.text_off);
-	ck_assert_mem_eq(at.data, b + x.text_off, at.len);
+	ck_assert_uint_eq(at.len, len - x->text_off);
+	ck_assert_mem_eq(at.data, b + x->text_off, at.len);
 	profdata_mapping mp;
 	ck_assert_int_eq(profdata_profile_mapping(p, 0, &mp), 0);
 	ck_assert_uint_eq(mp.start, 0x400000);
@@ -297,6 +305,7 @@ START_TEST(corpus_cppbench)
 	free(out);
 	profdata_profile_free(p);
 	free(b);
+	free(x);
 }
 END_TEST
 
@@ -343,10 +352,10 @@ START_TEST(fixture_totals)
 	if (fx->maps)
 		ck_assert_uint_gt(profdata_profile_count(p, PROFDATA_TABLE_MAPPINGS), 0);
 
-	indep x;
-	ck_assert(indep_parse(b, len, 8, 0, &x));
-	ck_assert_int_eq(x.trailer, fx->trailer);
-	check_model_against(p, &x);
+	indep *x = indep_alloc();
+	ck_assert(indep_parse(b, len, 8, 0, x));
+	ck_assert_int_eq(x->trailer, fx->trailer);
+	check_model_against(p, x);
 
 	/* strict: the missing trailer is an error at the end of the data */
 	profdata_profile *ps = read_mem(b, len, PROFDATA_MODE_STRICT, NULL, &r);
@@ -384,6 +393,7 @@ START_TEST(fixture_totals)
 	profdata_profile_free(p2);
 	profdata_profile_free(p);
 	free(b);
+	free(x);
 }
 END_TEST
 
@@ -424,31 +434,31 @@ START_TEST(layouts_independent)
 	size_t len;
 	unsigned char *b = test_write(p, "gperftools", lo->options, &len);
 
-	indep x;
-	ck_assert(indep_parse(b, len, lo->ws, lo->be, &x));
-	ck_assert_uint_eq(x.nhdr, 5);
-	ck_assert_uint_eq(x.hdr[0], 0);
-	ck_assert_uint_eq(x.hdr[1], 3);
-	ck_assert_uint_eq(x.hdr[2], 0);
-	ck_assert_uint_eq(x.hdr[3], 2500);
-	ck_assert_uint_eq(x.hdr[4], 0);
-	ck_assert(x.trailer);
-	ck_assert_uint_eq(x.nrecs, 6);
+	indep *x = indep_alloc();
+	ck_assert(indep_parse(b, len, lo->ws, lo->be, x));
+	ck_assert_uint_eq(x->nhdr, 5);
+	ck_assert_uint_eq(x->hdr[0], 0);
+	ck_assert_uint_eq(x->hdr[1], 3);
+	ck_assert_uint_eq(x->hdr[2], 0);
+	ck_assert_uint_eq(x->hdr[3], 2500);
+	ck_assert_uint_eq(x->hdr[4], 0);
+	ck_assert(x->trailer);
+	ck_assert_uint_eq(x->nrecs, 6);
 	static const uint64_t want_pcs[6][3] = {
 		{ 0x400100, 0x400200, 0x400300 }, { 0x400400, 0x400200, 0x400300 }, { 0x400100, 0x400200, 0x400300 },
 		{ 0x400600, 0x400500, 0 },        { 0x400400, 0x400200, 0x400300 }, { 0x400100, 0x400200, 0x400300 },
 	};
 	for (size_t i = 0; i < 6; i++) {
-		ck_assert_uint_eq(x.counts[i], i + 1);
-		ck_assert_uint_eq(x.npcs[i], i == 3 ? 2 : 3);
-		for (size_t k = 0; k < x.npcs[i]; k++)
-			ck_assert_uint_eq(x.pcs[i][k], want_pcs[i][k]);
+		ck_assert_uint_eq(x->counts[i], i + 1);
+		ck_assert_uint_eq(x->npcs[i], i == 3 ? 2 : 3);
+		for (size_t k = 0; k < x->npcs[i]; k++)
+			ck_assert_uint_eq(x->pcs[i][k], want_pcs[i][k]);
 	}
 	/* the maps text synthesized from the mappings */
 	const char *want_text = "00400000-00410000 r-xp 00000000 08:01 42 /usr/bin/app\n"
 	                        "420000-430000 /lib/libc.so.6\n";
-	ck_assert_uint_eq(len - x.text_off, strlen(want_text));
-	ck_assert_mem_eq(b + x.text_off, want_text, strlen(want_text));
+	ck_assert_uint_eq(len - x->text_off, strlen(want_text));
+	ck_assert_mem_eq(b + x->text_off, want_text, strlen(want_text));
 
 	/* sniffed without options, the layout is found */
 	ck_assert_str_eq(profdata_format_name(profdata_format_sniff(b, len)), "gperftools");
@@ -457,7 +467,7 @@ START_TEST(layouts_independent)
 	ck_assert_msg(q != NULL, "%s", r.msg);
 	ck_assert_uint_eq(profdata_profile_meta(q)->word_size, lo->ws);
 	ck_assert_int_eq(profdata_profile_meta(q)->big_endian, lo->be);
-	check_model_against(q, &x);
+	check_model_against(q, x);
 	ck_assert_uint_eq(profdata_profile_count(q, PROFDATA_TABLE_MAPPINGS), 2);
 	profdata_mapping m;
 	ck_assert_int_eq(profdata_profile_mapping(q, 1, &m), 0);
@@ -486,6 +496,7 @@ START_TEST(layouts_independent)
 	profdata_profile_free(q);
 	free(b);
 	profdata_profile_free(p);
+	free(x);
 }
 END_TEST
 
@@ -544,16 +555,16 @@ START_TEST(every_prefix)
 	profdata_profile *p = synth_native(&so);
 	size_t len;
 	unsigned char *b = test_write(p, "gperftools", _i ? "word_size=4,byte_order=big" : NULL, &len);
-	indep x;
+	indep *x = indep_alloc();
 	unsigned ws = _i ? 4 : 8;
-	ck_assert(indep_parse(b, len, ws, _i, &x));
-	ck_assert(x.trailer);
+	ck_assert(indep_parse(b, len, ws, _i, x));
+	ck_assert(x->trailer);
 	size_t hdr_end = 5 * ws, rec_end[6], pos = hdr_end;
-	for (size_t i = 0; i < x.nrecs; i++) {
-		pos += (2 + x.npcs[i]) * ws;
+	for (size_t i = 0; i < x->nrecs; i++) {
+		pos += (2 + x->npcs[i]) * ws;
 		rec_end[i] = pos;
 	}
-	size_t trailer_end = x.text_off;
+	size_t trailer_end = x->text_off;
 	for (size_t cut = 0; cut <= len; cut++) {
 		unsigned char *c = malloc(cut ? cut : 1);
 		memcpy(c, b, cut);
@@ -565,7 +576,7 @@ START_TEST(every_prefix)
 			ck_assert_int_eq(r.err_code, PROFDATA_ETRUNCATED);
 		} else if (cut < trailer_end) {
 			size_t complete = 0, start = hdr_end;
-			while (complete < x.nrecs && rec_end[complete] <= cut)
+			while (complete < x->nrecs && rec_end[complete] <= cut)
 				start = rec_end[complete++];
 			ck_assert_msg(q != NULL, "prefix %zu: %s", cut, r.msg);
 			ck_assert_uint_eq(profdata_profile_count(q, PROFDATA_TABLE_SAMPLES), complete);
@@ -593,6 +604,7 @@ START_TEST(every_prefix)
 	}
 	free(b);
 	profdata_profile_free(p);
+	free(x);
 }
 END_TEST
 
@@ -608,10 +620,10 @@ START_TEST(zero_pc_is_data)
 	ck_assert_ptr_nonnull(q);
 	ck_assert_uint_eq(profdata_profile_count(q, PROFDATA_TABLE_SAMPLES), 6);
 	ck_assert_uint_eq(total_count(q), 21);
-	indep x;
-	ck_assert(indep_parse(b, len, 8, 0, &x));
-	ck_assert_uint_eq(x.pcs[3][0], 0);
-	check_model_against(q, &x);
+	indep *x = indep_alloc();
+	ck_assert(indep_parse(b, len, 8, 0, x));
+	ck_assert_uint_eq(x->pcs[3][0], 0);
+	check_model_against(q, x);
 	profdata_profile_free(q);
 
 	/* count 0 with a single PC of 0 is the trailer: what follows is text */
@@ -629,6 +641,7 @@ START_TEST(zero_pc_is_data)
 	profdata_profile_free(q);
 	free(b);
 	profdata_profile_free(p);
+	free(x);
 }
 END_TEST
 
@@ -694,12 +707,13 @@ START_TEST(extra_header_slots)
 	free(b);
 	/* and in 32-bit big-endian */
 	b = test_write(q, "gperftools", "word_size=4,byte_order=big", &len);
-	indep x;
-	ck_assert(indep_parse(b, len, 4, 1, &x));
-	ck_assert_uint_eq(x.nhdr, 6);
-	ck_assert_uint_eq(x.hdr[5], 0x77);
+	indep *x = indep_alloc();
+	ck_assert(indep_parse(b, len, 4, 1, x));
+	ck_assert_uint_eq(x->nhdr, 6);
+	ck_assert_uint_eq(x->hdr[5], 0x77);
 	free(b);
 	profdata_profile_free(q);
+	free(x);
 }
 END_TEST
 
@@ -847,19 +861,19 @@ START_TEST(jvm_to_java_variant)
 	ck_assert_int_eq(profdata_writer_memory(w, &data, &len), 0);
 	const unsigned char *b = data;
 
-	indep x;
-	ck_assert(indep_parse(b, len, 8, 0, &x));
-	ck_assert_uint_eq(x.hdr[2], 1); /* the Java variant */
-	ck_assert_uint_eq(x.hdr[3], 10000);
-	ck_assert_uint_eq(x.nrecs, 3);
-	ck_assert_uint_eq(x.pcs[0][0], 1);
-	ck_assert_uint_eq(x.pcs[0][1], 2);
-	ck_assert_uint_eq(x.pcs[1][0], 3);
+	indep *x = indep_alloc();
+	ck_assert(indep_parse(b, len, 8, 0, x));
+	ck_assert_uint_eq(x->hdr[2], 1); /* the Java variant */
+	ck_assert_uint_eq(x->hdr[3], 10000);
+	ck_assert_uint_eq(x->nrecs, 3);
+	ck_assert_uint_eq(x->pcs[0][0], 1);
+	ck_assert_uint_eq(x->pcs[0][1], 2);
+	ck_assert_uint_eq(x->pcs[1][0], 3);
 	const char *want = "0x0000000000000001 java.lang.Thread.run (Thread.java:748)\n"
 	                   "0x0000000000000002 Main.main (Main.java:5)\n"
 	                   "0x0000000000000003 com.x.Y$Z.<init>\n";
-	ck_assert_uint_eq(len - x.text_off, strlen(want));
-	ck_assert_mem_eq(b + x.text_off, want, strlen(want));
+	ck_assert_uint_eq(len - x->text_off, strlen(want));
+	ck_assert_mem_eq(b + x->text_off, want, strlen(want));
 
 	/* read back: names from the symbol section */
 	rd r;
@@ -899,6 +913,7 @@ START_TEST(jvm_to_java_variant)
 	profdata_profile_free(q);
 	profdata_writer_free(w);
 	profdata_profile_free(p);
+	free(x);
 }
 END_TEST
 
