@@ -751,7 +751,7 @@ static int emit_pending(cl_dec *d)
 		memset(&cd, 0, sizeof cd);
 		cd.id = d->pend_addr;
 		cd.size = d->pend_size;
-		cd.refs = refs;
+		cd.refs = n ? refs : NULL; /* none: as a class without statics (and no empty list for the model) */
 		cd.nrefs = n;
 		d->cnt.classes++;
 		for (i = 0; i < n; i++)
