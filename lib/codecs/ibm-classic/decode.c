@@ -588,7 +588,11 @@ static int lookahead(cl_dec *d, la_result *res)
 		objs[nobj].type_len = rec.type_len;
 		objs[nobj].has_first = d->nrefs > save_refs;
 		objs[nobj].first = objs[nobj].has_first ? d->refs[save_refs] : 0;
-		objs[nobj].prim = rec.type_len == 2 && rec.type[0] == '[' && rec.type[1] != 'L' && rec.type[1] != '[';
+		{
+			uint8_t elem;
+			objs[nobj].prim = pd_classic_type_kind((const char *)rec.type, rec.type_len, &elem) ==
+			                  PROFDATA_OBJECT_PRIM_ARRAY;
+		}
 		nobj++;
 		obj_open = 1;
 	}
