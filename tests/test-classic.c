@@ -796,6 +796,174 @@ START_TEST(sniffing)
 }
 END_TEST
 
+/*
+ * The encoder from payloads (what HPROF gives): references decoded through the
+ * class layout and superclass chain, nulls counted, VisualVM's sizes, classes
+ * after objects, an instance that comes before its class dump held until the
+ * dump ends, primitive arrays named by element type.
+ */
+static void emit_payload_heap(const profdata_events *e, void *p)
+{
+	profdata_events ev = *e;
+	profdata_meta m;
+	memset(&m, 0, sizeof m);
+	m.format = "hprof";
+	m.version = "JAVA PROFILE 1.0.2";
+	m.id_size = 8;
+	ck_assert_int_eq(ev.begin(p, &m), 0);
+	const char *names[] = { "", "java/lang/Object", "Base", "Derived", "[LBase;", "next", "count", "other", "x" };
+	for (uint64_t i = 1; i < sizeof names / sizeof names[0]; i++)
+		ck_assert_int_eq(ev.string(p, i, names[i], strlen(names[i])), 0);
+	profdata_class_load cl;
+	memset(&cl, 0, sizeof cl);
+	uint64_t ids[] = { 0, 0x100, 0x200, 0x300, 0x400 };
+	for (uint32_t i = 1; i <= 4; i++) {
+		cl.serial = i;
+		cl.id = ids[i];
+		cl.name_id = i;
+		ck_assert_int_eq(ev.class_load(p, &cl), 0);
+	}
+	profdata_dump d = { 0, PROFDATA_DUMP_SEGMENTED };
+	ck_assert_int_eq(ev.dump_begin(p, &d), 0);
+	profdata_class_dump cd;
+	profdata_field f[2], st[2];
+	memset(&cd, 0, sizeof cd);
+	cd.id = 0x100; /* java/lang/Object */
+	ck_assert_int_eq(ev.class_dump(p, &cd), 0);
+	/* Base: Object next; int count. Statics: Object other = 0x9000, Object x = null */
+	f[0].name_id = 5, f[0].type = PROFDATA_TYPE_OBJECT, f[0].value = 0;
+	f[1].name_id = 6, f[1].type = PROFDATA_TYPE_INT, f[1].value = 0;
+	st[0].name_id = 7, st[0].type = PROFDATA_TYPE_OBJECT, st[0].value = 0x9000;
+	st[1].name_id = 8, st[1].type = PROFDATA_TYPE_OBJECT, st[1].value = 0;
+	memset(&cd, 0, sizeof cd);
+	cd.id = 0x200;
+	cd.super_id = 0x100;
+	cd.instance_size = 12;
+	cd.fields = f;
+	cd.nfields = 2;
+	cd.statics = st;
+	cd.nstatics = 2;
+	ck_assert_int_eq(ev.class_dump(p, &cd), 0);
+	unsigned char inst[12 + 8];
+	profdata_object o;
+	/* a Derived before its class dump: held until the dump ends */
+	memset(&o, 0, sizeof o);
+	o.id = 0x1000;
+	o.class_id = 0x300;
+	o.kind = PROFDATA_OBJECT_INSTANCE;
+	memset(inst, 0, sizeof inst);
+	pd_put_be64(inst, 0x1100);     /* Derived.other */
+	pd_put_be64(inst + 8, 0);      /* Base.next (null) */
+	pd_put_be32(inst + 16, 7);     /* Base.count */
+	o.data = inst;
+	o.data_len = o.length = 20;
+	ck_assert_int_eq(ev.object(p, &o), 0);
+	/* Derived: Object other */
+	profdata_field g[1];
+	g[0].name_id = 7, g[0].type = PROFDATA_TYPE_OBJECT, g[0].value = 0;
+	memset(&cd, 0, sizeof cd);
+	cd.id = 0x300;
+	cd.super_id = 0x200;
+	cd.instance_size = 8;
+	cd.fields = g;
+	cd.nfields = 1;
+	ck_assert_int_eq(ev.class_dump(p, &cd), 0);
+	/* a Base */
+	unsigned char b[12];
+	pd_put_be64(b, 0x1000);
+	pd_put_be32(b + 8, 1);
+	memset(&o, 0, sizeof o);
+	o.id = 0x1100;
+	o.class_id = 0x200;
+	o.kind = PROFDATA_OBJECT_INSTANCE;
+	o.data = b;
+	o.data_len = o.length = 12;
+	ck_assert_int_eq(ev.object(p, &o), 0);
+	/* Base[3] = { 0x1000, null, 0x1100 } */
+	unsigned char arr[24];
+	pd_put_be64(arr, 0x1000);
+	pd_put_be64(arr + 8, 0);
+	pd_put_be64(arr + 16, 0x1100);
+	memset(&o, 0, sizeof o);
+	o.id = 0x1200;
+	o.class_id = 0x400;
+	o.kind = PROFDATA_OBJECT_ARRAY;
+	o.data = arr;
+	o.data_len = 24;
+	o.length = 3;
+	ck_assert_int_eq(ev.object(p, &o), 0);
+	/* int[5], no class */
+	unsigned char ints[20] = { 0 };
+	memset(&o, 0, sizeof o);
+	o.id = 0x1300;
+	o.kind = PROFDATA_OBJECT_PRIM_ARRAY;
+	o.elem_type = PROFDATA_TYPE_INT;
+	o.data = ints;
+	o.data_len = 20;
+	o.length = 5;
+	ck_assert_int_eq(ev.object(p, &o), 0);
+	ck_assert_int_eq(ev.dump_end(p), 0);
+	if (ev.end)
+		ck_assert_int_eq(ev.end(p), 0);
+
+}
+
+START_TEST(encoder_from_payloads)
+{
+	profdata_profile *p;
+	profdata_events ev;
+	ck_assert_int_eq(profdata_profile_new(&p), 0);
+	profdata_profile_builder(&ev);
+	emit_payload_heap(&ev, p);
+	size_t len;
+	unsigned char *out = test_write(p, FMT, NULL, &len);
+	/* 8-byte ids without compressed-oops hints: header 16, references 8 (jvmsize.h) */
+	const char *objs =
+		"0x0000000000001000 [40] OBJ Derived\n\t0x0000000000001100 \n"
+		"0x0000000000001100 [32] OBJ Base\n\t0x0000000000001000 \n"
+		"0x0000000000001200 [48] OBJ [LBase;\n\t0x0000000000001000 0x0000000000001100 \n"
+		"0x0000000000001300 [40] OBJ [I\n\t\n";
+	const char *classes =
+		"0x0000000000000100 [16] CLS java/lang/Object\n\t\n"
+		"0x0000000000000200 [32] CLS Base\n\t0x0000000000009000 \n"
+		"0x0000000000000300 [16] CLS Derived\n\t\n"
+		"// Breakdown - Classes: 3, Objects: 2, ObjectArrays: 1, PrimitiveArrays: 1\n"
+		"// EOF:  Total 'Objects',Refs(null) : 7,8(3)\n";
+	char want[2048];
+	snprintf(want, sizeof want, "// Version: converted by libprofdata %s from hprof (JAVA PROFILE 1.0.2)\n%s%s",
+	         PROFDATA_VERSION_STRING, objs, classes);
+	ck_assert_msg(len == strlen(want) && memcmp(out, want, len) == 0, "got:\n%.*s", (int)len, (const char *)out);
+	free(out);
+
+	/* jdmpview prints the nulls */
+	out = test_write(p, FMT, "style=jdmpview", &len);
+	ck_assert(contains(out, len, "\t0x0000000000001000 0x0 0x0000000000001100 \n"));
+	ck_assert(contains(out, len, "\t0x0000000000001100 0x0 \n"));
+	ck_assert(contains(out, len, "// EOF: Total 'Objects',Refs(null) :7,8(3)\n"));
+	free(out);
+	profdata_profile_free(p);
+
+	/* Streaming, the Derived comes before its class dump: held until the dump ends. */
+	profdata_writer *w;
+	profdata_encoder *enc;
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
+	wo.format = FMT;
+	ck_assert_int_eq(profdata_encoder_new(&enc, w, &wo), 0);
+	emit_payload_heap(profdata_encoder_events(enc), profdata_encoder_payload(enc));
+	ck_assert_int_eq(profdata_encoder_finish(enc), 0);
+	profdata_encoder_free(enc);
+	ck_assert_int_eq(profdata_writer_close(w), 0);
+	const void *data;
+	profdata_writer_memory(w, &data, &len);
+	const char *held = "0x0000000000001000 [40] OBJ Derived\n\t0x0000000000001100 \n";
+	ck_assert(contains(data, len, held));
+	ck_assert(((const char *)find_bytes(data, len, held, strlen(held))) >
+	          ((const char *)find_bytes(data, len, "OBJ [I\n", 7)));
+	profdata_writer_free(w);
+}
+END_TEST
+
 START_TEST(encoder_without_a_dump_fails)
 {
 	profdata_profile *p;
@@ -840,6 +1008,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, streaming_convert_rewrites_identically);
 	tcase_add_test(tc, long_lines_through_small_reads);
 	tcase_add_test(tc, sniffing);
+	tcase_add_test(tc, encoder_from_payloads);
 	tcase_add_test(tc, encoder_without_a_dump_fails);
 	suite_add_tcase(s, tc);
 	return s;
