@@ -894,11 +894,26 @@ static int hd_heap_body(hd *d, unsigned rtag, uint64_t len, int to_eof, uint64_t
 	return to_eof ? HD_FINISH : 0;
 }
 
-/* Whether `tag` can start a heap dump sub-record. */
-static int hd_is_subrecord_tag(unsigned tag)
+/*
+ * Whether the bytes at p (n of them, at offset off) look like heap dump
+ * sub-records rather than the next top-level record.
+ */
+static int hd_subrecords_follow(const hd *d, const unsigned char *p, size_t n, uint64_t off)
 {
-	return hprof_root_size(tag, 4) != 0 || (tag >= HPROF_GC_CLASS_DUMP && tag <= HPROF_GC_PRIM_ARRAY_DUMP) ||
-	       tag == HPROF_GC_PRIM_ARRAY_NODATA || tag == HPROF_GC_HEAP_DUMP_INFO;
+	unsigned tag = p[0];
+	int sub = hprof_root_size(tag, 4) != 0 || (tag >= HPROF_GC_CLASS_DUMP && tag <= HPROF_GC_PRIM_ARRAY_DUMP) ||
+	          tag == HPROF_GC_PRIM_ARRAY_NODATA || tag == HPROF_GC_HEAP_DUMP_INFO;
+	int top = (tag >= HPROF_STRING && tag <= HPROF_HEAP_SUMMARY) ||
+	          (tag >= HPROF_START_THREAD && tag <= HPROF_CONTROL_SETTINGS) || tag == HPROF_HEAP_DUMP_SEGMENT ||
+	          tag == HPROF_HEAP_DUMP_END;
+	if (!sub)
+		return 0;
+	if (!top)
+		return 1;
+	/* Both readings are possible: a top-level record must fit the input. */
+	if (n < HPROF_RECORD_HEADER)
+		return 1;
+	return d->size != UINT64_MAX && off + HPROF_RECORD_HEADER + pd_be32(p + 5) > d->size;
 }
 
 static int hd_heap_record(hd *d, unsigned tag, uint32_t time, uint32_t len32, uint64_t off)
@@ -925,10 +940,10 @@ static int hd_heap_record(hd *d, unsigned tag, uint32_t time, uint32_t len32, ui
 		 * comes a top-level tag that cannot start a sub-record.
 		 */
 		const unsigned char *p;
-		int64_t n = pd_in_fill(d->in, 1, &p);
+		int64_t n = pd_in_fill(d->in, HPROF_RECORD_HEADER, &p);
 		if (n < 0)
 			return (int)n;
-		if (n > 0 && hd_is_subrecord_tag(p[0])) {
+		if (n > 0 && hd_subrecords_follow(d, p, (size_t)n, pd_in_offset(d->in))) {
 			pd_in_warn(d->in, PROFDATA_EFORMAT, off,
 			           "%s (tag 0x%02X) at offset %llu has length 0 but sub-records follow; reading it to the end of the input",
 			           pd_hprof_record_name(tag), tag, (unsigned long long)off);
@@ -998,16 +1013,11 @@ static int hd_run(hd *d)
 			continue;
 		}
 		if (tag == HPROF_HEAP_DUMP_END) {
-			if (!d->dump_open) {
-				rc = hd_problem(d, PROFDATA_EFORMAT, off,
-				                "HEAP DUMP END (tag 0x2C) at offset %llu without HEAP DUMP SEGMENTs before it; ignored",
-				                (unsigned long long)off);
-				if (rc)
-					return rc;
-			} else {
-				d->dump_open = 0;
-				EMIT0(d, dump_end);
-			}
+			/* Without segments before it, it closes an empty dump. */
+			if (!d->dump_open && (rc = hd_dump_begin(d, time, PROFDATA_DUMP_SEGMENTED)) != 0)
+				return rc;
+			d->dump_open = 0;
+			EMIT0(d, dump_end);
 			if (len != 0) {
 				rc = hd_problem(d, PROFDATA_EFORMAT, off,
 				                "HEAP DUMP END (tag 0x2C) at offset %llu has length %lu; its body is ignored",

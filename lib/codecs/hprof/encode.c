@@ -54,6 +54,13 @@ typedef struct he {
 	hbuf seg;                 /* sub-records of the open segment (or HEAP DUMP) */
 	hbuf rec;                 /* one record or sub-record being built */
 	hbuf conv_buf;            /* a payload with converted identifiers */
+	hbuf tail;                /* unknown sub-records of a HEAP DUMP record, written last in it */
+	/*
+	 * Once an instance comes before its class layout (id sizes changing),
+	 * the rest of the dump waits here, in order, until the dump ends:
+	 * 'I' entries are such instances, 'R' entries finished sub-records.
+	 */
+	hbuf deferred;
 
 	he_fn *fns;
 	size_t nfns, fns_cap;
@@ -663,6 +670,20 @@ static int he_sub(he *e, const void *payload, uint64_t plen)
 
 	if (e->err)
 		return e->err;
+	if (e->deferred.len) {
+		if (s > SIZE_MAX - 16 || hb_reserve(e, &e->deferred, 9 + (size_t)s))
+			return he_nomem(e);
+		hb_u1(&e->deferred, 'R');
+		hb_u8(&e->deferred, s);
+		hb_bytes(&e->deferred, e->rec.p, e->rec.len);
+		if (payload)
+			hb_bytes(&e->deferred, payload, (size_t)plen);
+		else {
+			memset(e->deferred.p + e->deferred.len, 0, (size_t)plen);
+			e->deferred.len += (size_t)plen;
+		}
+		return 0;
+	}
 	if (e->dump_kind == PROFDATA_DUMP_SEGMENTED) {
 		if (e->seg.len > 0 && e->seg.len + s > HPROF_SEGMENT_MAX && he_flush_segment(e))
 			return e->err;
@@ -702,23 +723,27 @@ static int he_sub(he *e, const void *payload, uint64_t plen)
 	return 0;
 }
 
+static int he_flush_deferred(he *e);
+
 static int he_dump_close(he *e)
 {
 	if (!e->in_dump || e->err)
 		return e->err;
+	if (e->deferred.len && he_flush_deferred(e))
+		return e->err;
 	e->in_dump = 0;
 	if (e->dump_kind == PROFDATA_DUMP_HEAP) {
-		if (he_record_header(e, HPROF_HEAP_DUMP, e->dump_time, e->seg.len))
+		if (he_record_header(e, HPROF_HEAP_DUMP, e->dump_time, (uint64_t)e->seg.len + e->tail.len))
 			return e->err;
 		he_write(e, e->seg.p, e->seg.len);
+		he_write(e, e->tail.p, e->tail.len);
 		e->seg.len = 0;
+		e->tail.len = 0;
 		return e->err;
 	}
-	if (!e->dump_written && e->seg.len == 0) {
-		/* An empty dump still needs a segment to be read back as a dump. */
-		if (he_record_header(e, HPROF_HEAP_DUMP_SEGMENT, e->dump_time, 0))
-			return e->err;
-	}
+	/* An empty dump is a HEAP DUMP END alone, carrying the dump's time. */
+	if (!e->dump_written && e->seg.len == 0)
+		return he_record_header(e, HPROF_HEAP_DUMP_END, e->dump_time, 0);
 	if (he_flush_segment(e))
 		return e->err;
 	return he_record_header(e, HPROF_HEAP_DUMP_END, 0, 0);
@@ -737,6 +762,7 @@ static int he_dump_begin(void *payload, const profdata_dump *d)
 	e->in_dump = 1;
 	e->dump_written = 0;
 	e->seg.len = 0;
+	e->tail.len = 0;
 	e->dump_time = he_time(e, d->time_us);
 	/* version=source keeps each dump's own kind; otherwise the version decides. */
 	if (e->opt_version == 0)
@@ -903,20 +929,26 @@ static int he_class_dump(void *payload, const profdata_class_dump *c)
 	return he_sub(e, NULL, 0);
 }
 
-/* Instance field values from src_ids to ids identifiers, into e->conv_buf. */
-static int he_convert_instance(he *e, const profdata_object *o)
+/*
+ * Instance field values from src_ids to ids identifiers, into e->conv_buf.
+ * Returns 0, 1 when a class of the chain has not been dumped yet, or an error.
+ */
+static int he_convert_instance(he *e, uint64_t oid, uint64_t class_id, const unsigned char *data, uint64_t len,
+                               int final)
 {
-	const unsigned char *p = o->data, *end = p + o->data_len;
-	uint64_t cid = o->class_id;
+	const unsigned char *p = data, *end = data + len;
+	uint64_t cid = class_id;
 	size_t steps = 0;
 
 	e->conv_buf.len = 0;
-	if (hb_reserve(e, &e->conv_buf, (size_t)o->data_len * 2 + 16))
-		return e->err;
+	if (len > SIZE_MAX / 2 - 16 || hb_reserve(e, &e->conv_buf, (size_t)len * 2 + 16))
+		return he_nomem(e);
 	while (cid) {
 		uint32_t k = hm_get(&e->cls_map, cid);
 		const he_class *hc;
 		size_t i;
+		if (!k && !final)
+			return 1;
 		if (!k || ++steps > e->ncls)
 			goto broken;
 		hc = &e->cls[k - 1];
@@ -939,8 +971,65 @@ broken:
 	if (!e->err)
 		e->err = pd_out_error(e->w, PROFDATA_EFORMAT,
 		                      "instance 0x%llx: its %llu bytes of fields do not match the layout of class 0x%llx, so its identifiers cannot change size",
-		                      (unsigned long long)o->id, (unsigned long long)o->data_len,
-		                      (unsigned long long)o->class_id);
+		                      (unsigned long long)oid, (unsigned long long)len, (unsigned long long)class_id);
+	return e->err;
+}
+
+static int he_instance_sub(he *e, uint64_t id, uint32_t trace, uint64_t class_id, const void *data, uint64_t plen)
+{
+	if (plen > UINT32_MAX) {
+		e->err = pd_out_error(e->w, PROFDATA_ERANGE, "instance 0x%llx has too many bytes of fields",
+		                      (unsigned long long)id);
+		return e->err;
+	}
+	if (he_rec(e, 32))
+		return e->err;
+	hb_u1(&e->rec, HPROF_GC_INSTANCE_DUMP);
+	hb_id(e, &e->rec, id);
+	hb_u4(&e->rec, trace);
+	hb_id(e, &e->rec, class_id);
+	hb_u4(&e->rec, (uint32_t)plen);
+	return he_sub(e, data, plen);
+}
+
+/* Keep an instance whose class layout is not known yet, until the dump ends. */
+static int he_defer(he *e, const profdata_object *o)
+{
+	if (o->data_len > SIZE_MAX - 32 || hb_reserve(e, &e->deferred, 29 + (size_t)o->data_len))
+		return he_nomem(e);
+	hb_u1(&e->deferred, 'I');
+	hb_u8(&e->deferred, o->id);
+	hb_u4(&e->deferred, o->trace_serial);
+	hb_u8(&e->deferred, o->class_id);
+	hb_u8(&e->deferred, o->data_len);
+	hb_bytes(&e->deferred, o->data, (size_t)o->data_len);
+	return 0;
+}
+
+static int he_flush_deferred(he *e)
+{
+	hbuf d = e->deferred;
+	size_t pos = 0;
+
+	e->deferred.p = NULL;
+	e->deferred.len = e->deferred.cap = 0;
+	while (pos < d.len && !e->err) {
+		const unsigned char *q = d.p + pos;
+		if (q[0] == 'R') {
+			uint64_t len = pd_be64(q + 1);
+			e->rec.len = 0;
+			he_sub(e, q + 9, len);
+			pos += 9 + (size_t)len;
+		} else {
+			uint64_t id = pd_be64(q + 1), cid = pd_be64(q + 13), len = pd_be64(q + 21);
+			uint32_t trace = pd_be32(q + 9);
+			if (he_convert_instance(e, id, cid, q + 29, len, 1))
+				break;
+			he_instance_sub(e, id, trace, cid, e->conv_buf.p, e->conv_buf.len);
+			pos += 29 + (size_t)len;
+		}
+	}
+	free(d.p);
 	return e->err;
 }
 
@@ -961,24 +1050,17 @@ static int he_object(void *payload, const profdata_object *o)
 				e->n_zero_filled++;
 			plen = o->length;
 		} else if (e->conv) {
-			if (he_convert_instance(e, o))
-				return e->err;
+			int rc = he_convert_instance(e, o->id, o->class_id, o->data, o->data_len, 0);
+			if (rc == 1)
+				return he_defer(e, o);
+			if (rc)
+				return rc;
 			data = e->conv_buf.p;
 			plen = e->conv_buf.len;
 		} else {
 			plen = o->data_len;
 		}
-		if (plen > UINT32_MAX) {
-			e->err = pd_out_error(e->w, PROFDATA_ERANGE, "instance 0x%llx has too many bytes of fields",
-			                      (unsigned long long)o->id);
-			return e->err;
-		}
-		hb_u1(&e->rec, HPROF_GC_INSTANCE_DUMP);
-		hb_id(e, &e->rec, o->id);
-		hb_u4(&e->rec, o->trace_serial);
-		hb_id(e, &e->rec, o->class_id);
-		hb_u4(&e->rec, (uint32_t)plen);
-		return he_sub(e, data, plen);
+		return he_instance_sub(e, o->id, o->trace_serial, o->class_id, data, plen);
 	case PROFDATA_OBJECT_ARRAY: {
 		unsigned sids = e->src_ids ? e->src_ids : e->ids;
 		uint64_t n = o->length, i, zeros = 0;
@@ -1083,11 +1165,19 @@ static int he_unknown(void *payload, const profdata_unknown *u)
 		return he_write(e, u->data, (size_t)u->len);
 	}
 	/*
-	 * A sub-record nobody could size: alone in a segment of its own, so that
-	 * a reader that skips the rest of the segment skips only it.
+	 * A sub-record nobody could size makes a reader skip the rest of its
+	 * record, so it goes where that skips only it: into a segment of its
+	 * own, or at the end of a HEAP DUMP record.
 	 */
-	if (!e->in_dump || e->dump_kind != PROFDATA_DUMP_SEGMENTED) {
+	if (!e->in_dump) {
 		e->n_unknown_dropped++;
+		return 0;
+	}
+	if (e->dump_kind == PROFDATA_DUMP_HEAP) {
+		if (hb_reserve(e, &e->tail, 1 + (size_t)u->len))
+			return e->err;
+		hb_u1(&e->tail, u->tag);
+		hb_bytes(&e->tail, u->data, (size_t)u->len);
 		return 0;
 	}
 	if (he_flush_segment(e) || he_record_header(e, HPROF_HEAP_DUMP_SEGMENT, e->dump_time, 1 + u->len))
@@ -1153,6 +1243,8 @@ static void he_free(void *state)
 	free(e->seg.p);
 	free(e->rec.p);
 	free(e->conv_buf.p);
+	free(e->deferred.p);
+	free(e->tail.p);
 	free(e->samples.p);
 	free(e->fns);
 	hm_free(&e->fn_map);
