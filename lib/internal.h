@@ -42,9 +42,9 @@ void pd_diag_init(pd_diag *d, const char *name);
 void pd_diag_free(pd_diag *d);
 /* Record an error; returns `code` so that callers can `return pd_diag_error(...)`. */
 int pd_diag_error(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, ...) PD_PRINTF(5, 6);
-int pd_diag_verror(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, va_list ap);
+int pd_diag_verror(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, va_list ap) PD_PRINTF(5, 0);
 void pd_diag_warn(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, ...) PD_PRINTF(5, 6);
-void pd_diag_vwarn(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, va_list ap);
+void pd_diag_vwarn(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, va_list ap) PD_PRINTF(5, 0);
 const profdata_error *pd_diag_last(const pd_diag *d);
 const profdata_error *pd_diag_warning(const pd_diag *d, size_t i);
 

@@ -41,19 +41,12 @@ typedef int (*profdata_write_fn)(void *payload, const void *buf, size_t len);
 /*
  * Open `path` for reading ("-" is standard input). Regular files are
  * memory-mapped. On success *out is the caller's, to free with
- * profdata_reader_free(). On failure *out is NULL and the code is returned
- * (PROFDATA_EIO when the file cannot be opened; the message is lost with the
- * handle, so use profdata_reader_open_path_err() to get it).
+ * profdata_reader_free(). When the file cannot be opened the result is
+ * PROFDATA_EIO and *out is still a reader, whose profdata_reader_error()
+ * names the path and the system's reason: free it after reading that. On
+ * other failures *out is NULL.
  */
 PROFDATA_API int profdata_reader_open_path(profdata_reader **out, const char *path);
-
-/*
- * As profdata_reader_open_path(), and on failure also writes a description
- * naming the path and the system error into `msg` (NUL-terminated, at most
- * `msg_len` bytes; may be NULL).
- */
-PROFDATA_API int profdata_reader_open_path_err(profdata_reader **out, const char *path,
-                                               char *msg, size_t msg_len);
 
 /*
  * Read from descriptor `fd`, which the caller keeps owning (it is not
@@ -81,6 +74,21 @@ PROFDATA_API void profdata_reader_free(profdata_reader *r);
 /* The name given at open time (the path for files). Borrowed. */
 PROFDATA_API const char *profdata_reader_name(const profdata_reader *r);
 
+/* Bytes consumed so far, in the decompressed stream. */
+PROFDATA_API uint64_t profdata_reader_offset(const profdata_reader *r);
+
+/* Size of the input when it is a regular file or memory (compressed size for gzip); 0 when unknown. */
+PROFDATA_API uint64_t profdata_reader_size(const profdata_reader *r);
+
+/*
+ * Call `fn(payload, consumed, total)` as reading advances, about every
+ * `every` bytes (consumed counts raw input bytes for gzip input, so that it
+ * compares with profdata_reader_size()). For progress displays. NULL turns it off.
+ */
+typedef void (*profdata_progress_fn)(void *payload, uint64_t consumed, uint64_t total);
+PROFDATA_API void profdata_reader_set_progress(profdata_reader *r, profdata_progress_fn fn, void *payload,
+                                               uint64_t every);
+
 /* 1 when the input was gzip-compressed, else 0 (known once reading has started). */
 PROFDATA_API int profdata_reader_is_gzip(const profdata_reader *r);
 
@@ -102,7 +110,9 @@ PROFDATA_API const profdata_error *profdata_reader_warning(const profdata_reader
  * Write to `path` ("-" is standard output, written directly). The data goes
  * to a temporary file beside `path` that profdata_writer_close() renames over
  * it; freeing the writer without a successful close removes the temporary
- * file.
+ * file. When the temporary file cannot be created the result is PROFDATA_EIO
+ * and *out is still a writer whose profdata_writer_error() explains: free it
+ * after reading that. On other failures *out is NULL.
  */
 PROFDATA_API int profdata_writer_open_path(profdata_writer **out, const char *path);
 

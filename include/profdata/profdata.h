@@ -8,6 +8,7 @@
  *   events.h   the event vocabulary shared by decoders, encoders and the model
  *   model.h    the shared in-memory model
  *   format.h   the format registry, reading, writing, converting
+ *   histogram.h  per-class instance counts and shallow sizes of heap dumps
  */
 #ifndef PROFDATA_PROFDATA_H
 #define PROFDATA_PROFDATA_H
@@ -18,5 +19,6 @@
 #include <profdata/events.h>
 #include <profdata/model.h>
 #include <profdata/format.h>
+#include <profdata/histogram.h>
 
 #endif

@@ -4,7 +4,7 @@
 # ASLR addresses, library paths), so tests must check structure and totals
 # that the tools agree on, never exact bytes.
 #
-# Needs: gcc, libgoogle-perftools-dev (Debian), python3 is not required.
+# Needs: gcc and libgoogle-perftools-dev (Debian package names).
 # Usage: tests/data/gperftools/make-fixtures.sh [OUTDIR]
 #   OUTDIR defaults to the directory holding this script.
 #   FIXTURE_BUILD_DIR=DIR keeps the compiled workload in DIR (useful for

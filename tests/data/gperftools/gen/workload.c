@@ -119,7 +119,7 @@ NOINLINE static void run_for(double seconds)
     while (cpu_seconds() - start < seconds) {
         switch (round++ % 5) {
         case 0: x += caller_left(x); break;
-        case 1: x += fib(22); break;
+        case 1: x += fib(18); break;
         case 2: x += walk_even(40 + (round % 7), x); break;
         case 3: x += dispatch(x); break;
         default: x += chain_1(x); break;

@@ -5,10 +5,10 @@ import java.util.concurrent.CountDownLatch;
 /*
  * Heap content for jdk17-threads.hprof: named threads in nested thread
  * groups, parked in different states, each holding objects that are reachable
- * only from its own stack. That gives the dump ROOT THREAD OBJECT, ROOT JAVA
- * FRAME and ROOT JNI LOCAL/MONITOR USED records, STACK TRACE / STACK FRAME
- * records for each thread, and thread objects whose names a reader can
- * resolve.
+ * only from its own stack. That gives the dump ROOT THREAD OBJECT and ROOT
+ * JAVA FRAME records, STACK TRACE / STACK FRAME records for each thread, and
+ * thread objects whose names a reader can resolve. (HotSpot 17 writes no
+ * ROOT MONITOR USED or ROOT JNI LOCAL records for these.)
  *
  * Usage: java ThreadsFixture READY_FILE
  */
@@ -93,8 +93,8 @@ public class ThreadsFixture {
         }
     }
 
-    /* Owns a monitor and waits on it, so the lock object is a
-     * monitor-used root. */
+    /* Owns a monitor and waits on it: a thread state (WAITING on an object
+     * monitor) that the other threads do not show. */
     static final class MonitorWaiter implements Runnable {
         @Override
         public void run() {

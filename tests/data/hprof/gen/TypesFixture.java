@@ -12,7 +12,8 @@ import java.nio.file.Path;
  */
 public class TypesFixture {
     /* One instance field per basic type; the order mixes sizes so that a
-     * reader that assumes alignment or declaration order gets caught. */
+     * reader that pads or aligns field values in the instance data (HPROF
+     * packs them) reads wrong values. */
     static class AllFields {
         boolean zTrue = true;
         boolean zFalse = false;

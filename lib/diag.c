@@ -1,0 +1,139 @@
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Messages are formatted into heap strings owned by the diag, so that the
+ * profdata_error handed out stays valid until the handle is freed (warnings)
+ * or the next error (the error).
+ */
+static char *format_message(const char *fmt, va_list ap) PD_PRINTF(1, 0);
+static char *format_message(const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		n = 0;
+	char *s = malloc((size_t)n + 1);
+	if (s)
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+void pd_diag_init(pd_diag *d, const char *name)
+{
+	memset(d, 0, sizeof(*d));
+	if (name) {
+		size_t n = strlen(name);
+		d->name = malloc(n + 1);
+		if (d->name)
+			memcpy(d->name, name, n + 1);
+	}
+}
+
+void pd_diag_free(pd_diag *d)
+{
+	free(d->err_msg);
+	free(d->name);
+	for (size_t i = 0; i < d->kept; i++)
+		free(d->warning_msgs[i]);
+	free(d->warning_msgs);
+	free(d->warnings);
+	memset(d, 0, sizeof(*d));
+}
+
+int pd_diag_verror(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, va_list ap)
+{
+	/* The first error is the one that explains the failure; later ones are consequences. */
+	if (d->has_err)
+		return code;
+	free(d->err_msg);
+	d->err_msg = format_message(fmt, ap);
+	d->err.code = code;
+	d->err.message = d->err_msg ? d->err_msg : profdata_strerror(code);
+	d->err.name = d->name ? d->name : "";
+	d->err.offset = offset;
+	d->err.line = line;
+	d->has_err = 1;
+	return code;
+}
+
+int pd_diag_error(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pd_diag_verror(d, code, offset, line, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void pd_diag_vwarn(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, va_list ap)
+{
+	d->nwarnings++;
+	if (d->kept >= PD_MAX_WARNINGS)
+		return;
+	if (d->kept == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 8;
+		profdata_error *w = realloc(d->warnings, cap * sizeof(*w));
+		if (!w)
+			return;
+		d->warnings = w;
+		char **m = realloc(d->warning_msgs, cap * sizeof(*m));
+		if (!m)
+			return;
+		d->warning_msgs = m;
+		d->cap = cap;
+	}
+	char *msg = format_message(fmt, ap);
+	if (!msg)
+		return;
+	d->warning_msgs[d->kept] = msg;
+	profdata_error *w = &d->warnings[d->kept++];
+	w->code = code;
+	w->message = msg;
+	w->name = d->name ? d->name : "";
+	w->offset = offset;
+	w->line = line;
+}
+
+void pd_diag_warn(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pd_diag_vwarn(d, code, offset, line, fmt, ap);
+	va_end(ap);
+}
+
+const profdata_error *pd_diag_last(const pd_diag *d)
+{
+	return d->has_err ? &d->err : NULL;
+}
+
+const profdata_error *pd_diag_warning(const pd_diag *d, size_t i)
+{
+	return i < d->kept ? &d->warnings[i] : NULL;
+}
+
+int pd_grow(void **ptr, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 16;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return PROFDATA_ENOMEM;
+		n *= 2;
+	}
+	if (n > SIZE_MAX / size)
+		return PROFDATA_ENOMEM;
+	void *p = realloc(*ptr, n * size);
+	if (!p)
+		return PROFDATA_ENOMEM;
+	*ptr = p;
+	*cap = n;
+	return 0;
+}

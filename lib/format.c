@@ -1,0 +1,227 @@
+/* Reading, writing and converting: drives decoders into consumers and models into encoders. */
+#include "internal.h"
+#include "model_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SNIFF_BYTES 4096
+
+const profdata_format *profdata_format_sniff(const void *buf, size_t len)
+{
+	const profdata_format *best = NULL;
+	int best_bid = 0;
+	for (size_t i = 0; i < profdata_format_count(); i++) {
+		const profdata_format *f = profdata_format_at(i);
+		if (!f->bid || !f->decode)
+			continue;
+		int b = f->bid(buf, len);
+		if (b > best_bid) {
+			best_bid = b;
+			best = f;
+		}
+	}
+	return best;
+}
+
+static int choose(profdata_reader *in, const profdata_read_options *opts, const profdata_format **out)
+{
+	if (opts && opts->format) {
+		const profdata_format *f = profdata_format_find(opts->format);
+		if (!f)
+			return pd_in_error(in, PROFDATA_ENOTFOUND, PD_NO_OFFSET, "unknown format '%s'", opts->format);
+		if (!f->decode)
+			return pd_in_error(in, PROFDATA_EUNSUPPORTED, PD_NO_OFFSET, "format '%s' cannot be read",
+			                   opts->format);
+		*out = f;
+		return 0;
+	}
+	const unsigned char *p;
+	int64_t n = pd_in_peek(in, SNIFF_BYTES, &p);
+	if (n < 0)
+		return (int)n;
+	size_t len = (size_t)(n < SNIFF_BYTES ? n : SNIFF_BYTES);
+	*out = profdata_format_sniff(p, len);
+	if (!*out) {
+		if (len == 0)
+			return pd_in_error(in, PROFDATA_EFORMAT, 0, "the input is empty");
+		return pd_in_error(in, PROFDATA_EFORMAT, 0, "not a format libprofdata recognises%s",
+		                   len >= 4 && memcmp(p, "PK\3\4", 4) == 0 ? " (it is a zip archive)" : "");
+	}
+	return 0;
+}
+
+static int run_decoder(const profdata_format *f, profdata_reader *in, const profdata_read_options *opts,
+                       const profdata_events *ev, void *payload)
+{
+	pd_options o;
+	int e = pd_options_parse(&o, opts ? opts->options : NULL, f->read_options, pd_in_diag(in));
+	if (e < 0)
+		return e;
+	pd_decode_args a = { in, ev, payload, opts ? opts->mode : PROFDATA_MODE_PERMISSIVE, &o };
+	e = f->decode(&a);
+	pd_options_free(&o);
+	if (e > 0)
+		e = PROFDATA_STOPPED;
+	return e;
+}
+
+static int check_opts(const profdata_read_options *opts)
+{
+	return opts && opts->version != PROFDATA_READ_OPTIONS_VERSION ? PROFDATA_EINVAL : 0;
+}
+
+int profdata_decode(profdata_reader *in, const profdata_read_options *opts, const profdata_events *ev, void *payload)
+{
+	const profdata_format *f;
+	int e = check_opts(opts);
+	if (e < 0 || !ev || ev->version < 1)
+		return pd_in_error(in, PROFDATA_EINVAL, PD_NO_OFFSET, "invalid options or events version");
+	if ((e = choose(in, opts, &f)) < 0)
+		return e;
+	return run_decoder(f, in, opts, ev, payload);
+}
+
+int profdata_read(profdata_profile **out, profdata_reader *in, const profdata_read_options *opts)
+{
+	*out = NULL;
+	const profdata_format *f;
+	int e = check_opts(opts);
+	if (e < 0)
+		return pd_in_error(in, PROFDATA_EINVAL, PD_NO_OFFSET, "read options of an unknown version");
+	if ((e = choose(in, opts, &f)) < 0)
+		return e;
+	profdata_profile *p;
+	if ((e = profdata_profile_new(&p)) < 0)
+		return e;
+	pd_profile_set_source(p, pd_in_blob(in), f->name);
+	profdata_events ev;
+	profdata_profile_builder(&ev);
+	e = run_decoder(f, in, opts, &ev, p);
+	const profdata_error *be = profdata_profile_error(p);
+	if (e == PROFDATA_STOPPED && be)
+		e = be->code;
+	if (e == 0 && !p->ended)
+		e = pd_in_error(in, PROFDATA_ERROR, pd_in_offset(in), "the %s decoder did not finish the profile", f->name);
+	if (e < 0 && be && !profdata_reader_error(in))
+		pd_in_error(in, be->code, pd_in_offset(in), "%s", be->message);
+	for (size_t i = 0; i < p->diag.kept; i++) {
+		const profdata_error *w = pd_diag_warning(&p->diag, i);
+		pd_in_warn(in, w->code, w->offset, "%s", w->message);
+	}
+	if (e != 0) {
+		profdata_profile_free(p);
+		return e < 0 ? e : PROFDATA_ERROR;
+	}
+	*out = p;
+	return 0;
+}
+
+struct profdata_encoder {
+	const profdata_format *f;
+	const pd_encoder_ops *ops;
+	void *state;
+	pd_options opts;
+	profdata_writer *w;
+	int finished;
+};
+
+static int find_writer(profdata_writer *w, const profdata_write_options *opts, const profdata_format **out)
+{
+	if (!opts || opts->version != PROFDATA_WRITE_OPTIONS_VERSION || !opts->format)
+		return pd_out_error(w, PROFDATA_EINVAL, "write options need a version and a format name");
+	const profdata_format *f = profdata_format_find(opts->format);
+	if (!f)
+		return pd_out_error(w, PROFDATA_ENOTFOUND, "unknown format '%s'", opts->format);
+	if (!profdata_format_can_write(f))
+		return pd_out_error(w, PROFDATA_EUNSUPPORTED, "format '%s' cannot be written", opts->format);
+	*out = f;
+	return 0;
+}
+
+int profdata_encoder_new(profdata_encoder **out, profdata_writer *w, const profdata_write_options *opts)
+{
+	*out = NULL;
+	const profdata_format *f;
+	int e = find_writer(w, opts, &f);
+	if (e < 0)
+		return e;
+	if (!f->encoder_new)
+		return pd_out_error(w, PROFDATA_EUNSUPPORTED, "format '%s' has no streaming encoder", f->name);
+	profdata_encoder *enc = calloc(1, sizeof(*enc));
+	if (!enc)
+		return PROFDATA_ENOMEM;
+	enc->f = f;
+	enc->w = w;
+	if ((e = pd_options_parse(&enc->opts, opts->options, f->write_options, pd_out_diag(w))) < 0 ||
+	    (e = f->encoder_new(&enc->state, &enc->ops, w, &enc->opts)) < 0) {
+		pd_options_free(&enc->opts);
+		free(enc);
+		return e;
+	}
+	*out = enc;
+	return 0;
+}
+
+const profdata_events *profdata_encoder_events(const profdata_encoder *e) { return &e->ops->events; }
+void *profdata_encoder_payload(profdata_encoder *e) { return e->state; }
+
+int profdata_encoder_finish(profdata_encoder *e)
+{
+	if (e->finished)
+		return 0;
+	e->finished = 1;
+	return e->ops->finish ? e->ops->finish(e->state) : 0;
+}
+
+void profdata_encoder_free(profdata_encoder *e)
+{
+	if (!e)
+		return;
+	if (e->ops && e->ops->free)
+		e->ops->free(e->state);
+	pd_options_free(&e->opts);
+	free(e);
+}
+
+int profdata_write(const profdata_profile *p, profdata_writer *w, const profdata_write_options *opts)
+{
+	const profdata_format *f;
+	int e = find_writer(w, opts, &f);
+	if (e < 0)
+		return e;
+	if (f->write_model) {
+		pd_options o;
+		if ((e = pd_options_parse(&o, opts->options, f->write_options, pd_out_diag(w))) < 0)
+			return e;
+		e = f->write_model(p, w, &o);
+		pd_options_free(&o);
+		return e;
+	}
+	profdata_encoder *enc;
+	if ((e = profdata_encoder_new(&enc, w, opts)) < 0)
+		return e;
+	e = profdata_profile_replay(p, profdata_encoder_events(enc), profdata_encoder_payload(enc));
+	if (e == 0)
+		e = profdata_encoder_finish(enc);
+	else if (e > 0)
+		e = profdata_writer_error(w) ? profdata_writer_error(w)->code : PROFDATA_ERROR;
+	profdata_encoder_free(enc);
+	return e;
+}
+
+int profdata_convert(profdata_reader *in, const profdata_read_options *ropts, profdata_writer *out,
+                     const profdata_write_options *wopts)
+{
+	profdata_encoder *enc;
+	int e = profdata_encoder_new(&enc, out, wopts);
+	if (e < 0)
+		return e;
+	e = profdata_decode(in, ropts, profdata_encoder_events(enc), profdata_encoder_payload(enc));
+	if (e == PROFDATA_STOPPED)
+		e = profdata_writer_error(out) ? profdata_writer_error(out)->code : PROFDATA_ERROR;
+	if (e == 0)
+		e = profdata_encoder_finish(enc);
+	profdata_encoder_free(enc);
+	return e;
+}

@@ -1,0 +1,42 @@
+/*
+ * An id -> row index map that stores only 4-byte row indexes; the keys live
+ * in the caller's column (e.g. the objects' id column), passed to each call
+ * because the column may move when it grows. Open addressing with linear
+ * probing, at most 3/4 full: about 5-11 bytes per row, which is what lets the
+ * model keep tens of millions of objects.
+ */
+#ifndef PD_HASHMAP_H
+#define PD_HASHMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pd_index {
+	uint32_t *slots; /* row + 1; 0 empty */
+	size_t mask;     /* capacity - 1 */
+	size_t count;
+} pd_index;
+
+static inline uint64_t pd_hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+void pd_index_free(pd_index *ix);
+/* Size for `n` rows up front (optional). */
+int pd_index_reserve(pd_index *ix, const uint64_t *keys, size_t n);
+/*
+ * Add row `row` (its key is keys[row]). If a row with the same key exists,
+ * *existing gets it and nothing is added (returns 1). 0 when added,
+ * PROFDATA_ENOMEM on failure.
+ */
+int pd_index_add(pd_index *ix, const uint64_t *keys, uint32_t row, uint32_t *existing);
+/* 1 and *row when found, else 0. */
+int pd_index_find(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row);
+
+#endif

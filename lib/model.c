@@ -1,0 +1,659 @@
+/* The model: creation, accessors and lookups. Building is in model_builder.c. */
+#include "model_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOB_BIT ((uint64_t)1 << 63)
+
+int pd_arena_put(pd_arena *a, const void *data, size_t len, size_t *off)
+{
+	if (pd_grow((void **)&a->p, &a->cap, a->len + len + 1, 1) < 0)
+		return PROFDATA_ENOMEM;
+	*off = a->len;
+	if (len)
+		memcpy(a->p + a->len, data, len);
+	a->len += len;
+	return 0;
+}
+
+int pd_arena_put_str(pd_arena *a, const char *s, size_t *off)
+{
+	size_t n = s ? strlen(s) : 0;
+	int e = pd_arena_put(a, s ? s : "", n, off);
+	if (e == 0)
+		a->p[a->len++] = '\0';
+	return e;
+}
+
+int profdata_profile_new(profdata_profile **out)
+{
+	*out = NULL;
+	profdata_profile *p = calloc(1, sizeof(*p));
+	if (!p)
+		return PROFDATA_ENOMEM;
+	pd_diag_init(&p->diag, "<model>");
+	p->obj_sorted = 1;
+	*out = p;
+	return 0;
+}
+
+void profdata_profile_free(profdata_profile *p)
+{
+	if (!p)
+		return;
+	pd_diag_free(&p->diag);
+	free(p->meta_kv_view);
+	free(p->meta_format_buf);
+	free(p->text.p);
+	free(p->str_ids.v);
+	free(p->str_off.v);
+	free(p->str_len.v);
+	free(p->str_bytes.p);
+	pd_index_free(&p->str_ix);
+	free(p->classes.v);
+	free(p->class_ids.v);
+	free(p->loads.v);
+	free(p->load_serials.v);
+	free(p->load_class.v);
+	pd_index_free(&p->class_ix);
+	pd_index_free(&p->serial_ix);
+	free(p->constants.v);
+	free(p->fields.v);
+	free(p->class_refs.v);
+	free(p->ref_offsets.v);
+	free(p->unloads.v);
+	free(p->obj_id);
+	free(p->obj_class);
+	free(p->obj_kind);
+	free(p->obj_data);
+	free(p->obj_len);
+	free(p->obj_trace);
+	free(p->obj_size);
+	free(p->obj_refs_start);
+	free(p->obj_refs.v);
+	pd_index_free(&p->obj_ix);
+	free(p->payload.p);
+	pd_blob_release(p->blob);
+	free(p->roots.v);
+	free(p->dumps.v);
+	free(p->heaps.v);
+	free(p->threads.v);
+	free(p->thread_serials.v);
+	pd_index_free(&p->thread_ix);
+	free(p->functions.v);
+	free(p->function_ids.v);
+	pd_index_free(&p->function_ix);
+	free(p->frames.v);
+	free(p->frame_ids.v);
+	pd_index_free(&p->frame_ix);
+	free(p->stacks.v);
+	free(p->stack_serials.v);
+	pd_index_free(&p->stack_ix);
+	free(p->stack_frames.v);
+	free(p->sample_types.v);
+	free(p->groups.v);
+	free(p->samples.v);
+	free(p->values.v);
+	free(p->sites.v);
+	free(p->site_rows.v);
+	free(p->summaries.v);
+	free(p->controls.v);
+	free(p->mappings.v);
+	free(p->traces.v);
+	free(p->kvs.v);
+	free(p->kv_view);
+	free(p->unknowns.v);
+	free(p->attachments.v);
+	free(p->bytes.p);
+	free(p);
+}
+
+const profdata_error *profdata_profile_error(const profdata_profile *p) { return pd_diag_last(&p->diag); }
+
+const profdata_meta *profdata_profile_meta(const profdata_profile *p)
+{
+	return &p->meta;
+}
+
+size_t profdata_profile_count(const profdata_profile *p, profdata_table t)
+{
+	switch (t) {
+	case PROFDATA_TABLE_STRINGS: return p->str_ids.n;
+	case PROFDATA_TABLE_CLASSES: return p->classes.n;
+	case PROFDATA_TABLE_OBJECTS: return p->nobjects;
+	case PROFDATA_TABLE_ROOTS: return p->roots.n;
+	case PROFDATA_TABLE_DUMPS: return p->dumps.n;
+	case PROFDATA_TABLE_HEAP_INFOS: return p->heaps.n;
+	case PROFDATA_TABLE_THREADS: return p->threads.n;
+	case PROFDATA_TABLE_FUNCTIONS: return p->functions.n;
+	case PROFDATA_TABLE_FRAMES: return p->frames.n;
+	case PROFDATA_TABLE_STACKS: return p->stacks.n;
+	case PROFDATA_TABLE_SAMPLE_TYPES: return p->sample_types.n;
+	case PROFDATA_TABLE_SAMPLE_GROUPS: return p->groups.n;
+	case PROFDATA_TABLE_SAMPLES: return p->samples.n;
+	case PROFDATA_TABLE_ALLOC_SITES: return p->sites.n;
+	case PROFDATA_TABLE_HEAP_SUMMARIES: return p->summaries.n;
+	case PROFDATA_TABLE_CONTROL_SETTINGS: return p->controls.n;
+	case PROFDATA_TABLE_MAPPINGS: return p->mappings.n;
+	case PROFDATA_TABLE_TRACE_EVENTS: return p->traces.n;
+	case PROFDATA_TABLE_UNKNOWN: return p->unknowns.n;
+	case PROFDATA_TABLE_ATTACHMENTS: return p->attachments.n;
+	case PROFDATA_TABLE_UNLOADS: return p->unloads.n;
+	case PROFDATA_TABLE_CLASS_LOADS: return p->loads.n;
+	default: return 0;
+	}
+}
+
+/* ---- strings ---- */
+
+const char *profdata_profile_string(const profdata_profile *p, uint64_t id, size_t *len)
+{
+	uint32_t row;
+	if (!pd_index_find(&p->str_ix, p->str_ids.v, id, &row))
+		return NULL;
+	if (len)
+		*len = p->str_len.v[row];
+	return (const char *)p->str_bytes.p + p->str_off.v[row];
+}
+
+int profdata_profile_string_at(const profdata_profile *p, size_t i, uint64_t *id, const char **utf8, size_t *len)
+{
+	if (i >= p->str_ids.n)
+		return PROFDATA_ENOTFOUND;
+	if (id)
+		*id = p->str_ids.v[i];
+	if (utf8)
+		*utf8 = (const char *)p->str_bytes.p + p->str_off.v[i];
+	if (len)
+		*len = p->str_len.v[i];
+	return 0;
+}
+
+/* ---- classes ---- */
+
+static void class_view(const profdata_profile *p, const pd_class_row *c, profdata_class_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->load = c->load;
+	out->dump = c->dump;
+	out->dump.constants = c->dump.nconstants ? p->constants.v + c->constants_off : NULL;
+	out->dump.statics = c->dump.nstatics ? p->fields.v + c->statics_off : NULL;
+	out->dump.fields = c->dump.nfields ? p->fields.v + c->fields_off : NULL;
+	out->dump.refs = c->has_refs ? p->class_refs.v + c->refs_off : NULL;
+	out->has_load = c->has_load;
+	out->has_dump = c->has_dump;
+	out->unloaded = c->unloaded;
+	out->dump_index = c->dump_index;
+	out->name = c->has_load ? profdata_profile_string(p, c->load.name_id, NULL) : NULL;
+}
+
+int profdata_profile_class(const profdata_profile *p, size_t i, profdata_class_info *out)
+{
+	if (i >= p->classes.n)
+		return PROFDATA_ENOTFOUND;
+	class_view(p, &p->classes.v[i], out);
+	return 0;
+}
+
+int profdata_profile_find_class(const profdata_profile *p, uint64_t id, size_t *index)
+{
+	uint32_t row;
+	if (!pd_index_find(&p->class_ix, p->class_ids.v, id, &row))
+		return PROFDATA_ENOTFOUND;
+	*index = row;
+	return 0;
+}
+
+int profdata_profile_find_class_serial(const profdata_profile *p, uint32_t serial, size_t *index)
+{
+	uint32_t row;
+	if (serial == 0 || !pd_index_find(&p->serial_ix, p->load_serials.v, serial, &row))
+		return PROFDATA_ENOTFOUND;
+	*index = p->load_class.v[row];
+	return 0;
+}
+
+long pd_class_layout(const profdata_profile *p, size_t ci, profdata_field *out, size_t cap)
+{
+	size_t n = 0;
+	size_t hops = 0;
+	for (;;) {
+		if (ci >= p->classes.n)
+			return PROFDATA_EFORMAT;
+		const pd_class_row *c = &p->classes.v[ci];
+		if (!c->has_dump)
+			return PROFDATA_EFORMAT;
+		for (size_t f = 0; f < c->dump.nfields; f++, n++)
+			if (n < cap)
+				out[n] = p->fields.v[c->fields_off + f];
+		if (!c->dump.super_id)
+			return (long)n;
+		size_t next;
+		/* A chain longer than the class table is a cycle. */
+		if (++hops > p->classes.n || profdata_profile_find_class(p, c->dump.super_id, &next) < 0)
+			return PROFDATA_EFORMAT;
+		ci = next;
+	}
+}
+
+long profdata_profile_class_layout(const profdata_profile *p, size_t class_index, profdata_field *out, size_t cap)
+{
+	return pd_class_layout(p, class_index, out, cap);
+}
+
+int profdata_profile_class_load(const profdata_profile *p, size_t i, profdata_class_load *out)
+{
+	if (i >= p->loads.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->loads.v[i];
+	return 0;
+}
+
+int profdata_profile_unload(const profdata_profile *p, size_t i, profdata_class_unload *out)
+{
+	if (i >= p->unloads.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->unloads.v[i];
+	return 0;
+}
+
+/* ---- objects ---- */
+
+const unsigned char *pd_object_data(const profdata_profile *p, size_t i, uint64_t *len)
+{
+	uint8_t k = p->obj_kind[i];
+	int kind = k & 3, elem = (k >> 2) & 15, nodata = (k >> 6) & 1;
+	uint64_t n = p->obj_len[i];
+	uint64_t bytes;
+	if (kind == PROFDATA_OBJECT_INSTANCE)
+		bytes = n;
+	else if (kind == PROFDATA_OBJECT_ARRAY)
+		bytes = n * p->meta.id_size;
+	else
+		bytes = nodata ? 0 : n * profdata_basic_type_size(elem, p->meta.id_size);
+	*len = bytes;
+	uint64_t off = p->obj_data[i];
+	if (off == UINT64_MAX)
+		return NULL;
+	if (off & BLOB_BIT)
+		return pd_blob_data(p->blob) + (off & ~BLOB_BIT);
+	return p->payload.p + off;
+}
+
+int profdata_profile_object(const profdata_profile *p, size_t i, profdata_object *out)
+{
+	if (i >= p->nobjects)
+		return PROFDATA_ENOTFOUND;
+	memset(out, 0, sizeof(*out));
+	uint8_t k = p->obj_kind[i];
+	out->id = p->obj_id[i];
+	uint32_t c = p->obj_class[i];
+	out->class_id = c == UINT32_MAX ? 0 : p->classes.v[c].id;
+	out->trace_serial = p->obj_trace ? p->obj_trace[i] : p->obj_trace0;
+	out->kind = k & 3;
+	out->elem_type = (k >> 2) & 15;
+	out->flags = (k >> 6) & 1 ? PROFDATA_OBJECT_NODATA : 0;
+	out->length = p->obj_len[i];
+	out->size = p->obj_size ? p->obj_size[i] : 0;
+	out->data = pd_object_data(p, i, &out->data_len);
+	if (!out->data)
+		out->data_len = 0;
+	if (p->obj_refs_start && p->obj_refs_start[i + 1] > p->obj_refs_start[i]) {
+		out->refs = p->obj_refs.v + p->obj_refs_start[i];
+		out->nrefs = (size_t)(p->obj_refs_start[i + 1] - p->obj_refs_start[i]);
+	} else if (p->obj_refs_start && !out->data) {
+		/* An explicit, empty list: keep it distinguishable from "derive from payload". */
+		out->refs = p->obj_refs.v ? p->obj_refs.v : (const uint64_t *)&p->obj_refs;
+		out->nrefs = 0;
+	}
+	return 0;
+}
+
+int profdata_profile_find_object(const profdata_profile *p, uint64_t id, size_t *index)
+{
+	if (p->obj_sorted) {
+		size_t lo = 0, hi = p->nobjects;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (p->obj_id[mid] < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < p->nobjects && p->obj_id[lo] == id) {
+			*index = lo;
+			return 0;
+		}
+		return PROFDATA_ENOTFOUND;
+	}
+	uint32_t row;
+	if (!pd_index_find(&p->obj_ix, p->obj_id, id, &row))
+		return PROFDATA_ENOTFOUND;
+	*index = row;
+	return 0;
+}
+
+int profdata_profile_object_place(const profdata_profile *p, size_t i, uint32_t *dump, size_t *heap_info)
+{
+	if (i >= p->nobjects)
+		return PROFDATA_ENOTFOUND;
+	size_t lo = 0, hi = p->dumps.n;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->dumps.v[mid].first_object <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (dump)
+		*dump = (uint32_t)lo;
+	if (heap_info) {
+		*heap_info = SIZE_MAX;
+		for (size_t h = 0; h < p->heaps.n; h++)
+			if (p->heaps.v[h].dump == lo && p->heaps.v[h].obj_pos <= i)
+				*heap_info = h;
+	}
+	return 0;
+}
+
+static uint64_t load_id(const unsigned char *d, unsigned id_size)
+{
+	return pd_be_id(d, id_size);
+}
+
+long profdata_profile_object_refs(const profdata_profile *p, size_t i, int include_null, uint64_t *out, size_t cap)
+{
+	if (i >= p->nobjects)
+		return PROFDATA_ENOTFOUND;
+	size_t n = 0;
+	if (p->obj_refs_start && (p->obj_refs_start[i + 1] > p->obj_refs_start[i] || p->obj_data[i] == UINT64_MAX)) {
+		for (uint64_t k = p->obj_refs_start[i]; k < p->obj_refs_start[i + 1]; k++) {
+			uint64_t r = p->obj_refs.v[k];
+			if (!r && !include_null)
+				continue;
+			if (n < cap)
+				out[n] = r;
+			n++;
+		}
+		return (long)n;
+	}
+	uint64_t len;
+	const unsigned char *d = pd_object_data(p, i, &len);
+	if (!d)
+		return 0;
+	unsigned ids = p->meta.id_size;
+	int kind = p->obj_kind[i] & 3;
+	if (kind == PROFDATA_OBJECT_ARRAY) {
+		for (uint64_t k = 0; k + ids <= len; k += ids) {
+			uint64_t r = load_id(d + k, ids);
+			if (!r && !include_null)
+				continue;
+			if (n < cap)
+				out[n] = r;
+			n++;
+		}
+		return (long)n;
+	}
+	if (kind != PROFDATA_OBJECT_INSTANCE || p->obj_class[i] == UINT32_MAX)
+		return 0;
+	const pd_class_row *c = &p->classes.v[p->obj_class[i]];
+	if (!c->layout_ok)
+		return PROFDATA_EFORMAT;
+	for (size_t k = 0; k < c->nref_offsets; k++) {
+		uint32_t off = p->ref_offsets.v[c->ref_offsets_off + k];
+		if ((uint64_t)off + ids > len)
+			break;
+		uint64_t r = load_id(d + off, ids);
+		if (!r && !include_null)
+			continue;
+		if (n < cap)
+			out[n] = r;
+		n++;
+	}
+	return (long)n;
+}
+
+uint64_t profdata_profile_reference_count(const profdata_profile *p)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < p->nobjects; i++) {
+		long n = profdata_profile_object_refs(p, i, 0, NULL, 0);
+		if (n > 0)
+			total += (uint64_t)n;
+	}
+	return total;
+}
+
+/* VisualVM's shallow sizes: see jvmsize.h. */
+uint64_t profdata_profile_object_size(const profdata_profile *p, size_t i)
+{
+	if (i >= p->nobjects)
+		return 0;
+	if (p->obj_size && p->obj_size[i])
+		return p->obj_size[i];
+	const pd_jvm_sizes *j = &p->jvm;
+	uint8_t k = p->obj_kind[i];
+	int kind = k & 3, elem = (k >> 2) & 15;
+	uint64_t n = p->obj_len[i];
+	if (kind == PROFDATA_OBJECT_INSTANCE) {
+		uint32_t c = p->obj_class[i];
+		if (c == UINT32_MAX || !p->classes.v[c].layout_ok)
+			return pd_align8(j->header + n);
+		const pd_class_row *cr = &p->classes.v[c];
+		if (j->stated_instances)
+			return cr->dump.instance_size;
+		uint64_t fields = cr->layout_bytes - (uint64_t)cr->nref_offsets * p->meta.id_size +
+		                  (uint64_t)cr->nref_offsets * j->ref;
+		return pd_align8(j->header + fields);
+	}
+	uint64_t esz = kind == PROFDATA_OBJECT_ARRAY ? j->ref : profdata_basic_type_size(elem, j->ref);
+	return pd_align8(j->header + 4 + n * esz);
+}
+
+/* ---- other tables ---- */
+
+int profdata_profile_root(const profdata_profile *p, size_t i, profdata_root *out, uint32_t *dump)
+{
+	if (i >= p->roots.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->roots.v[i].r;
+	if (dump)
+		*dump = p->roots.v[i].dump;
+	return 0;
+}
+
+int profdata_profile_dump(const profdata_profile *p, size_t i, profdata_dump *out)
+{
+	if (i >= p->dumps.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->dumps.v[i].d;
+	return 0;
+}
+
+int profdata_profile_heap_info(const profdata_profile *p, size_t i, profdata_heap_info *out)
+{
+	if (i >= p->heaps.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->heaps.v[i].h;
+	return 0;
+}
+
+int profdata_profile_thread(const profdata_profile *p, size_t i, profdata_thread_info *out)
+{
+	if (i >= p->threads.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->threads.v[i];
+	return 0;
+}
+
+static int find_u64(const pd_index *ix, const uint64_t *keys, uint64_t key, size_t *index)
+{
+	uint32_t row;
+	if (!pd_index_find(ix, keys, key, &row))
+		return PROFDATA_ENOTFOUND;
+	*index = row;
+	return 0;
+}
+
+int profdata_profile_find_thread(const profdata_profile *p, uint32_t serial, size_t *index)
+{
+	return find_u64(&p->thread_ix, p->thread_serials.v, serial, index);
+}
+
+int profdata_profile_function(const profdata_profile *p, size_t i, profdata_function *out)
+{
+	if (i >= p->functions.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->functions.v[i];
+	return 0;
+}
+
+int profdata_profile_find_function(const profdata_profile *p, uint64_t id, size_t *index)
+{
+	return find_u64(&p->function_ix, p->function_ids.v, id, index);
+}
+
+int profdata_profile_frame(const profdata_profile *p, size_t i, profdata_frame *out)
+{
+	if (i >= p->frames.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->frames.v[i];
+	return 0;
+}
+
+int profdata_profile_find_frame(const profdata_profile *p, uint64_t id, size_t *index)
+{
+	return find_u64(&p->frame_ix, p->frame_ids.v, id, index);
+}
+
+int profdata_profile_stack(const profdata_profile *p, size_t i, profdata_stack *out)
+{
+	if (i >= p->stacks.n)
+		return PROFDATA_ENOTFOUND;
+	const pd_stack_row *s = &p->stacks.v[i];
+	out->serial = s->serial;
+	out->thread_serial = s->thread_serial;
+	out->nframes = s->nframes;
+	out->frame_ids = s->nframes ? p->stack_frames.v + s->frames_off : NULL;
+	return 0;
+}
+
+int profdata_profile_find_stack(const profdata_profile *p, uint32_t serial, size_t *index)
+{
+	return find_u64(&p->stack_ix, p->stack_serials.v, serial, index);
+}
+
+int profdata_profile_sample_type(const profdata_profile *p, size_t i, profdata_sample_type *out)
+{
+	if (i >= p->sample_types.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->sample_types.v[i];
+	return 0;
+}
+
+int profdata_profile_sample_group(const profdata_profile *p, size_t i, profdata_sample_group *out, size_t *first,
+                                  size_t *count)
+{
+	if (i >= p->groups.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->groups.v[i].g;
+	if (first)
+		*first = p->groups.v[i].first;
+	if (count)
+		*count = p->groups.v[i].count;
+	return 0;
+}
+
+int profdata_profile_sample(const profdata_profile *p, size_t i, profdata_sample *out)
+{
+	if (i >= p->samples.n)
+		return PROFDATA_ENOTFOUND;
+	const pd_sample_row *s = &p->samples.v[i];
+	out->stack_serial = s->stack_serial;
+	out->thread_serial = s->thread_serial;
+	out->time_ns = s->time_ns;
+	out->nvalues = s->nvalues;
+	out->values = s->nvalues ? p->values.v + s->values_off : NULL;
+	return 0;
+}
+
+int profdata_profile_alloc_sites(const profdata_profile *p, size_t i, profdata_alloc_sites *out)
+{
+	if (i >= p->sites.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->sites.v[i].a;
+	out->sites = out->nsites ? p->site_rows.v + p->sites.v[i].sites_off : NULL;
+	return 0;
+}
+
+int profdata_profile_heap_summary(const profdata_profile *p, size_t i, profdata_heap_summary *out)
+{
+	if (i >= p->summaries.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->summaries.v[i];
+	return 0;
+}
+
+int profdata_profile_control_settings(const profdata_profile *p, size_t i, profdata_control_settings *out)
+{
+	if (i >= p->controls.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->controls.v[i];
+	return 0;
+}
+
+int profdata_profile_mapping(const profdata_profile *p, size_t i, profdata_mapping *out)
+{
+	if (i >= p->mappings.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->mappings.v[i];
+	return 0;
+}
+
+int profdata_profile_trace_event(const profdata_profile *p, size_t i, profdata_trace_event *out)
+{
+	if (i >= p->traces.n)
+		return PROFDATA_ENOTFOUND;
+	*out = p->traces.v[i].e;
+	out->attrs = out->nattrs && p->kv_view ? p->kv_view + p->traces.v[i].attrs_off : NULL;
+	return 0;
+}
+
+static void blobref_view(const profdata_profile *p, const pd_blobref_row *b, const void **data, uint64_t *len)
+{
+	*data = b->len ? p->bytes.p + b->data_off : NULL;
+	*len = b->len;
+}
+
+int profdata_profile_unknown(const profdata_profile *p, size_t i, profdata_unknown *out)
+{
+	if (i >= p->unknowns.n)
+		return PROFDATA_ENOTFOUND;
+	const pd_blobref_row *b = &p->unknowns.v[i];
+	out->tag = b->tag;
+	out->time_us = b->time_us;
+	out->in_dump = b->in_dump;
+	blobref_view(p, b, &out->data, &out->len);
+	return 0;
+}
+
+int profdata_profile_attachment(const profdata_profile *p, size_t i, profdata_attachment *out)
+{
+	if (i >= p->attachments.n)
+		return PROFDATA_ENOTFOUND;
+	const pd_blobref_row *b = &p->attachments.v[i];
+	uint64_t len;
+	out->name = pd_text(p, b->name_off);
+	blobref_view(p, b, &out->data, &len);
+	out->len = (size_t)len;
+	return 0;
+}
+
+int profdata_profile_find_attachment(const profdata_profile *p, const char *name, profdata_attachment *out)
+{
+	for (size_t i = 0; i < p->attachments.n; i++)
+		if (strcmp(pd_text(p, p->attachments.v[i].name_off), name) == 0)
+			return profdata_profile_attachment(p, i, out);
+	return PROFDATA_ENOTFOUND;
+}

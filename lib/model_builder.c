@@ -1,0 +1,786 @@
+/*
+ * The one consumer of events that builds a model. Every format reads through
+ * it, so its checks (ids unique, objects inside dumps) hold for all of them.
+ */
+#include "model_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOB_BIT ((uint64_t)1 << 63)
+
+static int fail(profdata_profile *p, int code, const char *what)
+{
+	return pd_diag_error(&p->diag, code, PD_NO_OFFSET, 0, "%s", what);
+}
+
+#define NOMEM(p) fail((p), PROFDATA_ENOMEM, "out of memory building the model")
+#define TRY(p, expr) do { if ((expr) < 0) return NOMEM(p); } while (0)
+
+static int need_begun(profdata_profile *p, const char *ev)
+{
+	if (!p->began || p->ended)
+		return pd_diag_error(&p->diag, PROFDATA_EINVAL, PD_NO_OFFSET, 0,
+		                     "event '%s' outside begin/end", ev);
+	return 0;
+}
+
+static int put_text(profdata_profile *p, const char *s, size_t *off)
+{
+	return pd_arena_put_str(&p->text, s, off);
+}
+
+static int on_begin(void *payload, const profdata_meta *m)
+{
+	profdata_profile *p = payload;
+	if (p->began)
+		return fail(p, PROFDATA_EINVAL, "a second 'begin' event");
+	p->began = 1;
+	p->meta = *m;
+	p->meta.format = p->meta.version = p->meta.period_type = p->meta.period_unit = NULL;
+	p->meta.comments = NULL;
+	TRY(p, put_text(p, m->format ? m->format : "", &p->meta_format_off));
+	p->has_version = m->version != NULL;
+	p->has_ptype = m->period_type != NULL;
+	p->has_punit = m->period_unit != NULL;
+	TRY(p, put_text(p, m->version, &p->meta_version_off));
+	TRY(p, put_text(p, m->period_type, &p->meta_ptype_off));
+	TRY(p, put_text(p, m->period_unit, &p->meta_punit_off));
+	p->meta_kvs_off = p->kvs.n;
+	p->meta_nkvs = m->ncomments;
+	for (size_t i = 0; i < m->ncomments; i++) {
+		pd_kv_row kv;
+		TRY(p, put_text(p, m->comments[i].key, &kv.key_off));
+		TRY(p, put_text(p, m->comments[i].value, &kv.value_off));
+		TRY(p, PD_VEC_PUSH(p->kvs, kv));
+	}
+	return 0;
+}
+
+static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "string");
+	if (e)
+		return e;
+	if (len > UINT32_MAX)
+		return fail(p, PROFDATA_ELIMIT, "a string longer than 4 GiB");
+	size_t off;
+	TRY(p, pd_arena_put(&p->str_bytes, utf8, len, &off));
+	p->str_bytes.p[p->str_bytes.len++] = '\0';
+	TRY(p, PD_VEC_PUSH(p->str_ids, id));
+	TRY(p, PD_VEC_PUSH(p->str_off, off));
+	TRY(p, PD_VEC_PUSH(p->str_len, (uint32_t)len));
+	uint32_t dup;
+	int r = pd_index_add(&p->str_ix, p->str_ids.v, (uint32_t)(p->str_ids.n - 1), &dup);
+	if (r < 0)
+		return NOMEM(p);
+	if (r == 1) {
+		/* Keep the first definition, as readers of HPROF do. */
+		pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0,
+		             "string id %llu defined twice; keeping the first", (unsigned long long)id);
+		p->str_ids.n--;
+		p->str_off.n--;
+		p->str_len.n--;
+		p->str_bytes.len = off;
+	}
+	return 0;
+}
+
+/* The class row for `id`, created empty when new. */
+static int class_row(profdata_profile *p, uint64_t id, uint32_t *row)
+{
+	if (pd_index_find(&p->class_ix, p->class_ids.v, id, row))
+		return 0;
+	pd_class_row c;
+	memset(&c, 0, sizeof(c));
+	c.id = id;
+	TRY(p, PD_VEC_PUSH(p->classes, c));
+	TRY(p, PD_VEC_PUSH(p->class_ids, id));
+	*row = (uint32_t)(p->classes.n - 1);
+	TRY(p, pd_index_add(&p->class_ix, p->class_ids.v, *row, NULL));
+	return 0;
+}
+
+static int on_class_load(void *payload, const profdata_class_load *c)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "class_load");
+	if (e)
+		return e;
+	uint32_t row;
+	if ((e = class_row(p, c->id, &row)) < 0)
+		return e;
+	TRY(p, PD_VEC_PUSH(p->loads, *c));
+	TRY(p, PD_VEC_PUSH(p->load_serials, c->serial));
+	TRY(p, PD_VEC_PUSH(p->load_class, row));
+	pd_class_row *r = &p->classes.v[row];
+	if (!r->has_load) {
+		r->load = *c;
+		r->has_load = 1;
+	}
+	if (c->serial) {
+		uint32_t dup;
+		int a = pd_index_add(&p->serial_ix, p->load_serials.v, (uint32_t)(p->loads.n - 1), &dup);
+		if (a < 0)
+			return NOMEM(p);
+		if (a == 1)
+			pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0,
+			             "class serial %u loaded twice; lookups find the first", (unsigned)c->serial);
+	}
+	return 0;
+}
+
+static int on_class_unload(void *payload, const profdata_class_unload *u)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "class_unload");
+	if (e)
+		return e;
+	TRY(p, PD_VEC_PUSH(p->unloads, *u));
+	size_t ci;
+	if (profdata_profile_find_class_serial(p, u->serial, &ci) == 0)
+		p->classes.v[ci].unloaded = 1;
+	return 0;
+}
+
+static int push_fields(profdata_profile *p, const profdata_field *f, size_t n, size_t *off)
+{
+	*off = p->fields.n;
+	TRY(p, pd_grow((void **)&p->fields.v, &p->fields.cap, p->fields.n + n, sizeof(*f)));
+	if (n)
+		memcpy(p->fields.v + p->fields.n, f, n * sizeof(*f));
+	p->fields.n += n;
+	return 0;
+}
+
+static int on_class_dump(void *payload, const profdata_class_dump *c)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "class_dump");
+	if (e)
+		return e;
+	if (!p->in_dump)
+		return fail(p, PROFDATA_EINVAL, "class_dump outside a dump");
+	uint32_t row;
+	if ((e = class_row(p, c->id, &row)) < 0)
+		return e;
+	if (p->classes.v[row].has_dump) {
+		pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0,
+		             "class id 0x%llx dumped twice; keeping the first", (unsigned long long)c->id);
+		return 0;
+	}
+	size_t coff = p->constants.n, soff, foff, roff = p->class_refs.n;
+	TRY(p, pd_grow((void **)&p->constants.v, &p->constants.cap, p->constants.n + c->nconstants,
+	               sizeof(*c->constants)));
+	if (c->nconstants)
+		memcpy(p->constants.v + p->constants.n, c->constants, c->nconstants * sizeof(*c->constants));
+	p->constants.n += c->nconstants;
+	if ((e = push_fields(p, c->statics, c->nstatics, &soff)) < 0)
+		return e;
+	if ((e = push_fields(p, c->fields, c->nfields, &foff)) < 0)
+		return e;
+	if (c->refs) {
+		TRY(p, pd_grow((void **)&p->class_refs.v, &p->class_refs.cap, p->class_refs.n + c->nrefs, 8));
+		if (c->nrefs)
+			memcpy(p->class_refs.v + p->class_refs.n, c->refs, c->nrefs * 8);
+		p->class_refs.n += c->nrefs;
+	}
+	pd_class_row *r = &p->classes.v[row];
+	r->dump = *c;
+	r->dump.constants = NULL;
+	r->dump.statics = r->dump.fields = NULL;
+	r->dump.refs = NULL;
+	r->constants_off = coff;
+	r->statics_off = soff;
+	r->fields_off = foff;
+	r->refs_off = roff;
+	r->has_refs = c->refs != NULL;
+	r->has_dump = 1;
+	r->dump_index = (uint32_t)(p->dumps.n - 1);
+	return 0;
+}
+
+static int on_function(void *payload, const profdata_function *f)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "function");
+	if (e)
+		return e;
+	TRY(p, PD_VEC_PUSH(p->functions, *f));
+	TRY(p, PD_VEC_PUSH(p->function_ids, f->id));
+	int a = pd_index_add(&p->function_ix, p->function_ids.v, (uint32_t)(p->functions.n - 1), NULL);
+	if (a < 0)
+		return NOMEM(p);
+	if (a == 1) {
+		p->functions.n--;
+		p->function_ids.n--;
+		pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0, "function id %llu defined twice",
+		             (unsigned long long)f->id);
+	}
+	return 0;
+}
+
+static int on_frame(void *payload, const profdata_frame *f)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "frame");
+	if (e)
+		return e;
+	TRY(p, PD_VEC_PUSH(p->frames, *f));
+	TRY(p, PD_VEC_PUSH(p->frame_ids, f->id));
+	int a = pd_index_add(&p->frame_ix, p->frame_ids.v, (uint32_t)(p->frames.n - 1), NULL);
+	if (a < 0)
+		return NOMEM(p);
+	if (a == 1) {
+		p->frames.n--;
+		p->frame_ids.n--;
+		pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0, "frame id %llu defined twice",
+		             (unsigned long long)f->id);
+	}
+	return 0;
+}
+
+static int on_stack(void *payload, const profdata_stack *s)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "stack");
+	if (e)
+		return e;
+	pd_stack_row r = { s->serial, s->thread_serial, p->stack_frames.n, s->nframes };
+	TRY(p, PD_VEC_PUSH(p->stacks, r));
+	TRY(p, PD_VEC_PUSH(p->stack_serials, s->serial));
+	int a = pd_index_add(&p->stack_ix, p->stack_serials.v, (uint32_t)(p->stacks.n - 1), NULL);
+	if (a < 0)
+		return NOMEM(p);
+	if (a == 1) {
+		p->stacks.n--;
+		p->stack_serials.n--;
+		pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0, "stack serial %u defined twice",
+		             (unsigned)s->serial);
+		return 0;
+	}
+	TRY(p, pd_grow((void **)&p->stack_frames.v, &p->stack_frames.cap, p->stack_frames.n + s->nframes, 8));
+	if (s->nframes)
+		memcpy(p->stack_frames.v + p->stack_frames.n, s->frame_ids, s->nframes * 8);
+	p->stack_frames.n += s->nframes;
+	return 0;
+}
+
+static int thread_row(profdata_profile *p, uint32_t serial, profdata_thread_info **out)
+{
+	uint32_t row;
+	if (!pd_index_find(&p->thread_ix, p->thread_serials.v, serial, &row)) {
+		profdata_thread_info t;
+		memset(&t, 0, sizeof(t));
+		TRY(p, PD_VEC_PUSH(p->threads, t));
+		TRY(p, PD_VEC_PUSH(p->thread_serials, serial));
+		row = (uint32_t)(p->threads.n - 1);
+		TRY(p, pd_index_add(&p->thread_ix, p->thread_serials.v, row, NULL));
+	}
+	*out = &p->threads.v[row];
+	return 0;
+}
+
+static int on_thread_start(void *payload, const profdata_thread_start *t)
+{
+	profdata_profile *p = payload;
+	profdata_thread_info *ti;
+	int e = need_begun(p, "thread_start");
+	if (e || (e = thread_row(p, t->serial, &ti)) < 0)
+		return e;
+	if (ti->has_start) {
+		pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0, "thread serial %u started twice",
+		             (unsigned)t->serial);
+		return 0;
+	}
+	ti->start = *t;
+	ti->has_start = 1;
+	return 0;
+}
+
+static int on_thread_end(void *payload, const profdata_thread_end *t)
+{
+	profdata_profile *p = payload;
+	profdata_thread_info *ti;
+	int e = need_begun(p, "thread_end");
+	if (e || (e = thread_row(p, t->serial, &ti)) < 0)
+		return e;
+	ti->end = *t;
+	ti->has_end = 1;
+	return 0;
+}
+
+static int on_sample_type(void *payload, const profdata_sample_type *t)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "sample_type");
+	if (e)
+		return e;
+	TRY(p, PD_VEC_PUSH(p->sample_types, *t));
+	return 0;
+}
+
+static int on_sample_group(void *payload, const profdata_sample_group *g)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "sample_group");
+	if (e)
+		return e;
+	pd_group_row r = { *g, p->samples.n, 0 };
+	TRY(p, PD_VEC_PUSH(p->groups, r));
+	return 0;
+}
+
+static int on_sample(void *payload, const profdata_sample *s)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "sample");
+	if (e)
+		return e;
+	if (p->groups.n == 0) {
+		profdata_sample_group g = { 0, 0 };
+		if ((e = on_sample_group(p, &g)) < 0)
+			return e;
+	}
+	pd_sample_row r = { s->stack_serial, s->thread_serial, s->time_ns, p->values.n, s->nvalues };
+	TRY(p, PD_VEC_PUSH(p->samples, r));
+	TRY(p, pd_grow((void **)&p->values.v, &p->values.cap, p->values.n + s->nvalues, 8));
+	if (s->nvalues)
+		memcpy(p->values.v + p->values.n, s->values, s->nvalues * 8);
+	p->values.n += s->nvalues;
+	p->groups.v[p->groups.n - 1].count++;
+	return 0;
+}
+
+static int on_alloc_sites(void *payload, const profdata_alloc_sites *a)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "alloc_sites");
+	if (e)
+		return e;
+	pd_sites_row r = { *a, p->site_rows.n };
+	r.a.sites = NULL;
+	TRY(p, PD_VEC_PUSH(p->sites, r));
+	TRY(p, pd_grow((void **)&p->site_rows.v, &p->site_rows.cap, p->site_rows.n + a->nsites, sizeof(*a->sites)));
+	if (a->nsites)
+		memcpy(p->site_rows.v + p->site_rows.n, a->sites, a->nsites * sizeof(*a->sites));
+	p->site_rows.n += a->nsites;
+	return 0;
+}
+
+static int on_heap_summary(void *payload, const profdata_heap_summary *h)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "heap_summary");
+	if (e)
+		return e;
+	TRY(p, PD_VEC_PUSH(p->summaries, *h));
+	return 0;
+}
+
+static int on_control_settings(void *payload, const profdata_control_settings *c)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "control_settings");
+	if (e)
+		return e;
+	TRY(p, PD_VEC_PUSH(p->controls, *c));
+	return 0;
+}
+
+static int on_mapping(void *payload, const profdata_mapping *m)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "mapping");
+	if (e)
+		return e;
+	TRY(p, PD_VEC_PUSH(p->mappings, *m));
+	return 0;
+}
+
+static int on_dump_begin(void *payload, const profdata_dump *d)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "dump_begin");
+	if (e)
+		return e;
+	if (p->in_dump)
+		return fail(p, PROFDATA_EINVAL, "dump_begin inside a dump");
+	pd_dump_row r = { *d, p->nobjects, 0 };
+	TRY(p, PD_VEC_PUSH(p->dumps, r));
+	p->in_dump = 1;
+	return 0;
+}
+
+static int on_dump_end(void *payload)
+{
+	profdata_profile *p = payload;
+	if (!p->in_dump)
+		return fail(p, PROFDATA_EINVAL, "dump_end outside a dump");
+	p->in_dump = 0;
+	return 0;
+}
+
+static int on_heap_info(void *payload, const profdata_heap_info *h)
+{
+	profdata_profile *p = payload;
+	if (!p->in_dump)
+		return fail(p, PROFDATA_EINVAL, "heap_info outside a dump");
+	pd_heap_row r = { *h, (uint32_t)(p->dumps.n - 1), p->nobjects };
+	TRY(p, PD_VEC_PUSH(p->heaps, r));
+	return 0;
+}
+
+static int on_root(void *payload, const profdata_root *r)
+{
+	profdata_profile *p = payload;
+	if (!p->in_dump)
+		return fail(p, PROFDATA_EINVAL, "root outside a dump");
+	pd_root_row row = { *r, (uint32_t)(p->dumps.n - 1) };
+	TRY(p, PD_VEC_PUSH(p->roots, row));
+	return 0;
+}
+
+/* Grow every object column together. */
+static int grow_objects(profdata_profile *p)
+{
+	size_t ncap = p->objcap ? p->objcap * 2 : 1024;
+#define GROW_COL(col) do { \
+		void *n_ = realloc(p->col, ncap * sizeof(*p->col)); \
+		if (!n_) return NOMEM(p); \
+		p->col = n_; \
+	} while (0)
+	GROW_COL(obj_id);
+	GROW_COL(obj_class);
+	GROW_COL(obj_kind);
+	GROW_COL(obj_data);
+	GROW_COL(obj_len);
+	if (p->obj_trace)
+		GROW_COL(obj_trace);
+	if (p->obj_size)
+		GROW_COL(obj_size);
+	if (p->obj_refs_start) {
+		void *n_ = realloc(p->obj_refs_start, (ncap + 1) * sizeof(*p->obj_refs_start));
+		if (!n_)
+			return NOMEM(p);
+		p->obj_refs_start = n_;
+	}
+#undef GROW_COL
+	p->objcap = ncap;
+	return 0;
+}
+
+/* Materialise an optional column at its constant value when the first exception arrives. */
+static int open_column(profdata_profile *p, void **col, size_t elem, uint64_t fill)
+{
+	void *c = malloc((p->objcap ? p->objcap : 1) * elem);
+	if (!c)
+		return NOMEM(p);
+	for (size_t i = 0; i < p->nobjects; i++) {
+		if (elem == 4)
+			((uint32_t *)c)[i] = (uint32_t)fill;
+		else
+			((uint64_t *)c)[i] = fill;
+	}
+	*col = c;
+	return 0;
+}
+
+static int on_object(void *payload, const profdata_object *o)
+{
+	profdata_profile *p = payload;
+	if (!p->in_dump)
+		return fail(p, PROFDATA_EINVAL, "object outside a dump");
+	if (o->length > UINT32_MAX)
+		return fail(p, PROFDATA_ELIMIT, "an object longer than 2^32 elements");
+	if (p->nobjects >= UINT32_MAX - 1)
+		return fail(p, PROFDATA_ELIMIT, "more than 2^32 objects");
+	int e;
+	if (p->nobjects == p->objcap && (e = grow_objects(p)) < 0)
+		return e;
+	size_t i = p->nobjects;
+	uint32_t crow = UINT32_MAX;
+	if (o->class_id && (e = class_row(p, o->class_id, &crow)) < 0)
+		return e;
+	p->obj_id[i] = o->id;
+	p->obj_class[i] = crow;
+	p->obj_kind[i] = (uint8_t)((o->kind & 3) | ((o->elem_type & 15) << 2) |
+	                           ((o->flags & PROFDATA_OBJECT_NODATA) ? 64 : 0));
+	p->obj_len[i] = (uint32_t)o->length;
+	if (o->data) {
+		const unsigned char *d = o->data;
+		const unsigned char *b = p->blob ? pd_blob_data(p->blob) : NULL;
+		if (b && d >= b && o->data_len <= pd_blob_size(p->blob) && (uint64_t)(d - b) <= pd_blob_size(p->blob) - o->data_len) {
+			p->obj_data[i] = BLOB_BIT | (uint64_t)(d - b);
+		} else {
+			size_t off;
+			if (o->data_len > SIZE_MAX / 2 || pd_arena_put(&p->payload, d, (size_t)o->data_len, &off) < 0)
+				return NOMEM(p);
+			p->obj_data[i] = off;
+		}
+	} else {
+		p->obj_data[i] = UINT64_MAX;
+	}
+	if (i == 0)
+		p->obj_trace0 = o->trace_serial;
+	if (!p->obj_trace && o->trace_serial != p->obj_trace0 &&
+	    (e = open_column(p, (void **)&p->obj_trace, 4, p->obj_trace0)) < 0)
+		return e;
+	if (p->obj_trace)
+		p->obj_trace[i] = o->trace_serial;
+	if (!p->obj_size && o->size && (e = open_column(p, (void **)&p->obj_size, 8, 0)) < 0)
+		return e;
+	if (p->obj_size)
+		p->obj_size[i] = o->size;
+	if (!p->obj_refs_start && o->refs) {
+		p->obj_refs_start = calloc(p->objcap + 1, sizeof(*p->obj_refs_start));
+		if (!p->obj_refs_start)
+			return NOMEM(p);
+	}
+	if (p->obj_refs_start) {
+		uint64_t start = p->obj_refs.n;
+		if (o->refs) {
+			TRY(p, pd_grow((void **)&p->obj_refs.v, &p->obj_refs.cap, p->obj_refs.n + o->nrefs, 8));
+			if (o->nrefs)
+				memcpy(p->obj_refs.v + p->obj_refs.n, o->refs, o->nrefs * 8);
+			p->obj_refs.n += o->nrefs;
+		}
+		p->obj_refs_start[i] = start;
+		p->obj_refs_start[i + 1] = p->obj_refs.n;
+	}
+	if (i > 0 && o->id <= p->obj_id[i - 1])
+		p->obj_sorted = 0;
+	p->nobjects++;
+	p->dumps.v[p->dumps.n - 1].nobjects++;
+	return 0;
+}
+
+static int put_bytes(profdata_profile *p, const void *data, uint64_t len, size_t *off)
+{
+	if (len > SIZE_MAX / 2)
+		return NOMEM(p);
+	TRY(p, pd_arena_put(&p->bytes, data, (size_t)len, off));
+	return 0;
+}
+
+static int on_unknown(void *payload, const profdata_unknown *u)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "unknown");
+	if (e)
+		return e;
+	pd_blobref_row r;
+	memset(&r, 0, sizeof(r));
+	r.tag = u->tag;
+	r.time_us = u->time_us;
+	r.in_dump = u->in_dump;
+	r.dump = p->dumps.n ? (uint32_t)(p->dumps.n - 1) : 0;
+	r.len = u->len;
+	if ((e = put_bytes(p, u->data, u->len, &r.data_off)) < 0)
+		return e;
+	TRY(p, PD_VEC_PUSH(p->unknowns, r));
+	return 0;
+}
+
+static int on_attachment(void *payload, const profdata_attachment *a)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "attachment");
+	if (e)
+		return e;
+	pd_blobref_row r;
+	memset(&r, 0, sizeof(r));
+	TRY(p, put_text(p, a->name, &r.name_off));
+	r.len = a->len;
+	if ((e = put_bytes(p, a->data, a->len, &r.data_off)) < 0)
+		return e;
+	TRY(p, PD_VEC_PUSH(p->attachments, r));
+	return 0;
+}
+
+static int on_trace_event(void *payload, const profdata_trace_event *t)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "trace_event");
+	if (e)
+		return e;
+	pd_trace_row r;
+	r.e = *t;
+	r.e.attrs = NULL;
+	r.attrs_off = p->kvs.n;
+	for (size_t i = 0; i < t->nattrs; i++) {
+		pd_kv_row kv;
+		TRY(p, put_text(p, t->attrs[i].key, &kv.key_off));
+		TRY(p, put_text(p, t->attrs[i].value, &kv.value_off));
+		TRY(p, PD_VEC_PUSH(p->kvs, kv));
+	}
+	TRY(p, PD_VEC_PUSH(p->traces, r));
+	return 0;
+}
+
+static int on_end(void *payload)
+{
+	profdata_profile *p = payload;
+	int e = need_begun(p, "end");
+	if (e)
+		return e;
+	if (p->in_dump)
+		return fail(p, PROFDATA_EINVAL, "end inside a dump");
+	p->ended = 1;
+	return pd_profile_finish(p);
+}
+
+void profdata_profile_builder(profdata_events *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->version = PROFDATA_EVENTS_VERSION;
+	ev->begin = on_begin;
+	ev->string = on_string;
+	ev->class_load = on_class_load;
+	ev->class_unload = on_class_unload;
+	ev->function = on_function;
+	ev->frame = on_frame;
+	ev->stack = on_stack;
+	ev->thread_start = on_thread_start;
+	ev->thread_end = on_thread_end;
+	ev->sample_type = on_sample_type;
+	ev->sample_group = on_sample_group;
+	ev->sample = on_sample;
+	ev->alloc_sites = on_alloc_sites;
+	ev->heap_summary = on_heap_summary;
+	ev->control_settings = on_control_settings;
+	ev->mapping = on_mapping;
+	ev->dump_begin = on_dump_begin;
+	ev->heap_info = on_heap_info;
+	ev->class_dump = on_class_dump;
+	ev->root = on_root;
+	ev->object = on_object;
+	ev->dump_end = on_dump_end;
+	ev->unknown = on_unknown;
+	ev->attachment = on_attachment;
+	ev->trace_event = on_trace_event;
+	ev->end = on_end;
+}
+
+void pd_profile_set_source(profdata_profile *p, pd_blob *blob, const char *format_name)
+{
+	(void)format_name;
+	if (blob) {
+		pd_blob_retain(blob);
+		pd_blob_release(p->blob);
+		p->blob = blob;
+	}
+}
+
+/* Flatten each class's layout into the offsets of its reference fields. */
+static int flatten_layouts(profdata_profile *p)
+{
+	unsigned ids = p->meta.id_size;
+	profdata_field *tmp = NULL;
+	size_t tmpcap = 0;
+	for (size_t ci = 0; ci < p->classes.n; ci++) {
+		pd_class_row *c = &p->classes.v[ci];
+		c->layout_ok = 0;
+		c->nref_offsets = 0;
+		if (!c->has_dump)
+			continue;
+		long n = pd_class_layout(p, ci, tmp, tmpcap);
+		if (n < 0)
+			continue;
+		if ((size_t)n > tmpcap) {
+			free(tmp);
+			tmpcap = (size_t)n;
+			tmp = malloc(tmpcap * sizeof(*tmp));
+			if (!tmp)
+				return NOMEM(p);
+			n = pd_class_layout(p, ci, tmp, tmpcap);
+		}
+		c->ref_offsets_off = p->ref_offsets.n;
+		uint64_t off = 0;
+		int ok = 1;
+		for (long f = 0; f < n; f++) {
+			unsigned sz = profdata_basic_type_size(tmp[f].type, ids);
+			if (!sz || off > UINT32_MAX) {
+				ok = 0;
+				break;
+			}
+			if (tmp[f].type == PROFDATA_TYPE_OBJECT) {
+				if (PD_VEC_PUSH(p->ref_offsets, (uint32_t)off) < 0) {
+					free(tmp);
+					return NOMEM(p);
+				}
+				c->nref_offsets++;
+			}
+			off += sz;
+		}
+		if (!ok) {
+			p->ref_offsets.n = c->ref_offsets_off;
+			c->nref_offsets = 0;
+			continue;
+		}
+		c->layout_bytes = (uint32_t)off;
+		c->layout_ok = 1;
+	}
+	free(tmp);
+	return 0;
+}
+
+static void decide_sizes(profdata_profile *p)
+{
+	pd_jvm_hints hints;
+	memset(&hints, 0, sizeof(hints));
+	for (size_t ci = 0; ci < p->classes.n; ci++) {
+		const pd_class_row *c = &p->classes.v[ci];
+		if (!c->has_dump || !c->has_load)
+			continue;
+		const char *name = profdata_profile_string(p, c->load.name_id, NULL);
+		if (!name)
+			continue;
+		if (!c->dump.super_id && strcmp(name, "java/lang/Object") == 0)
+			hints.object_instance_size = c->dump.instance_size;
+		for (size_t f = 0; f < c->dump.nstatics; f++) {
+			const profdata_field *sf = &p->fields.v[c->statics_off + f];
+			if (sf->type == PROFDATA_TYPE_LONG || sf->type == PROFDATA_TYPE_INT)
+				pd_jvm_note_static(&hints, name, profdata_profile_string(p, sf->name_id, NULL),
+				                   sf->type == PROFDATA_TYPE_INT ? (int32_t)sf->value : (int64_t)sf->value);
+		}
+	}
+	pd_jvm_decide(p->meta.id_size ? p->meta.id_size : 8, &hints, &p->jvm);
+}
+
+int pd_profile_finish(profdata_profile *p)
+{
+	p->meta.format = pd_text(p, p->meta_format_off);
+	p->meta.version = p->has_version ? pd_text(p, p->meta_version_off) : NULL;
+	p->meta.period_type = p->has_ptype ? pd_text(p, p->meta_ptype_off) : NULL;
+	p->meta.period_unit = p->has_punit ? pd_text(p, p->meta_punit_off) : NULL;
+	if (p->kvs.n) {
+		free(p->kv_view);
+		p->kv_view = malloc(p->kvs.n * sizeof(*p->kv_view));
+		if (!p->kv_view)
+			return NOMEM(p);
+		for (size_t i = 0; i < p->kvs.n; i++) {
+			p->kv_view[i].key = pd_text(p, p->kvs.v[i].key_off);
+			p->kv_view[i].value = pd_text(p, p->kvs.v[i].value_off);
+		}
+	}
+	p->meta.comments = p->meta_nkvs ? p->kv_view + p->meta_kvs_off : NULL;
+	p->meta.ncomments = p->meta_nkvs;
+	if (!p->obj_sorted) {
+		TRY(p, pd_index_reserve(&p->obj_ix, p->obj_id, p->nobjects));
+		for (size_t i = 0; i < p->nobjects; i++) {
+			uint32_t dup;
+			int a = pd_index_add(&p->obj_ix, p->obj_id, (uint32_t)i, &dup);
+			if (a < 0)
+				return NOMEM(p);
+			if (a == 1)
+				pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0,
+				             "object id 0x%llx appears twice; lookups find the first",
+				             (unsigned long long)p->obj_id[i]);
+		}
+	}
+	p->finished = 1;
+	decide_sizes(p);
+	return flatten_layouts(p);
+}

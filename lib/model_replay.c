@@ -1,0 +1,137 @@
+/* The model as events: what every encoder is driven by when writing a profile. */
+#include "model_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define EMIT(member, ...) \
+	do { \
+		if (ev->member) { \
+			int r_ = ev->member(payload, __VA_ARGS__); \
+			if (r_) \
+				return r_ < 0 ? r_ : PROFDATA_STOPPED; \
+		} \
+	} while (0)
+#define EMIT0(member) \
+	do { \
+		if (ev->member) { \
+			int r_ = ev->member(payload); \
+			if (r_) \
+				return r_ < 0 ? r_ : PROFDATA_STOPPED; \
+		} \
+	} while (0)
+
+static int replay_dump(const profdata_profile *p, uint32_t d, const profdata_events *ev, void *payload)
+{
+	const pd_dump_row *dr = &p->dumps.v[d];
+	EMIT(dump_begin, &dr->d);
+	profdata_class_info ci;
+	for (size_t i = 0; i < p->classes.n; i++) {
+		if (!p->classes.v[i].has_dump || p->classes.v[i].dump_index != d)
+			continue;
+		profdata_profile_class(p, i, &ci);
+		EMIT(class_dump, &ci.dump);
+	}
+	for (size_t i = 0; i < p->roots.n; i++)
+		if (p->roots.v[i].dump == d)
+			EMIT(root, &p->roots.v[i].r);
+	/* Heap infos go where they stood among the objects. */
+	size_t h = 0;
+	while (h < p->heaps.n && p->heaps.v[h].dump != d)
+		h++;
+	profdata_object o;
+	for (size_t i = dr->first_object; i < dr->first_object + dr->nobjects; i++) {
+		while (h < p->heaps.n && p->heaps.v[h].dump == d && p->heaps.v[h].obj_pos <= i) {
+			EMIT(heap_info, &p->heaps.v[h].h);
+			h++;
+		}
+		profdata_profile_object(p, i, &o);
+		EMIT(object, &o);
+	}
+	while (h < p->heaps.n && p->heaps.v[h].dump == d) {
+		EMIT(heap_info, &p->heaps.v[h].h);
+		h++;
+	}
+	profdata_unknown u;
+	for (size_t i = 0; i < p->unknowns.n; i++) {
+		if (!p->unknowns.v[i].in_dump || p->unknowns.v[i].dump != d)
+			continue;
+		profdata_profile_unknown(p, i, &u);
+		EMIT(unknown, &u);
+	}
+	EMIT0(dump_end);
+	return 0;
+}
+
+int profdata_profile_replay(const profdata_profile *p, const profdata_events *ev, void *payload)
+{
+	if (!ev || ev->version < 1)
+		return PROFDATA_EINVAL;
+	EMIT(begin, &p->meta);
+	for (size_t i = 0; i < p->str_ids.n; i++)
+		EMIT(string, p->str_ids.v[i], (const char *)p->str_bytes.p + p->str_off.v[i], p->str_len.v[i]);
+	for (size_t i = 0; i < p->functions.n; i++)
+		EMIT(function, &p->functions.v[i]);
+	for (size_t i = 0; i < p->frames.n; i++)
+		EMIT(frame, &p->frames.v[i]);
+	profdata_stack st;
+	for (size_t i = 0; i < p->stacks.n; i++) {
+		profdata_profile_stack(p, i, &st);
+		EMIT(stack, &st);
+	}
+	for (size_t i = 0; i < p->threads.n; i++)
+		if (p->threads.v[i].has_start)
+			EMIT(thread_start, &p->threads.v[i].start);
+	for (size_t i = 0; i < p->loads.n; i++)
+		EMIT(class_load, &p->loads.v[i]);
+	for (size_t i = 0; i < p->sample_types.n; i++)
+		EMIT(sample_type, &p->sample_types.v[i]);
+	profdata_sample s;
+	for (size_t g = 0; g < p->groups.n; g++) {
+		EMIT(sample_group, &p->groups.v[g].g);
+		for (size_t i = p->groups.v[g].first; i < p->groups.v[g].first + p->groups.v[g].count; i++) {
+			profdata_profile_sample(p, i, &s);
+			EMIT(sample, &s);
+		}
+	}
+	profdata_alloc_sites a;
+	for (size_t i = 0; i < p->sites.n; i++) {
+		profdata_profile_alloc_sites(p, i, &a);
+		EMIT(alloc_sites, &a);
+	}
+	for (size_t i = 0; i < p->summaries.n; i++)
+		EMIT(heap_summary, &p->summaries.v[i]);
+	for (size_t i = 0; i < p->controls.n; i++)
+		EMIT(control_settings, &p->controls.v[i]);
+	for (size_t i = 0; i < p->mappings.n; i++)
+		EMIT(mapping, &p->mappings.v[i]);
+	profdata_attachment at;
+	for (size_t i = 0; i < p->attachments.n; i++) {
+		profdata_profile_attachment(p, i, &at);
+		EMIT(attachment, &at);
+	}
+	profdata_unknown u;
+	for (size_t i = 0; i < p->unknowns.n; i++) {
+		if (p->unknowns.v[i].in_dump)
+			continue;
+		profdata_profile_unknown(p, i, &u);
+		EMIT(unknown, &u);
+	}
+	for (uint32_t d = 0; d < p->dumps.n; d++) {
+		int r = replay_dump(p, d, ev, payload);
+		if (r)
+			return r;
+	}
+	for (size_t i = 0; i < p->unloads.n; i++)
+		EMIT(class_unload, &p->unloads.v[i]);
+	for (size_t i = 0; i < p->threads.n; i++)
+		if (p->threads.v[i].has_end)
+			EMIT(thread_end, &p->threads.v[i].end);
+	profdata_trace_event t;
+	for (size_t i = 0; i < p->traces.n; i++) {
+		profdata_profile_trace_event(p, i, &t);
+		EMIT(trace_event, &t);
+	}
+	EMIT0(end);
+	return 0;
+}

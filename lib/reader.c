@@ -1,0 +1,570 @@
+/*
+ * Input: a window of bytes over a path, descriptor, memory or callbacks,
+ * with gzip looked through.
+ *
+ * Uncompressed memory and regular files (mapped) are "stable": the window is
+ * the whole remaining input and pointers into it live as long as the blob,
+ * so decoders parse in place and the model keeps payloads by reference.
+ * Everything else streams through a buffer that grows only as bytes arrive.
+ */
+#include "internal.h"
+#include "pd_config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if PD_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+struct pd_blob {
+	long refs;
+	const unsigned char *data;
+	uint64_t size;
+	int mapped; /* munmap on release */
+};
+
+enum { SRC_BLOB, SRC_FD, SRC_CALLBACKS };
+
+#define PD_CHUNK ((size_t)1 << 20)
+
+struct profdata_reader {
+	pd_diag diag;
+	int src;
+	int fd, own_fd;
+	profdata_read_fn fn;
+	void *fn_payload;
+	pd_blob *blob;
+	uint64_t blob_pos;     /* raw position in the blob, when it is consumed through a buffer (gzip) */
+	int started, gzip, source_eof;
+	/* Window over decompressed or streamed bytes. */
+	unsigned char *buf;
+	size_t cap, start, end;
+	uint64_t offset;       /* logical offset of buf[start], or of blob_pos when stable */
+	int eof;
+	profdata_progress_fn progress;
+	void *progress_payload;
+	uint64_t progress_every, progress_next, raw_consumed;
+#if PD_HAVE_ZLIB
+	z_stream z;
+	int z_init, z_member_done;
+	unsigned char *raw;    /* compressed staging for streamed sources */
+	size_t raw_cap, raw_start, raw_end;
+#endif
+};
+
+void pd_blob_retain(pd_blob *b)
+{
+	if (b)
+		b->refs++;
+}
+
+void pd_blob_release(pd_blob *b)
+{
+	if (!b || --b->refs > 0)
+		return;
+	if (b->mapped && b->size)
+		munmap((void *)b->data, (size_t)b->size);
+	free(b);
+}
+
+const unsigned char *pd_blob_data(const pd_blob *b) { return b->data; }
+uint64_t pd_blob_size(const pd_blob *b) { return b->size; }
+
+static pd_blob *blob_new(const void *data, uint64_t size, int mapped)
+{
+	pd_blob *b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->refs = 1;
+	b->data = data;
+	b->size = size;
+	b->mapped = mapped;
+	return b;
+}
+
+static profdata_reader *reader_new(const char *name)
+{
+	profdata_reader *r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	pd_diag_init(&r->diag, name ? name : "<input>");
+	r->fd = -1;
+	return r;
+}
+
+int profdata_reader_open_path(profdata_reader **out, const char *path)
+{
+	*out = NULL;
+	if (!path)
+		return PROFDATA_EINVAL;
+	if (strcmp(path, "-") == 0)
+		return profdata_reader_open_fd(out, 0, "<stdin>");
+	profdata_reader *r = reader_new(path);
+	if (!r)
+		return PROFDATA_ENOMEM;
+	*out = r;
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return pd_diag_error(&r->diag, PROFDATA_EIO, PD_NO_OFFSET, 0, "%s: cannot open: %s", path,
+		                     strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+		int err = errno;
+		close(fd);
+		return pd_diag_error(&r->diag, PROFDATA_EIO, PD_NO_OFFSET, 0, "%s: cannot read: %s", path,
+		                     S_ISDIR(st.st_mode) ? "is a directory" : strerror(err));
+	}
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size <= (uint64_t)SIZE_MAX) {
+		void *m = NULL;
+		if (st.st_size > 0) {
+			m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+			if (m == MAP_FAILED)
+				m = NULL;
+		}
+		if (m || st.st_size == 0) {
+			close(fd);
+			r->blob = blob_new(m, (uint64_t)st.st_size, m != NULL);
+			if (!r->blob) {
+				if (m)
+					munmap(m, (size_t)st.st_size);
+				*out = NULL;
+				profdata_reader_free(r);
+				return PROFDATA_ENOMEM;
+			}
+			r->src = SRC_BLOB;
+			return 0;
+		}
+	}
+	/* Not mappable (a FIFO, a device, a failed mmap): stream it. */
+	r->src = SRC_FD;
+	r->fd = fd;
+	r->own_fd = 1;
+	return 0;
+}
+
+int profdata_reader_open_fd(profdata_reader **out, int fd, const char *name)
+{
+	*out = NULL;
+	if (fd < 0)
+		return PROFDATA_EINVAL;
+	profdata_reader *r = reader_new(name ? name : "<fd>");
+	if (!r)
+		return PROFDATA_ENOMEM;
+	r->src = SRC_FD;
+	r->fd = fd;
+	*out = r;
+	return 0;
+}
+
+int profdata_reader_open_memory(profdata_reader **out, const void *buf, size_t len, const char *name)
+{
+	*out = NULL;
+	if (!buf && len)
+		return PROFDATA_EINVAL;
+	profdata_reader *r = reader_new(name ? name : "<memory>");
+	if (!r)
+		return PROFDATA_ENOMEM;
+	r->blob = blob_new(buf, len, 0);
+	if (!r->blob) {
+		profdata_reader_free(r);
+		return PROFDATA_ENOMEM;
+	}
+	r->src = SRC_BLOB;
+	*out = r;
+	return 0;
+}
+
+int profdata_reader_open_callbacks(profdata_reader **out, profdata_read_fn fn, void *payload, const char *name)
+{
+	*out = NULL;
+	if (!fn)
+		return PROFDATA_EINVAL;
+	profdata_reader *r = reader_new(name ? name : "<callbacks>");
+	if (!r)
+		return PROFDATA_ENOMEM;
+	r->src = SRC_CALLBACKS;
+	r->fn = fn;
+	r->fn_payload = payload;
+	*out = r;
+	return 0;
+}
+
+void profdata_reader_free(profdata_reader *r)
+{
+	if (!r)
+		return;
+	if (r->own_fd && r->fd >= 0)
+		close(r->fd);
+	pd_blob_release(r->blob);
+#if PD_HAVE_ZLIB
+	if (r->z_init)
+		inflateEnd(&r->z);
+	free(r->raw);
+#endif
+	free(r->buf);
+	pd_diag_free(&r->diag);
+	free(r);
+}
+
+const char *profdata_reader_name(const profdata_reader *r) { return r->diag.name ? r->diag.name : ""; }
+int profdata_reader_is_gzip(const profdata_reader *r) { return r->gzip; }
+const profdata_error *profdata_reader_error(const profdata_reader *r) { return pd_diag_last(&r->diag); }
+size_t profdata_reader_warning_count(const profdata_reader *r) { return r->diag.nwarnings; }
+const profdata_error *profdata_reader_warning(const profdata_reader *r, size_t i) { return pd_diag_warning(&r->diag, i); }
+pd_diag *pd_in_diag(profdata_reader *r) { return &r->diag; }
+
+/* Raw bytes from a streamed source; 0 at its end, negative on error. */
+static long source_read(profdata_reader *r, unsigned char *dst, size_t n)
+{
+	if (r->source_eof)
+		return 0;
+	long got;
+	if (r->src == SRC_BLOB) {
+		uint64_t left = r->blob->size - r->blob_pos;
+		got = (long)(left < n ? left : n);
+		memcpy(dst, r->blob->data + r->blob_pos, (size_t)got);
+		r->blob_pos += (uint64_t)got;
+	} else if (r->src == SRC_FD) {
+		ssize_t k;
+		do
+			k = read(r->fd, dst, n > (size_t)1 << 30 ? (size_t)1 << 30 : n);
+		while (k < 0 && errno == EINTR);
+		if (k < 0)
+			return pd_diag_error(&r->diag, PROFDATA_EIO, r->offset, 0, "%s: read failed: %s",
+			                     r->diag.name, strerror(errno));
+		got = (long)k;
+	} else {
+		got = r->fn(r->fn_payload, dst, n);
+		if (got < 0)
+			return pd_diag_error(&r->diag, PROFDATA_EIO, r->offset, 0, "%s: read callback failed",
+			                     r->diag.name);
+		if ((size_t)got > n)
+			return pd_diag_error(&r->diag, PROFDATA_EIO, r->offset, 0,
+			                     "%s: read callback returned more than asked", r->diag.name);
+	}
+	if (got == 0)
+		r->source_eof = 1;
+	if (r->src != SRC_BLOB)
+		r->raw_consumed += (uint64_t)got;
+	return got;
+}
+
+#if PD_HAVE_ZLIB
+/* Make compressed bytes available in the staging buffer; 0 at the end. */
+static long raw_fill(profdata_reader *r)
+{
+	if (r->raw_start < r->raw_end)
+		return (long)(r->raw_end - r->raw_start);
+	if (!r->raw) {
+		r->raw = malloc(PD_CHUNK);
+		if (!r->raw)
+			return PROFDATA_ENOMEM;
+		r->raw_cap = PD_CHUNK;
+	}
+	long n = source_read(r, r->raw, r->raw_cap);
+	if (n < 0)
+		return n;
+	r->raw_start = 0;
+	r->raw_end = (size_t)n;
+	return n;
+}
+
+/* Decompress into dst; 0 at the end of the last member. */
+static long inflate_some(profdata_reader *r, unsigned char *dst, size_t n)
+{
+	if (n > UINT32_MAX)
+		n = UINT32_MAX;
+	for (;;) {
+		if (r->z_member_done) {
+			/* Another member follows only if the next bytes are gzip's magic. */
+			long a = raw_fill(r);
+			if (a < 0)
+				return a;
+			if (a == 0)
+				return 0;
+			if (r->raw[r->raw_start] == 0x00) {
+				/* Zero padding after the last member (tape-style writers). */
+				size_t i = r->raw_start;
+				while (i < r->raw_end && r->raw[i] == 0)
+					i++;
+				r->raw_start = i;
+				continue;
+			}
+			if (r->raw[r->raw_start] != 0x1f) {
+				pd_diag_warn(&r->diag, PROFDATA_EFORMAT, r->offset, 0,
+				             "ignoring %ld bytes of non-gzip data after the last gzip member", a);
+				r->raw_start = r->raw_end;
+				r->source_eof = 1;
+				return 0;
+			}
+			if (inflateReset(&r->z) != Z_OK)
+				return pd_diag_error(&r->diag, PROFDATA_EFORMAT, r->offset, 0, "gzip: cannot reset");
+			r->z_member_done = 0;
+		}
+		long a = raw_fill(r);
+		if (a < 0)
+			return a;
+		if (a == 0)
+			return pd_diag_error(&r->diag, PROFDATA_ETRUNCATED, r->offset, 0,
+			                     "gzip stream ends inside a member (truncated .gz file)");
+		r->z.next_in = r->raw + r->raw_start;
+		r->z.avail_in = (uInt)(r->raw_end - r->raw_start);
+		r->z.next_out = dst;
+		r->z.avail_out = (uInt)n;
+		int ret = inflate(&r->z, Z_NO_FLUSH);
+		r->raw_start = r->raw_end - r->z.avail_in;
+		size_t produced = n - r->z.avail_out;
+		if (ret == Z_STREAM_END)
+			r->z_member_done = 1;
+		else if (ret != Z_OK && ret != Z_BUF_ERROR)
+			return pd_diag_error(&r->diag, PROFDATA_EFORMAT, r->offset, 0, "gzip data is corrupt: %s",
+			                     r->z.msg ? r->z.msg : "inflate failed");
+		if (produced > 0)
+			return (long)produced;
+	}
+}
+#endif
+
+/* Decide once whether the input is gzip. */
+static int start(profdata_reader *r)
+{
+	if (r->started)
+		return 0;
+	r->started = 1;
+	unsigned char head[2] = { 0, 0 };
+	size_t have = 0;
+	if (r->src == SRC_BLOB) {
+		have = r->blob->size < 2 ? (size_t)r->blob->size : 2;
+		memcpy(head, r->blob->data, have);
+	} else {
+		/* Read the first bytes into the window; they are data if not gzip. */
+		r->buf = malloc(PD_CHUNK);
+		if (!r->buf)
+			return PROFDATA_ENOMEM;
+		r->cap = PD_CHUNK;
+		while (r->end < 2) {
+			long n = source_read(r, r->buf + r->end, r->cap - r->end);
+			if (n < 0)
+				return (int)n;
+			if (n == 0)
+				break;
+			r->end += (size_t)n;
+		}
+		if (r->end >= 2) {
+			head[0] = r->buf[0];
+			head[1] = r->buf[1];
+			have = 2;
+		}
+	}
+	if (have == 2 && head[0] == 0x1f && head[1] == 0x8b) {
+#if PD_HAVE_ZLIB
+		r->gzip = 1;
+		if (inflateInit2(&r->z, 15 + 16) != Z_OK)
+			return pd_diag_error(&r->diag, PROFDATA_ENOMEM, 0, 0, "gzip: cannot initialise zlib");
+		r->z_init = 1;
+		if (r->src != SRC_BLOB) {
+			/* What was read is compressed: move it to the staging buffer. */
+			r->raw = r->buf;
+			r->raw_cap = r->cap;
+			r->raw_start = 0;
+			r->raw_end = r->end;
+			r->buf = NULL;
+			r->cap = r->end = 0;
+		}
+#else
+		return pd_diag_error(&r->diag, PROFDATA_EUNSUPPORTED, 0, 0,
+		                     "%s is gzip-compressed, and this libprofdata was built without zlib",
+		                     r->diag.name);
+#endif
+	}
+	return 0;
+}
+
+static int stable(const profdata_reader *r) { return r->src == SRC_BLOB && !r->gzip; }
+static void report_progress(profdata_reader *r);
+
+/* Produce more window bytes at buf[end..cap). */
+static long produce(profdata_reader *r)
+{
+#if PD_HAVE_ZLIB
+	if (r->gzip)
+		return inflate_some(r, r->buf + r->end, r->cap - r->end);
+#endif
+	return source_read(r, r->buf + r->end, r->cap - r->end);
+}
+
+int64_t pd_in_fill(profdata_reader *r, size_t want, const unsigned char **p)
+{
+	int e = start(r);
+	if (e < 0)
+		return e;
+	if (stable(r)) {
+		*p = r->blob->data + r->blob_pos;
+		return (int64_t)(r->blob->size - r->blob_pos);
+	}
+	while (r->end - r->start < want && !r->eof) {
+		if (r->start > 0 && (r->end == r->cap || r->start > r->cap / 2)) {
+			memmove(r->buf, r->buf + r->start, r->end - r->start);
+			r->end -= r->start;
+			r->start = 0;
+		}
+		if (r->end == r->cap) {
+			/* Grow only when full of real data: at most twice what arrived. */
+			size_t ncap = r->cap ? r->cap * 2 : PD_CHUNK;
+			if (ncap < r->cap)
+				return pd_diag_error(&r->diag, PROFDATA_ENOMEM, r->offset, 0, "input window too large");
+			unsigned char *nb = realloc(r->buf, ncap);
+			if (!nb)
+				return pd_diag_error(&r->diag, PROFDATA_ENOMEM, r->offset, 0,
+				                     "out of memory growing the input window to %zu bytes", ncap);
+			r->buf = nb;
+			r->cap = ncap;
+		}
+		long n = produce(r);
+		if (n < 0)
+			return n;
+		if (n == 0)
+			r->eof = 1;
+		r->end += (size_t)n;
+	}
+	*p = r->buf + r->start;
+	return (int64_t)(r->end - r->start);
+}
+
+int64_t pd_in_peek(profdata_reader *r, size_t want, const unsigned char **p)
+{
+	return pd_in_fill(r, want, p);
+}
+
+void pd_in_skip(profdata_reader *r, size_t n)
+{
+	if (PD_UNLIKELY(r->progress != NULL))
+		report_progress(r);
+	if (stable(r)) {
+		r->blob_pos += n;
+		r->offset += n;
+		return;
+	}
+	if (n > r->end - r->start)
+		n = r->end - r->start;
+	r->start += n;
+	r->offset += n;
+}
+
+int64_t pd_in_discard(profdata_reader *r, uint64_t n)
+{
+	if (PD_UNLIKELY(r->progress != NULL))
+		report_progress(r);
+	int e = start(r);
+	if (e < 0)
+		return e;
+	if (stable(r)) {
+		uint64_t left = r->blob->size - r->blob_pos;
+		uint64_t k = n < left ? n : left;
+		r->blob_pos += k;
+		r->offset += k;
+		return (int64_t)k;
+	}
+	uint64_t done = 0;
+	while (done < n) {
+		if (r->start == r->end) {
+			r->start = r->end = 0;
+			if (r->eof)
+				break;
+			if (!r->buf) {
+				r->buf = malloc(PD_CHUNK);
+				if (!r->buf)
+					return PROFDATA_ENOMEM;
+				r->cap = PD_CHUNK;
+			}
+			long k = produce(r);
+			if (k < 0)
+				return k;
+			if (k == 0) {
+				r->eof = 1;
+				break;
+			}
+			r->end = (size_t)k;
+		}
+		size_t avail = r->end - r->start;
+		size_t take = (uint64_t)avail < n - done ? avail : (size_t)(n - done);
+		r->start += take;
+		r->offset += take;
+		done += take;
+	}
+	return (int64_t)done;
+}
+
+uint64_t pd_in_offset(const profdata_reader *r) { return r->offset; }
+uint64_t profdata_reader_offset(const profdata_reader *r) { return r->offset; }
+
+uint64_t profdata_reader_size(const profdata_reader *r)
+{
+	return r->blob ? r->blob->size : 0;
+}
+
+void profdata_reader_set_progress(profdata_reader *r, profdata_progress_fn fn, void *payload, uint64_t every)
+{
+	r->progress = fn;
+	r->progress_payload = payload;
+	r->progress_every = every ? every : ((uint64_t)64 << 20);
+	r->progress_next = r->progress_every;
+}
+
+/* Progress counts raw bytes, so that gzip input compares with the file size. */
+static void report_progress(profdata_reader *r)
+{
+	uint64_t raw = r->gzip ? (r->src == SRC_BLOB ? r->blob_pos : r->raw_consumed) : r->offset;
+	if (raw >= r->progress_next) {
+		r->progress_next = raw + r->progress_every;
+		r->progress(r->progress_payload, raw, profdata_reader_size(r));
+	}
+}
+
+pd_blob *pd_in_blob(profdata_reader *r)
+{
+	if (start(r) < 0)
+		return NULL;
+	return stable(r) ? r->blob : NULL;
+}
+
+int pd_in_error(profdata_reader *r, int code, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pd_diag_verror(&r->diag, code, offset, 0, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int pd_in_error_line(profdata_reader *r, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pd_diag_verror(&r->diag, code, offset, line, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void pd_in_warn(profdata_reader *r, int code, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pd_diag_vwarn(&r->diag, code, offset, 0, fmt, ap);
+	va_end(ap);
+}
+
+void pd_in_warn_line(profdata_reader *r, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pd_diag_vwarn(&r->diag, code, offset, line, fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,377 @@
+/*
+ * Output through a staging buffer to a path (temporary file + rename), a
+ * descriptor, memory or callbacks, optionally gzip-compressed.
+ */
+#include "internal.h"
+#include "pd_config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if PD_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+enum { DST_PATH, DST_FD, DST_MEMORY, DST_CALLBACKS };
+
+#define PD_OUT_CHUNK ((size_t)1 << 20)
+
+struct profdata_writer {
+	pd_diag diag;
+	int dst;
+	int fd, own_fd;
+	char *path, *tmp_path;
+	profdata_write_fn fn;
+	void *fn_payload;
+	unsigned char *buf;
+	size_t cap, len;
+	uint64_t offset;
+	int closed, failed;
+	unsigned char *mem;
+	size_t mem_len, mem_cap;
+	int gzip_level;
+#if PD_HAVE_ZLIB
+	z_stream z;
+	int z_init;
+	unsigned char *zbuf;
+#endif
+};
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *r = malloc(n);
+	if (r)
+		memcpy(r, s, n);
+	return r;
+}
+
+static profdata_writer *writer_new(const char *name, int dst)
+{
+	profdata_writer *w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	pd_diag_init(&w->diag, name);
+	w->dst = dst;
+	w->fd = -1;
+	return w;
+}
+
+int profdata_writer_open_path(profdata_writer **out, const char *path)
+{
+	*out = NULL;
+	if (!path)
+		return PROFDATA_EINVAL;
+	if (strcmp(path, "-") == 0)
+		return profdata_writer_open_fd(out, 1, "<stdout>");
+	profdata_writer *w = writer_new(path, DST_PATH);
+	if (!w)
+		return PROFDATA_ENOMEM;
+	w->path = dup_str(path);
+	size_t n = strlen(path) + 64;
+	w->tmp_path = malloc(n);
+	if (!w->path || !w->tmp_path) {
+		profdata_writer_free(w);
+		return PROFDATA_ENOMEM;
+	}
+	/* O_EXCL with a fresh name instead of mkstemp: the file gets the umask's mode. */
+	for (unsigned i = 0; i < 1000 && w->fd < 0; i++) {
+		snprintf(w->tmp_path, n, "%s.tmp-%ld-%u", path, (long)getpid(), i);
+		w->fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		if (w->fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (w->fd < 0) {
+		pd_diag_error(&w->diag, PROFDATA_EIO, PD_NO_OFFSET, 0, "%s: cannot create %s: %s", path,
+		              w->tmp_path, strerror(errno));
+		*out = w;
+		w->failed = 1;
+		return PROFDATA_EIO;
+	}
+	w->own_fd = 1;
+	*out = w;
+	return 0;
+}
+
+int profdata_writer_open_fd(profdata_writer **out, int fd, const char *name)
+{
+	*out = NULL;
+	if (fd < 0)
+		return PROFDATA_EINVAL;
+	profdata_writer *w = writer_new(name ? name : "<fd>", DST_FD);
+	if (!w)
+		return PROFDATA_ENOMEM;
+	w->fd = fd;
+	*out = w;
+	return 0;
+}
+
+int profdata_writer_open_memory(profdata_writer **out)
+{
+	*out = writer_new("<memory>", DST_MEMORY);
+	return *out ? 0 : PROFDATA_ENOMEM;
+}
+
+int profdata_writer_open_callbacks(profdata_writer **out, profdata_write_fn fn, void *payload, const char *name)
+{
+	*out = NULL;
+	if (!fn)
+		return PROFDATA_EINVAL;
+	profdata_writer *w = writer_new(name ? name : "<callbacks>", DST_CALLBACKS);
+	if (!w)
+		return PROFDATA_ENOMEM;
+	w->fn = fn;
+	w->fn_payload = payload;
+	*out = w;
+	return 0;
+}
+
+int profdata_writer_set_gzip(profdata_writer *w, int level)
+{
+	if (level < 0 || level > 9 || w->offset > 0 || w->closed)
+		return pd_diag_error(&w->diag, PROFDATA_EINVAL, PD_NO_OFFSET, 0,
+		                     "gzip level must be 0-9 and set before writing");
+#if PD_HAVE_ZLIB
+	w->gzip_level = level;
+	return 0;
+#else
+	if (level == 0)
+		return 0;
+	return pd_diag_error(&w->diag, PROFDATA_EUNSUPPORTED, PD_NO_OFFSET, 0,
+	                     "gzip output needs zlib, and this libprofdata was built without it");
+#endif
+}
+
+/* Hand bytes to the destination. */
+static int sink(profdata_writer *w, const unsigned char *p, size_t n)
+{
+	switch (w->dst) {
+	case DST_PATH:
+	case DST_FD:
+		while (n > 0) {
+			ssize_t k = write(w->fd, p, n);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				return pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "%s: write failed: %s",
+				                     w->diag.name, k < 0 ? strerror(errno) : "no progress");
+			p += k;
+			n -= (size_t)k;
+		}
+		return 0;
+	case DST_MEMORY:
+		if (pd_grow((void **)&w->mem, &w->mem_cap, w->mem_len + n, 1) < 0)
+			return pd_diag_error(&w->diag, PROFDATA_ENOMEM, w->offset, 0, "out of memory");
+		memcpy(w->mem + w->mem_len, p, n);
+		w->mem_len += n;
+		return 0;
+	default:
+		if (n && w->fn(w->fn_payload, p, n) != 0)
+			return pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "%s: write callback failed",
+			                     w->diag.name);
+		return 0;
+	}
+}
+
+#if PD_HAVE_ZLIB
+static int deflate_out(profdata_writer *w, const unsigned char *p, size_t n, int flush)
+{
+	if (!w->z_init) {
+		memset(&w->z, 0, sizeof(w->z));
+		if (deflateInit2(&w->z, w->gzip_level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+			return pd_diag_error(&w->diag, PROFDATA_ENOMEM, w->offset, 0, "gzip: cannot initialise zlib");
+		w->z_init = 1;
+		w->zbuf = malloc(PD_OUT_CHUNK);
+		if (!w->zbuf)
+			return PROFDATA_ENOMEM;
+	}
+	w->z.next_in = (unsigned char *)p;
+	w->z.avail_in = (uInt)n;
+	int ret;
+	do {
+		w->z.next_out = w->zbuf;
+		w->z.avail_out = (uInt)PD_OUT_CHUNK;
+		ret = deflate(&w->z, flush);
+		if (ret == Z_STREAM_ERROR)
+			return pd_diag_error(&w->diag, PROFDATA_ERROR, w->offset, 0, "gzip: deflate failed");
+		int e = sink(w, w->zbuf, PD_OUT_CHUNK - w->z.avail_out);
+		if (e < 0)
+			return e;
+	} while (w->z.avail_out == 0 || (flush == Z_FINISH && ret != Z_STREAM_END));
+	return 0;
+}
+#endif
+
+static int flush_buf(profdata_writer *w)
+{
+	if (w->len == 0)
+		return 0;
+	int e;
+#if PD_HAVE_ZLIB
+	if (w->gzip_level > 0)
+		e = deflate_out(w, w->buf, w->len, Z_NO_FLUSH);
+	else
+#endif
+		e = sink(w, w->buf, w->len);
+	w->len = 0;
+	if (e < 0)
+		w->failed = 1;
+	return e;
+}
+
+unsigned char *pd_out_reserve(profdata_writer *w, size_t n)
+{
+	if (w->failed || w->closed)
+		return NULL;
+	if (w->cap - w->len < n) {
+		if (flush_buf(w) < 0)
+			return NULL;
+		if (w->cap < n || !w->buf) {
+			size_t ncap = n > PD_OUT_CHUNK ? n : PD_OUT_CHUNK;
+			unsigned char *nb = realloc(w->buf, ncap);
+			if (!nb) {
+				w->failed = 1;
+				pd_diag_error(&w->diag, PROFDATA_ENOMEM, w->offset, 0, "out of memory");
+				return NULL;
+			}
+			w->buf = nb;
+			w->cap = ncap;
+		}
+	}
+	return w->buf + w->len;
+}
+
+void pd_out_commit(profdata_writer *w, size_t n)
+{
+	w->len += n;
+	w->offset += n;
+}
+
+int pd_out_write(profdata_writer *w, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	while (len > 0) {
+		size_t step = len < PD_OUT_CHUNK ? len : PD_OUT_CHUNK;
+		unsigned char *d = pd_out_reserve(w, step);
+		if (!d)
+			return w->diag.has_err ? w->diag.err.code : PROFDATA_EIO;
+		memcpy(d, p, step);
+		pd_out_commit(w, step);
+		p += step;
+		len -= step;
+	}
+	return w->failed ? (w->diag.has_err ? w->diag.err.code : PROFDATA_EIO) : 0;
+}
+
+int pd_out_printf(profdata_writer *w, const char *fmt, ...)
+{
+	char small[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return pd_out_error(w, PROFDATA_ERROR, "formatting failed");
+	if ((size_t)n < sizeof(small))
+		return pd_out_write(w, small, (size_t)n);
+	char *big = malloc((size_t)n + 1);
+	if (!big)
+		return pd_out_error(w, PROFDATA_ENOMEM, "out of memory");
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	int e = pd_out_write(w, big, (size_t)n);
+	free(big);
+	return e;
+}
+
+int profdata_writer_close(profdata_writer *w)
+{
+	if (w->closed)
+		return w->failed ? PROFDATA_EIO : 0;
+	int e = flush_buf(w);
+#if PD_HAVE_ZLIB
+	if (!e && w->gzip_level > 0)
+		e = deflate_out(w, NULL, 0, Z_FINISH);
+#endif
+	w->closed = 1;
+	if (!e && w->dst == DST_PATH) {
+		if (fsync(w->fd) != 0 && errno != EINVAL)
+			e = pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "%s: fsync failed: %s", w->path,
+			                  strerror(errno));
+		if (close(w->fd) != 0 && !e)
+			e = pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "%s: close failed: %s", w->path,
+			                  strerror(errno));
+		w->fd = -1;
+		if (!e && rename(w->tmp_path, w->path) != 0)
+			e = pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "%s: cannot rename %s over it: %s",
+			                  w->path, w->tmp_path, strerror(errno));
+		if (!e) {
+			free(w->tmp_path);
+			w->tmp_path = NULL;
+		}
+	}
+	if (e)
+		w->failed = 1;
+	return e;
+}
+
+int profdata_writer_memory(const profdata_writer *w, const void **data, size_t *len)
+{
+	if (w->dst != DST_MEMORY || !w->closed)
+		return PROFDATA_EINVAL;
+	*data = w->mem;
+	*len = w->mem_len;
+	return 0;
+}
+
+void profdata_writer_free(profdata_writer *w)
+{
+	if (!w)
+		return;
+	if (w->dst == DST_PATH) {
+		if (w->fd >= 0)
+			close(w->fd);
+		if (w->tmp_path)
+			unlink(w->tmp_path);
+	}
+#if PD_HAVE_ZLIB
+	if (w->z_init)
+		deflateEnd(&w->z);
+	free(w->zbuf);
+#endif
+	free(w->buf);
+	free(w->mem);
+	free(w->path);
+	free(w->tmp_path);
+	pd_diag_free(&w->diag);
+	free(w);
+}
+
+uint64_t profdata_writer_offset(const profdata_writer *w) { return w->offset; }
+const profdata_error *profdata_writer_error(const profdata_writer *w) { return pd_diag_last(&w->diag); }
+size_t profdata_writer_warning_count(const profdata_writer *w) { return w->diag.nwarnings; }
+const profdata_error *profdata_writer_warning(const profdata_writer *w, size_t i) { return pd_diag_warning(&w->diag, i); }
+pd_diag *pd_out_diag(profdata_writer *w) { return &w->diag; }
+
+int pd_out_error(profdata_writer *w, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pd_diag_verror(&w->diag, code, w->offset, 0, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void pd_out_warn(profdata_writer *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pd_diag_vwarn(&w->diag, PROFDATA_OK, PD_NO_OFFSET, 0, fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,376 @@
+/* Readers and writers: every source and sink, gzip, and the window contract codecs rely on. */
+#include "test-common.h"
+#include "internal.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define N (3u << 20) /* larger than one buffer chunk */
+
+static unsigned char *pattern(void)
+{
+	unsigned char *b = malloc(N);
+	ck_assert_ptr_nonnull(b);
+	for (unsigned i = 0; i < N; i++)
+		b[i] = (unsigned char)(i * 7 + (i >> 11));
+	return b;
+}
+
+/* gzip `len` bytes as `members` concatenated members, like jcmd -gz. */
+static unsigned char *gzip_members(const unsigned char *src, size_t len, int members, size_t *out_len)
+{
+	size_t cap = len + 1024 * (size_t)members + 1024, n = 0;
+	unsigned char *out = malloc(cap);
+	size_t step = len / (size_t)members + 1;
+	for (size_t off = 0; off < len; off += step) {
+		z_stream z;
+		memset(&z, 0, sizeof(z));
+		ck_assert_int_eq(deflateInit2(&z, 1, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY), Z_OK);
+		z.next_in = (unsigned char *)src + off;
+		z.avail_in = (uInt)(len - off < step ? len - off : step);
+		z.next_out = out + n;
+		z.avail_out = (uInt)(cap - n);
+		ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+		n = cap - z.avail_out;
+		deflateEnd(&z);
+	}
+	*out_len = n;
+	return out;
+}
+
+/* Read everything through windows of varying size and compare. */
+static void read_all(profdata_reader *r, const unsigned char *expect, size_t len)
+{
+	size_t pos = 0, want = 1;
+	while (pos < len) {
+		const unsigned char *p;
+		int64_t n = pd_in_fill(r, want, &p);
+		ck_assert_msg(n >= 0, "fill failed: %s", profdata_reader_error(r) ? profdata_reader_error(r)->message : "");
+		ck_assert_msg((size_t)n >= (want < len - pos ? want : len - pos), "short window at %zu", pos);
+		size_t take = (size_t)n < want ? (size_t)n : want;
+		ck_assert_msg(memcmp(p, expect + pos, take) == 0, "bytes differ at %zu", pos);
+		ck_assert_uint_eq(pd_in_offset(r), pos);
+		pd_in_skip(r, take);
+		pos += take;
+		want = want * 3 % 200003 + 1;
+		if (pos + 1000 < len && (pos & 1)) {
+			ck_assert_int_eq(pd_in_discard(r, 1000), 1000);
+			pos += 1000;
+		}
+	}
+	const unsigned char *p;
+	ck_assert_int_eq(pd_in_fill(r, 1, &p), 0);
+}
+
+static long cb_read(void *payload, void *buf, size_t len)
+{
+	FILE *f = payload;
+	return (long)fread(buf, 1, len < 4096 ? len : 4096, f);
+}
+
+static char tmpdir[64];
+
+static const char *tmp_path(const char *name)
+{
+	static char buf[256];
+	if (!tmpdir[0]) {
+		strcpy(tmpdir, "/tmp/pd-io-XXXXXX");
+		ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	}
+	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, name);
+	return buf;
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+START_TEST(memory_is_stable_and_whole)
+{
+	unsigned char *b = pattern();
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_memory(&r, b, N, "mem"), 0);
+	ck_assert_ptr_nonnull(pd_in_blob(r));
+	const unsigned char *p;
+	ck_assert_int_eq(pd_in_fill(r, 1, &p), N);
+	ck_assert_ptr_eq(p, b);
+	read_all(r, b, N);
+	profdata_reader_free(r);
+	free(b);
+}
+END_TEST
+
+START_TEST(path_is_mapped)
+{
+	unsigned char *b = pattern();
+	const char *path = tmp_path("plain.bin");
+	write_file(path, b, N);
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_path(&r, path), 0);
+	ck_assert_ptr_nonnull(pd_in_blob(r));
+	read_all(r, b, N);
+	ck_assert_str_eq(profdata_reader_name(r), path);
+	profdata_reader_free(r);
+	unlink(path);
+	free(b);
+}
+END_TEST
+
+START_TEST(missing_path_names_the_file)
+{
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_path(&r, "/nonexistent/x.hprof"), PROFDATA_EIO);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_ptr_nonnull(strstr(profdata_reader_error(r)->message, "/nonexistent/x.hprof"));
+	profdata_reader_free(r);
+}
+END_TEST
+
+START_TEST(pipe_streams_through_a_window)
+{
+	unsigned char *b = pattern();
+	int fds[2];
+	ck_assert_int_eq(pipe(fds), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		size_t off = 0;
+		while (off < N) {
+			ssize_t k = write(fds[1], b + off, N - off < 7777 ? N - off : 7777);
+			if (k <= 0)
+				_exit(1);
+			off += (size_t)k;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_fd(&r, fds[0], "pipe"), 0);
+	ck_assert_ptr_null(pd_in_blob(r));
+	read_all(r, b, N);
+	profdata_reader_free(r);
+	close(fds[0]);
+	free(b);
+}
+END_TEST
+
+START_TEST(gzip_multi_member_from_path_pipe_and_callbacks)
+{
+	unsigned char *b = pattern();
+	size_t zlen;
+	unsigned char *z = gzip_members(b, N, 3, &zlen);
+	const char *path = tmp_path("multi.gz");
+	write_file(path, z, zlen);
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_path(&r, path), 0);
+	ck_assert_ptr_null(pd_in_blob(r)); /* decompressed bytes are not stable */
+	ck_assert(profdata_reader_is_gzip(r));
+	read_all(r, b, N);
+	profdata_reader_free(r);
+
+	FILE *f = fopen(path, "rb");
+	ck_assert_int_eq(profdata_reader_open_callbacks(&r, cb_read, f, "cb"), 0);
+	read_all(r, b, N);
+	ck_assert(profdata_reader_is_gzip(r));
+	profdata_reader_free(r);
+	fclose(f);
+
+	int fd = open(path, O_RDONLY);
+	ck_assert_int_eq(profdata_reader_open_fd(&r, fd, "fd"), 0);
+	read_all(r, b, N);
+	profdata_reader_free(r);
+	close(fd);
+	unlink(path);
+	free(z);
+	free(b);
+}
+END_TEST
+
+START_TEST(truncated_gzip_is_an_error_not_a_short_read)
+{
+	unsigned char *b = pattern();
+	size_t zlen;
+	unsigned char *z = gzip_members(b, N, 1, &zlen);
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_memory(&r, z, zlen / 2, "half.gz"), 0);
+	const unsigned char *p;
+	int64_t n;
+	do {
+		n = pd_in_fill(r, 1 << 16, &p);
+		if (n > 0)
+			pd_in_skip(r, (size_t)n);
+	} while (n > 0);
+	ck_assert_int_eq(n, PROFDATA_ETRUNCATED);
+	ck_assert_ptr_nonnull(strstr(profdata_reader_error(r)->message, "gzip"));
+	profdata_reader_free(r);
+	free(z);
+	free(b);
+}
+END_TEST
+
+START_TEST(window_grows_only_with_data)
+{
+	/* Asking for 1 GiB from a 10-byte stream must not allocate 1 GiB. */
+	const unsigned char small[10] = "0123456789";
+	profdata_reader *r;
+	FILE *f = fmemopen((void *)small, sizeof(small), "rb");
+	ck_assert_int_eq(profdata_reader_open_callbacks(&r, cb_read, f, "small"), 0);
+	const unsigned char *p;
+	ck_assert_int_eq(pd_in_fill(r, (size_t)1 << 30, &p), 10);
+	profdata_reader_free(r);
+	fclose(f);
+}
+END_TEST
+
+START_TEST(path_writer_renames_only_on_close)
+{
+	const char *path = tmp_path("out.bin");
+	char target[256];
+	snprintf(target, sizeof(target), "%s", path);
+	write_file(target, "old", 3);
+	profdata_writer *w;
+	ck_assert_int_eq(profdata_writer_open_path(&w, target), 0);
+	ck_assert_int_eq(pd_out_write(w, "new data", 8), 0);
+	profdata_writer_free(w); /* no close: the old file stays, the temporary goes */
+	size_t len;
+	unsigned char *got = test_slurp(target, &len);
+	ck_assert_uint_eq(len, 3);
+	free(got);
+	ck_assert_int_eq(profdata_writer_open_path(&w, target), 0);
+	ck_assert_int_eq(pd_out_write(w, "new data", 8), 0);
+	ck_assert_int_eq(pd_out_printf(w, " %d", 42), 0);
+	ck_assert_int_eq(profdata_writer_close(w), 0);
+	profdata_writer_free(w);
+	got = test_slurp(target, &len);
+	ck_assert_uint_eq(len, 11);
+	ck_assert(memcmp(got, "new data 42", 11) == 0);
+	free(got);
+	unlink(target);
+	ck_assert_int_eq(rmdir(tmpdir), 0); /* nothing else left behind */
+	tmpdir[0] = '\0';
+}
+END_TEST
+
+START_TEST(unwritable_path_explains)
+{
+	profdata_writer *w;
+	ck_assert_int_eq(profdata_writer_open_path(&w, "/nonexistent/dir/out"), PROFDATA_EIO);
+	ck_assert_ptr_nonnull(strstr(profdata_writer_error(w)->message, "/nonexistent/dir/out"));
+	profdata_writer_free(w);
+}
+END_TEST
+
+START_TEST(gzip_output_reads_back)
+{
+	unsigned char *b = pattern();
+	profdata_writer *w;
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	ck_assert_int_eq(profdata_writer_set_gzip(w, 6), 0);
+	ck_assert_int_eq(pd_out_write(w, b, N), 0);
+	ck_assert_int_eq(profdata_writer_set_gzip(w, 1), PROFDATA_EINVAL);
+	ck_assert_int_eq(profdata_writer_close(w), 0);
+	ck_assert_uint_eq(profdata_writer_offset(w), N);
+	const void *data;
+	size_t len;
+	ck_assert_int_eq(profdata_writer_memory(w, &data, &len), 0);
+	ck_assert_uint_lt(len, N);
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_memory(&r, data, len, "z"), 0);
+	read_all(r, b, N);
+	profdata_reader_free(r);
+	profdata_writer_free(w);
+	free(b);
+}
+END_TEST
+
+static int cb_fail(void *payload, const void *buf, size_t len)
+{
+	(void)payload;
+	(void)buf;
+	(void)len;
+	return -1;
+}
+
+START_TEST(failing_callback_is_an_error)
+{
+	profdata_writer *w;
+	ck_assert_int_eq(profdata_writer_open_callbacks(&w, cb_fail, NULL, "cb"), 0);
+	ck_assert_int_eq(pd_out_write(w, "x", 1), 0); /* buffered */
+	ck_assert_int_eq(profdata_writer_close(w), PROFDATA_EIO);
+	ck_assert_ptr_nonnull(profdata_writer_error(w));
+	profdata_writer_free(w);
+}
+END_TEST
+
+START_TEST(sniffing_unknown_bytes_fails_clearly)
+{
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_memory(&r, "PK\3\4zipzipzip", 14, "a.zip"), 0);
+	profdata_profile *p;
+	ck_assert_int_lt(profdata_read(&p, r, NULL), 0);
+	ck_assert_ptr_null(p);
+	ck_assert_ptr_nonnull(strstr(profdata_reader_error(r)->message, "zip"));
+	profdata_reader_free(r);
+	ck_assert_int_eq(profdata_reader_open_memory(&r, "", 0, "empty"), 0);
+	ck_assert_int_lt(profdata_read(&p, r, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(profdata_reader_error(r)->message, "empty"));
+	profdata_reader_free(r);
+}
+END_TEST
+
+START_TEST(options_are_checked)
+{
+	static const char *const known[] = { "id_size", "gzip", NULL };
+	pd_diag d;
+	pd_diag_init(&d, "t");
+	pd_options o;
+	ck_assert_int_eq(pd_options_parse(&o, "id_size=4,gzip", known, &d), 0);
+	long long v;
+	ck_assert_int_eq(pd_options_int(&o, "id_size", 8, 4, 8, &v, &d), 0);
+	ck_assert_int_eq(v, 4);
+	ck_assert_str_eq(pd_options_get(&o, "gzip"), "");
+	pd_options_free(&o);
+	ck_assert_int_eq(pd_options_parse(&o, "idsize=4", known, &d), PROFDATA_EINVAL);
+	ck_assert_ptr_nonnull(strstr(pd_diag_last(&d)->message, "idsize"));
+	pd_diag_free(&d);
+}
+END_TEST
+
+START_TEST(version_agrees_with_the_header)
+{
+	ck_assert_uint_eq(profdata_version_number(), PROFDATA_VERSION_NUMBER);
+	ck_assert_str_eq(profdata_version_string(), PROFDATA_VERSION_STRING);
+}
+END_TEST
+
+Suite *suite_main(void)
+{
+	Suite *s = suite_create("io");
+	TCase *tc = tcase_create("io");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, memory_is_stable_and_whole);
+	tcase_add_test(tc, path_is_mapped);
+	tcase_add_test(tc, missing_path_names_the_file);
+	tcase_add_test(tc, pipe_streams_through_a_window);
+	tcase_add_test(tc, gzip_multi_member_from_path_pipe_and_callbacks);
+	tcase_add_test(tc, truncated_gzip_is_an_error_not_a_short_read);
+	tcase_add_test(tc, window_grows_only_with_data);
+	tcase_add_test(tc, path_writer_renames_only_on_close);
+	tcase_add_test(tc, unwritable_path_explains);
+	tcase_add_test(tc, gzip_output_reads_back);
+	tcase_add_test(tc, failing_callback_is_an_error);
+	tcase_add_test(tc, sniffing_unknown_bytes_fails_clearly);
+	tcase_add_test(tc, options_are_checked);
+	tcase_add_test(tc, version_agrees_with_the_header);
+	suite_add_tcase(s, tc);
+	return s;
+}

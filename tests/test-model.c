@@ -1,0 +1,319 @@
+/* The model: built through events, replayed as events, compared. */
+#include "test-common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Drive `ev` with a synthetic profile that fills every table. */
+static void fill_every_table(const profdata_events *ev, void *p, unsigned id_size)
+{
+	profdata_kv comments[] = { { "host", "test" }, { "jvm", "17" } };
+	profdata_meta m = { "synthetic", "JAVA PROFILE 1.0.2", id_size, 8, 0, 1700000000000ULL, 10000,
+	                    "cpu", "microseconds", comments, 2 };
+	ck_assert_int_eq(ev->begin(p, &m), 0);
+	const char *strs[] = { "java/lang/Object", "Foo", "value", "next", "run", "()V", "Foo.java",
+	                       "main", "system", "samples", "count", "/lib/x.so", "heapA", "custom" };
+	for (unsigned i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		ck_assert_int_eq(ev->string(p, 100 + i, strs[i], strlen(strs[i])), 0);
+	profdata_function fn = { 7, 104, 105, 106, 2, 10, 20 };
+	ck_assert_int_eq(ev->function(p, &fn), 0);
+	profdata_frame fr = { 7, 7, 12, 0, 0, 0 };
+	profdata_frame fr2 = { 8, 0, PROFDATA_LINE_NATIVE, 0x401000, 1, 1 };
+	ck_assert_int_eq(ev->frame(p, &fr), 0);
+	ck_assert_int_eq(ev->frame(p, &fr2), 0);
+	uint64_t frames[] = { 8, 7 };
+	profdata_stack st = { 3, 1, frames, 2 };
+	ck_assert_int_eq(ev->stack(p, &st), 0);
+	profdata_thread_start ts = { 5, 1, 0x5000, 3, 107, 108, 0 };
+	ck_assert_int_eq(ev->thread_start(p, &ts), 0);
+	profdata_class_load cl1 = { 0, 1, 0x1000, 3, 100 };
+	profdata_class_load cl2 = { 0, 2, 0x2000, 3, 101 };
+	profdata_class_load cl2again = { 0, 3, 0x2000, 3, 101 };
+	ck_assert_int_eq(ev->class_load(p, &cl1), 0);
+	ck_assert_int_eq(ev->class_load(p, &cl2), 0);
+	ck_assert_int_eq(ev->class_load(p, &cl2again), 0);
+	profdata_sample_type stype = { 109, 110 };
+	ck_assert_int_eq(ev->sample_type(p, &stype), 0);
+	profdata_sample_group g = { 9, 4 };
+	ck_assert_int_eq(ev->sample_group(p, &g), 0);
+	int64_t vals[] = { 4 };
+	profdata_sample s = { 3, 1, 0, vals, 1 };
+	ck_assert_int_eq(ev->sample(p, &s), 0);
+	profdata_alloc_site site = { 0, 2, 3, 48, 2, 96, 4 };
+	profdata_alloc_sites as = { 11, 0x2, 0x3c23d70a, 48, 2, 96, 4, &site, 1 };
+	ck_assert_int_eq(ev->alloc_sites(p, &as), 0);
+	profdata_heap_summary hs = { 12, 48, 2, 96, 4 };
+	ck_assert_int_eq(ev->heap_summary(p, &hs), 0);
+	profdata_control_settings cs = { 0, 3, 8 };
+	ck_assert_int_eq(ev->control_settings(p, &cs), 0);
+	profdata_mapping map = { 0x400000, 0x500000, 0, 42, 111, 0, "r-xp", "08:01" };
+	ck_assert_int_eq(ev->mapping(p, &map), 0);
+	profdata_attachment att = { "maps", "400000-500000 r-xp 0 08:01 42 /lib/x.so\n", 42 };
+	ck_assert_int_eq(ev->attachment(p, &att), 0);
+	profdata_unknown unk = { 0x77, 13, "\1\2\3", 3, 0 };
+	ck_assert_int_eq(ev->unknown(p, &unk), 0);
+
+	profdata_dump d = { 14, PROFDATA_DUMP_SEGMENTED };
+	ck_assert_int_eq(ev->dump_begin(p, &d), 0);
+	profdata_field obj_statics[] = { { 102, PROFDATA_TYPE_INT, 42 } };
+	profdata_class_dump cd1;
+	memset(&cd1, 0, sizeof(cd1));
+	cd1.id = 0x1000;
+	cd1.trace_serial = 3;
+	cd1.statics = obj_statics;
+	cd1.nstatics = 1;
+	ck_assert_int_eq(ev->class_dump(p, &cd1), 0);
+	profdata_field foo_fields[] = { { 102, PROFDATA_TYPE_INT, 0 }, { 103, PROFDATA_TYPE_OBJECT, 0 } };
+	profdata_constant consts[] = { { 1, PROFDATA_TYPE_LONG, 99 } };
+	profdata_class_dump cd2;
+	memset(&cd2, 0, sizeof(cd2));
+	cd2.id = 0x2000;
+	cd2.super_id = 0x1000;
+	cd2.loader_id = 0x9000;
+	cd2.instance_size = 4 + id_size;
+	cd2.constants = consts;
+	cd2.nconstants = 1;
+	cd2.fields = foo_fields;
+	cd2.nfields = 2;
+	ck_assert_int_eq(ev->class_dump(p, &cd2), 0);
+	profdata_root roots[] = {
+		{ PROFDATA_ROOT_JNI_GLOBAL, 0x3000, 0, 0, 0x77 },
+		{ PROFDATA_ROOT_JAVA_FRAME, 0x3010, 1, 0, 0 },
+		{ PROFDATA_ROOT_THREAD_OBJECT, 0x5000, 1, 3, 0 },
+		{ PROFDATA_ROOT_JNI_MONITOR, 0x3000, 1, 2, 0 },
+	};
+	for (unsigned i = 0; i < 4; i++)
+		ck_assert_int_eq(ev->root(p, &roots[i]), 0);
+	profdata_heap_info hi = { 'A', 112 };
+	ck_assert_int_eq(ev->heap_info(p, &hi), 0);
+	/* Foo{value=7, next=0x3010}, Foo{value=8, next=null} */
+	unsigned char f1[12] = { 0, 0, 0, 7 }, f2[12] = { 0, 0, 0, 8 };
+	if (id_size == 8)
+		f1[11] = 0x10, f1[10] = 0x30;
+	else
+		f1[7] = 0x10, f1[6] = 0x30;
+	profdata_object o1 = { 0x3000, 0x2000, 3, PROFDATA_OBJECT_INSTANCE, 0, 0, 4 + id_size, 0, f1, 4 + id_size, NULL, 0 };
+	profdata_object o2 = { 0x3010, 0x2000, 3, PROFDATA_OBJECT_INSTANCE, 0, 0, 4 + id_size, 0, f2, 4 + id_size, NULL, 0 };
+	ck_assert_int_eq(ev->object(p, &o1), 0);
+	ck_assert_int_eq(ev->object(p, &o2), 0);
+	profdata_heap_info hz = { 'Z', 113 };
+	ck_assert_int_eq(ev->heap_info(p, &hz), 0);
+	unsigned char arr[16] = { 0 };
+	arr[id_size - 1] = 0x10;
+	arr[id_size - 2] = 0x30;
+	profdata_object o3 = { 0x3020, 0x2000, 4, PROFDATA_OBJECT_ARRAY, 0, 0, 2, 0, arr, 2 * id_size, NULL, 0 };
+	ck_assert_int_eq(ev->object(p, &o3), 0);
+	unsigned char chars[4] = { 0, 'h', 0, 'i' };
+	profdata_object o4 = { 0x3030, 0, 3, PROFDATA_OBJECT_PRIM_ARRAY, PROFDATA_TYPE_CHAR, 0, 2, 0, chars, 4, NULL, 0 };
+	profdata_object o5 = { 0x3040, 0, 3, PROFDATA_OBJECT_PRIM_ARRAY, PROFDATA_TYPE_INT, PROFDATA_OBJECT_NODATA,
+	                       1000, 0, NULL, 0, NULL, 0 };
+	ck_assert_int_eq(ev->object(p, &o4), 0);
+	ck_assert_int_eq(ev->object(p, &o5), 0);
+	ck_assert_int_eq(ev->dump_end(p), 0);
+
+	/* A second dump with objects that list references explicitly (classic style). */
+	profdata_dump d2 = { 20, PROFDATA_DUMP_HEAP };
+	ck_assert_int_eq(ev->dump_begin(p, &d2), 0);
+	uint64_t refs[] = { 0x3000, 0, 0x3010 };
+	profdata_object o6 = { 0x4000, 0x2000, 3, PROFDATA_OBJECT_INSTANCE, 0, 0, 0, 32, NULL, 0, refs, 3 };
+	profdata_object o7 = { 0x4010, 0x2000, 3, PROFDATA_OBJECT_INSTANCE, 0, 0, 0, 24, NULL, 0, refs, 0 };
+	ck_assert_int_eq(ev->object(p, &o6), 0);
+	ck_assert_int_eq(ev->object(p, &o7), 0);
+	ck_assert_int_eq(ev->dump_end(p), 0);
+
+	profdata_class_unload un = { 30, 3 };
+	ck_assert_int_eq(ev->class_unload(p, &un), 0);
+	profdata_thread_end te = { 31, 1 };
+	ck_assert_int_eq(ev->thread_end(p, &te), 0);
+	profdata_kv attrs[] = { { "extra", "1" } };
+	profdata_trace_event tev = { PROFDATA_TRACE_METHOD_ENTRY, 0, 1000000001ULL, 1, 7, 0x2000, 0, 5, 2, 17, attrs, 1 };
+	ck_assert_int_eq(ev->trace_event(p, &tev), 0);
+	ck_assert_int_eq(ev->end(p), 0);
+}
+
+static profdata_profile *synthetic(unsigned id_size)
+{
+	profdata_profile *p;
+	profdata_events ev;
+	ck_assert_int_eq(profdata_profile_new(&p), 0);
+	profdata_profile_builder(&ev);
+	fill_every_table(&ev, p, id_size);
+	return p;
+}
+
+START_TEST(every_table_is_filled)
+{
+	profdata_profile *p = synthetic(8);
+	for (int t = 0; t < PROFDATA_TABLE_COUNT_; t++)
+		ck_assert_msg(profdata_profile_count(p, (profdata_table)t) > 0, "table %d is empty", t);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_OBJECTS), 7);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_CLASS_LOADS), 3);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_CLASSES), 2);
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(replay_rebuilds_an_equal_model)
+{
+	for (unsigned id_size = 4; id_size <= 8; id_size += 4) {
+		profdata_profile *a = synthetic(id_size), *b;
+		ck_assert_int_eq(profdata_profile_new(&b), 0);
+		profdata_events ev;
+		profdata_profile_builder(&ev);
+		ck_assert_int_eq(profdata_profile_replay(a, &ev, b), 0);
+		char why[256];
+		ck_assert_msg(profdata_profile_equal(a, b, why, sizeof(why)), "id size %u: %s", id_size, why);
+		ck_assert_msg(profdata_profile_equal(b, a, why, sizeof(why)), "id size %u: %s", id_size, why);
+		profdata_profile_free(a);
+		profdata_profile_free(b);
+	}
+}
+END_TEST
+
+START_TEST(equality_sees_a_changed_payload_byte)
+{
+	profdata_profile *a = synthetic(8), *b = synthetic(4);
+	char why[256];
+	ck_assert(!profdata_profile_equal(a, b, why, sizeof(why)));
+	ck_assert_ptr_nonnull(strstr(why, "id size"));
+	profdata_profile_free(a);
+	profdata_profile_free(b);
+}
+END_TEST
+
+START_TEST(lookups_by_format_ids)
+{
+	profdata_profile *p = synthetic(8);
+	size_t i;
+	ck_assert_int_eq(profdata_profile_find_object(p, 0x3020, &i), 0);
+	ck_assert_uint_eq(i, 2);
+	ck_assert_int_eq(profdata_profile_find_object(p, 0x3021, &i), PROFDATA_ENOTFOUND);
+	ck_assert_int_eq(profdata_profile_find_class_serial(p, 3, &i), 0);
+	profdata_class_info ci;
+	ck_assert_int_eq(profdata_profile_class(p, i, &ci), 0);
+	ck_assert_str_eq(ci.name, "Foo");
+	ck_assert(ci.unloaded);
+	ck_assert_int_eq(profdata_profile_find_stack(p, 3, &i), 0);
+	ck_assert_int_eq(profdata_profile_find_frame(p, 8, &i), 0);
+	ck_assert_int_eq(profdata_profile_find_thread(p, 1, &i), 0);
+	size_t len;
+	ck_assert_str_eq(profdata_profile_string(p, 104, &len), "run");
+	profdata_attachment at;
+	ck_assert_int_eq(profdata_profile_find_attachment(p, "maps", &at), 0);
+	ck_assert_uint_eq(at.len, 42);
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(references_derive_from_payloads_and_lists)
+{
+	profdata_profile *p = synthetic(8);
+	uint64_t refs[8];
+	/* Foo.next through the class layout (value is an int, next a reference). */
+	ck_assert_int_eq(profdata_profile_object_refs(p, 0, 0, refs, 8), 1);
+	ck_assert_uint_eq(refs[0], 0x3010);
+	ck_assert_int_eq(profdata_profile_object_refs(p, 1, 0, refs, 8), 0);
+	ck_assert_int_eq(profdata_profile_object_refs(p, 1, 1, refs, 8), 1);
+	/* Array elements, null left out unless asked for. */
+	ck_assert_int_eq(profdata_profile_object_refs(p, 2, 0, refs, 8), 1);
+	ck_assert_int_eq(profdata_profile_object_refs(p, 2, 1, refs, 8), 2);
+	/* Explicit lists. */
+	ck_assert_int_eq(profdata_profile_object_refs(p, 5, 0, refs, 8), 2);
+	ck_assert_int_eq(profdata_profile_object_refs(p, 5, 1, refs, 8), 3);
+	ck_assert_int_eq(profdata_profile_object_refs(p, 6, 1, refs, 8), 0);
+	ck_assert_uint_eq(profdata_profile_reference_count(p), 1 + 1 + 2);
+	profdata_field layout[4];
+	ck_assert_int_eq(profdata_profile_class_layout(p, 1, layout, 4), 2);
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(objects_keep_their_dump_and_heap)
+{
+	profdata_profile *p = synthetic(8);
+	uint32_t d;
+	size_t h;
+	ck_assert_int_eq(profdata_profile_object_place(p, 0, &d, &h), 0);
+	ck_assert_uint_eq(d, 0);
+	ck_assert_uint_eq(h, 0);
+	ck_assert_int_eq(profdata_profile_object_place(p, 2, &d, &h), 0);
+	ck_assert_uint_eq(h, 1);
+	ck_assert_int_eq(profdata_profile_object_place(p, 5, &d, &h), 0);
+	ck_assert_uint_eq(d, 1);
+	ck_assert_uint_eq(h, SIZE_MAX);
+	profdata_object o;
+	ck_assert_int_eq(profdata_profile_object(p, 4, &o), 0);
+	ck_assert(o.flags & PROFDATA_OBJECT_NODATA);
+	ck_assert_ptr_null(o.data);
+	ck_assert_uint_eq(o.length, 1000);
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(builder_rejects_objects_outside_a_dump)
+{
+	profdata_profile *p;
+	profdata_events ev;
+	ck_assert_int_eq(profdata_profile_new(&p), 0);
+	profdata_profile_builder(&ev);
+	profdata_meta m;
+	memset(&m, 0, sizeof(m));
+	m.id_size = 8;
+	ck_assert_int_eq(ev.begin(p, &m), 0);
+	profdata_object o;
+	memset(&o, 0, sizeof(o));
+	o.id = 1;
+	ck_assert_int_eq(ev.object(p, &o), PROFDATA_EINVAL);
+	ck_assert_ptr_nonnull(profdata_profile_error(p));
+	ck_assert_ptr_nonnull(strstr(profdata_profile_error(p)->message, "outside a dump"));
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(unsorted_ids_are_found_through_the_hash_index)
+{
+	profdata_profile *p;
+	profdata_events ev;
+	ck_assert_int_eq(profdata_profile_new(&p), 0);
+	profdata_profile_builder(&ev);
+	profdata_meta m;
+	memset(&m, 0, sizeof(m));
+	m.id_size = 8;
+	ck_assert_int_eq(ev.begin(p, &m), 0);
+	profdata_dump d = { 0, 0 };
+	ck_assert_int_eq(ev.dump_begin(p, &d), 0);
+	const unsigned n = 50000;
+	for (unsigned i = 0; i < n; i++) {
+		profdata_object o;
+		memset(&o, 0, sizeof(o));
+		o.id = ((uint64_t)(i * 2654435761u) << 3) | 8;
+		o.kind = PROFDATA_OBJECT_PRIM_ARRAY;
+		o.elem_type = PROFDATA_TYPE_BYTE;
+		ck_assert_int_eq(ev.object(p, &o), 0);
+	}
+	ck_assert_int_eq(ev.dump_end(p), 0);
+	ck_assert_int_eq(ev.end(p), 0);
+	for (unsigned i = 0; i < n; i += 97) {
+		size_t idx;
+		ck_assert_int_eq(profdata_profile_find_object(p, ((uint64_t)(i * 2654435761u) << 3) | 8, &idx), 0);
+		ck_assert_uint_eq(idx, i);
+	}
+	profdata_profile_free(p);
+}
+END_TEST
+
+Suite *suite_main(void)
+{
+	Suite *s = suite_create("model");
+	TCase *tc = tcase_create("model");
+	tcase_add_test(tc, every_table_is_filled);
+	tcase_add_test(tc, replay_rebuilds_an_equal_model);
+	tcase_add_test(tc, equality_sees_a_changed_payload_byte);
+	tcase_add_test(tc, lookups_by_format_ids);
+	tcase_add_test(tc, references_derive_from_payloads_and_lists);
+	tcase_add_test(tc, objects_keep_their_dump_and_heap);
+	tcase_add_test(tc, builder_rejects_objects_outside_a_dump);
+	tcase_add_test(tc, unsorted_ids_are_found_through_the_hash_index);
+	suite_add_tcase(s, tc);
+	return s;
+}
