@@ -101,8 +101,12 @@ static int hd_header(hd *d)
 		return (int)n;
 	for (len = 0; len < (size_t)n && p[len] != '\0'; len++)
 		;
+	if (len >= (size_t)n && n < 64 + 13 && memcmp(p, "JAVA PROFILE 1.0.", (size_t)n < 17 ? (size_t)n : 17) == 0)
+		return hd_error(d, PROFDATA_ETRUNCATED, 0,
+		                "truncated HPROF header at offset 0: the input ends after %lld bytes", (long long)n);
 	if (len >= (size_t)n || len >= sizeof d->version || strncmp((const char *)p, "JAVA PROFILE ", 13) != 0)
-		return hd_error(d, PROFDATA_EFORMAT, 0, "not an HPROF file: no \"JAVA PROFILE 1.0.x\" header");
+		return hd_error(d, PROFDATA_EFORMAT, 0,
+		                "not an HPROF file: no \"JAVA PROFILE 1.0.x\" header at offset 0");
 	if ((size_t)n < len + 13)
 		return hd_error(d, PROFDATA_ETRUNCATED, (uint64_t)len + 1,
 		                "truncated HPROF header at offset %zu: 12 bytes needed, %zu remain", len + 1,
@@ -190,6 +194,7 @@ static int hd_stack_trace(hd *d, const unsigned char *p, uint32_t len, uint64_t 
 	uint64_t n, i;
 	int rc;
 
+	memset(&s, 0, sizeof s);
 	if (len < 12) {
 		rc = hd_expect(d, HPROF_STACK_TRACE, off, len, 12);
 		return rc < 0 ? rc : 0;
@@ -215,6 +220,7 @@ static int hd_alloc_sites(hd *d, const unsigned char *p, uint32_t len, uint32_t 
 	uint64_t n, i;
 	int rc;
 
+	memset(&a, 0, sizeof a);
 	if (len < 34) {
 		rc = hd_expect(d, HPROF_ALLOC_SITES, off, len, 34);
 		return rc < 0 ? rc : 0;
@@ -227,6 +233,7 @@ static int hd_alloc_sites(hd *d, const unsigned char *p, uint32_t len, uint32_t 
 	for (i = 0; i < n; i++) {
 		const unsigned char *q = p + 34 + i * 25;
 		profdata_alloc_site *s = &d->sites[i];
+		memset(s, 0, sizeof *s);
 		s->array_type = q[0];
 		s->class_serial = pd_be32(q + 1);
 		s->trace_serial = pd_be32(q + 5);
@@ -254,6 +261,7 @@ static int hd_cpu_samples(hd *d, const unsigned char *p, uint32_t len, uint32_t 
 	uint64_t n, i;
 	int rc;
 
+	memset(&g, 0, sizeof g);
 	if (len < 8) {
 		rc = hd_expect(d, HPROF_CPU_SAMPLES, off, len, 8);
 		return rc < 0 ? rc : 0;
@@ -263,6 +271,7 @@ static int hd_cpu_samples(hd *d, const unsigned char *p, uint32_t len, uint32_t 
 		return rc < 0 ? rc : 0;
 	if (!d->sample_type_done) {
 		profdata_sample_type t;
+		memset(&t, 0, sizeof t);
 		d->sample_type_done = 1;
 		EMIT(d, string, HPROF_SYNTH_SAMPLES, "samples", 7);
 		EMIT(d, string, HPROF_SYNTH_COUNT, "count", 5);
@@ -276,6 +285,7 @@ static int hd_cpu_samples(hd *d, const unsigned char *p, uint32_t len, uint32_t 
 	for (i = 0; i < n; i++) {
 		profdata_sample s;
 		int64_t v = pd_be32(p + 8 + i * 8);
+		memset(&s, 0, sizeof s);
 		s.stack_serial = pd_be32(p + 12 + i * 8);
 		s.thread_serial = 0;
 		s.time_ns = 0;
@@ -297,6 +307,7 @@ static int hd_record(hd *d, unsigned tag, uint32_t time, const unsigned char *p,
 		return hd_string(d, p, len, off);
 	case HPROF_LOAD_CLASS: {
 		profdata_class_load c;
+		memset(&c, 0, sizeof c);
 		if ((rc = hd_expect(d, tag, off, len, 8 + 2 * I)) != 0)
 			return rc < 0 ? rc : 0;
 		c.time_us = time;
@@ -309,6 +320,7 @@ static int hd_record(hd *d, unsigned tag, uint32_t time, const unsigned char *p,
 	}
 	case HPROF_UNLOAD_CLASS: {
 		profdata_class_unload c;
+		memset(&c, 0, sizeof c);
 		if ((rc = hd_expect(d, tag, off, len, 4)) != 0)
 			return rc < 0 ? rc : 0;
 		c.time_us = time;
@@ -341,6 +353,7 @@ static int hd_record(hd *d, unsigned tag, uint32_t time, const unsigned char *p,
 		return hd_alloc_sites(d, p, len, time, off);
 	case HPROF_HEAP_SUMMARY: {
 		profdata_heap_summary h;
+		memset(&h, 0, sizeof h);
 		if ((rc = hd_expect(d, tag, off, len, 24)) != 0)
 			return rc < 0 ? rc : 0;
 		h.time_us = time;
@@ -353,6 +366,7 @@ static int hd_record(hd *d, unsigned tag, uint32_t time, const unsigned char *p,
 	}
 	case HPROF_START_THREAD: {
 		profdata_thread_start t;
+		memset(&t, 0, sizeof t);
 		if ((rc = hd_expect(d, tag, off, len, 8 + 4 * I)) != 0)
 			return rc < 0 ? rc : 0;
 		t.time_us = time;
@@ -367,6 +381,7 @@ static int hd_record(hd *d, unsigned tag, uint32_t time, const unsigned char *p,
 	}
 	case HPROF_END_THREAD: {
 		profdata_thread_end t;
+		memset(&t, 0, sizeof t);
 		if ((rc = hd_expect(d, tag, off, len, 4)) != 0)
 			return rc < 0 ? rc : 0;
 		t.time_us = time;
@@ -378,6 +393,7 @@ static int hd_record(hd *d, unsigned tag, uint32_t time, const unsigned char *p,
 		return hd_cpu_samples(d, p, len, time, off);
 	case HPROF_CONTROL_SETTINGS: {
 		profdata_control_settings c;
+		memset(&c, 0, sizeof c);
 		if ((rc = hd_expect(d, tag, off, len, 6)) != 0)
 			return rc < 0 ? rc : 0;
 		c.time_us = time;
@@ -388,6 +404,7 @@ static int hd_record(hd *d, unsigned tag, uint32_t time, const unsigned char *p,
 	}
 	default: {
 		profdata_unknown u;
+		memset(&u, 0, sizeof u);
 		u.tag = tag;
 		u.time_us = time;
 		u.data = p;
@@ -404,6 +421,7 @@ static int hd_record(hd *d, unsigned tag, uint32_t time, const unsigned char *p,
 static int hd_dump_begin(hd *d, uint32_t time, int kind)
 {
 	profdata_dump dump;
+	memset(&dump, 0, sizeof dump);
 	dump.time_us = time;
 	dump.kind = kind;
 	EMIT(d, dump_begin, &dump);
@@ -416,8 +434,9 @@ static int hd_close_open_dump(hd *d, uint64_t off, const char *where)
 	int rc;
 	if (!d->dump_open)
 		return 0;
-	rc = hd_problem(d, PROFDATA_EFORMAT, off, "heap dump segments not closed by HEAP DUMP END (tag 0x2C) %s",
-	                where);
+	rc = hd_problem(d, PROFDATA_EFORMAT, off,
+	                "heap dump segments not closed by HEAP DUMP END (tag 0x2C) %s at offset %llu", where,
+	                (unsigned long long)off);
 	if (rc)
 		return rc;
 	d->dump_open = 0;
@@ -518,6 +537,8 @@ static int hd_class_dump(hd *d, const unsigned char *q, uint64_t off)
 	r += 2;
 	if (hd_reserve((void **)&d->consts, &d->consts_cap, n, sizeof *d->consts))
 		return hd_error(d, PROFDATA_ENOMEM, off, "out of memory");
+	if (n)
+		memset(d->consts, 0, n * sizeof *d->consts);
 	for (k = 0; k < n; k++) {
 		d->consts[k].index = pd_be16(r);
 		d->consts[k].type = r[2];
@@ -532,6 +553,8 @@ static int hd_class_dump(hd *d, const unsigned char *q, uint64_t off)
 	r += 2;
 	if (hd_reserve((void **)&d->statics, &d->statics_cap, n, sizeof *d->statics))
 		return hd_error(d, PROFDATA_ENOMEM, off, "out of memory");
+	if (n)
+		memset(d->statics, 0, n * sizeof *d->statics);
 	for (k = 0; k < n; k++) {
 		d->statics[k].name_id = pd_be_id(r, I);
 		d->statics[k].type = r[I];
@@ -546,6 +569,8 @@ static int hd_class_dump(hd *d, const unsigned char *q, uint64_t off)
 	r += 2;
 	if (hd_reserve((void **)&d->fields, &d->fields_cap, n, sizeof *d->fields))
 		return hd_error(d, PROFDATA_ENOMEM, off, "out of memory");
+	if (n)
+		memset(d->fields, 0, n * sizeof *d->fields);
 	for (k = 0; k < n; k++) {
 		d->fields[k].name_id = pd_be_id(r, I);
 		d->fields[k].type = r[I];
@@ -580,6 +605,7 @@ static int hd_keep_rest(hd *d, unsigned tag, uint64_t left, int to_eof)
 			rest = (uint64_t)n; /* the end of a stream */
 		if ((uint64_t)n >= rest && rest > 1) {
 			profdata_unknown u;
+			memset(&u, 0, sizeof u);
 			u.tag = tag;
 			u.time_us = 0;
 			u.data = p + 1;
@@ -779,6 +805,7 @@ static int hd_heap_body(hd *d, unsigned rtag, uint64_t len, int to_eof, uint64_t
 			case HPROF_GC_HEAP_DUMP_INFO: {
 				profdata_heap_info h;
 				size_t sz = 5 + I;
+				memset(&h, 0, sizeof h);
 				if (rem < sz) {
 					need = sz;
 					goto more;
@@ -808,6 +835,7 @@ static int hd_heap_body(hd *d, unsigned rtag, uint64_t len, int to_eof, uint64_t
 					need = sz;
 					goto more;
 				}
+				memset(&r, 0, sizeof r);
 				r.kind = (uint8_t)tag;
 				r.object_id = pd_be_id(q + 1, I);
 				r.thread_serial = 0;
@@ -922,7 +950,7 @@ static int hd_heap_record(hd *d, unsigned tag, uint32_t time, uint32_t len32, ui
 	int to_eof = 0, rc;
 
 	if (tag == HPROF_HEAP_DUMP) {
-		if ((rc = hd_close_open_dump(d, off, "before HEAP DUMP (tag 0x0C)")) != 0)
+		if ((rc = hd_close_open_dump(d, off, "before the HEAP DUMP (tag 0x0C)")) != 0)
 			return rc;
 		if ((rc = hd_dump_begin(d, time, PROFDATA_DUMP_HEAP)) != 0)
 			return rc;
@@ -1058,7 +1086,7 @@ static int hd_run(hd *d)
 			return rc;
 		pd_in_skip(in, len);
 	}
-	if ((rc = hd_close_open_dump(d, pd_in_offset(in), "at the end of the input")) != 0)
+	if ((rc = hd_close_open_dump(d, pd_in_offset(in), "before the end of the input")) != 0)
 		return rc;
 	EMIT0(d, end);
 	return 0;
