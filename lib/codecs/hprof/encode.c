@@ -409,14 +409,14 @@ static int he_function(void *payload, const profdata_function *f)
 
 	if (he_event(e))
 		return e->err;
-	i = hm_get(&e->fn_map, f->id);
-	if (!i) {
-		if (e->nfns >= UINT32_MAX - 1 || pd_grow((void **)&e->fns, &e->fns_cap, e->nfns + 1, sizeof *e->fns))
-			return he_nomem(e);
-		i = (uint32_t)++e->nfns;
-		if (hm_put(&e->fn_map, f->id, i))
-			return he_nomem(e);
-	}
+	/* The first definition of an id wins, as in the model. */
+	if (hm_get(&e->fn_map, f->id))
+		return 0;
+	if (e->nfns >= UINT32_MAX - 1 || pd_grow((void **)&e->fns, &e->fns_cap, e->nfns + 1, sizeof *e->fns))
+		return he_nomem(e);
+	i = (uint32_t)++e->nfns;
+	if (hm_put(&e->fn_map, f->id, i))
+		return he_nomem(e);
 	e->fns[i - 1].name_id = f->name_id;
 	e->fns[i - 1].signature_id = f->signature_id;
 	e->fns[i - 1].source_file_id = f->source_file_id;
@@ -433,7 +433,7 @@ static int he_frame(void *payload, const profdata_frame *f)
 
 	if (he_event(e) || he_rec(e, 40))
 		return e->err;
-	i = f->function_id ? hm_get(&e->fn_map, f->function_id) : 0;
+	i = hm_get(&e->fn_map, f->function_id);
 	if (i)
 		fn = &e->fns[i - 1];
 	else
