@@ -12,14 +12,19 @@
 static char *format_message(const char *fmt, va_list ap) PD_PRINTF(1, 0);
 static char *format_message(const char *fmt, va_list ap)
 {
+	char small[256];
 	va_list ap2;
 	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
+	int n = vsnprintf(small, sizeof(small), fmt, ap2);
 	va_end(ap2);
 	if (n < 0)
 		n = 0;
 	char *s = malloc((size_t)n + 1);
-	if (s)
+	if (!s)
+		return NULL;
+	if ((size_t)n < sizeof(small))
+		memcpy(s, small, (size_t)n + 1);
+	else
 		vsnprintf(s, (size_t)n + 1, fmt, ap);
 	return s;
 }

@@ -38,8 +38,59 @@ static int str_eq(const char *a, const char *b)
 	if (profdata_profile_count(a, table) != profdata_profile_count(b, table)) \
 		return differ(c, "%s: %zu vs %zu", name, profdata_profile_count(a, table), \
 		              profdata_profile_count(b, table))
-/* Plain structs without pointers compare by their bytes after copying into zeroed storage. */
-#define SAME_FIELDS(x, y) (memcmp(&(x), &(y), sizeof(x)) == 0)
+/*
+ * Field-by-field comparators: structs are never compared with memcmp, whose
+ * padding bytes are whatever the producer's stack held.
+ */
+#define F(f) (x->f == y->f)
+static int eq_thread_start(const profdata_thread_start *x, const profdata_thread_start *y)
+{
+	return F(time_us) && F(serial) && F(object_id) && F(trace_serial) && F(name_id) && F(group_name_id) &&
+	       F(parent_group_name_id);
+}
+static int eq_thread_end(const profdata_thread_end *x, const profdata_thread_end *y) { return F(time_us) && F(serial); }
+static int eq_function(const profdata_function *x, const profdata_function *y)
+{
+	return F(id) && F(name_id) && F(signature_id) && F(source_file_id) && F(class_serial) && F(start_line) &&
+	       F(end_line);
+}
+static int eq_sample_type(const profdata_sample_type *x, const profdata_sample_type *y) { return F(type_id) && F(unit_id); }
+static int eq_heap_summary(const profdata_heap_summary *x, const profdata_heap_summary *y)
+{
+	return F(time_us) && F(live_bytes) && F(live_instances) && F(alloc_bytes) && F(alloc_instances);
+}
+static int eq_control_settings(const profdata_control_settings *x, const profdata_control_settings *y)
+{
+	return F(time_us) && F(flags) && F(stack_depth);
+}
+static int eq_mapping(const profdata_mapping *x, const profdata_mapping *y)
+{
+	return F(start) && F(limit) && F(offset) && F(inode) && F(path_id) && F(build_id) &&
+	       strcmp(x->perms, y->perms) == 0 && strcmp(x->device, y->device) == 0;
+}
+static int eq_class_unload(const profdata_class_unload *x, const profdata_class_unload *y) { return F(time_us) && F(serial); }
+static int eq_class_load(const profdata_class_load *x, const profdata_class_load *y)
+{
+	return F(time_us) && F(serial) && F(id) && F(trace_serial) && F(name_id);
+}
+static int eq_alloc_site(const profdata_alloc_site *x, const profdata_alloc_site *y)
+{
+	return F(array_type) && F(class_serial) && F(trace_serial) && F(live_bytes) && F(live_instances) &&
+	       F(alloc_bytes) && F(alloc_instances);
+}
+static int eq_root(const profdata_root *x, const profdata_root *y)
+{
+	return F(kind) && F(object_id) && F(thread_serial) && F(frame) && F(extra_id);
+}
+static int eq_dump_row(const pd_dump_row *x, const pd_dump_row *y)
+{
+	return F(d.time_us) && F(d.kind) && F(first_object) && F(nobjects);
+}
+static int eq_heap_row(const pd_heap_row *x, const pd_heap_row *y)
+{
+	return F(h.heap_id) && F(h.name_id) && F(dump) && F(obj_pos);
+}
+#undef F
 
 static int meta_equal(const profdata_profile *a, const profdata_profile *b, cmp *c)
 {
@@ -174,16 +225,14 @@ static int objects_equal(const profdata_profile *a, const profdata_profile *b, c
 }
 
 /* Compare a table row by row through its accessor into zeroed structs. */
-#define SEQ_EQUAL(table, name, T, getter) \
+#define SEQ_EQUAL(table, name, T, getter, eq) \
 	do { \
 		CHECK_COUNT(table, name); \
 		for (size_t i_ = 0; i_ < profdata_profile_count(a, table); i_++) { \
 			T x_, y_; \
-			memset(&x_, 0, sizeof(x_)); \
-			memset(&y_, 0, sizeof(y_)); \
 			getter(a, i_, &x_); \
 			getter(b, i_, &y_); \
-			if (!SAME_FIELDS(x_, y_)) \
+			if (!eq(&x_, &y_)) \
 				return differ(c, "%s %zu differs", name, i_); \
 		} \
 	} while (0)
@@ -198,7 +247,7 @@ static int root_get(const profdata_profile *p, size_t i, profdata_root *r)
 	r->object_id = t.object_id;
 	r->thread_serial = t.thread_serial;
 	r->frame = t.frame;
-	r->extra_id = t.extra_id ^ ((uint64_t)d << 56);
+	r->extra_id = t.extra_id ^ ((uint64_t)d << 56); /* the dump index takes part in the comparison */
 	return 0;
 }
 
@@ -230,14 +279,15 @@ static int keyed_equal(const profdata_profile *a, const profdata_profile *b, cmp
 			return differ(c, "thread %u missing from the second", serial);
 		const profdata_thread_info *x = &a->threads.v[i], *y = &b->threads.v[j];
 		if (x->has_start != y->has_start || x->has_end != y->has_end ||
-		    (x->has_start && !SAME_FIELDS(x->start, y->start)) || (x->has_end && !SAME_FIELDS(x->end, y->end)))
+		    (x->has_start && !eq_thread_start(&x->start, &y->start)) ||
+		    (x->has_end && !eq_thread_end(&x->end, &y->end)))
 			return differ(c, "thread %u differs", serial);
 	}
 	CHECK_COUNT(PROFDATA_TABLE_FUNCTIONS, "functions");
 	for (size_t i = 0; i < a->functions.n; i++) {
 		size_t j;
 		if (profdata_profile_find_function(b, a->functions.v[i].id, &j) < 0 ||
-		    !SAME_FIELDS(a->functions.v[i], b->functions.v[j]))
+		    !eq_function(&a->functions.v[i], &b->functions.v[j]))
 			return differ(c, "function %llu differs", ULL(a->functions.v[i].id));
 	}
 	CHECK_COUNT(PROFDATA_TABLE_FRAMES, "frames");
@@ -268,7 +318,8 @@ static int keyed_equal(const profdata_profile *a, const profdata_profile *b, cmp
 
 static int samples_equal(const profdata_profile *a, const profdata_profile *b, cmp *c)
 {
-	SEQ_EQUAL(PROFDATA_TABLE_SAMPLE_TYPES, "sample type", profdata_sample_type, profdata_profile_sample_type);
+	SEQ_EQUAL(PROFDATA_TABLE_SAMPLE_TYPES, "sample type", profdata_sample_type, profdata_profile_sample_type,
+	          eq_sample_type);
 	CHECK_COUNT(PROFDATA_TABLE_SAMPLE_GROUPS, "sample groups");
 	for (size_t i = 0; i < a->groups.n; i++)
 		if (a->groups.v[i].g.time_us != b->groups.v[i].g.time_us ||
@@ -300,18 +351,21 @@ static int misc_equal(const profdata_profile *a, const profdata_profile *b, cmp 
 		    x.nsites != y.nsites)
 			return differ(c, "alloc sites record %zu differs", i);
 		for (size_t k = 0; k < x.nsites; k++)
-			if (!SAME_FIELDS(x.sites[k], y.sites[k]))
+			if (!eq_alloc_site(&x.sites[k], &y.sites[k]))
 				return differ(c, "alloc sites record %zu, site %zu differs", i, k);
 	}
-	SEQ_EQUAL(PROFDATA_TABLE_HEAP_SUMMARIES, "heap summary", profdata_heap_summary, profdata_profile_heap_summary);
+	SEQ_EQUAL(PROFDATA_TABLE_HEAP_SUMMARIES, "heap summary", profdata_heap_summary, profdata_profile_heap_summary,
+	          eq_heap_summary);
 	SEQ_EQUAL(PROFDATA_TABLE_CONTROL_SETTINGS, "control settings", profdata_control_settings,
-	          profdata_profile_control_settings);
-	SEQ_EQUAL(PROFDATA_TABLE_MAPPINGS, "mapping", profdata_mapping, profdata_profile_mapping);
-	SEQ_EQUAL(PROFDATA_TABLE_CLASS_LOADS, "class load", profdata_class_load, profdata_profile_class_load);
-	SEQ_EQUAL(PROFDATA_TABLE_UNLOADS, "class unload", profdata_class_unload, profdata_profile_unload);
-	SEQ_EQUAL(PROFDATA_TABLE_ROOTS, "root", profdata_root, root_get);
-	SEQ_EQUAL(PROFDATA_TABLE_DUMPS, "dump", pd_dump_row, dump_get);
-	SEQ_EQUAL(PROFDATA_TABLE_HEAP_INFOS, "heap info", pd_heap_row, heap_get);
+	          profdata_profile_control_settings, eq_control_settings);
+	SEQ_EQUAL(PROFDATA_TABLE_MAPPINGS, "mapping", profdata_mapping, profdata_profile_mapping, eq_mapping);
+	SEQ_EQUAL(PROFDATA_TABLE_CLASS_LOADS, "class load", profdata_class_load, profdata_profile_class_load,
+	          eq_class_load);
+	SEQ_EQUAL(PROFDATA_TABLE_UNLOADS, "class unload", profdata_class_unload, profdata_profile_unload,
+	          eq_class_unload);
+	SEQ_EQUAL(PROFDATA_TABLE_ROOTS, "root", profdata_root, root_get, eq_root);
+	SEQ_EQUAL(PROFDATA_TABLE_DUMPS, "dump", pd_dump_row, dump_get, eq_dump_row);
+	SEQ_EQUAL(PROFDATA_TABLE_HEAP_INFOS, "heap info", pd_heap_row, heap_get, eq_heap_row);
 	CHECK_COUNT(PROFDATA_TABLE_UNKNOWN, "unknown records");
 	for (size_t i = 0; i < a->unknowns.n; i++) {
 		profdata_unknown x, y;

@@ -48,7 +48,8 @@ static void fill_every_table(const profdata_events *ev, void *p, unsigned id_siz
 	ck_assert_int_eq(ev->control_settings(p, &cs), 0);
 	profdata_mapping map = { 0x400000, 0x500000, 0, 42, 111, 0, "r-xp", "08:01" };
 	ck_assert_int_eq(ev->mapping(p, &map), 0);
-	profdata_attachment att = { "maps", "400000-500000 r-xp 0 08:01 42 /lib/x.so\n", 42 };
+	static const char maps[] = "400000-500000 r-xp 0 08:01 42 /lib/x.so\n";
+	profdata_attachment att = { "maps", maps, sizeof(maps) - 1 };
 	ck_assert_int_eq(ev->attachment(p, &att), 0);
 	profdata_unknown unk = { 0x77, 13, "\1\2\3", 3, 0 };
 	ck_assert_int_eq(ev->unknown(p, &unk), 0);
@@ -200,7 +201,7 @@ START_TEST(lookups_by_format_ids)
 	ck_assert_str_eq(profdata_profile_string(p, 104, &len), "run");
 	profdata_attachment at;
 	ck_assert_int_eq(profdata_profile_find_attachment(p, "maps", &at), 0);
-	ck_assert_uint_eq(at.len, 42);
+	ck_assert_uint_eq(at.len, strlen("400000-500000 r-xp 0 08:01 42 /lib/x.so\n"));
 	profdata_profile_free(p);
 }
 END_TEST

