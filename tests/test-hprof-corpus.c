@@ -2,6 +2,7 @@
 #include "test-hprof-common.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const corpus[] = { "hprof-slurp_hprof-32.bin", "hprof-slurp_hprof-64.bin" };
@@ -47,6 +48,34 @@ START_TEST(agent_file_has_the_agent_records)
 }
 END_TEST
 
+/* HotSpot's 1.0.1 file comes out of a streaming conversion byte for byte. */
+START_TEST(hotspot_file_rewritten_identically)
+{
+	char path[4096];
+	size_t len, out_len;
+	unsigned char *orig = test_slurp(corpus_path(path, sizeof path, corpus[1]), &len);
+	profdata_reader *r;
+	profdata_writer *w;
+	profdata_read_options ro = PROFDATA_READ_OPTIONS_INIT;
+	profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
+	const void *out;
+
+	ck_assert_int_eq(profdata_reader_open_path(&r, path), 0);
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	ro.mode = PROFDATA_MODE_STRICT;
+	wo.format = "hprof";
+	wo.options = "version=source";
+	ck_assert_int_eq(profdata_convert(r, &ro, w, &wo), 0);
+	ck_assert_int_eq(profdata_writer_close(w), 0);
+	ck_assert_int_eq(profdata_writer_memory(w, &out, &out_len), 0);
+	ck_assert_uint_eq(out_len, len);
+	ck_assert(memcmp(out, orig, len) == 0);
+	profdata_writer_free(w);
+	profdata_reader_free(r);
+	free(orig);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("hprof-corpus");
@@ -55,6 +84,7 @@ Suite *suite_main(void)
 	tcase_add_loop_test(tc, corpus_round_trips, 0, 2);
 	tcase_add_loop_test(tc, corpus_objects_match_visualvm, 0, 2);
 	tcase_add_test(tc, agent_file_has_the_agent_records);
+	tcase_add_test(tc, hotspot_file_rewritten_identically);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -132,6 +132,34 @@ START_TEST(synthetic_round_trips)
 }
 END_TEST
 
+/* The independent writer and the library's encoder agree byte for byte. */
+START_TEST(encoder_rewrites_the_python_agent_file_identically)
+{
+	char path[4096];
+	size_t len, out_len;
+	unsigned char *orig = test_slurp(test_data_path(path, sizeof path, synthetic[0]), &len);
+	profdata_reader *r;
+	profdata_writer *w;
+	profdata_read_options ro = PROFDATA_READ_OPTIONS_INIT;
+	profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
+	const void *out;
+
+	ck_assert_int_eq(profdata_reader_open_path(&r, path), 0);
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	ro.mode = PROFDATA_MODE_STRICT;
+	wo.format = "hprof";
+	wo.options = "version=source";
+	ck_assert_int_eq(profdata_convert(r, &ro, w, &wo), 0);
+	ck_assert_int_eq(profdata_writer_close(w), 0);
+	ck_assert_int_eq(profdata_writer_memory(w, &out, &out_len), 0);
+	ck_assert_uint_eq(out_len, len);
+	ck_assert(memcmp(out, orig, len) == 0);
+	profdata_writer_free(w);
+	profdata_reader_free(r);
+	free(orig);
+}
+END_TEST
+
 START_TEST(agent_records_read_as_written)
 {
 	char path[4096];
@@ -1172,6 +1200,7 @@ Suite *suite_main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, synthetic_fixtures_have_the_expected_counts);
 	tcase_add_loop_test(tc, synthetic_round_trips, 0, NSYN);
+	tcase_add_test(tc, encoder_rewrites_the_python_agent_file_identically);
 	tcase_add_test(tc, agent_records_read_as_written);
 	tcase_add_test(tc, android_records_read_as_written);
 	tcase_add_loop_test(tc, jdk_round_trips, 0, NJDK);
