@@ -1,6 +1,7 @@
 /* The HPROF codec: JDK fixtures, synthetic fixtures from two writers, repairs, errors and options. */
 #include "test-hprof-common.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1091,6 +1092,130 @@ START_TEST(reserved_string_ids)
 }
 END_TEST
 
+/*
+ * Write `b` at the start and `tail` at `tail_at` of a sparse temporary file
+ * of `size` bytes; NULL when the file system cannot hold it.
+ */
+static char *sparse_file(const hb *b, uint64_t size, const hb *tail, uint64_t tail_at)
+{
+	static char name[64];
+	int fd;
+	snprintf(name, sizeof name, "/tmp/pd-hprof-big-XXXXXX");
+	fd = mkstemp(name);
+	if (fd < 0)
+		return NULL;
+	if (ftruncate(fd, (off_t)size) != 0 || pwrite(fd, b->p, b->len, 0) != (ssize_t)b->len ||
+	    (tail && pwrite(fd, tail->p, tail->len, (off_t)tail_at) != (ssize_t)tail->len)) {
+		close(fd);
+		unlink(name);
+		return NULL;
+	}
+	close(fd);
+	return name;
+}
+
+START_TEST(inputs_beyond_4_gib)
+{
+	hb b = { 0 }, t = { 0 };
+	uint64_t n = ((uint64_t)1 << 29) + 1, body = 14 + 8 * n, size;
+	char *name;
+	profdata_reader *r;
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	profdata_profile *p = NULL;
+	profdata_object obj;
+	int e;
+
+	if (sizeof(size_t) < 8)
+		return;
+	/* A 1.0.1 HEAP DUMP of 4 GiB + 14 bytes: its u4 length says 14. */
+	header(&b, "JAVA PROFILE 1.0.1", 4);
+	rec(&b, 0x0C, (uint32_t)body);
+	u1(&b, 0x23);
+	u4(&b, 0x1234);
+	u4(&b, 0);
+	u4(&b, (uint32_t)n);
+	u1(&b, PROFDATA_TYPE_LONG);
+	size = 31 + 9 + body;
+	name = sparse_file(&b, size, NULL, 0);
+	free(b.p);
+	if (!name)
+		return; /* no room for a sparse file here */
+	ck_assert_int_eq(profdata_reader_open_path(&r, name), 0);
+	o.mode = PROFDATA_MODE_STRICT;
+	e = profdata_read(&p, r, &o);
+	ck_assert_int_eq(e, PROFDATA_EFORMAT);
+	ck_assert_msg(strstr(profdata_reader_error(r)->message, "overflowed"), "%s", profdata_reader_error(r)->message);
+	profdata_reader_free(r);
+	ck_assert_int_eq(profdata_reader_open_path(&r, name), 0);
+	o.mode = PROFDATA_MODE_PERMISSIVE;
+	e = profdata_read(&p, r, &o);
+	ck_assert_msg(e == 0, "%s", profdata_reader_error(r) ? profdata_reader_error(r)->message : "");
+	ck_assert_uint_eq(profdata_reader_warning_count(r), 1);
+	ck_assert_uint_eq(count(p, PROFDATA_TABLE_OBJECTS), 1);
+	ck_assert_int_eq(profdata_profile_object(p, 0, &obj), 0);
+	ck_assert_uint_eq(obj.length, n);
+	ck_assert_uint_eq(obj.data_len, n * 8);
+	profdata_profile_free(p);
+	profdata_reader_free(r);
+	unlink(name);
+
+	/* 1.0.2: two segments of 2.5 GiB arrays, then records past 5 GiB. */
+	memset(&b, 0, sizeof b);
+	header(&b, "JAVA PROFILE 1.0.2", 8);
+	n = (uint64_t)5 << 29; /* bytes of each byte[] */
+	rec(&b, 0x1C, (uint32_t)(1 + 8 + 4 + 4 + 1 + n));
+	u1(&b, 0x23);
+	id8(&b, 0x10);
+	u4(&b, 0);
+	u4(&b, (uint32_t)n);
+	u1(&b, PROFDATA_TYPE_BYTE);
+	{
+		uint64_t second = b.len + n;
+		hb mid = { 0 };
+		rec(&mid, 0x1C, (uint32_t)(1 + 8 + 4 + 4 + 1 + n));
+		u1(&mid, 0x23);
+		id8(&mid, 0x11);
+		u4(&mid, 0);
+		u4(&mid, (uint32_t)n);
+		u1(&mid, PROFDATA_TYPE_BYTE);
+		t.len = 0;
+		put(&t, mid.p, mid.len);
+		free(mid.p);
+		size = second + t.len + n;
+		/* the tail: after the second array, a STRING and the END */
+		{
+			hb end = { 0 };
+			rec(&end, 0x01, 8 + 2);
+			id8(&end, 0x99);
+			put(&end, "hi", 2);
+			rec(&end, 0x2C, 0);
+			name = sparse_file(&b, size + end.len, &t, second);
+			if (name) {
+				int fd = open(name, O_WRONLY);
+				ck_assert_int_ge(fd, 0);
+				ck_assert_int_eq(pwrite(fd, end.p, end.len, (off_t)size), (ssize_t)end.len);
+				close(fd);
+			}
+			free(end.p);
+		}
+	}
+	free(b.p);
+	free(t.p);
+	if (!name)
+		return;
+	ck_assert_int_eq(profdata_reader_open_path(&r, name), 0);
+	o.mode = PROFDATA_MODE_STRICT;
+	e = profdata_read(&p, r, &o);
+	ck_assert_msg(e == 0, "%s", profdata_reader_error(r) ? profdata_reader_error(r)->message : "");
+	ck_assert_uint_eq(count(p, PROFDATA_TABLE_OBJECTS), 2);
+	ck_assert_uint_eq(count(p, PROFDATA_TABLE_DUMPS), 1);
+	ck_assert_str_eq(profdata_profile_string(p, 0x99, NULL), "hi");
+	profdata_profile_free(p);
+	profdata_reader_free(r);
+	unlink(name);
+}
+END_TEST
+
 START_TEST(sniffing_bids)
 {
 	const profdata_format *f = profdata_format_find("hprof");
@@ -1219,6 +1344,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, lying_counts_allocate_nothing);
 	tcase_add_test(tc, subrecord_past_its_segment);
 	tcase_add_test(tc, reserved_string_ids);
+	tcase_add_test(tc, inputs_beyond_4_gib);
 	tcase_add_test(tc, sniffing_bids);
 	tcase_add_test(tc, foreign_events_still_give_valid_hprof);
 	suite_add_tcase(s, tc);
