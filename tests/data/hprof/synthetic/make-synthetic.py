@@ -180,7 +180,7 @@ class Heap:
 
 
 def common_strings(w, base):
-    names = ["java/lang/Object", "java/lang/String", "[I", "Main", "main", "([Ljava/lang/String;)V",
+    names = ["java/lang/Object", "java/lang/String", "[Ljava/lang/Object;", "Main", "main", "([Ljava/lang/String;)V",
              "Main.java", "value", "next", "count", "main-thread", "main-group", "system", "COUNT"]
     ids = {}
     for i, n in enumerate(names):
@@ -189,9 +189,26 @@ def common_strings(w, base):
     return ids
 
 
-def heap_content(h, s, obj_base, with_android=False):
+PRIM_ARRAYS = [(4, "[Z", "boolean[]"), (5, "[C", "char[]"), (6, "[F", "float[]"), (7, "[D", "double[]"),
+               (8, "[B", "byte[]"), (9, "[S", "short[]"), (10, "[I", "int[]"), (11, "[J", "long[]")]
+
+
+def prim_array_classes(w, sid_base, cls_base, serial_base, source_form):
+    """LOAD CLASS records for the primitive array classes (readers such as
+    VisualVM need them to type primitive arrays); returns their class ids."""
+    ids = []
+    for i, (_, internal, source) in enumerate(PRIM_ARRAYS):
+        w.string(sid_base + i, source if source_form else internal)
+        w.load_class(serial_base + i, cls_base + i, 0, sid_base + i)
+        ids.append(cls_base + i)
+    return ids
+
+
+def heap_content(h, s, obj_base, with_android=False, array_classes=()):
     """Classes, roots and objects of every kind, shared by several files."""
     w = h.w
+    for cid in array_classes:
+        h.class_dump(cid, 0, obj_base + 1, 0, [], [], [], 0)
     cls_object, cls_main, cls_arr = obj_base + 1, obj_base + 2, obj_base + 3
     h.class_dump(cls_object, 0, 0, 0, [], [], [], 0)
     h.class_dump(cls_main, 1, cls_object, 0,
@@ -240,8 +257,9 @@ def agent_id4():
     s = common_strings(w, 1)
     w.load_class(1, 0x1001, 0, s["java/lang/Object"], time=10)
     w.load_class(2, 0x1002, 0, s["Main"], time=11)
-    w.load_class(3, 0x1003, 0, s["[I"], time=12)
+    w.load_class(3, 0x1003, 0, s["[Ljava/lang/Object;"], time=12)
     w.load_class(4, 0x1004, 0, s["java/lang/String"], time=13)
+    arrays = prim_array_classes(w, 0x100, 0x1100, 10, True)
     w.frame(0x500, s["main"], s["([Ljava/lang/String;)V"], s["Main.java"], 2, 17)
     w.frame(0x501, s["main"], s["([Ljava/lang/String;)V"], s["Main.java"], 2, -1)
     w.frame(0x502, s["main"], s["([Ljava/lang/String;)V"], 0, 2, -2)
@@ -258,7 +276,7 @@ def agent_id4():
     w.heap_summary(1000, 10, 5000, 50, time=300)
     w.unload_class(4, time=350)
     h = Heap(w)
-    heap_content(h, s, 0x1000)
+    heap_content(h, s, 0x1000, array_classes=arrays)
     h.write_heap_dump(time=400)
     w.cpu_samples(3, [(3, 2)], time=500)
     w.end_thread(2, time=600)
@@ -279,11 +297,12 @@ def android_tiny_segments():
     s = common_strings(w, 0x400000)
     w.load_class(1, 0x7001, 0, s["java/lang/Object"])
     w.load_class(2, 0x7002, 0, s["Main"])
-    w.load_class(3, 0x7003, 0, s["[I"])
+    w.load_class(3, 0x7003, 0, s["[Ljava/lang/Object;"])
+    arrays = prim_array_classes(w, 0x400100, 0x7100, 10, False)
     w.trace(1, 0, [])
     h = Heap(w)
     h.heap_info(ord("I"), s["system"])
-    heap_content(h, s, 0x7000, with_android=True)
+    heap_content(h, s, 0x7000, with_android=True, array_classes=arrays)
     h.write_segments(1)
     return w
 
@@ -295,10 +314,11 @@ def multi_dump_id8():
     w.unknown(0x42, b"\x01\x02\x03 kept verbatim", time=5)
     w.load_class(1, 0x800001, 0, s["java/lang/Object"])
     w.load_class(2, 0x800002, 0, s["Main"])
-    w.load_class(3, 0x800003, 0, s["[I"])
+    w.load_class(3, 0x800003, 0, s["[Ljava/lang/Object;"])
+    arrays = prim_array_classes(w, 0x7F0000000100, 0x800100, 10, False)
     w.trace(1, 0, [])
     h = Heap(w)
-    heap_content(h, s, 0x800000)
+    heap_content(h, s, 0x800000, array_classes=arrays)
     h.write_segments(7, time=9)
     w.unknown(0x99, b"", time=6)
     h.root(0x05, 0x800002)
