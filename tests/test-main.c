@@ -90,7 +90,8 @@ unsigned char *test_write(const profdata_profile *p, const char *format, const c
 	ck_assert_int_eq(profdata_writer_memory(w, &data, len), 0);
 	unsigned char *copy = malloc(*len ? *len : 1);
 	ck_assert_ptr_nonnull(copy);
-	memcpy(copy, data, *len);
+	if (*len)
+		memcpy(copy, data, *len);
 	profdata_writer_free(w);
 	return copy;
 }

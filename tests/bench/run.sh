@@ -24,7 +24,9 @@ pd=$build/tools/profdata/profdata
 measure() {
   local best_t="" best_m="" t m out
   for _ in $(seq "$runs"); do
-    out=$( { /usr/bin/time -f '%e %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -n1)
+    # -o: the command's own stderr is discarded, time's report is not
+    /usr/bin/time -o "$dir/.pd-bench-time" -f '%e %M' "$@" >/dev/null 2>/dev/null
+    out=$(tail -n1 "$dir/.pd-bench-time")
     t=${out% *}
     m=${out#* }
     if [ -z "$best_t" ] || awk -v a="$t" -v b="$best_t" 'BEGIN{exit !(a<b)}'; then best_t=$t best_m=$m; fi

@@ -47,6 +47,10 @@ typedef struct args {
 	char ropts[1024], wopts[1024];
 } args;
 
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static int usage(const char *fmt, ...);
 static int usage(const char *fmt, ...)
 {
 	if (fmt) {

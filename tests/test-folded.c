@@ -1,0 +1,241 @@
+/* Folded stacks export: native and JVM profiles, checked against totals and exact text. */
+#include "test-common.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *folded_of(const profdata_profile *p, size_t *len)
+{
+	unsigned char *b = test_write(p, "folded", NULL, len);
+	char *s = malloc(*len + 1);
+	memcpy(s, b, *len);
+	s[*len] = 0;
+	free(b);
+	return s;
+}
+
+/* Lines, their total and a check of the shape of every line. */
+static void check_lines(const char *s, size_t *nlines, uint64_t *total)
+{
+	*nlines = 0;
+	*total = 0;
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		ck_assert_ptr_nonnull(nl);
+		const char *sp = nl;
+		while (sp > s && sp[-1] != ' ')
+			sp--;
+		ck_assert_ptr_ne(sp, s);
+		char *end;
+		unsigned long long v = strtoull(sp, &end, 10);
+		ck_assert_ptr_eq(end, nl);
+		*total += v;
+		(*nlines)++;
+		s = nl + 1;
+	}
+}
+
+static uint64_t total_count(const profdata_profile *p)
+{
+	uint64_t t = 0;
+	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_SAMPLES); i++) {
+		profdata_sample s;
+		ck_assert_int_eq(profdata_profile_sample(p, i, &s), 0);
+		t += (uint64_t)s.values[0];
+	}
+	return t;
+}
+
+/* Distinct call chains by frame ids (the decoder gives one stack per chain). */
+static size_t distinct_sampled_stacks(const profdata_profile *p)
+{
+	size_t n = profdata_profile_count(p, PROFDATA_TABLE_STACKS), k = 0;
+	char *seen = calloc(n + 1, 1);
+	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_SAMPLES); i++) {
+		profdata_sample s;
+		size_t si;
+		profdata_profile_sample(p, i, &s);
+		ck_assert_int_eq(profdata_profile_find_stack(p, s.stack_serial, &si), 0);
+		if (!seen[si]) {
+			seen[si] = 1;
+			k++;
+		}
+	}
+	free(seen);
+	return k;
+}
+
+START_TEST(corpus_totals)
+{
+	const char *dir = test_corpus_dir();
+	if (!dir) {
+		printf("corpus_totals: skipped, ../shared/corpus is absent\n");
+		return;
+	}
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/gperftools/cppbench.cpu", dir);
+	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_STRICT);
+	size_t len, n;
+	uint64_t total;
+	char *s = folded_of(p, &len);
+	check_lines(s, &n, &total);
+	ck_assert_uint_eq(total, 712);
+	ck_assert_uint_eq(n, 50);
+	/* the first record, root first, PCs as stored */
+	const char *first = "0x7f5e541460fe;0xa456e4;0x7a296d;0x7a251b;0x79e80a;0x5280ab;0x526edf;0x5261af;"
+	                    "0x42e14c;0x7f5e5414e5b0;0x42ef04 2\n";
+	ck_assert_int_eq(strncmp(s, first, strlen(first)), 0);
+	/* the hottest chain: 542 samples in one record */
+	ck_assert_ptr_nonnull(strstr(s, ";0x42ed43 542\n"));
+	free(s);
+	profdata_profile_free(p);
+}
+END_TEST
+
+static const char *const fixtures[] = { "cpu-100hz.prof", "cpu-1000hz.prof", "api-start-stop.prof",
+	                                    "killed-flushed.prof", "short.prof" };
+
+START_TEST(fixture_totals)
+{
+	char path[4096];
+	test_data_path(path, sizeof(path), "gperftools/");
+	strncat(path, fixtures[_i], sizeof(path) - strlen(path) - 1);
+	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_PERMISSIVE);
+	size_t len, n;
+	uint64_t total;
+	char *s = folded_of(p, &len);
+	check_lines(s, &n, &total);
+	ck_assert_uint_eq(total, total_count(p));
+	ck_assert_uint_eq(n, distinct_sampled_stacks(p));
+	/* native frames only: every frame is 0x + lower-case hex */
+	for (const char *c = s; *c; c++) {
+		if (*c == '\n' || *c == ';') {
+			continue;
+		}
+		ck_assert_msg(c[0] == '0' && c[1] == 'x', "frame at %.20s", c);
+		c += 2;
+		while ((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f'))
+			c++;
+		ck_assert_msg(*c == ';' || *c == ' ', "bad frame end %.20s", c);
+		if (*c == ' ')
+			while (*c != '\n')
+				c++;
+		c--;
+	}
+	/* the same twice */
+	size_t len2;
+	char *s2 = folded_of(p, &len2);
+	ck_assert_str_eq(s, s2);
+	free(s);
+	free(s2);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* A JVM profile through the builder, HPROF style: class loads after the stacks. */
+static profdata_profile *synth_jvm(int class_loads)
+{
+	profdata_profile *p;
+	profdata_events ev;
+	ck_assert_int_eq(profdata_profile_new(&p), 0);
+	profdata_profile_builder(&ev);
+	profdata_meta m;
+	memset(&m, 0, sizeof(m));
+	m.format = "hprof";
+	ck_assert_int_eq(ev.begin(p, &m), 0);
+	const char *strs[] = { "java/lang/Thread", "run", "()V", "Thread.java", "Main", "main", "([Ljava/lang/String;)V",
+	                       "Main.java", "samples", "count", "[Lcom/x/Y;", "weird;name\nhere", "native" };
+	for (unsigned i = 0; i < 13; i++)
+		ck_assert_int_eq(ev.string(p, 100 + i, strs[i], strlen(strs[i])), 0);
+	profdata_function f1 = { 1, 101, 102, 103, 1, 0, 0 };
+	profdata_function f2 = { 2, 105, 106, 107, 2, 0, 0 };
+	profdata_function f3 = { 3, 111, 0, 0, 3, 0, 0 };
+	profdata_function f4 = { 4, 0, 0, 0, 0, 0, 0 };   /* no name: falls back */
+	ck_assert_int_eq(ev.function(p, &f1), 0);
+	ck_assert_int_eq(ev.function(p, &f2), 0);
+	ck_assert_int_eq(ev.function(p, &f3), 0);
+	ck_assert_int_eq(ev.function(p, &f4), 0);
+	profdata_frame fr1 = { 11, 1, 748, 0, 0, 0 }, fr1b = { 15, 1, 750, 0, 0, 0 };
+	profdata_frame fr2 = { 12, 2, 5, 0, 0, 0 };
+	profdata_frame fr3 = { 13, 3, PROFDATA_LINE_NATIVE, 0, 0, 0 };
+	profdata_frame fr4 = { 14, 4, 0, 0xdeadbeef, 1, 0 };
+	profdata_frame fr5 = { 16, 0, 0, 0, 0, 0 };
+	profdata_frame *frs[] = { &fr1, &fr1b, &fr2, &fr3, &fr4, &fr5 };
+	for (unsigned i = 0; i < 6; i++)
+		ck_assert_int_eq(ev.frame(p, frs[i]), 0);
+	uint64_t a[] = { 11, 12 }, b[] = { 15, 12 }, c[] = { 13, 14, 16, 12 };
+	profdata_stack s1 = { 1, 1, a, 2 }, s2 = { 2, 2, b, 2 }, s3 = { 3, 1, c, 4 }, s4 = { 4, 3, a, 2 };
+	ck_assert_int_eq(ev.stack(p, &s1), 0);
+	ck_assert_int_eq(ev.stack(p, &s2), 0);
+	ck_assert_int_eq(ev.stack(p, &s3), 0);
+	ck_assert_int_eq(ev.stack(p, &s4), 0);
+	if (class_loads) {
+		profdata_class_load l1 = { 0, 1, 0x100, 0, 100 }, l2 = { 0, 2, 0x200, 0, 104 }, l3 = { 0, 3, 0x300, 0, 110 };
+		ck_assert_int_eq(ev.class_load(p, &l1), 0);
+		ck_assert_int_eq(ev.class_load(p, &l2), 0);
+		ck_assert_int_eq(ev.class_load(p, &l3), 0);
+	}
+	profdata_sample_type t = { 108, 109 };
+	ck_assert_int_eq(ev.sample_type(p, &t), 0);
+	profdata_sample_group g = { 0, 17 };
+	ck_assert_int_eq(ev.sample_group(p, &g), 0);
+	int64_t v[] = { 5, 3, 7, 2 };
+	uint32_t order[] = { 3, 1, 2, 4 };
+	for (unsigned i = 0; i < 4; i++) {
+		profdata_sample x = { order[i], 0, 0, &v[i], 1 };
+		ck_assert_int_eq(ev.sample(p, &x), 0);
+	}
+	ck_assert_int_eq(ev.end(p), 0);
+	return p;
+}
+
+START_TEST(jvm_names)
+{
+	profdata_profile *p = synth_jvm(1);
+	size_t len;
+	char *s = folded_of(p, &len);
+	/* stacks 1, 2 and 4 are one chain by name (different frames, lines and threads): 3 + 7 + 2 */
+	ck_assert_str_eq(s, "Main.main;[unknown];0xdeadbeef;com.x.Y[].weird_name_here 5\n"
+	                    "Main.main;java.lang.Thread.run 12\n");
+	free(s);
+	profdata_profile_free(p);
+	/* without class loads, the bare method names */
+	p = synth_jvm(0);
+	s = folded_of(p, &len);
+	ck_assert_str_eq(s, "main;[unknown];0xdeadbeef;weird_name_here 5\nmain;run 12\n");
+	free(s);
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(empty_profile)
+{
+	profdata_profile *p;
+	profdata_events ev;
+	ck_assert_int_eq(profdata_profile_new(&p), 0);
+	profdata_profile_builder(&ev);
+	profdata_meta m;
+	memset(&m, 0, sizeof(m));
+	ck_assert_int_eq(ev.begin(p, &m), 0);
+	ck_assert_int_eq(ev.end(p), 0);
+	size_t len;
+	char *s = folded_of(p, &len);
+	ck_assert_uint_eq(len, 0);
+	free(s);
+	profdata_profile_free(p);
+}
+END_TEST
+
+Suite *suite_main(void)
+{
+	Suite *s = suite_create("folded");
+	TCase *tc = tcase_create("folded");
+	tcase_add_test(tc, corpus_totals);
+	tcase_add_loop_test(tc, fixture_totals, 0, sizeof(fixtures) / sizeof(fixtures[0]));
+	tcase_add_test(tc, jvm_names);
+	tcase_add_test(tc, empty_profile);
+	suite_add_tcase(s, tc);
+	return s;
+}
