@@ -348,6 +348,16 @@ static int he_event(he *e)
 	return e->err;
 }
 
+/*
+ * Strings, functions, frames and stacks are what samples refer to: formats
+ * that define them as their samples go (gperftools) must not split a group,
+ * so these records are written ahead of the open group's CPU SAMPLES.
+ */
+static int he_definition(he *e)
+{
+	return he_ready(e);
+}
+
 /* ---- the events ---- */
 
 static int he_begin(void *payload, const profdata_meta *m)
@@ -365,7 +375,7 @@ static int he_begin(void *payload, const profdata_meta *m)
 static int he_string(void *payload, uint64_t id, const char *utf8, size_t len)
 {
 	he *e = payload;
-	if (he_event(e))
+	if (he_definition(e))
 		return e->err;
 	if (id >= HPROF_SYNTH_ID_MIN)
 		return 0; /* made up by the decoder; see hprof.h */
@@ -407,7 +417,7 @@ static int he_function(void *payload, const profdata_function *f)
 	he *e = payload;
 	uint32_t i;
 
-	if (he_event(e))
+	if (he_definition(e))
 		return e->err;
 	/* The first definition of an id wins, as in the model. */
 	if (hm_get(&e->fn_map, f->id))
@@ -431,7 +441,7 @@ static int he_frame(void *payload, const profdata_frame *f)
 	const he_fn *fn = &none;
 	uint32_t i;
 
-	if (he_event(e) || he_rec(e, 40))
+	if (he_definition(e) || he_rec(e, 40))
 		return e->err;
 	i = hm_get(&e->fn_map, f->function_id);
 	if (i)
@@ -454,7 +464,7 @@ static int he_stack(void *payload, const profdata_stack *s)
 	he *e = payload;
 	size_t i;
 
-	if (he_event(e))
+	if (he_definition(e))
 		return e->err;
 	if (s->nframes > (UINT32_MAX - 12) / 8) {
 		e->err = pd_out_error(e->w, PROFDATA_ERANGE, "stack %lu has too many frames for HPROF",
