@@ -671,7 +671,7 @@ static int he_zeros(he *e, uint64_t n)
 }
 
 /*
- * Add one sub-record: `hlen` bytes of e->rec, then `plen` payload bytes
+ * Add one sub-record: the e->rec.len bytes of e->rec, then `plen` payload bytes
  * (zeros when payload is NULL).
  */
 static int he_sub(he *e, const void *payload, uint64_t plen)
