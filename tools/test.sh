@@ -42,7 +42,7 @@ CC=clang meson setup "$out/fuzz" -Dfuzzing=true -Db_sanitize=address,undefined -
   -Dtool=false >/dev/null
 meson compile -C "$out/fuzz" >/dev/null
 for t in "$out"/fuzz/tests/fuzz/fuzz-*; do
-  [ -x "$t" ] || continue
+  [ -f "$t" ] && [ -x "$t" ] || continue   # not the .p object folders
   name=$(basename "$t"); name=${name#fuzz-}
   seeds=tests/fuzz/corpus/$name
   work=$(mktemp -d)

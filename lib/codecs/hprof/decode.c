@@ -1,0 +1,1114 @@
+/*
+ * HPROF decoder: bytes to events.
+ *
+ * Top-level records are read whole (they are small, except unknown ones,
+ * which are kept verbatim). HEAP DUMP and HEAP DUMP SEGMENT bodies are read
+ * sub-record by sub-record from input windows of at most a chunk, so a
+ * segment never has to fit a buffer; only a single sub-record does, since its
+ * payload is handed on as one pointer. On a memory-mapped input the window
+ * is the mapping itself and nothing is copied.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hprof.h"
+
+/* How much of a heap dump body to ask for at once when the input is a stream. */
+#define HD_CHUNK ((size_t)1 << 20)
+/* Permissive mode keeps the unparseable rest of a segment when it is no bigger than this (streams). */
+#define HD_UNKNOWN_KEEP_MAX ((uint64_t)64 << 20)
+
+/* Internal result: a permissive repair ended the input early; finish cleanly. */
+#define HD_FINISH 2
+
+typedef struct hd {
+	const pd_decode_args *a;
+	profdata_reader *in;
+	unsigned ids;
+	int strict;
+	int dump_open;          /* a HEAP DUMP SEGMENT run is open (no HEAP DUMP END yet) */
+	int sample_type_done;
+	uint64_t size;          /* input size when it is one stable span, else UINT64_MAX */
+	char version[64];
+
+	/* Scratch, grown to what records that are already in memory justify. */
+	uint64_t *frames;
+	size_t frames_cap;
+	profdata_alloc_site *sites;
+	size_t sites_cap;
+	profdata_constant *consts;
+	size_t consts_cap;
+	profdata_field *statics, *fields;
+	size_t statics_cap, fields_cap;
+} hd;
+
+static int hd_error(hd *d, int code, uint64_t off, const char *fmt, ...) PD_PRINTF(4, 5);
+static int hd_problem(hd *d, int code, uint64_t off, const char *fmt, ...) PD_PRINTF(4, 5);
+
+static int hd_error(hd *d, int code, uint64_t off, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return pd_in_error(d->in, code, off, "%s", msg);
+}
+
+/*
+ * Something is wrong with the input: an error in strict mode (returns the
+ * code), a warning in permissive mode (returns 0, and the caller repairs).
+ */
+static int hd_problem(hd *d, int code, uint64_t off, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (d->strict)
+		return pd_in_error(d->in, code, off, "%s", msg);
+	pd_in_warn(d->in, code, off, "%s", msg);
+	return 0;
+}
+
+/* A callback asked to stop. */
+#define EMIT(d, member, ...) \
+	do { if (PD_EMIT((d)->a, member, __VA_ARGS__)) return PROFDATA_STOPPED; } while (0)
+#define EMIT0(d, member) \
+	do { if (PD_EMIT0((d)->a, member)) return PROFDATA_STOPPED; } while (0)
+
+static int hd_reserve(void **ptr, size_t *cap, size_t n, size_t size)
+{
+	if (n <= *cap)
+		return 0;
+	return pd_grow(ptr, cap, n, size);
+}
+
+/* ---- the header ---- */
+
+static int hd_header(hd *d)
+{
+	const unsigned char *p;
+	int64_t n = pd_in_fill(d->in, 64 + 13, &p);
+	size_t len, i;
+
+	if (n < 0)
+		return (int)n;
+	for (len = 0; len < (size_t)n && p[len] != '\0'; len++)
+		;
+	if (len >= (size_t)n && n < 64 + 13 && memcmp(p, "JAVA PROFILE 1.0.", (size_t)n < 17 ? (size_t)n : 17) == 0)
+		return hd_error(d, PROFDATA_ETRUNCATED, 0,
+		                "truncated HPROF header at offset 0: the input ends after %lld bytes", (long long)n);
+	if (len >= (size_t)n || len >= sizeof d->version || strncmp((const char *)p, "JAVA PROFILE ", 13) != 0)
+		return hd_error(d, PROFDATA_EFORMAT, 0,
+		                "not an HPROF file: no \"JAVA PROFILE 1.0.x\" header at offset 0");
+	if ((size_t)n < len + 13)
+		return hd_error(d, PROFDATA_ETRUNCATED, (uint64_t)len + 1,
+		                "truncated HPROF header at offset %zu: 12 bytes needed, %zu remain", len + 1,
+		                (size_t)n - len - 1);
+	memcpy(d->version, p, len + 1);
+	if (strcmp(d->version, "JAVA PROFILE 1.0.1") != 0 && strcmp(d->version, "JAVA PROFILE 1.0.2") != 0 &&
+	    strcmp(d->version, "JAVA PROFILE 1.0.3") != 0) {
+		int rc = hd_problem(d, PROFDATA_EUNSUPPORTED, 0,
+		                    "unknown HPROF version \"%s\"; reading it as 1.0.2", d->version);
+		if (rc)
+			return rc;
+	}
+	for (i = 0; i < len; i++)
+		if ((unsigned char)d->version[i] < 0x20 || (unsigned char)d->version[i] > 0x7e)
+			d->version[i] = '?';
+	d->ids = pd_be32(p + len + 1);
+	if (d->ids != 4 && d->ids != 8)
+		return hd_error(d, PROFDATA_EUNSUPPORTED, (uint64_t)len + 1,
+		                "HPROF identifier size %u at offset %zu is not supported (only 4 and 8)",
+		                d->ids, len + 1);
+	{
+		profdata_meta m;
+		memset(&m, 0, sizeof m);
+		m.format = "hprof";
+		m.version = d->version;
+		m.id_size = d->ids;
+		m.timestamp_ms = pd_be64(p + len + 5);
+		pd_in_skip(d->in, len + 13);
+		EMIT(d, begin, &m);
+	}
+	return 0;
+}
+
+/* ---- top-level records other than heap dumps ---- */
+
+/* A record's length does not match its contents. */
+static int hd_bad_length(hd *d, unsigned tag, uint64_t off, uint64_t len, uint64_t want)
+{
+	return hd_problem(d, PROFDATA_EFORMAT, off,
+	                  "%s (tag 0x%02X) at offset %llu: length %llu does not match its contents (%llu bytes)%s",
+	                  pd_hprof_record_name(tag), tag, (unsigned long long)off, (unsigned long long)len,
+	                  (unsigned long long)want, len < want ? "; record dropped" : "; extra bytes ignored");
+}
+
+/*
+ * Checks that a record of `len` bytes holds exactly `want`. Returns 0 to go
+ * on, 1 to drop the record (permissive), or an error code.
+ */
+static int hd_expect(hd *d, unsigned tag, uint64_t off, uint64_t len, uint64_t want)
+{
+	int rc;
+	if (len == want)
+		return 0;
+	rc = hd_bad_length(d, tag, off, len, want);
+	if (rc)
+		return rc;
+	return len < want ? 1 : 0;
+}
+
+static int hd_string(hd *d, const unsigned char *p, uint32_t len, uint64_t off)
+{
+	unsigned I = d->ids;
+	uint64_t id;
+	int rc;
+
+	if (len < I) {
+		if ((rc = hd_expect(d, HPROF_STRING, off, len, I)) != 0)
+			return rc < 0 ? rc : 0;
+	}
+	id = pd_be_id(p, I);
+	if (id >= HPROF_SYNTH_ID_MIN) {
+		rc = hd_problem(d, PROFDATA_EUNSUPPORTED, off,
+		                "STRING (tag 0x01) at offset %llu: id 0x%llx is reserved for strings the reader makes up; string dropped",
+		                (unsigned long long)off, (unsigned long long)id);
+		return rc;
+	}
+	EMIT(d, string, id, (const char *)p + I, (size_t)(len - I));
+	return 0;
+}
+
+static int hd_stack_trace(hd *d, const unsigned char *p, uint32_t len, uint64_t off)
+{
+	unsigned I = d->ids;
+	profdata_stack s;
+	uint64_t n, i;
+	int rc;
+
+	memset(&s, 0, sizeof s);
+	if (len < 12) {
+		rc = hd_expect(d, HPROF_STACK_TRACE, off, len, 12);
+		return rc < 0 ? rc : 0;
+	}
+	n = pd_be32(p + 8);
+	if ((rc = hd_expect(d, HPROF_STACK_TRACE, off, len, 12 + n * I)) != 0)
+		return rc < 0 ? rc : 0;
+	if (hd_reserve((void **)&d->frames, &d->frames_cap, (size_t)n, sizeof *d->frames))
+		return hd_error(d, PROFDATA_ENOMEM, off, "out of memory");
+	for (i = 0; i < n; i++)
+		d->frames[i] = pd_be_id(p + 12 + i * I, I);
+	s.serial = pd_be32(p);
+	s.thread_serial = pd_be32(p + 4);
+	s.frame_ids = d->frames;
+	s.nframes = (size_t)n;
+	EMIT(d, stack, &s);
+	return 0;
+}
+
+static int hd_alloc_sites(hd *d, const unsigned char *p, uint32_t len, uint32_t time, uint64_t off)
+{
+	profdata_alloc_sites a;
+	uint64_t n, i;
+	int rc;
+
+	memset(&a, 0, sizeof a);
+	if (len < 34) {
+		rc = hd_expect(d, HPROF_ALLOC_SITES, off, len, 34);
+		return rc < 0 ? rc : 0;
+	}
+	n = pd_be32(p + 30);
+	if ((rc = hd_expect(d, HPROF_ALLOC_SITES, off, len, 34 + n * 25)) != 0)
+		return rc < 0 ? rc : 0;
+	if (hd_reserve((void **)&d->sites, &d->sites_cap, (size_t)n, sizeof *d->sites))
+		return hd_error(d, PROFDATA_ENOMEM, off, "out of memory");
+	for (i = 0; i < n; i++) {
+		const unsigned char *q = p + 34 + i * 25;
+		profdata_alloc_site *s = &d->sites[i];
+		memset(s, 0, sizeof *s);
+		s->array_type = q[0];
+		s->class_serial = pd_be32(q + 1);
+		s->trace_serial = pd_be32(q + 5);
+		s->live_bytes = pd_be32(q + 9);
+		s->live_instances = pd_be32(q + 13);
+		s->alloc_bytes = pd_be32(q + 17);
+		s->alloc_instances = pd_be32(q + 21);
+	}
+	a.time_us = time;
+	a.flags = pd_be16(p);
+	a.cutoff_bits = pd_be32(p + 2);
+	a.total_live_bytes = pd_be32(p + 6);
+	a.total_live_instances = pd_be32(p + 10);
+	a.total_alloc_bytes = pd_be64(p + 14);
+	a.total_alloc_instances = pd_be64(p + 22);
+	a.sites = d->sites;
+	a.nsites = (size_t)n;
+	EMIT(d, alloc_sites, &a);
+	return 0;
+}
+
+static int hd_cpu_samples(hd *d, const unsigned char *p, uint32_t len, uint32_t time, uint64_t off)
+{
+	profdata_sample_group g;
+	uint64_t n, i;
+	int rc;
+
+	memset(&g, 0, sizeof g);
+	if (len < 8) {
+		rc = hd_expect(d, HPROF_CPU_SAMPLES, off, len, 8);
+		return rc < 0 ? rc : 0;
+	}
+	n = pd_be32(p + 4);
+	if ((rc = hd_expect(d, HPROF_CPU_SAMPLES, off, len, 8 + n * 8)) != 0)
+		return rc < 0 ? rc : 0;
+	if (!d->sample_type_done) {
+		profdata_sample_type t;
+		memset(&t, 0, sizeof t);
+		d->sample_type_done = 1;
+		EMIT(d, string, HPROF_SYNTH_SAMPLES, "samples", 7);
+		EMIT(d, string, HPROF_SYNTH_COUNT, "count", 5);
+		t.type_id = HPROF_SYNTH_SAMPLES;
+		t.unit_id = HPROF_SYNTH_COUNT;
+		EMIT(d, sample_type, &t);
+	}
+	g.time_us = time;
+	g.total = pd_be32(p);
+	EMIT(d, sample_group, &g);
+	for (i = 0; i < n; i++) {
+		profdata_sample s;
+		int64_t v = pd_be32(p + 8 + i * 8);
+		memset(&s, 0, sizeof s);
+		s.stack_serial = pd_be32(p + 12 + i * 8);
+		s.thread_serial = 0;
+		s.time_ns = 0;
+		s.values = &v;
+		s.nvalues = 1;
+		EMIT(d, sample, &s);
+	}
+	return 0;
+}
+
+/* One whole record that is not a heap dump, at p. */
+static int hd_record(hd *d, unsigned tag, uint32_t time, const unsigned char *p, uint32_t len, uint64_t off)
+{
+	unsigned I = d->ids;
+	int rc;
+
+	switch (tag) {
+	case HPROF_STRING:
+		return hd_string(d, p, len, off);
+	case HPROF_LOAD_CLASS: {
+		profdata_class_load c;
+		memset(&c, 0, sizeof c);
+		if ((rc = hd_expect(d, tag, off, len, 8 + 2 * I)) != 0)
+			return rc < 0 ? rc : 0;
+		c.time_us = time;
+		c.serial = pd_be32(p);
+		c.id = pd_be_id(p + 4, I);
+		c.trace_serial = pd_be32(p + 4 + I);
+		c.name_id = pd_be_id(p + 8 + I, I);
+		EMIT(d, class_load, &c);
+		return 0;
+	}
+	case HPROF_UNLOAD_CLASS: {
+		profdata_class_unload c;
+		memset(&c, 0, sizeof c);
+		if ((rc = hd_expect(d, tag, off, len, 4)) != 0)
+			return rc < 0 ? rc : 0;
+		c.time_us = time;
+		c.serial = pd_be32(p);
+		EMIT(d, class_unload, &c);
+		return 0;
+	}
+	case HPROF_STACK_FRAME: {
+		profdata_function f;
+		profdata_frame fr;
+		if ((rc = hd_expect(d, tag, off, len, 8 + 4 * I)) != 0)
+			return rc < 0 ? rc : 0;
+		memset(&f, 0, sizeof f);
+		memset(&fr, 0, sizeof fr);
+		f.id = pd_be_id(p, I);
+		f.name_id = pd_be_id(p + I, I);
+		f.signature_id = pd_be_id(p + 2 * I, I);
+		f.source_file_id = pd_be_id(p + 3 * I, I);
+		f.class_serial = pd_be32(p + 4 * I);
+		fr.id = f.id;
+		fr.function_id = f.id;
+		fr.line = (int32_t)pd_be32(p + 4 * I + 4);
+		EMIT(d, function, &f);
+		EMIT(d, frame, &fr);
+		return 0;
+	}
+	case HPROF_STACK_TRACE:
+		return hd_stack_trace(d, p, len, off);
+	case HPROF_ALLOC_SITES:
+		return hd_alloc_sites(d, p, len, time, off);
+	case HPROF_HEAP_SUMMARY: {
+		profdata_heap_summary h;
+		memset(&h, 0, sizeof h);
+		if ((rc = hd_expect(d, tag, off, len, 24)) != 0)
+			return rc < 0 ? rc : 0;
+		h.time_us = time;
+		h.live_bytes = pd_be32(p);
+		h.live_instances = pd_be32(p + 4);
+		h.alloc_bytes = pd_be64(p + 8);
+		h.alloc_instances = pd_be64(p + 16);
+		EMIT(d, heap_summary, &h);
+		return 0;
+	}
+	case HPROF_START_THREAD: {
+		profdata_thread_start t;
+		memset(&t, 0, sizeof t);
+		if ((rc = hd_expect(d, tag, off, len, 8 + 4 * I)) != 0)
+			return rc < 0 ? rc : 0;
+		t.time_us = time;
+		t.serial = pd_be32(p);
+		t.object_id = pd_be_id(p + 4, I);
+		t.trace_serial = pd_be32(p + 4 + I);
+		t.name_id = pd_be_id(p + 8 + I, I);
+		t.group_name_id = pd_be_id(p + 8 + 2 * I, I);
+		t.parent_group_name_id = pd_be_id(p + 8 + 3 * I, I);
+		EMIT(d, thread_start, &t);
+		return 0;
+	}
+	case HPROF_END_THREAD: {
+		profdata_thread_end t;
+		memset(&t, 0, sizeof t);
+		if ((rc = hd_expect(d, tag, off, len, 4)) != 0)
+			return rc < 0 ? rc : 0;
+		t.time_us = time;
+		t.serial = pd_be32(p);
+		EMIT(d, thread_end, &t);
+		return 0;
+	}
+	case HPROF_CPU_SAMPLES:
+		return hd_cpu_samples(d, p, len, time, off);
+	case HPROF_CONTROL_SETTINGS: {
+		profdata_control_settings c;
+		memset(&c, 0, sizeof c);
+		if ((rc = hd_expect(d, tag, off, len, 6)) != 0)
+			return rc < 0 ? rc : 0;
+		c.time_us = time;
+		c.flags = pd_be32(p);
+		c.stack_depth = pd_be16(p + 4);
+		EMIT(d, control_settings, &c);
+		return 0;
+	}
+	default: {
+		profdata_unknown u;
+		memset(&u, 0, sizeof u);
+		u.tag = tag;
+		u.time_us = time;
+		u.data = p;
+		u.len = len;
+		u.in_dump = 0;
+		EMIT(d, unknown, &u);
+		return 0;
+	}
+	}
+}
+
+/* ---- heap dumps ---- */
+
+static int hd_dump_begin(hd *d, uint32_t time, int kind)
+{
+	profdata_dump dump;
+	memset(&dump, 0, sizeof dump);
+	dump.time_us = time;
+	dump.kind = kind;
+	EMIT(d, dump_begin, &dump);
+	return 0;
+}
+
+/* Close a HEAP DUMP SEGMENT run that no HEAP DUMP END closed. */
+static int hd_close_open_dump(hd *d, uint64_t off, const char *where)
+{
+	int rc;
+	if (!d->dump_open)
+		return 0;
+	rc = hd_problem(d, PROFDATA_EFORMAT, off,
+	                "heap dump segments not closed by HEAP DUMP END (tag 0x2C) %s at offset %llu", where,
+	                (unsigned long long)off);
+	if (rc)
+		return rc;
+	d->dump_open = 0;
+	EMIT0(d, dump_end);
+	return 0;
+}
+
+/*
+ * Size of the CLASS DUMP sub-record at q (tag included) when it is complete
+ * within n bytes: returns 0 and sets *size. Returns 1 with *size a lower
+ * bound of what it needs when more bytes are needed, or -1 with *size the
+ * offset of a value of unknown type.
+ */
+static int hd_class_dump_size(const unsigned char *q, size_t n, unsigned I, uint64_t *size)
+{
+	uint64_t pos = 1 + 7 * (uint64_t)I + 8;
+	unsigned k, cnt, t, sz;
+
+	if (n < pos + 2) {
+		*size = pos + 2;
+		return 1;
+	}
+	cnt = pd_be16(q + pos);
+	pos += 2;
+	for (k = 0; k < cnt; k++) {
+		if (n < pos + 3) {
+			*size = pos + 3;
+			return 1;
+		}
+		t = q[pos + 2];
+		if ((sz = hprof_type_size(t, I)) == 0) {
+			*size = pos + 2;
+			return -1;
+		}
+		pos += 3 + sz;
+	}
+	if (n < pos + 2) {
+		*size = pos + 2;
+		return 1;
+	}
+	cnt = pd_be16(q + pos);
+	pos += 2;
+	for (k = 0; k < cnt; k++) {
+		if (n < pos + I + 1) {
+			*size = pos + I + 1;
+			return 1;
+		}
+		t = q[pos + I];
+		if ((sz = hprof_type_size(t, I)) == 0) {
+			*size = pos + I;
+			return -1;
+		}
+		pos += I + 1 + sz;
+	}
+	if (n < pos + 2) {
+		*size = pos + 2;
+		return 1;
+	}
+	cnt = pd_be16(q + pos);
+	pos += 2 + (uint64_t)cnt * (I + 1);
+	*size = pos;
+	return n < pos;
+}
+
+static uint64_t hd_value(const unsigned char *q, unsigned sz)
+{
+	switch (sz) {
+	case 1: return q[0];
+	case 2: return pd_be16(q);
+	case 4: return pd_be32(q);
+	default: return pd_be64(q);
+	}
+}
+
+/* Emit the complete CLASS DUMP at q. */
+static int hd_class_dump(hd *d, const unsigned char *q, uint64_t off)
+{
+	unsigned I = d->ids;
+	profdata_class_dump c;
+	const unsigned char *r;
+	unsigned k, n, sz;
+
+	memset(&c, 0, sizeof c);
+	c.id = pd_be_id(q + 1, I);
+	c.trace_serial = pd_be32(q + 1 + I);
+	r = q + 5 + I;
+	c.super_id = pd_be_id(r, I);
+	c.loader_id = pd_be_id(r + I, I);
+	c.signers_id = pd_be_id(r + 2 * I, I);
+	c.protection_domain_id = pd_be_id(r + 3 * I, I);
+	c.reserved1 = pd_be_id(r + 4 * I, I);
+	c.reserved2 = pd_be_id(r + 5 * I, I);
+	r += 6 * I;
+	c.instance_size = pd_be32(r);
+	r += 4;
+
+	n = pd_be16(r);
+	r += 2;
+	if (hd_reserve((void **)&d->consts, &d->consts_cap, n, sizeof *d->consts))
+		return hd_error(d, PROFDATA_ENOMEM, off, "out of memory");
+	if (n)
+		memset(d->consts, 0, n * sizeof *d->consts);
+	for (k = 0; k < n; k++) {
+		d->consts[k].index = pd_be16(r);
+		d->consts[k].type = r[2];
+		sz = hprof_type_size(r[2], I);
+		d->consts[k].value = hd_value(r + 3, sz);
+		r += 3 + sz;
+	}
+	c.constants = d->consts;
+	c.nconstants = n;
+
+	n = pd_be16(r);
+	r += 2;
+	if (hd_reserve((void **)&d->statics, &d->statics_cap, n, sizeof *d->statics))
+		return hd_error(d, PROFDATA_ENOMEM, off, "out of memory");
+	if (n)
+		memset(d->statics, 0, n * sizeof *d->statics);
+	for (k = 0; k < n; k++) {
+		d->statics[k].name_id = pd_be_id(r, I);
+		d->statics[k].type = r[I];
+		sz = hprof_type_size(r[I], I);
+		d->statics[k].value = hd_value(r + I + 1, sz);
+		r += I + 1 + sz;
+	}
+	c.statics = d->statics;
+	c.nstatics = n;
+
+	n = pd_be16(r);
+	r += 2;
+	if (hd_reserve((void **)&d->fields, &d->fields_cap, n, sizeof *d->fields))
+		return hd_error(d, PROFDATA_ENOMEM, off, "out of memory");
+	if (n)
+		memset(d->fields, 0, n * sizeof *d->fields);
+	for (k = 0; k < n; k++) {
+		d->fields[k].name_id = pd_be_id(r, I);
+		d->fields[k].type = r[I];
+		d->fields[k].value = 0;
+		r += I + 1;
+	}
+	c.fields = d->fields;
+	c.nfields = n;
+	EMIT(d, class_dump, &c);
+	return 0;
+}
+
+/*
+ * Permissive mode meets a sub-record it cannot size at the current position.
+ * The rest of the record (or of the input, with to_eof) is kept as one
+ * unknown in-dump record, tag first, when it can be had whole; then the
+ * decoder goes past it.
+ */
+static int hd_keep_rest(hd *d, unsigned tag, uint64_t left, int to_eof)
+{
+	uint64_t rest = left, at = pd_in_offset(d->in);
+	const unsigned char *p;
+	int64_t n;
+
+	if (to_eof)
+		rest = d->size != UINT64_MAX ? d->size - at : HD_UNKNOWN_KEEP_MAX + 1;
+	if (rest > 1 && rest <= SIZE_MAX && (d->size != UINT64_MAX || rest <= HD_UNKNOWN_KEEP_MAX + 1)) {
+		n = pd_in_fill(d->in, (size_t)rest, &p);
+		if (n < 0)
+			return (int)n;
+		if ((uint64_t)n < rest && to_eof)
+			rest = (uint64_t)n; /* the end of a stream */
+		if ((uint64_t)n >= rest && rest > 1) {
+			profdata_unknown u;
+			memset(&u, 0, sizeof u);
+			u.tag = tag;
+			u.time_us = 0;
+			u.data = p + 1;
+			u.len = rest - 1;
+			u.in_dump = 1;
+			EMIT(d, unknown, &u);
+		}
+	}
+	if (to_eof)
+		return HD_FINISH;
+	n = pd_in_discard(d->in, left);
+	if (n < 0)
+		return (int)n;
+	return (uint64_t)n < left ? HD_FINISH : 0;
+}
+
+/*
+ * The body of a HEAP DUMP or HEAP DUMP SEGMENT record of `len` bytes whose
+ * header was at `roff`; with to_eof, the body runs to the end of the input.
+ */
+static int hd_heap_body(hd *d, unsigned rtag, uint64_t len, int to_eof, uint64_t roff)
+{
+	profdata_reader *in = d->in;
+	const pd_decode_args *a = d->a;
+	const unsigned I = d->ids;
+	uint64_t left = to_eof ? UINT64_MAX : len;
+	uint64_t body = roff + HPROF_RECORD_HEADER;
+	size_t need = 0, last = 0;
+	int rc;
+
+	while (left > 0) {
+		const unsigned char *p, *q, *end;
+		uint64_t want, base = pd_in_offset(in);
+		size_t avail;
+		int64_t n;
+		int eof;
+
+		if (d->size != UINT64_MAX) {
+			want = d->size - base;
+		} else {
+			want = HD_CHUNK;
+			if (need > 0 && want < 2 * (uint64_t)last)
+				want = 2 * (uint64_t)last;
+		}
+		if (want < need)
+			want = need;
+		if (want > left)
+			want = left;
+		if (want > SIZE_MAX)
+			want = SIZE_MAX;
+		n = pd_in_fill(in, (size_t)want, &p);
+		if (n < 0)
+			return (int)n;
+		eof = (uint64_t)n < want || (d->size != UINT64_MAX && base + (uint64_t)n >= d->size);
+		avail = (uint64_t)n < left ? (size_t)n : (size_t)left;
+		last = avail;
+		if (avail == 0)
+			break;
+		q = p;
+		end = p + avail;
+		need = 0;
+		/*
+		 * The loop: every case checks that its sub-record is complete in
+		 * [q, end) before touching it, emits it and advances q, or sets
+		 * `need` to the bytes it needs from q and leaves.
+		 */
+		while (q < end) {
+			size_t rem = (size_t)(end - q);
+			unsigned tag = q[0];
+			switch (tag) {
+			case HPROF_GC_INSTANCE_DUMP: {
+				profdata_object o;
+				uint64_t sz = 9 + 2 * (size_t)I, dl;
+				if (rem < sz) {
+					need = (size_t)sz;
+					goto more;
+				}
+				dl = pd_be32(q + 5 + 2 * I);
+				if (rem - sz < dl) {
+					need = (size_t)(sz + dl);
+					goto more;
+				}
+				o.id = pd_be_id(q + 1, I);
+				o.trace_serial = pd_be32(q + 1 + I);
+				o.class_id = pd_be_id(q + 5 + I, I);
+				o.kind = PROFDATA_OBJECT_INSTANCE;
+				o.elem_type = 0;
+				o.flags = 0;
+				o.length = dl;
+				o.size = 0;
+				o.data = q + sz;
+				o.data_len = dl;
+				o.refs = NULL;
+				o.nrefs = 0;
+				if (a->ev->object && a->ev->object(a->payload, &o))
+					return PROFDATA_STOPPED;
+				q += sz + dl;
+				break;
+			}
+			case HPROF_GC_OBJ_ARRAY_DUMP: {
+				profdata_object o;
+				uint64_t sz = 9 + 2 * (size_t)I, dl;
+				if (rem < sz) {
+					need = (size_t)sz;
+					goto more;
+				}
+				dl = (uint64_t)pd_be32(q + 5 + I) * I;
+				if (rem - sz < dl) {
+					if (sz + dl > SIZE_MAX)
+						goto too_big;
+					need = (size_t)(sz + dl);
+					goto more;
+				}
+				o.id = pd_be_id(q + 1, I);
+				o.trace_serial = pd_be32(q + 1 + I);
+				o.length = pd_be32(q + 5 + I);
+				o.class_id = pd_be_id(q + 9 + I, I);
+				o.kind = PROFDATA_OBJECT_ARRAY;
+				o.elem_type = PROFDATA_TYPE_OBJECT;
+				o.flags = 0;
+				o.size = 0;
+				o.data = q + sz;
+				o.data_len = dl;
+				o.refs = NULL;
+				o.nrefs = 0;
+				if (a->ev->object && a->ev->object(a->payload, &o))
+					return PROFDATA_STOPPED;
+				q += sz + dl;
+				break;
+			}
+			case HPROF_GC_PRIM_ARRAY_DUMP:
+			case HPROF_GC_PRIM_ARRAY_NODATA: {
+				profdata_object o;
+				uint64_t sz = 10 + (size_t)I, dl = 0;
+				unsigned es;
+				if (rem < sz) {
+					need = (size_t)sz;
+					goto more;
+				}
+				es = hprof_type_size(q[9 + I], I);
+				if (es == 0 || q[9 + I] == PROFDATA_TYPE_OBJECT) {
+					rc = hd_problem(d, PROFDATA_EFORMAT, base + (uint64_t)(q - p),
+					                "%s (tag 0x%02X) at offset %llu: element type %u is not a primitive type",
+					                pd_hprof_subrecord_name(tag), tag,
+					                (unsigned long long)(base + (uint64_t)(q - p)), q[9 + I]);
+					if (rc)
+						return rc;
+					goto skip_rest;
+				}
+				if (tag == HPROF_GC_PRIM_ARRAY_DUMP) {
+					dl = (uint64_t)pd_be32(q + 5 + I) * es;
+					if (rem - sz < dl) {
+						if (sz + dl > SIZE_MAX)
+							goto too_big;
+						need = (size_t)(sz + dl);
+						goto more;
+					}
+				}
+				o.id = pd_be_id(q + 1, I);
+				o.trace_serial = pd_be32(q + 1 + I);
+				o.length = pd_be32(q + 5 + I);
+				o.class_id = 0;
+				o.kind = PROFDATA_OBJECT_PRIM_ARRAY;
+				o.elem_type = q[9 + I];
+				o.flags = tag == HPROF_GC_PRIM_ARRAY_DUMP ? 0 : PROFDATA_OBJECT_NODATA;
+				o.size = 0;
+				o.data = tag == HPROF_GC_PRIM_ARRAY_DUMP ? q + sz : NULL;
+				o.data_len = dl;
+				o.refs = NULL;
+				o.nrefs = 0;
+				if (a->ev->object && a->ev->object(a->payload, &o))
+					return PROFDATA_STOPPED;
+				q += sz + dl;
+				break;
+			}
+			case HPROF_GC_CLASS_DUMP: {
+				uint64_t sz;
+				int k = hd_class_dump_size(q, rem, I, &sz);
+				if (k < 0) {
+					rc = hd_problem(d, PROFDATA_EFORMAT, base + (uint64_t)(q - p) + sz,
+					                "CLASS DUMP (tag 0x20) at offset %llu: value type %u at offset %llu is not a basic type",
+					                (unsigned long long)(base + (uint64_t)(q - p)), q[sz],
+					                (unsigned long long)(base + (uint64_t)(q - p) + sz));
+					if (rc)
+						return rc;
+					goto skip_rest;
+				}
+				if (k > 0) {
+					need = (size_t)sz;
+					goto more;
+				}
+				if ((rc = hd_class_dump(d, q, base + (uint64_t)(q - p))) != 0)
+					return rc;
+				q += sz;
+				break;
+			}
+			case HPROF_GC_HEAP_DUMP_INFO: {
+				profdata_heap_info h;
+				size_t sz = 5 + I;
+				memset(&h, 0, sizeof h);
+				if (rem < sz) {
+					need = sz;
+					goto more;
+				}
+				h.heap_id = pd_be32(q + 1);
+				h.name_id = pd_be_id(q + 5, I);
+				if (a->ev->heap_info && a->ev->heap_info(a->payload, &h))
+					return PROFDATA_STOPPED;
+				q += sz;
+				break;
+			}
+			default: {
+				profdata_root r;
+				size_t sz = hprof_root_size(tag, I);
+				if (sz == 0) {
+					rc = hd_problem(d, PROFDATA_EFORMAT, base + (uint64_t)(q - p),
+					                "unknown heap dump sub-record tag 0x%02X at offset %llu in %s (tag 0x%02X) at offset %llu%s",
+					                tag, (unsigned long long)(base + (uint64_t)(q - p)),
+					                pd_hprof_record_name(rtag), rtag, (unsigned long long)roff,
+					                d->strict ? "" : "; the rest of the record is kept as an unknown record");
+					if (rc)
+						return rc;
+					goto skip_rest;
+				}
+				sz += 1;
+				if (rem < sz) {
+					need = sz;
+					goto more;
+				}
+				memset(&r, 0, sizeof r);
+				r.kind = (uint8_t)tag;
+				r.object_id = pd_be_id(q + 1, I);
+				r.thread_serial = 0;
+				r.frame = 0;
+				r.extra_id = 0;
+				switch (tag) {
+				case PROFDATA_ROOT_JNI_GLOBAL:
+					r.extra_id = pd_be_id(q + 1 + I, I);
+					break;
+				case PROFDATA_ROOT_JNI_LOCAL:
+				case PROFDATA_ROOT_JAVA_FRAME:
+				case PROFDATA_ROOT_THREAD_OBJECT:
+				case PROFDATA_ROOT_JNI_MONITOR:
+					r.frame = pd_be32(q + 5 + I);
+					/* fall through */
+				case PROFDATA_ROOT_NATIVE_STACK:
+				case PROFDATA_ROOT_THREAD_BLOCK:
+					r.thread_serial = pd_be32(q + 1 + I);
+					break;
+				default:
+					break;
+				}
+				if (a->ev->root && a->ev->root(a->payload, &r))
+					return PROFDATA_STOPPED;
+				q += sz;
+				break;
+			}
+			}
+		}
+	more:
+		pd_in_skip(in, (size_t)(q - p));
+		left -= (uint64_t)(q - p);
+		if (need == 0)
+			continue;
+		if (!to_eof && need > left) {
+			uint64_t at = pd_in_offset(in);
+			rc = hd_problem(d, PROFDATA_EFORMAT, at,
+			                "%s (tag 0x%02X) at offset %llu runs past the end of its %s (tag 0x%02X) at offset %llu: needs %llu bytes, the record has %llu left%s",
+			                pd_hprof_subrecord_name(q[0]), q[0], (unsigned long long)at,
+			                pd_hprof_record_name(rtag), rtag, (unsigned long long)roff,
+			                (unsigned long long)need, (unsigned long long)left,
+			                d->strict ? "" : "; the rest of the record is skipped");
+			if (rc)
+				return rc;
+			n = pd_in_discard(in, left);
+			if (n < 0)
+				return (int)n;
+			return (uint64_t)n < left ? HD_FINISH : 0;
+		}
+		if (eof && need > avail) {
+			uint64_t at = pd_in_offset(in);
+			uint64_t remain = at + avail - body;
+			if (to_eof)
+				rc = hd_problem(d, PROFDATA_ETRUNCATED, at,
+				                "truncated %s (tag 0x%02X) at offset %llu: the input ends within its %s (tag 0x%02X) at offset %llu",
+				                pd_hprof_record_name(rtag), rtag, (unsigned long long)roff,
+				                pd_hprof_subrecord_name(q[0]), q[0], (unsigned long long)at);
+			else
+				rc = hd_problem(d, PROFDATA_ETRUNCATED, at,
+				                "truncated %s (tag 0x%02X) at offset %llu: record says %llu bytes, %llu remain; the input ends within its %s (tag 0x%02X) at offset %llu",
+				                pd_hprof_record_name(rtag), rtag, (unsigned long long)roff,
+				                (unsigned long long)len, (unsigned long long)remain,
+				                pd_hprof_subrecord_name(q[0]), q[0], (unsigned long long)at);
+			return rc ? rc : HD_FINISH;
+		}
+		continue;
+	too_big:
+		return hd_error(d, PROFDATA_ELIMIT, base + (uint64_t)(q - p),
+		                "%s (tag 0x%02X) at offset %llu is larger than this system can address",
+		                pd_hprof_subrecord_name(q[0]), q[0], (unsigned long long)(base + (uint64_t)(q - p)));
+	skip_rest:
+		pd_in_skip(in, (size_t)(q - p));
+		left -= (uint64_t)(q - p);
+		return hd_keep_rest(d, q[0], left, to_eof);
+	}
+	if (left > 0 && !to_eof) {
+		uint64_t at = pd_in_offset(in);
+		rc = hd_problem(d, PROFDATA_ETRUNCATED, roff,
+		                "truncated %s (tag 0x%02X) at offset %llu: record says %llu bytes, %llu remain",
+		                pd_hprof_record_name(rtag), rtag, (unsigned long long)roff, (unsigned long long)len,
+		                (unsigned long long)(at - body));
+		return rc ? rc : HD_FINISH;
+	}
+	return to_eof ? HD_FINISH : 0;
+}
+
+/*
+ * Whether the bytes at p (n of them, at offset off) look like heap dump
+ * sub-records rather than the next top-level record.
+ */
+static int hd_subrecords_follow(const hd *d, const unsigned char *p, size_t n, uint64_t off)
+{
+	unsigned tag = p[0];
+	int sub = hprof_root_size(tag, 4) != 0 || (tag >= HPROF_GC_CLASS_DUMP && tag <= HPROF_GC_PRIM_ARRAY_DUMP) ||
+	          tag == HPROF_GC_PRIM_ARRAY_NODATA || tag == HPROF_GC_HEAP_DUMP_INFO;
+	int top = (tag >= HPROF_STRING && tag <= HPROF_HEAP_SUMMARY) ||
+	          (tag >= HPROF_START_THREAD && tag <= HPROF_CONTROL_SETTINGS) || tag == HPROF_HEAP_DUMP_SEGMENT ||
+	          tag == HPROF_HEAP_DUMP_END;
+	if (!sub)
+		return 0;
+	if (!top)
+		return 1;
+	/* Both readings are possible: a top-level record must fit the input. */
+	if (n < HPROF_RECORD_HEADER)
+		return 1;
+	return d->size != UINT64_MAX && off + HPROF_RECORD_HEADER + pd_be32(p + 5) > d->size;
+}
+
+static int hd_heap_record(hd *d, unsigned tag, uint32_t time, uint32_t len32, uint64_t off)
+{
+	uint64_t len = len32;
+	int to_eof = 0, rc;
+
+	if (tag == HPROF_HEAP_DUMP) {
+		if ((rc = hd_close_open_dump(d, off, "before the HEAP DUMP (tag 0x0C)")) != 0)
+			return rc;
+		if ((rc = hd_dump_begin(d, time, PROFDATA_DUMP_HEAP)) != 0)
+			return rc;
+	} else if (!d->dump_open) {
+		if ((rc = hd_dump_begin(d, time, PROFDATA_DUMP_SEGMENTED)) != 0)
+			return rc;
+		d->dump_open = 1;
+	}
+
+	if (len == 0 && !d->strict) {
+		/*
+		 * A JVM killed while dumping leaves the length it meant to patch
+		 * at 0. Like MAT, read such a record to the end of the input, but
+		 * only when sub-records follow: after a genuinely empty record
+		 * comes a top-level tag that cannot start a sub-record.
+		 */
+		const unsigned char *p;
+		int64_t n = pd_in_fill(d->in, HPROF_RECORD_HEADER, &p);
+		if (n < 0)
+			return (int)n;
+		if (n > 0 && hd_subrecords_follow(d, p, (size_t)n, pd_in_offset(d->in))) {
+			pd_in_warn(d->in, PROFDATA_EFORMAT, off,
+			           "%s (tag 0x%02X) at offset %llu has length 0 but sub-records follow; reading it to the end of the input",
+			           pd_hprof_record_name(tag), tag, (unsigned long long)off);
+			to_eof = 1;
+		}
+	}
+	if (tag == HPROF_HEAP_DUMP && d->size != UINT64_MAX) {
+		uint64_t left = d->size - (off + HPROF_RECORD_HEADER);
+		if (left > ((uint64_t)1 << 32) && len < left && (left - len) % ((uint64_t)1 << 32) == 0) {
+			rc = hd_problem(d, PROFDATA_EFORMAT, off,
+			                "HEAP DUMP (tag 0x0C) at offset %llu says %llu bytes but %llu remain, a multiple of 4 GiB more: its u4 length overflowed%s",
+			                (unsigned long long)off, (unsigned long long)len, (unsigned long long)left,
+			                d->strict ? " (permissive mode reads it to the end of the input)"
+			                          : "; reading it to the end of the input");
+			if (rc)
+				return rc;
+			len = left;
+		}
+	}
+	rc = hd_heap_body(d, tag, len, to_eof, off);
+	if (rc < 0 || rc == PROFDATA_STOPPED)
+		return rc;
+	if (tag == HPROF_HEAP_DUMP)
+		EMIT0(d, dump_end);
+	return rc;
+}
+
+/* ---- the record loop ---- */
+
+static int hd_run(hd *d)
+{
+	profdata_reader *in = d->in;
+	int rc;
+
+	if ((rc = hd_header(d)) != 0)
+		return rc;
+	for (;;) {
+		const unsigned char *p;
+		uint64_t off = pd_in_offset(in);
+		unsigned tag;
+		uint32_t time, len;
+		int64_t n = pd_in_fill(in, HPROF_RECORD_HEADER, &p);
+
+		if (n < 0)
+			return (int)n;
+		if (n == 0)
+			break;
+		if (n < HPROF_RECORD_HEADER) {
+			rc = hd_problem(d, PROFDATA_ETRUNCATED, off,
+			                "truncated record header (tag 0x%02X) at offset %llu: 9 bytes needed, %lld remain",
+			                p[0], (unsigned long long)off, (long long)n);
+			if (rc)
+				return rc;
+			break;
+		}
+		tag = p[0];
+		time = pd_be32(p + 1);
+		len = pd_be32(p + 5);
+		pd_in_skip(in, HPROF_RECORD_HEADER);
+
+		if (tag == HPROF_HEAP_DUMP || tag == HPROF_HEAP_DUMP_SEGMENT) {
+			rc = hd_heap_record(d, tag, time, len, off);
+			if (rc == HD_FINISH)
+				break;
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (tag == HPROF_HEAP_DUMP_END) {
+			/* Without segments before it, it closes an empty dump. */
+			if (!d->dump_open && (rc = hd_dump_begin(d, time, PROFDATA_DUMP_SEGMENTED)) != 0)
+				return rc;
+			d->dump_open = 0;
+			EMIT0(d, dump_end);
+			if (len != 0) {
+				rc = hd_problem(d, PROFDATA_EFORMAT, off,
+				                "HEAP DUMP END (tag 0x2C) at offset %llu has length %lu; its body is ignored",
+				                (unsigned long long)off, (unsigned long)len);
+				if (rc)
+					return rc;
+				n = pd_in_discard(in, len);
+				if (n < 0)
+					return (int)n;
+				if ((uint64_t)n < len) {
+					pd_in_warn(in, PROFDATA_ETRUNCATED, off, "truncated HEAP DUMP END (tag 0x2C) at offset %llu",
+					           (unsigned long long)off);
+					break;
+				}
+			}
+			continue;
+		}
+
+		if (len == 0) {
+			static const unsigned char none[1];
+			p = none;
+			n = 0;
+		} else {
+			n = pd_in_fill(in, len, &p);
+			if (n < 0)
+				return (int)n;
+		}
+		if ((uint64_t)n < len) {
+			rc = hd_problem(d, PROFDATA_ETRUNCATED, off,
+			                "truncated %s (tag 0x%02X) at offset %llu: record says %lu bytes, %lld remain",
+			                pd_hprof_record_name(tag), tag, (unsigned long long)off, (unsigned long)len,
+			                (long long)n);
+			if (rc)
+				return rc;
+			break;
+		}
+		if ((rc = hd_record(d, tag, time, p, len, off)) != 0)
+			return rc;
+		pd_in_skip(in, len);
+	}
+	if ((rc = hd_close_open_dump(d, pd_in_offset(in), "before the end of the input")) != 0)
+		return rc;
+	EMIT0(d, end);
+	return 0;
+}
+
+int pd_hprof_decode(const pd_decode_args *a)
+{
+	hd d;
+	pd_blob *blob;
+	int rc;
+
+	memset(&d, 0, sizeof d);
+	d.a = a;
+	d.in = a->in;
+	d.strict = a->mode == PROFDATA_MODE_STRICT;
+	blob = pd_in_blob(a->in);
+	d.size = blob ? pd_blob_size(blob) : UINT64_MAX;
+	rc = hd_run(&d);
+	free(d.frames);
+	free(d.sites);
+	free(d.consts);
+	free(d.statics);
+	free(d.fields);
+	return rc;
+}

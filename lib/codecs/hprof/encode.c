@@ -1,0 +1,1361 @@
+/*
+ * HPROF encoder: events to bytes, streaming.
+ *
+ * Top-level records are written as their events arrive. Heap dump
+ * sub-records are gathered into a segment buffer of at most 1 MiB that is
+ * written as a HEAP DUMP SEGMENT when the next sub-record would not fit (a
+ * larger sub-record is written as a segment of its own, straight from the
+ * event's payload); a 1.0.1 HEAP DUMP record needs its length first, so its
+ * whole body is gathered. What HPROF cannot hold is counted and reported as
+ * warnings on the writer at the end.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hprof.h"
+
+typedef struct hbuf {
+	unsigned char *p;
+	size_t len, cap;
+} hbuf;
+
+/* uint64_t -> index map, open addressing; vals hold index + 1, 0 is empty. */
+typedef struct hmap {
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t cap, n;
+} hmap;
+
+typedef struct he_fn {
+	uint64_t name_id, signature_id, source_file_id;
+	uint32_t class_serial;
+} he_fn;
+
+/* A class's own instance fields, kept when payloads must change id size. */
+typedef struct he_class {
+	uint64_t super_id;
+	size_t first, n; /* into he.ftypes */
+} he_class;
+
+typedef struct he {
+	profdata_writer *w;
+	int err;
+	int began;
+	unsigned ids, src_ids;
+	int conv;                 /* payload identifiers change size */
+	unsigned opt_ids;         /* 0: the source's */
+	int opt_version;          /* 0: the source's; else 1, 2 or 3 */
+	int version;
+	int strip, android;
+
+	int in_dump, dump_kind;
+	uint32_t dump_time;
+	int dump_written;         /* a segment of this dump has been written */
+	hbuf seg;                 /* sub-records of the open segment (or HEAP DUMP) */
+	hbuf rec;                 /* one record or sub-record being built */
+	hbuf conv_buf;            /* a payload with converted identifiers */
+	hbuf tail;                /* unknown sub-records of a HEAP DUMP record, written last in it */
+	/*
+	 * Once an instance comes before its class layout (id sizes changing),
+	 * the rest of the dump waits here, in order, until the dump ends:
+	 * 'I' entries are such instances, 'R' entries finished sub-records.
+	 */
+	hbuf deferred;
+
+	he_fn *fns;
+	size_t nfns, fns_cap;
+	hmap fn_map;
+
+	he_class *cls;
+	size_t ncls, cls_cap;
+	unsigned char *ftypes;
+	size_t nftypes, ftypes_cap;
+	hmap cls_map;
+
+	int group_open;
+	uint32_t group_time;
+	uint64_t group_total;
+	int group_implicit;
+	hbuf samples;             /* (u4 count, u4 trace) pairs of the open group */
+
+	uint64_t n_times_clamped, n_counts_clamped, n_values_dropped, n_thread_dropped;
+	uint64_t n_frames_no_fn, n_addresses, n_mappings, n_attachments, n_trace_events;
+	uint64_t n_unknown_dropped, n_refs_dropped, n_zero_filled, n_stripped, n_android;
+	uint64_t n_sample_types;
+} he;
+
+/* ---- buffers ---- */
+
+static int hb_reserve(he *e, hbuf *b, size_t more)
+{
+	size_t cap;
+	unsigned char *np;
+
+	if (b->cap - b->len >= more)
+		return 0;
+	if (more > SIZE_MAX / 2 - b->len)
+		goto nomem;
+	cap = b->cap ? b->cap : 256;
+	while (cap - b->len < more)
+		cap *= 2;
+	np = realloc(b->p, cap);
+	if (!np)
+		goto nomem;
+	b->p = np;
+	b->cap = cap;
+	return 0;
+nomem:
+	if (!e->err)
+		e->err = pd_out_error(e->w, PROFDATA_ENOMEM, "out of memory");
+	return -1;
+}
+
+static void hb_u1(hbuf *b, unsigned v) { b->p[b->len++] = (unsigned char)v; }
+static void hb_u2(hbuf *b, unsigned v) { pd_put_be16(b->p + b->len, (uint16_t)v); b->len += 2; }
+static void hb_u4(hbuf *b, uint32_t v) { pd_put_be32(b->p + b->len, v); b->len += 4; }
+static void hb_u8(hbuf *b, uint64_t v) { pd_put_be64(b->p + b->len, v); b->len += 8; }
+static void hb_bytes(hbuf *b, const void *p, size_t n)
+{
+	if (n)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+/* An identifier in the output size; an id that does not fit is an error. */
+static void hb_id(he *e, hbuf *b, uint64_t id)
+{
+	if (e->ids == 8) {
+		hb_u8(b, id);
+		return;
+	}
+	if (id > UINT32_MAX && !e->err)
+		e->err = pd_out_error(e->w, PROFDATA_ERANGE,
+		                      "identifier 0x%llx does not fit in 4 bytes (id_size=4); write with id_size=8",
+		                      (unsigned long long)id);
+	hb_u4(b, (uint32_t)id);
+}
+
+/* A value of basic type t, raw bits. */
+static void hb_value(he *e, hbuf *b, unsigned t, uint64_t v)
+{
+	switch (hprof_type_size(t, e->ids)) {
+	case 1: hb_u1(b, (unsigned)v); break;
+	case 2: hb_u2(b, (unsigned)v); break;
+	case 4:
+		if (t == PROFDATA_TYPE_OBJECT)
+			hb_id(e, b, v);
+		else
+			hb_u4(b, (uint32_t)v);
+		break;
+	default: hb_u8(b, v); break;
+	}
+}
+
+/* ---- maps ---- */
+
+static size_t hm_slot(const hmap *m, uint64_t key)
+{
+	return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & (m->cap - 1);
+}
+
+static uint32_t hm_get(const hmap *m, uint64_t key)
+{
+	size_t i;
+	if (!m->cap)
+		return 0;
+	for (i = hm_slot(m, key); m->vals[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == key)
+			return m->vals[i];
+	return 0;
+}
+
+static int hm_put(hmap *m, uint64_t key, uint32_t val)
+{
+	size_t i;
+	if ((m->n + 1) * 2 > m->cap) {
+		hmap big;
+		size_t j;
+		big.cap = m->cap ? m->cap * 2 : 64;
+		big.n = 0;
+		big.keys = malloc(big.cap * sizeof *big.keys);
+		big.vals = calloc(big.cap, sizeof *big.vals);
+		if (!big.keys || !big.vals) {
+			free(big.keys);
+			free(big.vals);
+			return -1;
+		}
+		for (j = 0; j < m->cap; j++)
+			if (m->vals[j])
+				hm_put(&big, m->keys[j], m->vals[j]);
+		free(m->keys);
+		free(m->vals);
+		*m = big;
+	}
+	for (i = hm_slot(m, key); m->vals[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == key) {
+			m->vals[i] = val;
+			return 0;
+		}
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->n++;
+	return 0;
+}
+
+static void hm_free(hmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+/* ---- writing ---- */
+
+static int he_nomem(he *e)
+{
+	if (!e->err)
+		e->err = pd_out_error(e->w, PROFDATA_ENOMEM, "out of memory");
+	return e->err;
+}
+
+static int he_write(he *e, const void *p, size_t n)
+{
+	int rc;
+	if (e->err)
+		return e->err;
+	if (n && (rc = pd_out_write(e->w, p, n)) != 0)
+		e->err = rc;
+	return e->err;
+}
+
+static uint32_t he_time(he *e, uint64_t us)
+{
+	if (us > UINT32_MAX) {
+		e->n_times_clamped++;
+		return UINT32_MAX;
+	}
+	return (uint32_t)us;
+}
+
+static int he_record_header(he *e, unsigned tag, uint32_t time, uint64_t len)
+{
+	unsigned char h[HPROF_RECORD_HEADER];
+	if (len > UINT32_MAX) {
+		if (!e->err)
+			e->err = pd_out_error(e->w, PROFDATA_ERANGE,
+			                      "%s record of %llu bytes does not fit HPROF's 32-bit record length",
+			                      pd_hprof_record_name(tag), (unsigned long long)len);
+		return e->err;
+	}
+	h[0] = (unsigned char)tag;
+	pd_put_be32(h + 1, time);
+	pd_put_be32(h + 5, (uint32_t)len);
+	return he_write(e, h, sizeof h);
+}
+
+/* Write e->rec as the body of a top-level record. */
+static int he_put_record(he *e, unsigned tag, uint32_t time)
+{
+	if (e->err)
+		return e->err;
+	if (he_record_header(e, tag, time, e->rec.len))
+		return e->err;
+	return he_write(e, e->rec.p, e->rec.len);
+}
+
+/* Start building a record body of at most `max` bytes in e->rec. */
+static int he_rec(he *e, size_t max)
+{
+	e->rec.len = 0;
+	if (e->err)
+		return e->err;
+	return hb_reserve(e, &e->rec, max) ? e->err : 0;
+}
+
+static int he_header(he *e, const profdata_meta *m)
+{
+	static const char *const names[] = { "", "JAVA PROFILE 1.0.1", "JAVA PROFILE 1.0.2", "JAVA PROFILE 1.0.3" };
+	uint64_t ts = m ? m->timestamp_ms : 0;
+	unsigned char tail[12];
+
+	e->began = 1;
+	e->src_ids = 0;
+	if (m && (m->id_size == 4 || m->id_size == 8))
+		e->src_ids = m->id_size;
+	else if (m && (m->word_size == 4 || m->word_size == 8))
+		e->src_ids = m->word_size;
+	e->ids = e->opt_ids ? e->opt_ids : e->src_ids ? e->src_ids : 8;
+	e->conv = e->src_ids && e->src_ids != e->ids;
+	e->version = e->opt_version;
+	if (!e->version) {
+		const char *v = m ? m->version : NULL;
+		e->version = 2;
+		if (v && strncmp(v, "JAVA PROFILE 1.0.", 17) == 0 && v[17] >= '1' && v[17] <= '3' && v[18] == '\0')
+			e->version = v[17] - '0';
+		if (e->android && e->version == 3)
+			e->version = 2;
+	}
+	if (he_write(e, names[e->version], strlen(names[e->version]) + 1))
+		return e->err;
+	pd_put_be32(tail, e->ids);
+	pd_put_be64(tail + 4, ts);
+	return he_write(e, tail, sizeof tail);
+}
+
+/* Events may arrive without begin (a consumer's mistake); give them a header. */
+static int he_ready(he *e)
+{
+	if (e->err)
+		return e->err;
+	if (!e->began)
+		return he_header(e, NULL);
+	return 0;
+}
+
+/* ---- CPU samples: one record per group, written when the group is over ---- */
+
+static int he_flush_samples(he *e)
+{
+	uint64_t n;
+	unsigned char h[8];
+
+	if (!e->group_open)
+		return e->err;
+	e->group_open = 0;
+	if (e->err)
+		return e->err;
+	n = e->samples.len / 8;
+	if (e->group_total > UINT32_MAX) {
+		e->n_counts_clamped++;
+		e->group_total = UINT32_MAX;
+	}
+	if (he_record_header(e, HPROF_CPU_SAMPLES, e->group_time, 8 + (uint64_t)e->samples.len))
+		return e->err;
+	pd_put_be32(h, (uint32_t)e->group_total);
+	pd_put_be32(h + 4, (uint32_t)n);
+	he_write(e, h, 8);
+	he_write(e, e->samples.p, e->samples.len);
+	e->samples.len = 0;
+	return e->err;
+}
+
+/* Every event but the sample ones starts here. */
+static int he_event(he *e)
+{
+	if (he_ready(e))
+		return e->err;
+	if (e->group_open)
+		he_flush_samples(e);
+	return e->err;
+}
+
+/*
+ * Strings, functions, frames and stacks are what samples refer to: formats
+ * that define them as their samples go (gperftools) must not split a group,
+ * so these records are written ahead of the open group's CPU SAMPLES.
+ */
+static int he_definition(he *e)
+{
+	return he_ready(e);
+}
+
+/* ---- the events ---- */
+
+static int he_begin(void *payload, const profdata_meta *m)
+{
+	he *e = payload;
+	if (e->err)
+		return e->err;
+	if (e->began) {
+		pd_out_warn(e->w, "a second begin event was ignored");
+		return 0;
+	}
+	return he_header(e, m);
+}
+
+static int he_string(void *payload, uint64_t id, const char *utf8, size_t len)
+{
+	he *e = payload;
+	if (he_definition(e))
+		return e->err;
+	if (id >= HPROF_SYNTH_ID_MIN)
+		return 0; /* made up by the decoder; see hprof.h */
+	if (len > UINT32_MAX - 8) {
+		e->err = pd_out_error(e->w, PROFDATA_ERANGE, "string 0x%llx of %zu bytes is too long for HPROF",
+		                      (unsigned long long)id, len);
+		return e->err;
+	}
+	if (he_rec(e, 8 + len))
+		return e->err;
+	hb_id(e, &e->rec, id);
+	hb_bytes(&e->rec, utf8, len);
+	return he_put_record(e, HPROF_STRING, 0);
+}
+
+static int he_class_load(void *payload, const profdata_class_load *c)
+{
+	he *e = payload;
+	if (he_event(e) || he_rec(e, 24))
+		return e->err;
+	hb_u4(&e->rec, c->serial);
+	hb_id(e, &e->rec, c->id);
+	hb_u4(&e->rec, c->trace_serial);
+	hb_id(e, &e->rec, c->name_id);
+	return he_put_record(e, HPROF_LOAD_CLASS, he_time(e, c->time_us));
+}
+
+static int he_class_unload(void *payload, const profdata_class_unload *c)
+{
+	he *e = payload;
+	if (he_event(e) || he_rec(e, 4))
+		return e->err;
+	hb_u4(&e->rec, c->serial);
+	return he_put_record(e, HPROF_UNLOAD_CLASS, he_time(e, c->time_us));
+}
+
+static int he_function(void *payload, const profdata_function *f)
+{
+	he *e = payload;
+	uint32_t i;
+
+	if (he_definition(e))
+		return e->err;
+	/* The first definition of an id wins, as in the model. */
+	if (hm_get(&e->fn_map, f->id))
+		return 0;
+	if (e->nfns >= UINT32_MAX - 1 || pd_grow((void **)&e->fns, &e->fns_cap, e->nfns + 1, sizeof *e->fns))
+		return he_nomem(e);
+	i = (uint32_t)++e->nfns;
+	if (hm_put(&e->fn_map, f->id, i))
+		return he_nomem(e);
+	e->fns[i - 1].name_id = f->name_id;
+	e->fns[i - 1].signature_id = f->signature_id;
+	e->fns[i - 1].source_file_id = f->source_file_id;
+	e->fns[i - 1].class_serial = f->class_serial;
+	return 0;
+}
+
+static int he_frame(void *payload, const profdata_frame *f)
+{
+	he *e = payload;
+	he_fn none = { 0, 0, 0, 0 };
+	const he_fn *fn = &none;
+	uint32_t i;
+
+	if (he_definition(e) || he_rec(e, 40))
+		return e->err;
+	i = hm_get(&e->fn_map, f->function_id);
+	if (i)
+		fn = &e->fns[i - 1];
+	else
+		e->n_frames_no_fn++;
+	if (f->has_address)
+		e->n_addresses++;
+	hb_id(e, &e->rec, f->id);
+	hb_id(e, &e->rec, fn->name_id);
+	hb_id(e, &e->rec, fn->signature_id);
+	hb_id(e, &e->rec, fn->source_file_id);
+	hb_u4(&e->rec, fn->class_serial);
+	hb_u4(&e->rec, (uint32_t)f->line);
+	return he_put_record(e, HPROF_STACK_FRAME, 0);
+}
+
+static int he_stack(void *payload, const profdata_stack *s)
+{
+	he *e = payload;
+	size_t i;
+
+	if (he_definition(e))
+		return e->err;
+	if (s->nframes > (UINT32_MAX - 12) / 8) {
+		e->err = pd_out_error(e->w, PROFDATA_ERANGE, "stack %lu has too many frames for HPROF",
+		                      (unsigned long)s->serial);
+		return e->err;
+	}
+	if (he_rec(e, 12 + s->nframes * 8))
+		return e->err;
+	hb_u4(&e->rec, s->serial);
+	hb_u4(&e->rec, s->thread_serial);
+	hb_u4(&e->rec, (uint32_t)s->nframes);
+	for (i = 0; i < s->nframes; i++)
+		hb_id(e, &e->rec, s->frame_ids[i]);
+	return he_put_record(e, HPROF_STACK_TRACE, 0);
+}
+
+static int he_thread_start(void *payload, const profdata_thread_start *t)
+{
+	he *e = payload;
+	if (he_event(e) || he_rec(e, 40))
+		return e->err;
+	hb_u4(&e->rec, t->serial);
+	hb_id(e, &e->rec, t->object_id);
+	hb_u4(&e->rec, t->trace_serial);
+	hb_id(e, &e->rec, t->name_id);
+	hb_id(e, &e->rec, t->group_name_id);
+	hb_id(e, &e->rec, t->parent_group_name_id);
+	return he_put_record(e, HPROF_START_THREAD, he_time(e, t->time_us));
+}
+
+static int he_thread_end(void *payload, const profdata_thread_end *t)
+{
+	he *e = payload;
+	if (he_event(e) || he_rec(e, 4))
+		return e->err;
+	hb_u4(&e->rec, t->serial);
+	return he_put_record(e, HPROF_END_THREAD, he_time(e, t->time_us));
+}
+
+static int he_sample_type(void *payload, const profdata_sample_type *t)
+{
+	he *e = payload;
+	(void)t;
+	if (he_event(e))
+		return e->err;
+	e->n_sample_types++;
+	return 0;
+}
+
+static int he_sample_group(void *payload, const profdata_sample_group *g)
+{
+	he *e = payload;
+	if (he_event(e))
+		return e->err;
+	e->group_open = 1;
+	e->group_implicit = 0;
+	e->group_time = he_time(e, g->time_us);
+	e->group_total = g->total;
+	e->samples.len = 0;
+	return 0;
+}
+
+static int he_sample(void *payload, const profdata_sample *s)
+{
+	he *e = payload;
+	int64_t v = s->nvalues ? s->values[0] : 0;
+
+	if (he_ready(e))
+		return e->err;
+	if (!e->group_open) {
+		/* Samples without a group: one CPU SAMPLES record whose total is their sum. */
+		e->group_open = 1;
+		e->group_implicit = 1;
+		e->group_time = 0;
+		e->group_total = 0;
+		e->samples.len = 0;
+	}
+	if (e->samples.len / 8 >= (UINT32_MAX - 8) / 8) {
+		he_flush_samples(e);
+		e->group_open = 1;
+		e->group_total = 0;
+	}
+	if (s->nvalues > 1)
+		e->n_values_dropped++;
+	if (s->thread_serial)
+		e->n_thread_dropped++;
+	if (v < 0 || v > UINT32_MAX) {
+		e->n_counts_clamped++;
+		v = v < 0 ? 0 : UINT32_MAX;
+	}
+	if (e->group_implicit)
+		e->group_total += (uint64_t)v;
+	if (hb_reserve(e, &e->samples, 8))
+		return e->err;
+	hb_u4(&e->samples, (uint32_t)v);
+	hb_u4(&e->samples, s->stack_serial);
+	return 0;
+}
+
+static int he_alloc_sites(void *payload, const profdata_alloc_sites *a)
+{
+	he *e = payload;
+	size_t i;
+
+	if (he_event(e))
+		return e->err;
+	if (a->nsites > (UINT32_MAX - 34) / 25) {
+		e->err = pd_out_error(e->w, PROFDATA_ERANGE, "ALLOC SITES with %zu sites is too big for HPROF",
+		                      a->nsites);
+		return e->err;
+	}
+	if (he_rec(e, 34 + a->nsites * 25))
+		return e->err;
+	hb_u2(&e->rec, a->flags);
+	hb_u4(&e->rec, a->cutoff_bits);
+	hb_u4(&e->rec, a->total_live_bytes);
+	hb_u4(&e->rec, a->total_live_instances);
+	hb_u8(&e->rec, a->total_alloc_bytes);
+	hb_u8(&e->rec, a->total_alloc_instances);
+	hb_u4(&e->rec, (uint32_t)a->nsites);
+	for (i = 0; i < a->nsites; i++) {
+		const profdata_alloc_site *s = &a->sites[i];
+		hb_u1(&e->rec, s->array_type);
+		hb_u4(&e->rec, s->class_serial);
+		hb_u4(&e->rec, s->trace_serial);
+		hb_u4(&e->rec, s->live_bytes);
+		hb_u4(&e->rec, s->live_instances);
+		hb_u4(&e->rec, s->alloc_bytes);
+		hb_u4(&e->rec, s->alloc_instances);
+	}
+	return he_put_record(e, HPROF_ALLOC_SITES, he_time(e, a->time_us));
+}
+
+static int he_heap_summary(void *payload, const profdata_heap_summary *h)
+{
+	he *e = payload;
+	if (he_event(e) || he_rec(e, 24))
+		return e->err;
+	hb_u4(&e->rec, h->live_bytes);
+	hb_u4(&e->rec, h->live_instances);
+	hb_u8(&e->rec, h->alloc_bytes);
+	hb_u8(&e->rec, h->alloc_instances);
+	return he_put_record(e, HPROF_HEAP_SUMMARY, he_time(e, h->time_us));
+}
+
+static int he_control_settings(void *payload, const profdata_control_settings *c)
+{
+	he *e = payload;
+	if (he_event(e) || he_rec(e, 6))
+		return e->err;
+	hb_u4(&e->rec, c->flags);
+	hb_u2(&e->rec, c->stack_depth);
+	return he_put_record(e, HPROF_CONTROL_SETTINGS, he_time(e, c->time_us));
+}
+
+static int he_mapping(void *payload, const profdata_mapping *m)
+{
+	he *e = payload;
+	(void)m;
+	e->n_mappings++;
+	return he_event(e);
+}
+
+static int he_attachment(void *payload, const profdata_attachment *a)
+{
+	he *e = payload;
+	(void)a;
+	e->n_attachments++;
+	return he_event(e);
+}
+
+static int he_trace_event(void *payload, const profdata_trace_event *t)
+{
+	he *e = payload;
+	(void)t;
+	e->n_trace_events++;
+	return he_event(e);
+}
+
+/* ---- heap dumps ---- */
+
+/* Write the open segment, if it holds anything, as a HEAP DUMP SEGMENT. */
+static int he_flush_segment(he *e)
+{
+	if (e->err || e->seg.len == 0)
+		return e->err;
+	if (he_record_header(e, HPROF_HEAP_DUMP_SEGMENT, e->dump_time, e->seg.len))
+		return e->err;
+	he_write(e, e->seg.p, e->seg.len);
+	e->seg.len = 0;
+	e->dump_written = 1;
+	return e->err;
+}
+
+static int he_zeros(he *e, uint64_t n)
+{
+	static const unsigned char zero[4096];
+	while (n > 0 && !e->err) {
+		size_t k = n < sizeof zero ? (size_t)n : sizeof zero;
+		he_write(e, zero, k);
+		n -= k;
+	}
+	return e->err;
+}
+
+/*
+ * Add one sub-record: the e->rec.len bytes of e->rec, then `plen` payload bytes
+ * (zeros when payload is NULL).
+ */
+static int he_sub(he *e, const void *payload, uint64_t plen)
+{
+	uint64_t s = e->rec.len + plen;
+
+	if (e->err)
+		return e->err;
+	if (e->deferred.len) {
+		if (s > SIZE_MAX - 16 || hb_reserve(e, &e->deferred, 9 + (size_t)s))
+			return he_nomem(e);
+		hb_u1(&e->deferred, 'R');
+		hb_u8(&e->deferred, s);
+		hb_bytes(&e->deferred, e->rec.p, e->rec.len);
+		if (payload)
+			hb_bytes(&e->deferred, payload, (size_t)plen);
+		else {
+			memset(e->deferred.p + e->deferred.len, 0, (size_t)plen);
+			e->deferred.len += (size_t)plen;
+		}
+		return 0;
+	}
+	if (e->dump_kind == PROFDATA_DUMP_SEGMENTED) {
+		if (e->seg.len > 0 && e->seg.len + s > HPROF_SEGMENT_MAX && he_flush_segment(e))
+			return e->err;
+		if (s > HPROF_SEGMENT_MAX) {
+			/* A segment of its own, written from the payload where it lies. */
+			if (he_record_header(e, HPROF_HEAP_DUMP_SEGMENT, e->dump_time, s) ||
+			    he_write(e, e->rec.p, e->rec.len))
+				return e->err;
+			e->dump_written = 1;
+			if (payload) {
+				const unsigned char *p = payload;
+				while (plen > 0 && !e->err) {
+					size_t k = plen > ((size_t)1 << 30) ? ((size_t)1 << 30) : (size_t)plen;
+					he_write(e, p, k);
+					p += k;
+					plen -= k;
+				}
+				return e->err;
+			}
+			return he_zeros(e, plen);
+		}
+	}
+	if (e->dump_kind == PROFDATA_DUMP_HEAP && e->seg.len + s > UINT32_MAX) {
+		e->err = pd_out_error(e->w, PROFDATA_ERANGE,
+		                      "heap dump passes 4 GiB, more than one HEAP DUMP record holds (version=1.0.1); write 1.0.2");
+		return e->err;
+	}
+	if (plen > SIZE_MAX - e->rec.len || hb_reserve(e, &e->seg, (size_t)s))
+		return he_nomem(e);
+	hb_bytes(&e->seg, e->rec.p, e->rec.len);
+	if (payload)
+		hb_bytes(&e->seg, payload, (size_t)plen);
+	else {
+		memset(e->seg.p + e->seg.len, 0, (size_t)plen);
+		e->seg.len += (size_t)plen;
+	}
+	return 0;
+}
+
+static int he_flush_deferred(he *e);
+
+static int he_dump_close(he *e)
+{
+	if (!e->in_dump || e->err)
+		return e->err;
+	if (e->deferred.len && he_flush_deferred(e))
+		return e->err;
+	e->in_dump = 0;
+	if (e->dump_kind == PROFDATA_DUMP_HEAP) {
+		if (he_record_header(e, HPROF_HEAP_DUMP, e->dump_time, (uint64_t)e->seg.len + e->tail.len))
+			return e->err;
+		he_write(e, e->seg.p, e->seg.len);
+		he_write(e, e->tail.p, e->tail.len);
+		e->seg.len = 0;
+		e->tail.len = 0;
+		return e->err;
+	}
+	/* An empty dump is a HEAP DUMP END alone, carrying the dump's time. */
+	if (!e->dump_written && e->seg.len == 0)
+		return he_record_header(e, HPROF_HEAP_DUMP_END, e->dump_time, 0);
+	if (he_flush_segment(e))
+		return e->err;
+	return he_record_header(e, HPROF_HEAP_DUMP_END, 0, 0);
+}
+
+static int he_dump_begin(void *payload, const profdata_dump *d)
+{
+	he *e = payload;
+	if (he_event(e))
+		return e->err;
+	if (e->in_dump) {
+		pd_out_warn(e->w, "a heap dump began before the previous one ended; closing that one");
+		if (he_dump_close(e))
+			return e->err;
+	}
+	e->in_dump = 1;
+	e->dump_written = 0;
+	e->seg.len = 0;
+	e->tail.len = 0;
+	e->dump_time = he_time(e, d->time_us);
+	/* version=source keeps each dump's own kind; otherwise the version decides. */
+	if (e->opt_version == 0)
+		e->dump_kind = d->kind == PROFDATA_DUMP_HEAP ? PROFDATA_DUMP_HEAP : PROFDATA_DUMP_SEGMENTED;
+	else
+		e->dump_kind = e->opt_version == 1 ? PROFDATA_DUMP_HEAP : PROFDATA_DUMP_SEGMENTED;
+	return 0;
+}
+
+static int he_dump_end(void *payload)
+{
+	he *e = payload;
+	if (he_event(e))
+		return e->err;
+	if (!e->in_dump) {
+		pd_out_warn(e->w, "a heap dump end without a heap dump was ignored");
+		return 0;
+	}
+	return he_dump_close(e);
+}
+
+/* Sub-records outside a dump: open one so that nothing is lost. */
+static int he_need_dump(he *e)
+{
+	profdata_dump d;
+	if (e->in_dump)
+		return 0;
+	pd_out_warn(e->w, "heap dump records outside a heap dump; writing them into one");
+	d.time_us = 0;
+	d.kind = PROFDATA_DUMP_SEGMENTED;
+	return he_dump_begin(e, &d);
+}
+
+static int he_heap_info(void *payload, const profdata_heap_info *h)
+{
+	he *e = payload;
+	if (he_event(e))
+		return e->err;
+	if (e->android) {
+		e->n_android++;
+		return 0;
+	}
+	if (he_need_dump(e) || he_rec(e, 13))
+		return e->err;
+	hb_u1(&e->rec, HPROF_GC_HEAP_DUMP_INFO);
+	hb_u4(&e->rec, h->heap_id);
+	hb_id(e, &e->rec, h->name_id);
+	return he_sub(e, NULL, 0);
+}
+
+static int he_root(void *payload, const profdata_root *r)
+{
+	he *e = payload;
+	unsigned kind = r->kind;
+
+	if (he_event(e) || he_need_dump(e) || he_rec(e, 17))
+		return e->err;
+	if (hprof_root_size(kind, 8) == 0) {
+		pd_out_warn(e->w, "root of unknown kind %u written as ROOT UNKNOWN", kind);
+		kind = PROFDATA_ROOT_UNKNOWN;
+	} else if (e->android && kind >= 0x80 && kind != PROFDATA_ROOT_UNKNOWN) {
+		e->n_android++;
+		kind = PROFDATA_ROOT_UNKNOWN;
+	}
+	hb_u1(&e->rec, kind);
+	hb_id(e, &e->rec, r->object_id);
+	switch (kind) {
+	case PROFDATA_ROOT_JNI_GLOBAL:
+		hb_id(e, &e->rec, r->extra_id);
+		break;
+	case PROFDATA_ROOT_JNI_LOCAL:
+	case PROFDATA_ROOT_JAVA_FRAME:
+	case PROFDATA_ROOT_THREAD_OBJECT:
+	case PROFDATA_ROOT_JNI_MONITOR:
+		hb_u4(&e->rec, r->thread_serial);
+		hb_u4(&e->rec, r->frame);
+		break;
+	case PROFDATA_ROOT_NATIVE_STACK:
+	case PROFDATA_ROOT_THREAD_BLOCK:
+		hb_u4(&e->rec, r->thread_serial);
+		break;
+	default:
+		break;
+	}
+	return he_sub(e, NULL, 0);
+}
+
+static int he_bad_type(he *e, const char *what, uint64_t class_id, unsigned t)
+{
+	if (!e->err)
+		e->err = pd_out_error(e->w, PROFDATA_EFORMAT, "class 0x%llx: %s type %u is not a basic type",
+		                      (unsigned long long)class_id, what, t);
+	return e->err;
+}
+
+static int he_class_dump(void *payload, const profdata_class_dump *c)
+{
+	he *e = payload;
+	size_t i, max = 1 + 7 * 8 + 8 + 6 + c->nconstants * 11 + c->nstatics * 17 + c->nfields * 9;
+
+	if (he_event(e) || he_need_dump(e))
+		return e->err;
+	if (c->nconstants > 0xFFFF || c->nstatics > 0xFFFF || c->nfields > 0xFFFF) {
+		e->err = pd_out_error(e->w, PROFDATA_ERANGE,
+		                      "class 0x%llx has more than 65535 constants, statics or fields",
+		                      (unsigned long long)c->id);
+		return e->err;
+	}
+	if (c->refs && c->nrefs)
+		e->n_refs_dropped++;
+	if (he_rec(e, max))
+		return e->err;
+	hb_u1(&e->rec, HPROF_GC_CLASS_DUMP);
+	hb_id(e, &e->rec, c->id);
+	hb_u4(&e->rec, c->trace_serial);
+	hb_id(e, &e->rec, c->super_id);
+	hb_id(e, &e->rec, c->loader_id);
+	hb_id(e, &e->rec, c->signers_id);
+	hb_id(e, &e->rec, c->protection_domain_id);
+	hb_id(e, &e->rec, c->reserved1);
+	hb_id(e, &e->rec, c->reserved2);
+	hb_u4(&e->rec, c->instance_size);
+	hb_u2(&e->rec, (unsigned)c->nconstants);
+	for (i = 0; i < c->nconstants; i++) {
+		if (!hprof_type_size(c->constants[i].type, 8))
+			return he_bad_type(e, "constant", c->id, c->constants[i].type);
+		hb_u2(&e->rec, c->constants[i].index);
+		hb_u1(&e->rec, c->constants[i].type);
+		hb_value(e, &e->rec, c->constants[i].type, c->constants[i].value);
+	}
+	hb_u2(&e->rec, (unsigned)c->nstatics);
+	for (i = 0; i < c->nstatics; i++) {
+		if (!hprof_type_size(c->statics[i].type, 8))
+			return he_bad_type(e, "static field", c->id, c->statics[i].type);
+		hb_id(e, &e->rec, c->statics[i].name_id);
+		hb_u1(&e->rec, c->statics[i].type);
+		hb_value(e, &e->rec, c->statics[i].type, c->statics[i].value);
+	}
+	hb_u2(&e->rec, (unsigned)c->nfields);
+	for (i = 0; i < c->nfields; i++) {
+		hb_id(e, &e->rec, c->fields[i].name_id);
+		hb_u1(&e->rec, c->fields[i].type);
+	}
+	if (e->conv) {
+		/* Keep the layout: instances of this class change size. */
+		uint32_t k = hm_get(&e->cls_map, c->id);
+		he_class *hc;
+		if (!k) {
+			if (e->ncls >= UINT32_MAX - 1 || pd_grow((void **)&e->cls, &e->cls_cap, e->ncls + 1, sizeof *e->cls))
+				return he_nomem(e);
+			k = (uint32_t)++e->ncls;
+			if (hm_put(&e->cls_map, c->id, k))
+				return he_nomem(e);
+		}
+		if (pd_grow((void **)&e->ftypes, &e->ftypes_cap, e->nftypes + c->nfields, 1))
+			return he_nomem(e);
+		hc = &e->cls[k - 1];
+		hc->super_id = c->super_id;
+		hc->first = e->nftypes;
+		hc->n = c->nfields;
+		for (i = 0; i < c->nfields; i++)
+			e->ftypes[e->nftypes++] = c->fields[i].type;
+	}
+	return he_sub(e, NULL, 0);
+}
+
+/*
+ * Instance field values from src_ids to ids identifiers, into e->conv_buf.
+ * Returns 0, 1 when a class of the chain has not been dumped yet, or an error.
+ */
+static int he_convert_instance(he *e, uint64_t oid, uint64_t class_id, const unsigned char *data, uint64_t len,
+                               int final)
+{
+	const unsigned char *p = data, *end = data + len;
+	uint64_t cid = class_id;
+	size_t steps = 0;
+
+	e->conv_buf.len = 0;
+	if (len > SIZE_MAX / 2 - 16 || hb_reserve(e, &e->conv_buf, (size_t)len * 2 + 16))
+		return he_nomem(e);
+	while (cid) {
+		uint32_t k = hm_get(&e->cls_map, cid);
+		const he_class *hc;
+		size_t i;
+		if (!k && !final)
+			return 1;
+		if (!k || ++steps > e->ncls)
+			goto broken;
+		hc = &e->cls[k - 1];
+		for (i = 0; i < hc->n; i++) {
+			unsigned t = e->ftypes[hc->first + i];
+			unsigned sz = hprof_type_size(t, e->src_ids);
+			if (sz == 0 || (size_t)(end - p) < sz)
+				goto broken;
+			if (t == PROFDATA_TYPE_OBJECT)
+				hb_id(e, &e->conv_buf, pd_be_id(p, e->src_ids));
+			else
+				hb_bytes(&e->conv_buf, p, sz);
+			p += sz;
+		}
+		cid = hc->super_id;
+	}
+	if (p == end)
+		return e->err;
+broken:
+	if (!e->err)
+		e->err = pd_out_error(e->w, PROFDATA_EFORMAT,
+		                      "instance 0x%llx: its %llu bytes of fields do not match the layout of class 0x%llx, so its identifiers cannot change size",
+		                      (unsigned long long)oid, (unsigned long long)len, (unsigned long long)class_id);
+	return e->err;
+}
+
+static int he_instance_sub(he *e, uint64_t id, uint32_t trace, uint64_t class_id, const void *data, uint64_t plen)
+{
+	if (plen > UINT32_MAX) {
+		e->err = pd_out_error(e->w, PROFDATA_ERANGE, "instance 0x%llx has too many bytes of fields",
+		                      (unsigned long long)id);
+		return e->err;
+	}
+	if (he_rec(e, 32))
+		return e->err;
+	hb_u1(&e->rec, HPROF_GC_INSTANCE_DUMP);
+	hb_id(e, &e->rec, id);
+	hb_u4(&e->rec, trace);
+	hb_id(e, &e->rec, class_id);
+	hb_u4(&e->rec, (uint32_t)plen);
+	return he_sub(e, data, plen);
+}
+
+/* Keep an instance whose class layout is not known yet, until the dump ends. */
+static int he_defer(he *e, const profdata_object *o)
+{
+	if (o->data_len > SIZE_MAX - 32 || hb_reserve(e, &e->deferred, 29 + (size_t)o->data_len))
+		return he_nomem(e);
+	hb_u1(&e->deferred, 'I');
+	hb_u8(&e->deferred, o->id);
+	hb_u4(&e->deferred, o->trace_serial);
+	hb_u8(&e->deferred, o->class_id);
+	hb_u8(&e->deferred, o->data_len);
+	hb_bytes(&e->deferred, o->data, (size_t)o->data_len);
+	return 0;
+}
+
+static int he_flush_deferred(he *e)
+{
+	hbuf d = e->deferred;
+	size_t pos = 0;
+
+	e->deferred.p = NULL;
+	e->deferred.len = e->deferred.cap = 0;
+	while (pos < d.len && !e->err) {
+		const unsigned char *q = d.p + pos;
+		if (q[0] == 'R') {
+			uint64_t len = pd_be64(q + 1);
+			e->rec.len = 0;
+			he_sub(e, q + 9, len);
+			pos += 9 + (size_t)len;
+		} else {
+			uint64_t id = pd_be64(q + 1), cid = pd_be64(q + 13), len = pd_be64(q + 21);
+			uint32_t trace = pd_be32(q + 9);
+			if (he_convert_instance(e, id, cid, q + 29, len, 1))
+				break;
+			he_instance_sub(e, id, trace, cid, e->conv_buf.p, e->conv_buf.len);
+			pos += 29 + (size_t)len;
+		}
+	}
+	free(d.p);
+	return e->err;
+}
+
+static int he_object(void *payload, const profdata_object *o)
+{
+	he *e = payload;
+	const void *data = o->data;
+	uint64_t plen;
+
+	if (he_event(e) || he_need_dump(e) || he_rec(e, 32))
+		return e->err;
+	switch (o->kind) {
+	case PROFDATA_OBJECT_INSTANCE:
+		if (!data) {
+			if (o->nrefs)
+				e->n_refs_dropped++;
+			if (o->length)
+				e->n_zero_filled++;
+			plen = o->length;
+		} else if (e->conv) {
+			int rc = he_convert_instance(e, o->id, o->class_id, o->data, o->data_len, 0);
+			if (rc == 1)
+				return he_defer(e, o);
+			if (rc)
+				return rc;
+			data = e->conv_buf.p;
+			plen = e->conv_buf.len;
+		} else {
+			plen = o->data_len;
+		}
+		return he_instance_sub(e, o->id, o->trace_serial, o->class_id, data, plen);
+	case PROFDATA_OBJECT_ARRAY: {
+		unsigned sids = e->src_ids ? e->src_ids : e->ids;
+		uint64_t n = o->length, i, zeros = 0;
+		if (!data && o->refs && o->nrefs > n)
+			n = o->nrefs;
+		if (n > UINT32_MAX) {
+			e->err = pd_out_error(e->w, PROFDATA_ERANGE, "object array 0x%llx is too long for HPROF",
+			                      (unsigned long long)o->id);
+			return e->err;
+		}
+		hb_u1(&e->rec, HPROF_GC_OBJ_ARRAY_DUMP);
+		hb_id(e, &e->rec, o->id);
+		hb_u4(&e->rec, o->trace_serial);
+		hb_u4(&e->rec, (uint32_t)n);
+		hb_id(e, &e->rec, o->class_id);
+		plen = n * e->ids;
+		if (data && !e->conv && o->data_len >= plen)
+			return he_sub(e, data, plen);
+		/* Elements from converted ids, or from the explicit references. */
+		e->conv_buf.len = 0;
+		if (plen > SIZE_MAX || hb_reserve(e, &e->conv_buf, (size_t)plen))
+			return he_nomem(e);
+		for (i = 0; i < n; i++) {
+			uint64_t id = 0;
+			if (data && (i + 1) * sids <= o->data_len)
+				id = pd_be_id((const unsigned char *)data + i * sids, sids);
+			else if (!data && o->refs && i < o->nrefs)
+				id = o->refs[i];
+			else
+				zeros = 1;
+			hb_id(e, &e->conv_buf, id);
+		}
+		e->n_zero_filled += zeros;
+		return he_sub(e, e->conv_buf.p, plen);
+	}
+	case PROFDATA_OBJECT_PRIM_ARRAY: {
+		unsigned es = hprof_type_size(o->elem_type, e->ids);
+		uint64_t n = o->length;
+		int nodata = (o->flags & PROFDATA_OBJECT_NODATA) != 0;
+		if (es == 0 || o->elem_type == PROFDATA_TYPE_OBJECT) {
+			e->err = pd_out_error(e->w, PROFDATA_EFORMAT,
+			                      "primitive array 0x%llx: element type %u is not a primitive type",
+			                      (unsigned long long)o->id, o->elem_type);
+			return e->err;
+		}
+		if (n > UINT32_MAX) {
+			e->err = pd_out_error(e->w, PROFDATA_ERANGE, "primitive array 0x%llx is too long for HPROF",
+			                      (unsigned long long)o->id);
+			return e->err;
+		}
+		if (e->strip || (nodata && e->android)) {
+			if (e->strip)
+				e->n_stripped++;
+			else
+				e->n_android++;
+			n = 0;
+			nodata = 0;
+			data = NULL;
+		}
+		hb_u1(&e->rec, nodata ? HPROF_GC_PRIM_ARRAY_NODATA : HPROF_GC_PRIM_ARRAY_DUMP);
+		hb_id(e, &e->rec, o->id);
+		hb_u4(&e->rec, o->trace_serial);
+		hb_u4(&e->rec, (uint32_t)n);
+		hb_u1(&e->rec, o->elem_type);
+		if (nodata)
+			return he_sub(e, NULL, 0);
+		plen = n * es;
+		if (!data || o->data_len >= plen) {
+			if (!data && n)
+				e->n_zero_filled++;
+			return he_sub(e, data, plen);
+		}
+		/* Less payload than elements: pad with zeros. */
+		e->n_zero_filled++;
+		e->conv_buf.len = 0;
+		if (plen > SIZE_MAX || hb_reserve(e, &e->conv_buf, (size_t)plen))
+			return he_nomem(e);
+		memcpy(e->conv_buf.p, data, (size_t)o->data_len);
+		memset(e->conv_buf.p + o->data_len, 0, (size_t)(plen - o->data_len));
+		return he_sub(e, e->conv_buf.p, plen);
+	}
+	default:
+		e->err = pd_out_error(e->w, PROFDATA_EINVAL, "object 0x%llx has unknown kind %u",
+		                      (unsigned long long)o->id, o->kind);
+		return e->err;
+	}
+}
+
+static int he_unknown(void *payload, const profdata_unknown *u)
+{
+	he *e = payload;
+
+	if (he_event(e))
+		return e->err;
+	if (u->tag > 0xFF || u->len > UINT32_MAX - 1) {
+		e->n_unknown_dropped++;
+		return 0;
+	}
+	if (!u->in_dump) {
+		if (he_record_header(e, u->tag, he_time(e, u->time_us), u->len))
+			return e->err;
+		return he_write(e, u->data, (size_t)u->len);
+	}
+	/*
+	 * A sub-record nobody could size makes a reader skip the rest of its
+	 * record, so it goes where that skips only it: into a segment of its
+	 * own, or at the end of a HEAP DUMP record.
+	 */
+	if (!e->in_dump) {
+		e->n_unknown_dropped++;
+		return 0;
+	}
+	if (e->dump_kind == PROFDATA_DUMP_HEAP) {
+		if (hb_reserve(e, &e->tail, 1 + (size_t)u->len))
+			return e->err;
+		hb_u1(&e->tail, u->tag);
+		hb_bytes(&e->tail, u->data, (size_t)u->len);
+		return 0;
+	}
+	if (he_flush_segment(e) || he_record_header(e, HPROF_HEAP_DUMP_SEGMENT, e->dump_time, 1 + u->len))
+		return e->err;
+	{
+		unsigned char t = (unsigned char)u->tag;
+		he_write(e, &t, 1);
+	}
+	e->dump_written = 1;
+	return he_write(e, u->data, (size_t)u->len);
+}
+
+static int he_end(void *payload)
+{
+	he *e = payload;
+	if (he_event(e))
+		return e->err;
+	if (e->in_dump) {
+		pd_out_warn(e->w, "the input ended inside a heap dump; closing it");
+		he_dump_close(e);
+	}
+	return e->err;
+}
+
+static void he_warn_count(he *e, uint64_t n, const char *what)
+{
+	if (n)
+		pd_out_warn(e->w, "%llu %s", (unsigned long long)n, what);
+}
+
+static int he_finish(void *state)
+{
+	he *e = state;
+	if (he_event(e))
+		return e->err;
+	if (e->in_dump)
+		he_dump_close(e);
+	he_warn_count(e, e->n_times_clamped, "times over 4295 s were clamped to HPROF's 32-bit microseconds");
+	he_warn_count(e, e->n_counts_clamped, "sample counts or totals did not fit 32 bits and were clamped");
+	he_warn_count(e, e->n_values_dropped, "samples had values beyond the first (HPROF keeps only the count)");
+	if (e->n_sample_types > 1)
+		pd_out_warn(e->w, "%llu sample types: HPROF keeps only the first value of each sample, as its count",
+		            (unsigned long long)e->n_sample_types);
+	he_warn_count(e, e->n_thread_dropped, "samples named a thread, which CPU SAMPLES cannot hold");
+	he_warn_count(e, e->n_frames_no_fn, "frames had no function; written with empty names");
+	he_warn_count(e, e->n_addresses, "frame addresses were dropped (HPROF frames have none)");
+	he_warn_count(e, e->n_mappings, "mappings were dropped (HPROF has none)");
+	he_warn_count(e, e->n_attachments, "attachments were dropped (HPROF has none)");
+	he_warn_count(e, e->n_trace_events, "trace events were dropped (HPROF has none)");
+	he_warn_count(e, e->n_unknown_dropped, "unknown records could not be written and were dropped");
+	he_warn_count(e, e->n_refs_dropped, "objects or classes had explicit references that HPROF cannot hold");
+	he_warn_count(e, e->n_zero_filled, "objects had no payload for their length and were written with zeros");
+	he_warn_count(e, e->n_stripped, "primitive arrays were written empty (strip_primitive_arrays=1)");
+	he_warn_count(e, e->n_android, "Android-only records were converted or dropped (android_to_hotspot=1)");
+	return e->err;
+}
+
+static void he_free(void *state)
+{
+	he *e = state;
+	if (!e)
+		return;
+	free(e->seg.p);
+	free(e->rec.p);
+	free(e->conv_buf.p);
+	free(e->deferred.p);
+	free(e->tail.p);
+	free(e->samples.p);
+	free(e->fns);
+	hm_free(&e->fn_map);
+	free(e->cls);
+	free(e->ftypes);
+	hm_free(&e->cls_map);
+	free(e);
+}
+
+static const pd_encoder_ops he_ops = {
+	{
+		PROFDATA_EVENTS_VERSION,
+		he_begin,
+		he_string,
+		he_class_load,
+		he_class_unload,
+		he_function,
+		he_frame,
+		he_stack,
+		he_thread_start,
+		he_thread_end,
+		he_sample_type,
+		he_sample_group,
+		he_sample,
+		he_alloc_sites,
+		he_heap_summary,
+		he_control_settings,
+		he_mapping,
+		he_dump_begin,
+		he_heap_info,
+		he_class_dump,
+		he_root,
+		he_object,
+		he_dump_end,
+		he_unknown,
+		he_attachment,
+		he_trace_event,
+		he_end,
+	},
+	he_finish,
+	he_free,
+};
+
+static int he_flag(profdata_writer *w, const pd_options *opts, const char *key, int *out)
+{
+	const char *v = opts ? pd_options_get(opts, key) : NULL;
+	*out = 0;
+	if (!v)
+		return 0;
+	if (strcmp(v, "1") == 0 || strcmp(v, "") == 0 || strcmp(v, "yes") == 0 || strcmp(v, "true") == 0)
+		*out = 1;
+	else if (strcmp(v, "0") != 0 && strcmp(v, "no") != 0 && strcmp(v, "false") != 0)
+		return pd_out_error(w, PROFDATA_EINVAL, "hprof option %s=%s: expected 0 or 1", key, v);
+	return 0;
+}
+
+int pd_hprof_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writer *w, const pd_options *opts)
+{
+	he *e;
+	const char *v;
+	int strip, android, rc;
+
+	*state = NULL;
+	if ((rc = he_flag(w, opts, "strip_primitive_arrays", &strip)) != 0 ||
+	    (rc = he_flag(w, opts, "android_to_hotspot", &android)) != 0)
+		return rc;
+	e = calloc(1, sizeof *e);
+	if (!e)
+		return pd_out_error(w, PROFDATA_ENOMEM, "out of memory");
+	e->w = w;
+	e->strip = strip;
+	e->android = android;
+	e->opt_version = 2;
+	v = opts ? pd_options_get(opts, "version") : NULL;
+	if (v) {
+		if (strcmp(v, "source") == 0)
+			e->opt_version = 0;
+		else if (strcmp(v, "1.0.1") == 0)
+			e->opt_version = 1;
+		else if (strcmp(v, "1.0.2") == 0)
+			e->opt_version = 2;
+		else if (strcmp(v, "1.0.3") == 0)
+			e->opt_version = 3;
+		else {
+			free(e);
+			return pd_out_error(w, PROFDATA_EINVAL,
+			                    "hprof option version=%s: expected 1.0.1, 1.0.2, 1.0.3 or source", v);
+		}
+	}
+	v = opts ? pd_options_get(opts, "id_size") : NULL;
+	if (v) {
+		if (strcmp(v, "4") == 0)
+			e->opt_ids = 4;
+		else if (strcmp(v, "8") == 0)
+			e->opt_ids = 8;
+		else if (strcmp(v, "source") != 0) {
+			free(e);
+			return pd_out_error(w, PROFDATA_EINVAL, "hprof option id_size=%s: expected 4, 8 or source", v);
+		}
+	}
+	*state = e;
+	*ops = &he_ops;
+	return 0;
+}
