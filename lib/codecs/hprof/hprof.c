@@ -92,7 +92,7 @@ const struct profdata_format pd_format_hprof = {
 	"HPROF binary heap dumps and profiles (JAVA PROFILE 1.0.1, 1.0.2, 1.0.3)",
 	pd_hprof_bid,
 	pd_hprof_decode,
-	pd_hprof_encoder_new,
+	pd_hprof_refs_encoder_new,
 	NULL,
 	hprof_read_options,
 	hprof_write_options,

@@ -107,5 +107,12 @@ int pd_hprof_bid(const unsigned char *buf, size_t len);
 int pd_hprof_decode(const pd_decode_args *a);
 int pd_hprof_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writer *w,
                          const pd_options *opts);
+/*
+ * The encoder the registry uses: pd_hprof_encoder_new() behind a filter that
+ * gives objects listing references (id_size 0: the IBM classic heapdump)
+ * synthetic reference fields (synth.c).
+ */
+int pd_hprof_refs_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writer *w,
+                              const pd_options *opts);
 
 #endif
