@@ -34,8 +34,8 @@ static int count_object(void *payload, const profdata_object *o)
 	return 0;
 }
 
-/* Write p as ibm-classic with opts into memory; NULL when writing failed. */
-static void *write_classic(const profdata_profile *p, const char *opts, size_t *len)
+/* Write p as `format` with opts into memory; NULL when writing failed. */
+static void *write_as(const profdata_profile *p, const char *format, const char *opts, size_t *len)
 {
 	profdata_writer *w;
 	void *copy = NULL;
@@ -43,7 +43,7 @@ static void *write_classic(const profdata_profile *p, const char *opts, size_t *
 	if (profdata_writer_open_memory(&w) < 0)
 		return NULL;
 	profdata_write_options o = PROFDATA_WRITE_OPTIONS_INIT;
-	o.format = "ibm-classic";
+	o.format = format;
 	o.options = opts;
 	if (profdata_write(p, w, &o) == 0 && profdata_writer_close(w) == 0 &&
 	    profdata_writer_memory(w, &data, len) == 0 && (copy = malloc(*len ? *len : 1)) != NULL)
@@ -52,19 +52,29 @@ static void *write_classic(const profdata_profile *p, const char *opts, size_t *
 	return copy;
 }
 
-static profdata_profile *read_classic(const void *data, size_t len, int mode, const char *opts)
+static void *write_classic(const profdata_profile *p, const char *opts, size_t *len)
+{
+	return write_as(p, "ibm-classic", opts, len);
+}
+
+static profdata_profile *read_as(const void *data, size_t len, const char *format, int mode, const char *opts)
 {
 	profdata_reader *r;
 	profdata_profile *p = NULL;
 	if (profdata_reader_open_memory(&r, data, len, "fuzz") < 0)
 		return NULL;
 	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
-	o.format = "ibm-classic";
+	o.format = format;
 	o.mode = mode;
 	o.options = opts;
 	profdata_read(&p, r, &o);
 	profdata_reader_free(r);
 	return p;
+}
+
+static profdata_profile *read_classic(const void *data, size_t len, int mode, const char *opts)
+{
+	return read_as(data, len, "ibm-classic", mode, opts);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -106,6 +116,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(out);
 			free(out2);
 			free(out3);
+		}
+		{
+			/* to HPROF (synthetic reference fields): what is written reads back strictly */
+			size_t len;
+			void *hp = write_as(p, "hprof", NULL, &len);
+			if (hp) {
+				profdata_profile *q = read_as(hp, len, "hprof", PROFDATA_MODE_STRICT, NULL);
+				if (!q)
+					abort();
+				if (profdata_profile_count(q, PROFDATA_TABLE_OBJECTS) != profdata_profile_count(p, PROFDATA_TABLE_OBJECTS))
+					abort();
+				profdata_profile_free(q);
+				free(hp);
+			}
 		}
 		profdata_profile_free(p);
 	}
