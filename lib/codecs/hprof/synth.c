@@ -449,7 +449,7 @@ static int flush_dump(sy *s)
 	for (i = 0; i < s->nobjs && !rc; i++) {
 		sy_obj *h = &s->objs[i];
 		profdata_object o = h->o;
-		const uint64_t *refs = s->pool + h->refs_off;
+		const uint64_t *refs = s->pool ? s->pool + h->refs_off : NULL;
 		size_t nrefs = h->has_refs ? h->o.nrefs : 0;
 		if (o.kind == PROFDATA_OBJECT_INSTANCE) {
 			size_t j, nf = 0;
