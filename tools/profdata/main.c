@@ -20,7 +20,9 @@ static const char usage_text[] =
 	"\n"
 	"commands:\n"
 	"  info FILE [--json]              format, version and the model's counts\n"
-	"  histo FILE [--json] [--limit N] instances and shallow bytes per class (streaming)\n"
+	"  histo FILE [--json] [--limit N] [--dump N|all]\n"
+	"                                  instances and shallow bytes per class (streaming);\n"
+	"                                  a file with several dumps: the first, as VisualVM shows\n"
 	"  convert IN OUT --to FORMAT      convert; OUT is written to a temporary file and renamed\n"
 	"  check FILE                      strict validation: exit 0 valid, 1 invalid\n"
 	"  formats                         list the formats\n"
@@ -44,6 +46,7 @@ typedef struct args {
 	int json, strict, quiet, via_model;
 	int gzip;
 	long limit;
+	long dump;
 	char ropts[1024], wopts[1024];
 } args;
 
@@ -106,6 +109,12 @@ static int parse(int argc, char **argv, args *a)
 		} else if (strcmp(s, "--to") == 0) {
 			WANT_VALUE();
 			a->to = val;
+		} else if (strcmp(s, "--dump") == 0) {
+			WANT_VALUE();
+			char *end;
+			a->dump = strcmp(val, "all") == 0 ? PROFDATA_HISTOGRAM_ALL_DUMPS : strtol(val, &end, 10);
+			if (a->dump != PROFDATA_HISTOGRAM_ALL_DUMPS && (*end || a->dump < 0))
+				return usage("--dump takes a dump number (from 0) or 'all'");
 		} else if (strcmp(s, "--limit") == 0) {
 			WANT_VALUE();
 			char *end;
@@ -302,7 +311,7 @@ static int cmd_histo(const args *a)
 		return EXIT_INVALID;
 	profdata_read_options o = read_opts(a, 0);
 	profdata_histogram *h;
-	int e = profdata_histogram_read(&h, r, &o);
+	int e = profdata_histogram_read(&h, r, &o, a->dump);
 	end_progress();
 	if (e < 0) {
 		report(a->files[0], profdata_reader_error(r), e);
