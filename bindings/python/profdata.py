@@ -19,7 +19,7 @@ __all__ = ["Error", "Profile", "histogram", "convert", "version", "formats"]
 TABLES = ["strings", "classes", "objects", "roots", "dumps", "heap_infos", "threads", "functions",
           "frames", "stacks", "sample_types", "sample_groups", "samples", "alloc_sites",
           "heap_summaries", "control_settings", "mappings", "trace_events", "unknown_records",
-          "attachments", "class_unloads", "class_loads"]
+          "attachments", "class_unloads", "class_loads", "class_dumps"]
 
 
 def _load():
