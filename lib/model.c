@@ -434,10 +434,19 @@ long profdata_profile_object_refs(const profdata_profile *p, size_t i, int inclu
 uint64_t profdata_profile_reference_count(const profdata_profile *p)
 {
 	uint64_t total = 0;
+	uint64_t done = 0; /* payloads in a mapped input are released behind this pass */
 	for (size_t i = 0; i < p->nobjects; i++) {
 		long n = profdata_profile_object_refs(p, i, 0, NULL, 0);
 		if (n > 0)
 			total += (uint64_t)n;
+		uint64_t off = p->obj_data[i];
+		if (p->blob && off != UINT64_MAX && (off & BLOB_BIT)) {
+			off &= ~BLOB_BIT;
+			if (off >= done + ((uint64_t)32 << 20)) {
+				pd_blob_done(p->blob, done, off - ((uint64_t)16 << 20));
+				done = off - ((uint64_t)16 << 20);
+			}
+		}
 	}
 	return total;
 }
