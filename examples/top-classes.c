@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	profdata_histogram *h;
-	if (profdata_histogram_from_profile(&h, p) == 0) {
+	if (profdata_histogram_from_profile(&h, p, 0) == 0) {
 		for (size_t i = 0; i < profdata_histogram_count(h) && i < 10; i++) {
 			const profdata_histogram_entry *e = profdata_histogram_entry_at(h, i);
 			printf("%12llu %10llu  %s\n", (unsigned long long)e->bytes, (unsigned long long)e->instances,

@@ -26,11 +26,13 @@ typedef struct cls {
 	uint64_t instances;
 	uint64_t arr_sum[LAYOUTS];
 	uint64_t stated_bytes;    /* bytes of objects whose format stated their size */
-	uint64_t unstated;        /* objects without a stated size */
+	uint64_t unstated;        /* instances without a stated size */
 } cls;
 
 struct profdata_histogram {
 	unsigned id_size;
+	long want_dump;           /* dump to count, or PROFDATA_HISTOGRAM_ALL_DUMPS */
+	long dump;                /* index of the dump being read */
 	pd_jvm_hints hints;
 	PD_VEC(uint64_t) str_ids;
 	PD_VEC(size_t) str_off;
@@ -140,9 +142,19 @@ static int on_class_dump(void *payload, const profdata_class_dump *c)
 	return 0;
 }
 
+static int on_dump_begin(void *payload, const profdata_dump *d)
+{
+	profdata_histogram *h = payload;
+	(void)d;
+	h->dump++;
+	return 0;
+}
+
 static int on_object(void *payload, const profdata_object *o)
 {
 	profdata_histogram *h = payload;
+	if (h->want_dump != PROFDATA_HISTOGRAM_ALL_DUMPS && h->dump != h->want_dump)
+		return 0;
 	cls *k;
 	if (o->class_id)
 		k = class_of(h, o->class_id);
@@ -155,9 +167,10 @@ static int on_object(void *payload, const profdata_object *o)
 		k->stated_bytes += o->size;
 		return 0;
 	}
-	k->unstated++;
-	if (o->kind == PROFDATA_OBJECT_INSTANCE)
-		return 0; /* sized per class at the end */
+	if (o->kind == PROFDATA_OBJECT_INSTANCE) {
+		k->unstated++; /* sized per class at the end */
+		return 0;
+	}
 	for (int l = 0; l < LAYOUTS; l++) {
 		uint64_t esz = o->kind == PROFDATA_OBJECT_ARRAY ? layout_r[l]
 		                                                : profdata_basic_type_size(o->elem_type, layout_r[l]);
@@ -237,14 +250,12 @@ static int finish(profdata_histogram *h)
 		} else {
 			internal = str_of(h, k->name_id);
 			e->class_id = h->class_ids.v[i];
-			uint64_t inst = k->unstated;
-			if (internal && internal[0] == '[') {
-				bytes += k->arr_sum[l];
-			} else if (sz.stated_instances) {
-				bytes += inst * k->stated_isize;
-			} else {
-				bytes += inst * pd_align8(sz.header + instance_fields(h, k, sz.ref));
-			}
+			/* By what the objects were, not by the name: the old agent named arrays "char[]". */
+			bytes += k->arr_sum[l];
+			if (sz.stated_instances)
+				bytes += k->unstated * k->stated_isize;
+			else
+				bytes += k->unstated * pd_align8(sz.header + instance_fields(h, k, sz.ref));
 		}
 		char tmp[512];
 		char *buf = tmp;
@@ -287,6 +298,7 @@ static void events_of(profdata_events *ev)
 	ev->class_load = on_class_load;
 	ev->class_dump = on_class_dump;
 	ev->object = on_object;
+	ev->dump_begin = on_dump_begin;
 }
 
 static void release_work(profdata_histogram *h)
@@ -320,10 +332,21 @@ static int conclude(profdata_histogram *h, int e, profdata_histogram **out)
 	return 0;
 }
 
-int profdata_histogram_read(profdata_histogram **out, profdata_reader *in, const profdata_read_options *opts)
+static profdata_histogram *histogram_new(long dump)
+{
+	profdata_histogram *h = calloc(1, sizeof(*h));
+	if (h) {
+		h->want_dump = dump;
+		h->dump = -1;
+	}
+	return h;
+}
+
+int profdata_histogram_read(profdata_histogram **out, profdata_reader *in, const profdata_read_options *opts,
+                            long dump)
 {
 	*out = NULL;
-	profdata_histogram *h = calloc(1, sizeof(*h));
+	profdata_histogram *h = histogram_new(dump);
 	if (!h)
 		return PROFDATA_ENOMEM;
 	profdata_events ev;
@@ -332,10 +355,10 @@ int profdata_histogram_read(profdata_histogram **out, profdata_reader *in, const
 	return conclude(h, e, out);
 }
 
-int profdata_histogram_from_profile(profdata_histogram **out, const profdata_profile *p)
+int profdata_histogram_from_profile(profdata_histogram **out, const profdata_profile *p, long dump)
 {
 	*out = NULL;
-	profdata_histogram *h = calloc(1, sizeof(*h));
+	profdata_histogram *h = histogram_new(dump);
 	if (!h)
 		return PROFDATA_ENOMEM;
 	profdata_events ev;

@@ -59,6 +59,13 @@ typedef struct pd_blob pd_blob;
 void pd_blob_retain(pd_blob *b);
 void pd_blob_release(pd_blob *b);
 const unsigned char *pd_blob_data(const pd_blob *b);
+/*
+ * Tell the kernel that a sequential pass is done with [from, to) of a mapped
+ * blob: the pages leave this process's resident set (they stay in the page
+ * cache, and pointers stay valid: a later access maps them again). No-op for
+ * memory blobs.
+ */
+void pd_blob_done(const pd_blob *b, uint64_t from, uint64_t to);
 uint64_t pd_blob_size(const pd_blob *b);
 
 /*

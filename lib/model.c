@@ -62,6 +62,7 @@ void profdata_profile_free(profdata_profile *p)
 	free(p->fields.v);
 	free(p->class_refs.v);
 	free(p->ref_offsets.v);
+	free(p->cdumps.v);
 	free(p->unloads.v);
 	free(p->obj_id);
 	free(p->obj_class);
@@ -141,6 +142,7 @@ size_t profdata_profile_count(const profdata_profile *p, profdata_table t)
 	case PROFDATA_TABLE_ATTACHMENTS: return p->attachments.n;
 	case PROFDATA_TABLE_UNLOADS: return p->unloads.n;
 	case PROFDATA_TABLE_CLASS_LOADS: return p->loads.n;
+	case PROFDATA_TABLE_CLASS_DUMPS: return p->cdumps.n;
 	default: return 0;
 	}
 }
@@ -240,6 +242,21 @@ long pd_class_layout(const profdata_profile *p, size_t ci, profdata_field *out, 
 long profdata_profile_class_layout(const profdata_profile *p, size_t class_index, profdata_field *out, size_t cap)
 {
 	return pd_class_layout(p, class_index, out, cap);
+}
+
+int profdata_profile_class_dump_at(const profdata_profile *p, size_t i, profdata_class_dump *out, uint32_t *dump)
+{
+	if (i >= p->cdumps.n)
+		return PROFDATA_ENOTFOUND;
+	const pd_cdump_row *c = &p->cdumps.v[i];
+	*out = c->d;
+	out->constants = c->d.nconstants ? p->constants.v + c->constants_off : NULL;
+	out->statics = c->d.nstatics ? p->fields.v + c->statics_off : NULL;
+	out->fields = c->d.nfields ? p->fields.v + c->fields_off : NULL;
+	out->refs = c->has_refs ? p->class_refs.v + c->refs_off : NULL;
+	if (dump)
+		*dump = c->dump;
+	return 0;
 }
 
 int profdata_profile_class_load(const profdata_profile *p, size_t i, profdata_class_load *out)
@@ -417,10 +434,19 @@ long profdata_profile_object_refs(const profdata_profile *p, size_t i, int inclu
 uint64_t profdata_profile_reference_count(const profdata_profile *p)
 {
 	uint64_t total = 0;
+	uint64_t done = 0; /* payloads in a mapped input are released behind this pass */
 	for (size_t i = 0; i < p->nobjects; i++) {
 		long n = profdata_profile_object_refs(p, i, 0, NULL, 0);
 		if (n > 0)
 			total += (uint64_t)n;
+		uint64_t off = p->obj_data[i];
+		if (p->blob && off != UINT64_MAX && (off & BLOB_BIT)) {
+			off &= ~BLOB_BIT;
+			if (off >= done + ((uint64_t)32 << 20)) {
+				pd_blob_done(p->blob, done, off - ((uint64_t)16 << 20));
+				done = off - ((uint64_t)16 << 20);
+			}
+		}
 	}
 	return total;
 }

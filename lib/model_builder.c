@@ -138,10 +138,7 @@ static int on_class_unload(void *payload, const profdata_class_unload *u)
 	if (e)
 		return e;
 	TRY(p, PD_VEC_PUSH(p->unloads, *u));
-	size_t ci;
-	if (profdata_profile_find_class_serial(p, u->serial, &ci) == 0)
-		p->classes.v[ci].unloaded = 1;
-	return 0;
+	return 0; /* classes are marked unloaded when the profile is finished, whatever the order */
 }
 
 static int push_fields(profdata_profile *p, const profdata_field *f, size_t n, size_t *off)
@@ -165,20 +162,21 @@ static int on_class_dump(void *payload, const profdata_class_dump *c)
 	uint32_t row;
 	if ((e = class_row(p, c->id, &row)) < 0)
 		return e;
-	if (p->classes.v[row].has_dump) {
-		pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0,
-		             "class id 0x%llx dumped twice; keeping the first", (unsigned long long)c->id);
-		return 0;
-	}
-	size_t coff = p->constants.n, soff, foff, roff = p->class_refs.n;
+	pd_cdump_row cd;
+	memset(&cd, 0, sizeof(cd));
+	cd.class_row = row;
+	cd.dump = (uint32_t)(p->dumps.n - 1);
+	cd.constants_off = p->constants.n;
+	cd.refs_off = p->class_refs.n;
+	cd.has_refs = c->refs != NULL;
 	TRY(p, pd_grow((void **)&p->constants.v, &p->constants.cap, p->constants.n + c->nconstants,
 	               sizeof(*c->constants)));
 	if (c->nconstants)
 		memcpy(p->constants.v + p->constants.n, c->constants, c->nconstants * sizeof(*c->constants));
 	p->constants.n += c->nconstants;
-	if ((e = push_fields(p, c->statics, c->nstatics, &soff)) < 0)
+	if ((e = push_fields(p, c->statics, c->nstatics, &cd.statics_off)) < 0)
 		return e;
-	if ((e = push_fields(p, c->fields, c->nfields, &foff)) < 0)
+	if ((e = push_fields(p, c->fields, c->nfields, &cd.fields_off)) < 0)
 		return e;
 	if (c->refs) {
 		TRY(p, pd_grow((void **)&p->class_refs.v, &p->class_refs.cap, p->class_refs.n + c->nrefs, 8));
@@ -186,18 +184,23 @@ static int on_class_dump(void *payload, const profdata_class_dump *c)
 			memcpy(p->class_refs.v + p->class_refs.n, c->refs, c->nrefs * 8);
 		p->class_refs.n += c->nrefs;
 	}
+	cd.d = *c;
+	cd.d.constants = NULL;
+	cd.d.statics = cd.d.fields = NULL;
+	cd.d.refs = NULL;
+	TRY(p, PD_VEC_PUSH(p->cdumps, cd));
+	/* The class itself describes its first dump; later ones stay in the sequence. */
 	pd_class_row *r = &p->classes.v[row];
-	r->dump = *c;
-	r->dump.constants = NULL;
-	r->dump.statics = r->dump.fields = NULL;
-	r->dump.refs = NULL;
-	r->constants_off = coff;
-	r->statics_off = soff;
-	r->fields_off = foff;
-	r->refs_off = roff;
-	r->has_refs = c->refs != NULL;
-	r->has_dump = 1;
-	r->dump_index = (uint32_t)(p->dumps.n - 1);
+	if (!r->has_dump) {
+		r->dump = cd.d;
+		r->constants_off = cd.constants_off;
+		r->statics_off = cd.statics_off;
+		r->fields_off = cd.fields_off;
+		r->refs_off = cd.refs_off;
+		r->has_refs = cd.has_refs;
+		r->has_dump = 1;
+		r->dump_index = cd.dump;
+	}
 	return 0;
 }
 
@@ -779,6 +782,11 @@ int pd_profile_finish(profdata_profile *p)
 				             "object id 0x%llx appears twice; lookups find the first",
 				             (unsigned long long)p->obj_id[i]);
 		}
+	}
+	for (size_t i = 0; i < p->unloads.n; i++) {
+		size_t ci;
+		if (profdata_profile_find_class_serial(p, p->unloads.v[i].serial, &ci) == 0)
+			p->classes.v[ci].unloaded = 1;
 	}
 	p->finished = 1;
 	decide_sizes(p);

@@ -139,6 +139,25 @@ static int fields_equal(const profdata_field *x, const profdata_field *y, size_t
 	return 1;
 }
 
+static int class_dump_equal(const profdata_class_dump *p, const profdata_class_dump *q)
+{
+	if (p->id != q->id || p->trace_serial != q->trace_serial || p->super_id != q->super_id ||
+	    p->loader_id != q->loader_id || p->signers_id != q->signers_id ||
+	    p->protection_domain_id != q->protection_domain_id || p->reserved1 != q->reserved1 ||
+	    p->reserved2 != q->reserved2 || p->instance_size != q->instance_size || p->size != q->size)
+		return 0;
+	if (p->nconstants != q->nconstants || p->nstatics != q->nstatics || p->nfields != q->nfields)
+		return 0;
+	for (size_t k = 0; k < p->nconstants; k++)
+		if (p->constants[k].index != q->constants[k].index || p->constants[k].type != q->constants[k].type ||
+		    p->constants[k].value != q->constants[k].value)
+			return 0;
+	if (!fields_equal(p->statics, q->statics, p->nstatics) || !fields_equal(p->fields, q->fields, p->nfields))
+		return 0;
+	return (p->refs == NULL) == (q->refs == NULL) && p->nrefs == q->nrefs &&
+	       (!p->nrefs || memcmp(p->refs, q->refs, p->nrefs * 8) == 0);
+}
+
 static int classes_equal(const profdata_profile *a, const profdata_profile *b, cmp *c)
 {
 	CHECK_COUNT(PROFDATA_TABLE_CLASSES, "classes");
@@ -157,26 +176,17 @@ static int classes_equal(const profdata_profile *a, const profdata_profile *b, c
 			return differ(c, "class 0x%llx: load record differs", ULL(id));
 		if (!x.has_dump)
 			continue;
-		const profdata_class_dump *p = &x.dump, *q = &y.dump;
-		if (p->trace_serial != q->trace_serial || p->super_id != q->super_id || p->loader_id != q->loader_id ||
-		    p->signers_id != q->signers_id || p->protection_domain_id != q->protection_domain_id ||
-		    p->reserved1 != q->reserved1 || p->reserved2 != q->reserved2 ||
-		    p->instance_size != q->instance_size || p->size != q->size || x.dump_index != y.dump_index)
-			return differ(c, "class 0x%llx: dump header differs", ULL(id));
-		if (p->nconstants != q->nconstants || p->nstatics != q->nstatics || p->nfields != q->nfields)
-			return differ(c, "class 0x%llx: %zu/%zu/%zu vs %zu/%zu/%zu constants/statics/fields", ULL(id),
-			              p->nconstants, p->nstatics, p->nfields, q->nconstants, q->nstatics, q->nfields);
-		for (size_t k = 0; k < p->nconstants; k++)
-			if (p->constants[k].index != q->constants[k].index || p->constants[k].type != q->constants[k].type ||
-			    p->constants[k].value != q->constants[k].value)
-				return differ(c, "class 0x%llx: constant %zu differs", ULL(id), k);
-		if (!fields_equal(p->statics, q->statics, p->nstatics))
-			return differ(c, "class 0x%llx: static fields differ", ULL(id));
-		if (!fields_equal(p->fields, q->fields, p->nfields))
-			return differ(c, "class 0x%llx: instance fields differ", ULL(id));
-		if ((p->refs == NULL) != (q->refs == NULL) || p->nrefs != q->nrefs ||
-		    (p->nrefs && memcmp(p->refs, q->refs, p->nrefs * 8) != 0))
-			return differ(c, "class 0x%llx: references differ", ULL(id));
+		if (x.dump_index != y.dump_index || !class_dump_equal(&x.dump, &y.dump))
+			return differ(c, "class 0x%llx: dump differs", ULL(id));
+	}
+	CHECK_COUNT(PROFDATA_TABLE_CLASS_DUMPS, "class dumps");
+	for (size_t i = 0; i < a->cdumps.n; i++) {
+		profdata_class_dump x, y;
+		uint32_t dx, dy;
+		profdata_profile_class_dump_at(a, i, &x, &dx);
+		profdata_profile_class_dump_at(b, i, &y, &dy);
+		if (dx != dy || !class_dump_equal(&x, &y))
+			return differ(c, "class dump %zu (class 0x%llx) differs", i, ULL(x.id));
 	}
 	return 1;
 }
@@ -367,13 +377,28 @@ static int misc_equal(const profdata_profile *a, const profdata_profile *b, cmp 
 	SEQ_EQUAL(PROFDATA_TABLE_DUMPS, "dump", pd_dump_row, dump_get, eq_dump_row);
 	SEQ_EQUAL(PROFDATA_TABLE_HEAP_INFOS, "heap info", pd_heap_row, heap_get, eq_heap_row);
 	CHECK_COUNT(PROFDATA_TABLE_UNKNOWN, "unknown records");
-	for (size_t i = 0; i < a->unknowns.n; i++) {
-		profdata_unknown x, y;
-		profdata_profile_unknown(a, i, &x);
-		profdata_profile_unknown(b, i, &y);
-		if (x.tag != y.tag || x.time_us != y.time_us || x.in_dump != y.in_dump || x.len != y.len ||
-		    (x.len && memcmp(x.data, y.data, (size_t)x.len) != 0))
-			return differ(c, "unknown record %zu (tag 0x%x) differs", i, x.tag);
+	/* Top-level records and those inside dumps are two sequences: a rewrite keeps each one's order. */
+	for (int in_dump = 0; in_dump <= 1; in_dump++) {
+		size_t i = 0, j = 0;
+		for (;;) {
+			while (i < a->unknowns.n && a->unknowns.v[i].in_dump != in_dump)
+				i++;
+			while (j < b->unknowns.n && b->unknowns.v[j].in_dump != in_dump)
+				j++;
+			if (i == a->unknowns.n || j == b->unknowns.n)
+				break;
+			profdata_unknown x, y;
+			profdata_profile_unknown(a, i, &x);
+			profdata_profile_unknown(b, j, &y);
+			if (x.tag != y.tag || x.time_us != y.time_us || x.len != y.len ||
+			    (x.len && memcmp(x.data, y.data, (size_t)x.len) != 0) ||
+			    (in_dump && a->unknowns.v[i].dump != b->unknowns.v[j].dump))
+				return differ(c, "unknown record %zu (tag 0x%x) differs", i, x.tag);
+			i++;
+			j++;
+		}
+		if (i != a->unknowns.n || j != b->unknowns.n)
+			return differ(c, "unknown records %s dumps differ in number", in_dump ? "inside" : "outside");
 	}
 	CHECK_COUNT(PROFDATA_TABLE_ATTACHMENTS, "attachments");
 	for (size_t i = 0; i < a->attachments.n; i++) {

@@ -30,6 +30,14 @@ typedef struct pd_class_row {
 	int layout_ok;
 } pd_class_row;
 
+/* Every CLASS DUMP in input order: the old agent repeats them in each dump. */
+typedef struct pd_cdump_row {
+	uint32_t class_row, dump;
+	size_t constants_off, statics_off, fields_off, refs_off;
+	int has_refs;
+	profdata_class_dump d;      /* pointer members unused */
+} pd_cdump_row;
+
 typedef struct pd_dump_row {
 	profdata_dump d;
 	size_t first_object, nobjects;
@@ -123,6 +131,7 @@ struct profdata_profile {
 	PD_VEC(profdata_field) fields;  /* statics and instance fields */
 	PD_VEC(uint64_t) class_refs;
 	PD_VEC(uint32_t) ref_offsets;
+	PD_VEC(pd_cdump_row) cdumps;
 	PD_VEC(profdata_class_unload) unloads;
 
 	/* objects: columns */

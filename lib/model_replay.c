@@ -25,12 +25,12 @@ static int replay_dump(const profdata_profile *p, uint32_t d, const profdata_eve
 {
 	const pd_dump_row *dr = &p->dumps.v[d];
 	EMIT(dump_begin, &dr->d);
-	profdata_class_info ci;
-	for (size_t i = 0; i < p->classes.n; i++) {
-		if (!p->classes.v[i].has_dump || p->classes.v[i].dump_index != d)
+	profdata_class_dump cd;
+	for (size_t i = 0; i < p->cdumps.n; i++) {
+		if (p->cdumps.v[i].dump != d)
 			continue;
-		profdata_profile_class(p, i, &ci);
-		EMIT(class_dump, &ci.dump);
+		profdata_profile_class_dump_at(p, i, &cd, NULL);
+		EMIT(class_dump, &cd);
 	}
 	for (size_t i = 0; i < p->roots.n; i++)
 		if (p->roots.v[i].dump == d)

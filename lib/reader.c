@@ -7,6 +7,8 @@
  * so decoders parse in place and the model keeps payloads by reference.
  * Everything else streams through a buffer that grows only as bytes arrive.
  */
+/* madvise(MADV_DONTNEED) is Linux and BSD, not POSIX. */
+#define _DEFAULT_SOURCE
 #include "internal.h"
 #include "pd_config.h"
 
@@ -51,6 +53,7 @@ struct profdata_reader {
 	profdata_progress_fn progress;
 	void *progress_payload;
 	uint64_t progress_every, progress_next, raw_consumed;
+	uint64_t done_upto;    /* a mapped input is released behind the cursor up to here */
 #if PD_HAVE_ZLIB
 	z_stream z;
 	int z_init, z_member_done;
@@ -75,6 +78,17 @@ void pd_blob_release(pd_blob *b)
 }
 
 const unsigned char *pd_blob_data(const pd_blob *b) { return b->data; }
+
+void pd_blob_done(const pd_blob *b, uint64_t from, uint64_t to)
+{
+	if (!b->mapped)
+		return;
+	const uint64_t page = 4096;
+	from = (from + page - 1) / page * page;
+	to = to / page * page;
+	if (to > from)
+		madvise((void *)(b->data + from), (size_t)(to - from), MADV_DONTNEED);
+}
 uint64_t pd_blob_size(const pd_blob *b) { return b->size; }
 
 static pd_blob *blob_new(const void *data, uint64_t size, int mapped)
@@ -388,6 +402,21 @@ static int start(profdata_reader *r)
 }
 
 static int stable(const profdata_reader *r) { return r->src == SRC_BLOB && !r->gzip; }
+
+/*
+ * Decoders read mapped files front to back, so what lies 16 MiB behind the
+ * cursor is done with: releasing it keeps the resident set to the model
+ * instead of the whole file (a 2 GB dump would otherwise count 2 GB).
+ */
+#define PD_DROP_BEHIND ((uint64_t)16 << 20)
+static void drop_behind(profdata_reader *r)
+{
+	if (r->blob_pos >= r->done_upto + 2 * PD_DROP_BEHIND) {
+		uint64_t to = r->blob_pos - PD_DROP_BEHIND;
+		pd_blob_done(r->blob, r->done_upto, to);
+		r->done_upto = to;
+	}
+}
 static void report_progress(profdata_reader *r);
 
 /* Produce more window bytes at buf[end..cap). */
@@ -450,6 +479,7 @@ void pd_in_skip(profdata_reader *r, size_t n)
 	if (stable(r)) {
 		r->blob_pos += n;
 		r->offset += n;
+		drop_behind(r);
 		return;
 	}
 	if (n > r->end - r->start)
@@ -470,6 +500,7 @@ int64_t pd_in_discard(profdata_reader *r, uint64_t n)
 		uint64_t k = n < left ? n : left;
 		r->blob_pos += k;
 		r->offset += k;
+		drop_behind(r);
 		return (int64_t)k;
 	}
 	uint64_t done = 0;

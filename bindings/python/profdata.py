@@ -19,7 +19,7 @@ __all__ = ["Error", "Profile", "histogram", "convert", "version", "formats"]
 TABLES = ["strings", "classes", "objects", "roots", "dumps", "heap_infos", "threads", "functions",
           "frames", "stacks", "sample_types", "sample_groups", "samples", "alloc_sites",
           "heap_summaries", "control_settings", "mappings", "trace_events", "unknown_records",
-          "attachments", "class_unloads", "class_loads"]
+          "attachments", "class_unloads", "class_loads", "class_dumps"]
 
 
 def _load():
@@ -79,7 +79,7 @@ _sig = {
     "profdata_writer_error": (ctypes.POINTER(_Error), [_P]),
     "profdata_write": (ctypes.c_int, [_P, _P, ctypes.POINTER(_WriteOptions)]),
     "profdata_convert": (ctypes.c_int, [_P, ctypes.POINTER(_ReadOptions), _P, ctypes.POINTER(_WriteOptions)]),
-    "profdata_histogram_read": (ctypes.c_int, [ctypes.POINTER(_P), _P, ctypes.POINTER(_ReadOptions)]),
+    "profdata_histogram_read": (ctypes.c_int, [ctypes.POINTER(_P), _P, ctypes.POINTER(_ReadOptions), ctypes.c_long]),
     "profdata_histogram_count": (ctypes.c_size_t, [_P]),
     "profdata_histogram_entry_at": (ctypes.POINTER(_HistoEntry), [_P, ctypes.c_size_t]),
     "profdata_histogram_free": (None, [_P]),
@@ -218,13 +218,13 @@ class Profile:
             _lib.profdata_writer_free(w)
 
 
-def histogram(path, format=None):
-    """[(java_class_name, instances, shallow_bytes)], largest first, in one streaming pass."""
+def histogram(path, format=None, dump=0):
+    """[(java_class_name, instances, shallow_bytes)] of dump `dump` (-1: all), largest first, streaming."""
     r = _open_reader(path)
     h = _P()
     try:
         opts = _read_options(format, False, None)
-        code = _lib.profdata_histogram_read(ctypes.byref(h), r, ctypes.byref(opts))
+        code = _lib.profdata_histogram_read(ctypes.byref(h), r, ctypes.byref(opts), dump)
         if code < 0:
             _raise(code, _lib.profdata_reader_error(r))
         out = []

@@ -29,15 +29,22 @@ typedef struct profdata_histogram_entry {
 	uint64_t bytes;      /* shallow bytes */
 } profdata_histogram_entry;
 
+/* Count every dump of a file that holds several, instead of one. */
+#define PROFDATA_HISTOGRAM_ALL_DUMPS (-1L)
+
 /*
- * Stream `in` once and count. On success *out is the caller's (free with
- * profdata_histogram_free()); errors and warnings are on `in`.
+ * Stream `in` once and count the objects of dump number `dump` (0-based; 0
+ * is what VisualVM and Eclipse MAT show for a file with several dumps), or
+ * of all dumps with PROFDATA_HISTOGRAM_ALL_DUMPS. On success *out is the
+ * caller's (free with profdata_histogram_free()); errors and warnings are on
+ * `in`. A dump number past the last gives an empty histogram.
  */
 PROFDATA_API int profdata_histogram_read(profdata_histogram **out, profdata_reader *in,
-                                         const profdata_read_options *opts);
+                                         const profdata_read_options *opts, long dump);
 
-/* The histogram of a model. *out is the caller's. */
-PROFDATA_API int profdata_histogram_from_profile(profdata_histogram **out, const profdata_profile *p);
+/* The histogram of dump `dump` (or all) of a model. *out is the caller's. */
+PROFDATA_API int profdata_histogram_from_profile(profdata_histogram **out, const profdata_profile *p,
+                                                 long dump);
 
 /* Entries with at least one instance, sorted by bytes (largest first), then name, then class id. */
 PROFDATA_API size_t profdata_histogram_count(const profdata_histogram *h);

@@ -98,6 +98,7 @@ typedef enum profdata_table {
 	PROFDATA_TABLE_ATTACHMENTS,
 	PROFDATA_TABLE_UNLOADS,
 	PROFDATA_TABLE_CLASS_LOADS,
+	PROFDATA_TABLE_CLASS_DUMPS,
 	PROFDATA_TABLE_COUNT_
 } profdata_table;
 
@@ -120,7 +121,7 @@ PROFDATA_API int profdata_profile_string_at(const profdata_profile *p, size_t i,
 /* A class: what its load record and its dump said. */
 typedef struct profdata_class_info {
 	profdata_class_load load;   /* its first load record; zero when it had none */
-	profdata_class_dump dump;   /* zero when the class had no dump */
+	profdata_class_dump dump;   /* its first class dump; zero when it had none */
 	int has_load, has_dump;
 	int unloaded;               /* an UNLOAD CLASS named its serial */
 	uint32_t dump_index;        /* which dump held its class dump */
@@ -207,6 +208,13 @@ PROFDATA_API int profdata_profile_attachment(const profdata_profile *p, size_t i
 /* The first attachment called `name` into *out; PROFDATA_ENOTFOUND when there is none. */
 PROFDATA_API int profdata_profile_find_attachment(const profdata_profile *p, const char *name,
                                                   profdata_attachment *out);
+/*
+ * The i-th class dump record in input order, and the dump that held it: a
+ * class may be dumped in each of several dumps (profdata_profile_class()
+ * describes its first).
+ */
+PROFDATA_API int profdata_profile_class_dump_at(const profdata_profile *p, size_t i, profdata_class_dump *out,
+                                                uint32_t *dump);
 /* The i-th class load record, in input order (a class may be loaded more than once). */
 PROFDATA_API int profdata_profile_class_load(const profdata_profile *p, size_t i, profdata_class_load *out);
 PROFDATA_API int profdata_profile_unload(const profdata_profile *p, size_t i, profdata_class_unload *out);

@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		profdata_profile_replay(p, &ev, &n);
 		profdata_profile_reference_count(p);
 		profdata_histogram *h;
-		if (profdata_histogram_from_profile(&h, p) == 0)
+		if (profdata_histogram_from_profile(&h, p, 0) == 0)
 			profdata_histogram_free(h);
 		profdata_profile_free(p);
 	}

@@ -20,7 +20,9 @@ static const char usage_text[] =
 	"\n"
 	"commands:\n"
 	"  info FILE [--json]              format, version and the model's counts\n"
-	"  histo FILE [--json] [--limit N] instances and shallow bytes per class (streaming)\n"
+	"  histo FILE [--json] [--limit N] [--dump N|all]\n"
+	"                                  instances and shallow bytes per class (streaming);\n"
+	"                                  a file with several dumps: the first, as VisualVM shows\n"
 	"  convert IN OUT --to FORMAT      convert; OUT is written to a temporary file and renamed\n"
 	"  check FILE                      strict validation: exit 0 valid, 1 invalid\n"
 	"  formats                         list the formats\n"
@@ -44,6 +46,7 @@ typedef struct args {
 	int json, strict, quiet, via_model;
 	int gzip;
 	long limit;
+	long dump;
 	char ropts[1024], wopts[1024];
 } args;
 
@@ -106,6 +109,12 @@ static int parse(int argc, char **argv, args *a)
 		} else if (strcmp(s, "--to") == 0) {
 			WANT_VALUE();
 			a->to = val;
+		} else if (strcmp(s, "--dump") == 0) {
+			WANT_VALUE();
+			char *end;
+			a->dump = strcmp(val, "all") == 0 ? PROFDATA_HISTOGRAM_ALL_DUMPS : strtol(val, &end, 10);
+			if (a->dump != PROFDATA_HISTOGRAM_ALL_DUMPS && (*end || a->dump < 0))
+				return usage("--dump takes a dump number (from 0) or 'all'");
 		} else if (strcmp(s, "--limit") == 0) {
 			WANT_VALUE();
 			char *end;
@@ -231,8 +240,11 @@ static const char *const table_names[PROFDATA_TABLE_COUNT_] = {
 	"strings", "classes", "objects", "roots", "dumps", "heap_infos", "threads", "functions", "frames",
 	"stacks", "sample_types", "sample_groups", "samples", "alloc_sites", "heap_summaries",
 	"control_settings", "mappings", "trace_events", "unknown_records", "attachments", "class_unloads",
-	"class_loads",
+	"class_loads", "class_dumps",
 };
+/* A new table kind needs its name here. */
+typedef char table_names_complete[sizeof(table_names) / sizeof(table_names[0]) == PROFDATA_TABLE_COUNT_ &&
+                                  PROFDATA_TABLE_CLASS_DUMPS + 1 == PROFDATA_TABLE_COUNT_ ? 1 : -1];
 
 static int cmd_info(const args *a)
 {
@@ -302,7 +314,7 @@ static int cmd_histo(const args *a)
 		return EXIT_INVALID;
 	profdata_read_options o = read_opts(a, 0);
 	profdata_histogram *h;
-	int e = profdata_histogram_read(&h, r, &o);
+	int e = profdata_histogram_read(&h, r, &o, a->dump);
 	end_progress();
 	if (e < 0) {
 		report(a->files[0], profdata_reader_error(r), e);
