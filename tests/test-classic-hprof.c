@@ -147,7 +147,7 @@ static hrow *histo_rows(profdata_histogram *h, size_t *n)
 static hrow *histo_of_profile(const profdata_profile *p, size_t *n)
 {
 	profdata_histogram *h;
-	ck_assert_int_eq(profdata_histogram_from_profile(&h, p), 0);
+	ck_assert_int_eq(profdata_histogram_from_profile(&h, p, PROFDATA_HISTOGRAM_ALL_DUMPS), 0);
 	return histo_rows(h, n);
 }
 
@@ -156,7 +156,7 @@ static hrow *histo_of_memory(const void *buf, size_t len, size_t *n)
 	profdata_reader *r;
 	profdata_histogram *h;
 	ck_assert_int_eq(profdata_reader_open_memory(&r, buf, len, "mem"), 0);
-	ck_assert_int_eq(profdata_histogram_read(&h, r, NULL), 0);
+	ck_assert_int_eq(profdata_histogram_read(&h, r, NULL, PROFDATA_HISTOGRAM_ALL_DUMPS), 0);
 	profdata_reader_free(r);
 	return histo_rows(h, n);
 }

@@ -19,9 +19,10 @@
  * puts its classes after its objects, so a dump is held until its end and
  * then written. Inputs with payloads (id_size set) pass straight through.
  * The field names say what they are; doc/formats-classic.md describes the
- * mapping. A class keeps the layout of the first dump that had it: an
- * instance of a later dump with more references loses the extra ones (a
- * warning counts them).
+ * mapping. Each dump gets the class dumps its input gave it (classes without
+ * one get theirs in the first dump). A class keeps the layout of the first
+ * dump that had it: an instance of a later dump with more references loses
+ * the extra ones (a warning counts them).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,8 +267,8 @@ static int sy_class_dump(void *payload, const profdata_class_dump *c)
 		return INNER(s, class_dump, c);
 	if (!c->id || !(k = cls_get(s, c->id)))
 		return c->id ? sy_nomem(s) : 0;
-	if (k->held || k->dumped)
-		return 0; /* a class is dumped once */
+	if (k->held)
+		return 0; /* once per dump */
 	k->held = 1;
 	k->cd = *c;
 	k->nrefs = c->refs ? c->nrefs : 0;
@@ -397,9 +398,10 @@ static int flush_dump(sy *s)
 		sy_cls *k = &s->cls[i];
 		profdata_class_dump cd;
 		size_t j, nf, ns;
-		if (k->dumped)
-			continue;
-		k->nfields = k->is_array ? 0 : k->want;
+		if (k->dumped && !k->held)
+			continue; /* dumped before; this dump has no class dump of it */
+		if (!k->dumped)
+			k->nfields = k->is_array ? 0 : k->want;
 		nf = k->nfields;
 		ns = k->held ? k->nrefs : 0;
 		if (pd_grow((void **)&f, &fcap, nf + ns + 1, sizeof *f) < 0) {

@@ -50,7 +50,6 @@ typedef struct cl_type {
 typedef struct cl_counts {
 	uint64_t classes, objects, arrays, prims;
 	uint64_t listed, zeros, cbitems;
-	uint64_t repeats; /* CLS records of classes an earlier dump had */
 } cl_counts;
 
 typedef struct cl_dec {
@@ -762,16 +761,12 @@ static int emit_pending(cl_dec *d)
 			d->cnt.zeros += refs[i] == 0;
 		d->cnt.listed += n;
 		{
+			/* A later heap may repeat a class's CLS record (OpenJ9 writes every class into
+			 * every heap's file): each dump has its own. Twice in one dump is an error. */
 			uint32_t in;
-			if (pd_classic_map_get(&d->dumped, cd.id, &in)) {
-				/* The model holds one dump per class: a later heap of the same JVM
-				 * repeats its CLS records, which are then kept only once. */
-				if (in == (uint32_t)d->ndumps)
-					return dec_problem(d, PROFDATA_EFORMAT, d->pend_off, d->pend_line,
-					                   "a second CLS record for the same address in one dump; dropped");
-				d->cnt.repeats++;
-				return 0;
-			}
+			if (pd_classic_map_get(&d->dumped, cd.id, &in) && in == (uint32_t)d->ndumps)
+				return dec_problem(d, PROFDATA_EFORMAT, d->pend_off, d->pend_line,
+				                   "a second CLS record for the same address in one dump; dropped");
 			if ((rc = pd_classic_map_put(&d->dumped, cd.id, (uint32_t)d->ndumps)) < 0)
 				return rc;
 		}
@@ -891,9 +886,7 @@ static int close_dump(cl_dec *d, int complete)
 		const cl_counts *c = &d->cnt;
 		int n = pd_classic_format_trailer(def, sizeof def, d->jdmpview, c->classes, c->objects, c->arrays,
 		                                  c->prims, c->listed + c->cbitems, c->zeros);
-		/* With repeated CLS records the trailer is what tells the encoder to repeat them. */
-		if (n < 0 || (size_t)n != d->trailer_len || memcmp(def, d->trailer_text, d->trailer_len) != 0 ||
-		    c->repeats) {
+		if (n < 0 || (size_t)n != d->trailer_len || memcmp(def, d->trailer_text, d->trailer_len) != 0) {
 			profdata_attachment at;
 			snprintf(name, sizeof name, "%s%d", PD_CLASSIC_ATT_TRAILER, d->ndumps);
 			at.name = name;

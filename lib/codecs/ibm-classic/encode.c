@@ -32,20 +32,23 @@ typedef struct enc_class {
 	int has_dump;
 	uint64_t super_id;
 	uint32_t instance_size;
-	uint64_t size; /* stated (classic) or 0 */
-	uint8_t *field_types; /* own instance fields, in record order */
+	uint8_t *field_types; /* own instance fields of its first dump, in record order */
 	size_t nfields;
-	uint64_t *refs; /* CLS references: explicit, or the object statics (nulls included) */
-	size_t nrefs;
-	int derived; /* refs are the object statics */
-	int dump_no; /* the dump (from 1) that held its class dump */
-	uint64_t statics_bytes;
 	/* flattened layout: offsets of object fields; layout_state 0 not computed, 1 ok */
 	int layout_state; /* -1 when the chain is cyclic */
 	uint32_t *ref_offs;
 	size_t nref_offs;
 	uint64_t layout_bytes; /* field bytes along the chain, references of id_size */
 } enc_class;
+
+/* A class dump of the open dump: a CLS record to write at its end. */
+typedef struct enc_cls_rec {
+	size_t ci;
+	uint64_t size;            /* stated (classic) or 0 */
+	size_t refs_off, nrefs;   /* into cpool: explicit references, or the object statics (nulls included) */
+	int derived;              /* the references are the object statics */
+	uint64_t statics_bytes;   /* primitive static fields */
+} enc_cls_rec;
 
 typedef struct enc_counts {
 	uint64_t classes, objects, arrays, prims;
@@ -95,8 +98,10 @@ typedef struct cl_enc {
 	/* the open dump */
 	int in_dump, ndumps;
 	enc_counts cnt;
-	size_t *dumped; /* class indexes with class_dump in this dump, in order */
-	size_t ndumped, dumped_cap;
+	enc_cls_rec *recs; /* class dumps of this dump, in order */
+	size_t nrecs, recs_cap;
+	uint64_t *cpool;
+	size_t ncpool, cpool_cap;
 	enc_held *held;
 	size_t nheld, held_cap;
 	unsigned char *held_bytes;
@@ -326,58 +331,66 @@ static int do_class_dump(void *payload, const profdata_class_dump *cd)
 	if ((rc = class_for(e, cd->id, &ci)) < 0)
 		return rc;
 	c = &e->classes[ci];
-	if (c->has_dump)
-		return 0; /* as the model: the first dump of a class is kept */
-	c->has_dump = 1;
-	c->dump_no = e->ndumps;
-	c->super_id = cd->super_id;
-	c->instance_size = cd->instance_size;
-	c->size = cd->size;
-	if (cd->nfields) {
-		if (!(c->field_types = malloc(cd->nfields)))
-			return PROFDATA_ENOMEM;
-		for (i = 0; i < cd->nfields; i++)
-			c->field_types[i] = cd->fields[i].type;
-		c->nfields = cd->nfields;
-	}
-	if (c->name) {
-		if (!cd->super_id && strcmp(c->name, "java/lang/Object") == 0)
-			e->hints.object_instance_size = cd->instance_size;
-		for (i = 0; i < cd->nstatics; i++) {
-			uint32_t si;
-			int t = cd->statics[i].type;
-			if ((t == PROFDATA_TYPE_LONG || t == PROFDATA_TYPE_INT) &&
-			    pd_classic_map_get(&e->str_ix, cd->statics[i].name_id, &si))
-				pd_jvm_note_static(&e->hints, c->name, e->str_bytes + e->strs[si].off,
-				                   t == PROFDATA_TYPE_INT ? (int32_t)cd->statics[i].value
-				                                          : (int64_t)cd->statics[i].value);
+	if (!c->has_dump) {
+		/* the layout and the size hints come from a class's first dump, as in the model */
+		c->has_dump = 1;
+		c->super_id = cd->super_id;
+		c->instance_size = cd->instance_size;
+		if (cd->nfields) {
+			if (!(c->field_types = malloc(cd->nfields)))
+				return PROFDATA_ENOMEM;
+			for (i = 0; i < cd->nfields; i++)
+				c->field_types[i] = cd->fields[i].type;
+			c->nfields = cd->nfields;
 		}
-	}
-	if (cd->refs) {
-		if (cd->nrefs && !(c->refs = malloc(cd->nrefs * sizeof *c->refs)))
-			return PROFDATA_ENOMEM;
-		if (cd->nrefs)
-			memcpy(c->refs, cd->refs, cd->nrefs * sizeof *c->refs);
-		c->nrefs = cd->nrefs;
-	} else {
-		size_t n = 0;
-		c->derived = 1;
-		for (i = 0; i < cd->nstatics; i++)
-			n += cd->statics[i].type == PROFDATA_TYPE_OBJECT;
-		if (n && !(c->refs = malloc(n * sizeof *c->refs)))
-			return PROFDATA_ENOMEM;
-		for (i = 0; i < cd->nstatics; i++) {
-			if (cd->statics[i].type != PROFDATA_TYPE_OBJECT)
-				c->statics_bytes += profdata_basic_type_size(cd->statics[i].type, ids);
-			if (cd->statics[i].type == PROFDATA_TYPE_OBJECT)
-				c->refs[c->nrefs++] = cd->statics[i].value;
+		if (c->name) {
+			if (!cd->super_id && strcmp(c->name, "java/lang/Object") == 0)
+				e->hints.object_instance_size = cd->instance_size;
+			for (i = 0; i < cd->nstatics; i++) {
+				uint32_t si;
+				int t = cd->statics[i].type;
+				if ((t == PROFDATA_TYPE_LONG || t == PROFDATA_TYPE_INT) &&
+				    pd_classic_map_get(&e->str_ix, cd->statics[i].name_id, &si))
+					pd_jvm_note_static(&e->hints, c->name, e->str_bytes + e->strs[si].off,
+					                   t == PROFDATA_TYPE_INT ? (int32_t)cd->statics[i].value
+					                                          : (int64_t)cd->statics[i].value);
+			}
 		}
 	}
 	if (!e->in_dump)
 		return 0;
-	if ((rc = pd_grow((void **)&e->dumped, &e->dumped_cap, e->ndumped + 1, sizeof *e->dumped)) < 0)
-		return rc;
-	e->dumped[e->ndumped++] = ci;
+	/* every class dump of a dump is a CLS record of it (a class may be dumped in each) */
+	{
+		enc_cls_rec *r;
+		size_t n = 0;
+		if (cd->refs)
+			n = cd->nrefs;
+		else
+			for (i = 0; i < cd->nstatics; i++)
+				n += cd->statics[i].type == PROFDATA_TYPE_OBJECT;
+		if ((rc = pd_grow((void **)&e->recs, &e->recs_cap, e->nrecs + 1, sizeof *e->recs)) < 0 ||
+		    (rc = pd_grow((void **)&e->cpool, &e->cpool_cap, e->ncpool + n, sizeof *e->cpool)) < 0)
+			return rc;
+		r = &e->recs[e->nrecs++];
+		memset(r, 0, sizeof *r);
+		r->ci = ci;
+		r->size = cd->size;
+		r->refs_off = e->ncpool;
+		if (cd->refs) {
+			if (n)
+				memcpy(e->cpool + e->ncpool, cd->refs, n * sizeof *e->cpool);
+			e->ncpool += n;
+		} else {
+			r->derived = 1;
+			for (i = 0; i < cd->nstatics; i++) {
+				if (cd->statics[i].type == PROFDATA_TYPE_OBJECT)
+					e->cpool[e->ncpool++] = cd->statics[i].value;
+				else
+					r->statics_bytes += profdata_basic_type_size(cd->statics[i].type, ids);
+			}
+		}
+		r->nrefs = e->ncpool - r->refs_off;
+	}
 	return 0;
 }
 
@@ -782,7 +795,8 @@ static int do_dump_begin(void *payload, const profdata_dump *d)
 	if (e->in_dump)
 		return 0;
 	memset(&e->cnt, 0, sizeof e->cnt);
-	e->ndumped = 0;
+	e->nrecs = 0;
+	e->ncpool = 0;
 	e->nheld = 0;
 	e->held_len = 0;
 	e->in_dump = 1;
@@ -866,62 +880,49 @@ static int write_trailer(cl_enc *e)
 	return put_eol(e);
 }
 
-static int write_class(cl_enc *e, enc_class *c)
+static int write_class(cl_enc *e, const enc_cls_rec *r)
 {
 	char buf[48];
-	size_t name_len, nrefs = c->nrefs, k;
-	const char *name = class_name(e, c->id, &name_len, buf, sizeof buf);
+	size_t name_len, nrefs = r->nrefs, k;
+	const char *name = class_name(e, e->classes[r->ci].id, &name_len, buf, sizeof buf);
 	unsigned ids = e->id_size ? e->id_size : 8;
-	uint64_t size = c->size;
+	const uint64_t *refs = e->cpool ? e->cpool + r->refs_off : NULL;
+	uint64_t size = r->size;
+	int rc;
 	if (!size) {
 		/* a class object: a header and its static fields, sized as jvmsize.h sizes objects */
 		pd_jvm_sizes sz;
 		pd_jvm_decide(ids, &e->hints, &sz);
-		size = pd_align8(sz.header + c->statics_bytes + (uint64_t)(c->derived ? c->nrefs : 0) * sz.ref);
+		size = pd_align8(sz.header + r->statics_bytes + (uint64_t)(r->derived ? r->nrefs : 0) * sz.ref);
 	}
-	const uint64_t *refs = c->refs;
-	int rc;
 	e->cnt.classes++;
-	if (c->derived && e->style != PD_CLASSIC_JDMPVIEW) {
+	if (r->derived && e->style != PD_CLASSIC_JDMPVIEW) {
 		/* null statics are counted, not printed */
-		if ((rc = need_refs(e, c->nrefs)) < 0)
+		if ((rc = need_refs(e, r->nrefs)) < 0)
 			return rc;
-		for (k = 0, nrefs = 0; k < c->nrefs; k++) {
-			if (c->refs[k])
-				e->refs[nrefs++] = c->refs[k];
+		for (k = 0, nrefs = 0; k < r->nrefs; k++) {
+			if (refs[k])
+				e->refs[nrefs++] = refs[k];
 			else
 				e->cnt.hidden++;
 		}
 		refs = e->refs;
 	}
-	return write_record(e, 1, c->id, size, name, name_len, refs, nrefs, 0);
+	return write_record(e, 1, e->classes[r->ci].id, size, name, name_len, refs, nrefs, 0);
 }
 
 static int do_dump_end(void *payload)
 {
 	cl_enc *e = payload;
-	pd_classic_trailer t;
-	const char *text;
-	size_t i, earlier = 0;
+	size_t i;
 	int rc;
 	if (!e->in_dump)
 		return 0;
 	if ((rc = flush_held(e)) < 0)
 		return rc;
-	for (i = 0; i < e->nclasses; i++)
-		earlier += e->classes[i].has_dump && e->classes[i].dump_no != e->ndumps;
-	if (earlier && peek_trailer(e, &t, &text) && t.classes == e->ndumped + earlier) {
-		/* OpenJ9's request=multiple writes every class into every heap's file; the
-		 * model keeps a class's dump once, in the first heap. The source's trailer
-		 * says this heap had them all: write them all again, in class order. */
-		for (i = 0; i < e->nclasses; i++)
-			if (e->classes[i].has_dump && (rc = write_class(e, &e->classes[i])) < 0)
-				return rc;
-	} else {
-		for (i = 0; i < e->ndumped; i++)
-			if ((rc = write_class(e, &e->classes[e->dumped[i]])) < 0)
-				return rc;
-	}
+	for (i = 0; i < e->nrecs; i++)
+		if ((rc = write_class(e, &e->recs[i])) < 0)
+			return rc;
 	e->in_dump = 0;
 	return write_trailer(e);
 }
@@ -1003,7 +1004,6 @@ static void enc_free(void *state)
 	for (i = 0; i < e->nclasses; i++) {
 		free(e->classes[i].name);
 		free(e->classes[i].field_types);
-		free(e->classes[i].refs);
 		free(e->classes[i].ref_offs);
 	}
 	for (i = 0; i < e->natts; i++)
@@ -1014,7 +1014,8 @@ static void enc_free(void *state)
 	pd_classic_map_free(&e->str_ix);
 	free(e->str_bytes);
 	free(e->strs);
-	free(e->dumped);
+	free(e->recs);
+	free(e->cpool);
 	free(e->held);
 	free(e->held_bytes);
 	free(e->refs);

@@ -6,8 +6,8 @@
 #
 # Each is exactly
 #   profdata convert --via-model tests/data/hprof/NAME.hprof - --to ibm-classic --quiet | gzip -9n > NAME.txt.gz
-# (through the model, as profdata_write() does; a streaming conversion writes the
-# same records with the CLS records in HPROF class dump order instead).
+# (through the model, as profdata_write() does; a streaming conversion gives the
+# same bytes).
 # tests/test-classic-hprof.c checks that a fresh conversion still gives the
 # same text (the header line, which names the library version, aside).
 set -euo pipefail
