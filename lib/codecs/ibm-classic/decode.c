@@ -28,6 +28,7 @@
 
 #define WIN_BYTES ((size_t)4 << 20)
 #define LOOKAHEAD_BYTES ((size_t)256 << 10)
+#define SKIP_BYTES ((size_t)1 << 20)
 #define LOOKAHEAD_RECORDS 512
 
 /* Hex digit value plus one; 0 for anything else. */
@@ -57,7 +58,8 @@ typedef struct cl_dec {
 	profdata_reader *r;
 	int strict;
 
-	/* input window */
+	/* input window; with `stable`, the rest of a mapped or in-memory input */
+	int stable;
 	const unsigned char *win;
 	size_t len, pos;
 	int at_eof;
@@ -161,6 +163,15 @@ static int next_line(cl_dec *d)
 		int rc;
 		if (nl || (d->at_eof && avail)) {
 			size_t n = nl ? (size_t)(nl - s) : avail;
+			if (PD_UNLIKELY(d->pos >= SKIP_BYTES) && d->stable) {
+				/* Tell the reader how far we are: a mapped input is released behind us
+				 * (and progress is reported). The window stays valid: it is the mapping. */
+				pd_in_skip(d->r, d->pos);
+				d->win += d->pos;
+				d->len -= d->pos;
+				s = d->win;
+				d->pos = 0;
+			}
 			d->loff = pd_in_offset(d->r) + d->pos;
 			d->ls = s;
 			d->pos += nl ? n + 1 : n;
@@ -1075,6 +1086,7 @@ static void dec_free(cl_dec *d)
 static int run(cl_dec *d)
 {
 	int rc;
+	d->stable = pd_in_blob(d->r) != NULL;
 	if ((rc = scan_tail(d)) < 0)
 		return rc;
 	if ((rc = refill(d, WIN_BYTES)) < 0)
