@@ -784,6 +784,41 @@ START_TEST(long_lines_through_small_reads)
 }
 END_TEST
 
+/* A few MiB: the decoder moves the reader along a mapping as it goes; the same as streamed. */
+START_TEST(big_input_stable_and_streamed)
+{
+	size_t n = 80000, cap = n * 80 + 4096, len = 0;
+	char *text = malloc(cap);
+	len += (size_t)snprintf(text + len, cap - len, "// Version: big\n");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len, "0x%016zX [24] OBJ java/lang/String\n\t0x%016zX \n",
+		                        (size_t)0x10000000 + i * 32, (size_t)0x10000000 + ((i * 7919) % n) * 32);
+	len += (size_t)snprintf(text + len, cap - len,
+	                        "// Breakdown - Classes: 0, Objects: %zu, ObjectArrays: 0, PrimitiveArrays: 0\n"
+	                        "// EOF:  Total 'Objects',Refs(null) : %zu,%zu(0)\n", n, n, n);
+	ck_assert_uint_gt(len, (size_t)4 << 20);
+	char why[256];
+	profdata_profile *a = test_read_memory(text, len, FMT, PROFDATA_MODE_STRICT, why, sizeof why);
+	ck_assert_msg(a != NULL, "%s", why);
+	struct { const unsigned char *p; size_t n, pos; } src = { (unsigned char *)text, len, 0 };
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_callbacks(&r, chunked, &src, "cb"), 0);
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	o.mode = PROFDATA_MODE_STRICT;
+	profdata_profile *b = NULL;
+	ck_assert_int_eq(profdata_read(&b, r, &o), 0);
+	ck_assert_msg(profdata_profile_equal(a, b, why, sizeof why), "%s", why);
+	size_t out_len;
+	unsigned char *out = test_write(a, FMT, NULL, &out_len);
+	ck_assert(out_len == len && memcmp(out, text, len) == 0);
+	free(out);
+	profdata_profile_free(a);
+	profdata_profile_free(b);
+	profdata_reader_free(r);
+	free(text);
+}
+END_TEST
+
 START_TEST(sniffing)
 {
 	const profdata_format *f = profdata_format_find(FMT);
@@ -1008,6 +1043,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, event_order);
 	tcase_add_test(tc, streaming_convert_rewrites_identically);
 	tcase_add_test(tc, long_lines_through_small_reads);
+	tcase_add_test(tc, big_input_stable_and_streamed);
 	tcase_add_test(tc, sniffing);
 	tcase_add_test(tc, encoder_from_payloads);
 	tcase_add_test(tc, encoder_without_a_dump_fails);
