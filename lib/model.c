@@ -6,6 +6,16 @@
 
 #define BLOB_BIT ((uint64_t)1 << 63)
 
+/* An explicit but empty reference list must stay distinguishable from "none" (NULL). */
+static const uint64_t no_refs[1];
+
+static const uint64_t *class_refs_at(const profdata_profile *p, int has, size_t off, size_t n)
+{
+	if (!has)
+		return NULL;
+	return n ? p->class_refs.v + off : no_refs;
+}
+
 int pd_arena_put(pd_arena *a, const void *data, size_t len, size_t *off)
 {
 	if (pd_grow((void **)&a->p, &a->cap, a->len + len + 1, 1) < 0)
@@ -182,7 +192,7 @@ static void class_view(const profdata_profile *p, const pd_class_row *c, profdat
 	out->dump.constants = c->dump.nconstants ? p->constants.v + c->constants_off : NULL;
 	out->dump.statics = c->dump.nstatics ? p->fields.v + c->statics_off : NULL;
 	out->dump.fields = c->dump.nfields ? p->fields.v + c->fields_off : NULL;
-	out->dump.refs = c->has_refs ? p->class_refs.v + c->refs_off : NULL;
+	out->dump.refs = class_refs_at(p, c->has_refs, c->refs_off, c->dump.nrefs);
 	out->has_load = c->has_load;
 	out->has_dump = c->has_dump;
 	out->unloaded = c->unloaded;
@@ -253,7 +263,7 @@ int profdata_profile_class_dump_at(const profdata_profile *p, size_t i, profdata
 	out->constants = c->d.nconstants ? p->constants.v + c->constants_off : NULL;
 	out->statics = c->d.nstatics ? p->fields.v + c->statics_off : NULL;
 	out->fields = c->d.nfields ? p->fields.v + c->fields_off : NULL;
-	out->refs = c->has_refs ? p->class_refs.v + c->refs_off : NULL;
+	out->refs = class_refs_at(p, c->has_refs, c->refs_off, c->d.nrefs);
 	if (dump)
 		*dump = c->dump;
 	return 0;
@@ -320,8 +330,7 @@ int profdata_profile_object(const profdata_profile *p, size_t i, profdata_object
 		out->refs = p->obj_refs.v + p->obj_refs_start[i];
 		out->nrefs = (size_t)(p->obj_refs_start[i + 1] - p->obj_refs_start[i]);
 	} else if (p->obj_refs_start && !out->data) {
-		/* An explicit, empty list: keep it distinguishable from "derive from payload". */
-		out->refs = p->obj_refs.v ? p->obj_refs.v : (const uint64_t *)&p->obj_refs;
+		out->refs = no_refs; /* explicit and empty, not "derive from the payload" */
 		out->nrefs = 0;
 	}
 	return 0;
