@@ -42,6 +42,9 @@ struct profdata_histogram {
 	PD_VEC(uint64_t) class_ids;
 	pd_index class_ix;
 	cls prim[12];             /* primitive arrays without a class id, by element type */
+	/* Objects of a class come in runs and a heap has few classes: a small
+	 * direct-mapped cache in front of the hash index saves most lookups. */
+	struct { uint64_t id; uint32_t row; } cache[256];
 	/* results */
 	profdata_histogram_entry *entries;
 	size_t nentries;
@@ -150,16 +153,33 @@ static int on_dump_begin(void *payload, const profdata_dump *d)
 	return 0;
 }
 
+/* Element sizes of primitive arrays by profdata_basic_type (objects are sized per layout). */
+static const uint8_t prim_size[12] = { 0, 0, 0, 0, 1, 2, 4, 8, 1, 2, 4, 8 };
+
+static cls *cached_class(profdata_histogram *h, uint64_t id)
+{
+	size_t slot = (size_t)(id ^ (id >> 11)) & 255;
+	if (h->cache[slot].id == id)
+		return &h->classes.v[h->cache[slot].row];
+	cls *k = class_of(h, id);
+	if (k) {
+		h->cache[slot].id = id;
+		h->cache[slot].row = (uint32_t)(k - h->classes.v);
+	}
+	return k;
+}
+
 static int on_object(void *payload, const profdata_object *o)
 {
 	profdata_histogram *h = payload;
 	if (h->want_dump != PROFDATA_HISTOGRAM_ALL_DUMPS && h->dump != h->want_dump)
 		return 0;
 	cls *k;
+	unsigned elem = o->elem_type < 12 ? o->elem_type : 0;
 	if (o->class_id)
-		k = class_of(h, o->class_id);
+		k = cached_class(h, o->class_id);
 	else
-		k = &h->prim[o->elem_type < 12 ? o->elem_type : 0];
+		k = &h->prim[elem];
 	if (!k)
 		return PROFDATA_ENOMEM;
 	k->instances++;
@@ -171,10 +191,13 @@ static int on_object(void *payload, const profdata_object *o)
 		k->unstated++; /* sized per class at the end */
 		return 0;
 	}
-	for (int l = 0; l < LAYOUTS; l++) {
-		uint64_t esz = o->kind == PROFDATA_OBJECT_ARRAY ? layout_r[l]
-		                                                : profdata_basic_type_size(o->elem_type, layout_r[l]);
-		k->arr_sum[l] += pd_align8(layout_h[l] + 4 + o->length * esz);
+	if (o->kind == PROFDATA_OBJECT_ARRAY) {
+		for (int l = 0; l < LAYOUTS; l++)
+			k->arr_sum[l] += pd_align8(layout_h[l] + 4 + o->length * layout_r[l]);
+	} else {
+		uint64_t bytes = o->length * prim_size[elem];
+		for (int l = 0; l < LAYOUTS; l++)
+			k->arr_sum[l] += pd_align8(layout_h[l] + 4 + bytes);
 	}
 	return 0;
 }

@@ -59,6 +59,7 @@ typedef struct pd_blob pd_blob;
 void pd_blob_retain(pd_blob *b);
 void pd_blob_release(pd_blob *b);
 const unsigned char *pd_blob_data(const pd_blob *b);
+int pd_blob_mapped(const pd_blob *b);
 /*
  * Tell the kernel that a sequential pass is done with [from, to) of a mapped
  * blob: the pages leave this process's resident set (they stay in the page

@@ -1,5 +1,6 @@
 /* The model: creation, accessors and lookups. Building is in model_builder.c. */
 #include "model_impl.h"
+#include "pager.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -443,20 +444,18 @@ long profdata_profile_object_refs(const profdata_profile *p, size_t i, int inclu
 uint64_t profdata_profile_reference_count(const profdata_profile *p)
 {
 	uint64_t total = 0;
-	uint64_t done = 0; /* payloads in a mapped input are released behind this pass */
+	/* Payloads in a mapped input are visited in file order: a pager faults them
+	 * in ahead of this pass and releases them behind it. */
+	pd_pager *pg = pd_pager_start(p->blob);
 	for (size_t i = 0; i < p->nobjects; i++) {
 		long n = profdata_profile_object_refs(p, i, 0, NULL, 0);
 		if (n > 0)
 			total += (uint64_t)n;
 		uint64_t off = p->obj_data[i];
-		if (p->blob && off != UINT64_MAX && (off & BLOB_BIT)) {
-			off &= ~BLOB_BIT;
-			if (off >= done + ((uint64_t)32 << 20)) {
-				pd_blob_done(p->blob, done, off - ((uint64_t)16 << 20));
-				done = off - ((uint64_t)16 << 20);
-			}
-		}
+		if (pg && off != UINT64_MAX && (off & BLOB_BIT))
+			pd_pager_advance(pg, off & ~BLOB_BIT);
 	}
+	pd_pager_stop(pg);
 	return total;
 }
 

@@ -504,8 +504,18 @@ static int on_object(void *payload, const profdata_object *o)
 		return e;
 	size_t i = p->nobjects;
 	uint32_t crow = UINT32_MAX;
-	if (o->class_id && (e = class_row(p, o->class_id, &crow)) < 0)
-		return e;
+	if (o->class_id) {
+		/* Objects of one class come in runs: remember the last few lookups. */
+		size_t slot = (size_t)(o->class_id ^ (o->class_id >> 11)) & (PD_CLASS_CACHE - 1);
+		if (p->class_cache_id[slot] == o->class_id) {
+			crow = p->class_cache_row[slot];
+		} else {
+			if ((e = class_row(p, o->class_id, &crow)) < 0)
+				return e;
+			p->class_cache_id[slot] = o->class_id;
+			p->class_cache_row[slot] = crow;
+		}
+	}
 	p->obj_id[i] = o->id;
 	p->obj_class[i] = crow;
 	p->obj_kind[i] = (uint8_t)((o->kind & 3) | ((o->elem_type & 15) << 2) |

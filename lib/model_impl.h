@@ -122,6 +122,9 @@ struct profdata_profile {
 	PD_VEC(pd_class_row) classes;
 	PD_VEC(uint64_t) class_ids;
 	pd_index class_ix;
+#define PD_CLASS_CACHE 64
+	uint64_t class_cache_id[PD_CLASS_CACHE]; /* builder: class id -> row, direct-mapped; id 0 never cached */
+	uint32_t class_cache_row[PD_CLASS_CACHE];
 	/* LOAD CLASS records in order; HotSpot repeats them for array classes. */
 	PD_VEC(profdata_class_load) loads;
 	PD_VEC(uint64_t) load_serials;

@@ -11,6 +11,7 @@
 #define _DEFAULT_SOURCE
 #include "internal.h"
 #include "pd_config.h"
+#include "pager.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +55,8 @@ struct profdata_reader {
 	void *progress_payload;
 	uint64_t progress_every, progress_next, raw_consumed;
 	uint64_t done_upto;    /* a mapped input is released behind the cursor up to here */
+	pd_pager *pager;       /* large mapped inputs: faults ahead and releases behind on another thread */
+	int pager_tried;
 #if PD_HAVE_ZLIB
 	z_stream z;
 	int z_init, z_member_done;
@@ -78,6 +81,7 @@ void pd_blob_release(pd_blob *b)
 }
 
 const unsigned char *pd_blob_data(const pd_blob *b) { return b->data; }
+int pd_blob_mapped(const pd_blob *b) { return b->mapped; }
 
 void pd_blob_done(const pd_blob *b, uint64_t from, uint64_t to)
 {
@@ -216,6 +220,7 @@ void profdata_reader_free(profdata_reader *r)
 		return;
 	if (r->own_fd && r->fd >= 0)
 		close(r->fd);
+	pd_pager_stop(r->pager);
 	pd_blob_release(r->blob);
 #if PD_HAVE_ZLIB
 	if (r->z_init)
@@ -411,6 +416,10 @@ static int stable(const profdata_reader *r) { return r->src == SRC_BLOB && !r->g
 #define PD_DROP_BEHIND ((uint64_t)16 << 20)
 static void drop_behind(profdata_reader *r)
 {
+	if (r->pager) {
+		pd_pager_advance(r->pager, r->blob_pos);
+		return;
+	}
 	if (r->blob_pos >= r->done_upto + 2 * PD_DROP_BEHIND) {
 		uint64_t to = r->blob_pos - PD_DROP_BEHIND;
 		pd_blob_done(r->blob, r->done_upto, to);
@@ -435,6 +444,10 @@ int64_t pd_in_fill(profdata_reader *r, size_t want, const unsigned char **p)
 	if (e < 0)
 		return e;
 	if (stable(r)) {
+		if (PD_UNLIKELY(!r->pager_tried)) {
+			r->pager_tried = 1;
+			r->pager = pd_pager_start(r->blob);
+		}
 		*p = r->blob->data + r->blob_pos;
 		return (int64_t)(r->blob->size - r->blob_pos);
 	}

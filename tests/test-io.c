@@ -125,6 +125,39 @@ START_TEST(path_is_mapped)
 }
 END_TEST
 
+START_TEST(large_mapped_file_reads_through_the_pager)
+{
+	/* Past 128 MiB a helper thread faults pages ahead and releases them behind. */
+	if (getenv("PD_UNDER_VALGRIND"))
+		return; /* 160 MiB through valgrind takes minutes; the plain and asan runs cover it */
+	const size_t big = (size_t)160 << 20;
+	unsigned char *b = malloc(big);
+	ck_assert_ptr_nonnull(b);
+	for (size_t i = 0; i < big; i++)
+		b[i] = (unsigned char)(i * 13 + (i >> 20));
+	const char *path = tmp_path("big.bin");
+	write_file(path, b, big);
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_path(&r, path), 0);
+	size_t pos = 0;
+	while (pos < big) {
+		const unsigned char *p;
+		int64_t n = pd_in_fill(r, 1, &p);
+		ck_assert_int_eq(n, (int64_t)(big - pos));
+		size_t take = big - pos < 100003 ? big - pos : 100003;
+		ck_assert(memcmp(p, b + pos, take) == 0);
+		/* Bytes far behind the cursor may have been released; they must still read right. */
+		if (pos > ((size_t)64 << 20))
+			ck_assert_int_eq(p[-(ptrdiff_t)((size_t)60 << 20)], b[pos - ((size_t)60 << 20)]);
+		pd_in_skip(r, take);
+		pos += take;
+	}
+	profdata_reader_free(r);
+	unlink(path);
+	free(b);
+}
+END_TEST
+
 START_TEST(missing_path_names_the_file)
 {
 	profdata_reader *r;
@@ -359,6 +392,7 @@ Suite *suite_main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, memory_is_stable_and_whole);
 	tcase_add_test(tc, path_is_mapped);
+	tcase_add_test(tc, large_mapped_file_reads_through_the_pager);
 	tcase_add_test(tc, missing_path_names_the_file);
 	tcase_add_test(tc, pipe_streams_through_a_window);
 	tcase_add_test(tc, gzip_multi_member_from_path_pipe_and_callbacks);
