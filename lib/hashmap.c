@@ -87,3 +87,72 @@ int pd_index_find(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32
 		h = (h + 1) & ix->mask;
 	}
 }
+
+uint32_t pd_map_get(const pd_map *m, uint64_t key)
+{
+	if (!m->cap)
+		return 0;
+	size_t j = (size_t)pd_hash64(key) & (m->cap - 1);
+	while (m->vals[j]) {
+		if (m->keys[j] == key)
+			return m->vals[j];
+		j = (j + 1) & (m->cap - 1);
+	}
+	return 0;
+}
+
+static int map_grow(pd_map *m)
+{
+	if (m->cap > SIZE_MAX / 2 / sizeof(uint64_t))
+		return PROFDATA_ENOMEM;
+	size_t ncap = m->cap ? m->cap * 2 : 256;
+	uint64_t *keys = malloc(ncap * sizeof(*keys));
+	uint32_t *vals = calloc(ncap, sizeof(*vals));
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return PROFDATA_ENOMEM;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->vals[i])
+			continue;
+		size_t k = (size_t)pd_hash64(m->keys[i]) & (ncap - 1);
+		while (vals[k])
+			k = (k + 1) & (ncap - 1);
+		keys[k] = m->keys[i];
+		vals[k] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = ncap;
+	return 0;
+}
+
+int pd_map_put(pd_map *m, uint64_t key, uint32_t val)
+{
+	if ((m->n + 1) * 2 > m->cap && map_grow(m) < 0)
+		return PROFDATA_ENOMEM;
+	size_t j = (size_t)pd_hash64(key) & (m->cap - 1);
+	while (m->vals[j]) {
+		if (m->keys[j] == key) {
+			m->vals[j] = val;
+			return 0;
+		}
+		j = (j + 1) & (m->cap - 1);
+	}
+	m->keys[j] = key;
+	m->vals[j] = val;
+	m->n++;
+	return 0;
+}
+
+void pd_map_free(pd_map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	m->keys = NULL;
+	m->vals = NULL;
+	m->cap = m->n = 0;
+}

@@ -39,4 +39,21 @@ int pd_index_add(pd_index *ix, const uint64_t *keys, uint32_t row, uint32_t *exi
 /* 1 and *row when found, else 0. */
 int pd_index_find(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row);
 
+/*
+ * A 64-bit key -> non-zero 32-bit value map that owns its keys, for tables
+ * whose keys have no column of their own (PCs, call-chain hashes, ids seen
+ * in passing). At most half full.
+ */
+typedef struct pd_map {
+	uint64_t *keys;
+	uint32_t *vals; /* 0: empty slot */
+	size_t cap, n;
+} pd_map;
+
+/* The value stored for `key`, or 0. */
+uint32_t pd_map_get(const pd_map *m, uint64_t key);
+/* Store `val` (non-zero) for `key`, replacing any value. 0 or PROFDATA_ENOMEM. */
+int pd_map_put(pd_map *m, uint64_t key, uint32_t val);
+void pd_map_free(pd_map *m);
+
 #endif

@@ -17,86 +17,9 @@
 #include <string.h>
 
 #include "internal.h"
+#include "hashmap.h"
 
 extern const struct profdata_format pd_format_folded;
-
-/* ---- a 64-bit key -> 1-based index map ---- */
-
-typedef struct fd_map {
-	uint64_t *keys;
-	uint32_t *vals; /* index + 1; 0 empty */
-	size_t cap, n;
-} fd_map;
-
-static uint64_t fd_hash64(uint64_t v)
-{
-	v ^= v >> 33;
-	v *= 0xff51afd7ed558ccdull;
-	v ^= v >> 33;
-	v *= 0xc4ceb9fe1a85ec53ull;
-	return v ^ (v >> 33);
-}
-
-static uint32_t fd_map_get(const fd_map *m, uint64_t key)
-{
-	size_t j;
-	if (!m->cap)
-		return 0;
-	j = (size_t)fd_hash64(key) & (m->cap - 1);
-	while (m->vals[j]) {
-		if (m->keys[j] == key)
-			return m->vals[j];
-		j = (j + 1) & (m->cap - 1);
-	}
-	return 0;
-}
-
-static int fd_map_put(fd_map *m, uint64_t key, uint32_t val)
-{
-	size_t j;
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 256, i;
-		uint64_t *keys = malloc(ncap * sizeof *keys);
-		uint32_t *vals = calloc(ncap, sizeof *vals);
-		if (!keys || !vals) {
-			free(keys);
-			free(vals);
-			return PROFDATA_ENOMEM;
-		}
-		for (i = 0; i < m->cap; i++) {
-			if (m->vals[i]) {
-				size_t k = (size_t)fd_hash64(m->keys[i]) & (ncap - 1);
-				while (vals[k])
-					k = (k + 1) & (ncap - 1);
-				keys[k] = m->keys[i];
-				vals[k] = m->vals[i];
-			}
-		}
-		free(m->keys);
-		free(m->vals);
-		m->keys = keys;
-		m->vals = vals;
-		m->cap = ncap;
-	}
-	j = (size_t)fd_hash64(key) & (m->cap - 1);
-	while (m->vals[j]) {
-		if (m->keys[j] == key) {
-			m->vals[j] = val;
-			return 0;
-		}
-		j = (j + 1) & (m->cap - 1);
-	}
-	m->keys[j] = key;
-	m->vals[j] = val;
-	m->n++;
-	return 0;
-}
-
-static void fd_map_free(fd_map *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
 
 typedef struct fd_buf {
 	char *p;
@@ -142,20 +65,20 @@ typedef struct fd_line {
 
 typedef struct fd_enc {
 	profdata_writer *w;
-	fd_map str_map;
+	pd_map str_map;
 	struct { size_t off, len; } *strs;
 	size_t nstr, str_cap;
 	fd_buf arena;
-	fd_map class_map;
+	pd_map class_map;
 	uint64_t *class_names;
 	size_t nclasses, classes_cap;
-	fd_map fn_map;
+	pd_map fn_map;
 	fd_fn *fns;
 	size_t nfns, fns_cap;
-	fd_map frame_map;
+	pd_map frame_map;
 	fd_frame *frames;
 	size_t nframes, frames_cap;
-	fd_map stack_map;
+	pd_map stack_map;
 	fd_stack *stacks;
 	size_t nstacks, stacks_cap;
 	uint32_t *stack_frames;    /* frame index + 1, or 0 for an unknown frame id */
@@ -176,7 +99,7 @@ static int fd_oom(fd_enc *e)
 
 static const char *fd_str(const fd_enc *e, uint64_t id, size_t *len)
 {
-	uint32_t k = id ? fd_map_get(&e->str_map, id) : 0;
+	uint32_t k = id ? pd_map_get(&e->str_map, id) : 0;
 	if (!k) {
 		*len = 0;
 		return NULL;
@@ -199,7 +122,7 @@ static int fd_string(void *payload, uint64_t id, const char *utf8, size_t len)
 		return fd_oom(e);
 	e->strs[e->nstr].off = e->arena.n;
 	e->strs[e->nstr].len = len;
-	if (fd_buf_add(&e->arena, utf8, len) || fd_map_put(&e->str_map, id, (uint32_t)(e->nstr + 1)))
+	if (fd_buf_add(&e->arena, utf8, len) || pd_map_put(&e->str_map, id, (uint32_t)(e->nstr + 1)))
 		return fd_oom(e);
 	e->nstr++;
 	return 0;
@@ -208,12 +131,12 @@ static int fd_string(void *payload, uint64_t id, const char *utf8, size_t len)
 static int fd_class_load(void *payload, const profdata_class_load *c)
 {
 	fd_enc *e = payload;
-	if (!c->serial || fd_map_get(&e->class_map, c->serial))
+	if (!c->serial || pd_map_get(&e->class_map, c->serial))
 		return 0;
 	if (pd_grow((void **)&e->class_names, &e->classes_cap, e->nclasses + 1, sizeof *e->class_names))
 		return fd_oom(e);
 	e->class_names[e->nclasses++] = c->name_id;
-	return fd_map_put(&e->class_map, c->serial, (uint32_t)e->nclasses) ? fd_oom(e) : 0;
+	return pd_map_put(&e->class_map, c->serial, (uint32_t)e->nclasses) ? fd_oom(e) : 0;
 }
 
 static int fd_function(void *payload, const profdata_function *f)
@@ -224,7 +147,7 @@ static int fd_function(void *payload, const profdata_function *f)
 	e->fns[e->nfns].name_id = f->name_id;
 	e->fns[e->nfns].class_serial = f->class_serial;
 	e->nfns++;
-	return fd_map_put(&e->fn_map, f->id, (uint32_t)e->nfns) ? fd_oom(e) : 0;
+	return pd_map_put(&e->fn_map, f->id, (uint32_t)e->nfns) ? fd_oom(e) : 0;
 }
 
 static int fd_frame_ev(void *payload, const profdata_frame *f)
@@ -238,7 +161,7 @@ static int fd_frame_ev(void *payload, const profdata_frame *f)
 	fr->function_id = f->function_id;
 	fr->address = f->address;
 	fr->has_address = f->has_address;
-	return fd_map_put(&e->frame_map, f->id, (uint32_t)e->nframes) ? fd_oom(e) : 0;
+	return pd_map_put(&e->frame_map, f->id, (uint32_t)e->nframes) ? fd_oom(e) : 0;
 }
 
 static int fd_stack_ev(void *payload, const profdata_stack *s)
@@ -251,14 +174,14 @@ static int fd_stack_ev(void *payload, const profdata_stack *s)
 	            sizeof *e->stack_frames))
 		return fd_oom(e);
 	for (i = 0; i < s->nframes; i++)
-		e->stack_frames[e->stack_frames_n + i] = fd_map_get(&e->frame_map, s->frame_ids[i]);
+		e->stack_frames[e->stack_frames_n + i] = pd_map_get(&e->frame_map, s->frame_ids[i]);
 	st = &e->stacks[e->nstacks++];
 	st->off = e->stack_frames_n;
 	st->n = s->nframes;
 	st->count = 0;
 	st->seen = 0;
 	e->stack_frames_n += s->nframes;
-	return fd_map_put(&e->stack_map, s->serial, (uint32_t)e->nstacks) ? fd_oom(e) : 0;
+	return pd_map_put(&e->stack_map, s->serial, (uint32_t)e->nstacks) ? fd_oom(e) : 0;
 }
 
 static int fd_sample_type(void *payload, const profdata_sample_type *t)
@@ -288,7 +211,7 @@ static int fd_sample(void *payload, const profdata_sample *s)
 			}
 		}
 	}
-	k = fd_map_get(&e->stack_map, s->stack_serial);
+	k = pd_map_get(&e->stack_map, s->stack_serial);
 	if (!k) {
 		e->failed = PROFDATA_EINVAL;
 		return pd_out_error(e->w, PROFDATA_EINVAL,
@@ -322,13 +245,13 @@ static int fd_add_clean(fd_buf *b, const char *s, size_t n)
 /* Render frame i's name into names. */
 static int fd_render_frame(fd_enc *e, fd_frame *fr, fd_buf *names)
 {
-	uint32_t fk = fr->function_id ? fd_map_get(&e->fn_map, fr->function_id) : 0;
+	uint32_t fk = fr->function_id ? pd_map_get(&e->fn_map, fr->function_id) : 0;
 	size_t len;
 	const char *name = fk ? fd_str(e, e->fns[fk - 1].name_id, &len) : NULL;
 	char num[32];
 	fr->name_off = names->n;
 	if (name && len) {
-		uint32_t ck = e->fns[fk - 1].class_serial ? fd_map_get(&e->class_map, e->fns[fk - 1].class_serial) : 0;
+		uint32_t ck = e->fns[fk - 1].class_serial ? pd_map_get(&e->class_map, e->fns[fk - 1].class_serial) : 0;
 		size_t clen;
 		const char *cname = ck ? fd_str(e, e->class_names[ck - 1], &clen) : NULL;
 		if (cname && clen) {
@@ -461,16 +384,16 @@ static void fd_free(void *state)
 	fd_enc *e = state;
 	if (!e)
 		return;
-	fd_map_free(&e->str_map);
+	pd_map_free(&e->str_map);
 	free(e->strs);
 	free(e->arena.p);
-	fd_map_free(&e->class_map);
+	pd_map_free(&e->class_map);
 	free(e->class_names);
-	fd_map_free(&e->fn_map);
+	pd_map_free(&e->fn_map);
 	free(e->fns);
-	fd_map_free(&e->frame_map);
+	pd_map_free(&e->frame_map);
 	free(e->frames);
-	fd_map_free(&e->stack_map);
+	pd_map_free(&e->stack_map);
 	free(e->stacks);
 	free(e->stack_frames);
 	free(e->order);

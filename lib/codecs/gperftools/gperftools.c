@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "hashmap.h"
 
 extern const struct profdata_format pd_format_gperftools;
 
@@ -141,84 +142,6 @@ static uint64_t gp_mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 29);
 }
 
-static uint64_t gp_hash64(uint64_t v)
-{
-	v ^= v >> 33;
-	v *= 0xff51afd7ed558ccdull;
-	v ^= v >> 33;
-	v *= 0xc4ceb9fe1a85ec53ull;
-	return v ^ (v >> 33);
-}
-
-/* ---- a 64-bit key -> 1-based index map ---- */
-
-typedef struct gp_u64map {
-	uint64_t *keys;
-	uint32_t *vals; /* index + 1; 0 empty */
-	size_t cap, n;
-} gp_u64map;
-
-static uint32_t gp_map_get(const gp_u64map *m, uint64_t key)
-{
-	size_t j;
-	if (!m->cap)
-		return 0;
-	j = (size_t)gp_hash64(key) & (m->cap - 1);
-	while (m->vals[j]) {
-		if (m->keys[j] == key)
-			return m->vals[j];
-		j = (j + 1) & (m->cap - 1);
-	}
-	return 0;
-}
-
-/* Set key -> val (val != 0), replacing. */
-static int gp_map_put(gp_u64map *m, uint64_t key, uint32_t val)
-{
-	size_t j;
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 256, i;
-		uint64_t *keys = malloc(ncap * sizeof *keys);
-		uint32_t *vals = calloc(ncap, sizeof *vals);
-		if (!keys || !vals) {
-			free(keys);
-			free(vals);
-			return PROFDATA_ENOMEM;
-		}
-		for (i = 0; i < m->cap; i++) {
-			if (m->vals[i]) {
-				size_t k = (size_t)gp_hash64(m->keys[i]) & (ncap - 1);
-				while (vals[k])
-					k = (k + 1) & (ncap - 1);
-				keys[k] = m->keys[i];
-				vals[k] = m->vals[i];
-			}
-		}
-		free(m->keys);
-		free(m->vals);
-		m->keys = keys;
-		m->vals = vals;
-		m->cap = ncap;
-	}
-	j = (size_t)gp_hash64(key) & (m->cap - 1);
-	while (m->vals[j]) {
-		if (m->keys[j] == key) {
-			m->vals[j] = val;
-			return 0;
-		}
-		j = (j + 1) & (m->cap - 1);
-	}
-	m->keys[j] = key;
-	m->vals[j] = val;
-	m->n++;
-	return 0;
-}
-
-static void gp_map_free(gp_u64map *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
 
 /* ---- decoder ---- */
 
@@ -371,7 +294,7 @@ static int gp_pc_grow(gp_dec *d)
 	}
 	for (i = 0; i < d->pc_cap; i++) {
 		if (d->pc_ids[i]) {
-			size_t j = (size_t)gp_hash64(d->pc_keys[i]) & (ncap - 1);
+			size_t j = (size_t)pd_hash64(d->pc_keys[i]) & (ncap - 1);
 			while (ids[j])
 				j = (j + 1) & (ncap - 1);
 			keys[j] = d->pc_keys[i];
@@ -395,7 +318,7 @@ static int gp_pc_id(gp_dec *d, uint64_t pc, uint32_t *id, int *added)
 		if (rc)
 			return rc;
 	}
-	j = (size_t)gp_hash64(pc) & (d->pc_cap - 1);
+	j = (size_t)pd_hash64(pc) & (d->pc_cap - 1);
 	while (d->pc_ids[j]) {
 		if (d->pc_keys[j] == pc) {
 			*id = d->pc_ids[j];
@@ -979,7 +902,7 @@ static int gp_java_symbols(gp_dec *d, const char *s, size_t len, gp_sym **out, s
 {
 	gp_sym *syms = NULL;
 	size_t nsyms = 0, syms_cap = 0, i = 0, k;
-	gp_u64map fns = { 0, 0, 0, 0 }; /* name id << 32 | file id -> function id */
+	pd_map fns = { 0, 0, 0, 0 }; /* name id << 32 | file id -> function id */
 	uint32_t nfns = 0;
 	int rc = 0;
 
@@ -1006,11 +929,11 @@ static int gp_java_symbols(gp_dec *d, const char *s, size_t len, gp_sym **out, s
 		if (file_len && (rc = gp_emit_string(d, &file_id, file, file_len)) != 0)
 			break;
 		key = (name_id << 32) | file_id;
-		fid = gp_map_get(&fns, key);
+		fid = pd_map_get(&fns, key);
 		if (!fid) {
 			profdata_function f;
 			fid = ++nfns;
-			if ((rc = gp_map_put(&fns, key, fid)) != 0)
+			if ((rc = pd_map_put(&fns, key, fid)) != 0)
 				break;
 			memset(&f, 0, sizeof f);
 			f.id = fid;
@@ -1032,7 +955,7 @@ static int gp_java_symbols(gp_dec *d, const char *s, size_t len, gp_sym **out, s
 		syms[nsyms].order = nsyms;
 		nsyms++;
 	}
-	gp_map_free(&fns);
+	pd_map_free(&fns);
 	if (rc) {
 		free(syms);
 		return rc;
@@ -1360,21 +1283,21 @@ typedef struct gp_enc {
 	int be;
 
 	/* strings: id -> (offset, length) in the arena */
-	gp_u64map str_map;
+	pd_map str_map;
 	struct { size_t off, len; } *strs;
 	size_t nstr, str_cap;
 	gp_buf arena;
 
-	gp_u64map fn_map;
+	pd_map fn_map;
 	gp_efn *fns;
 	size_t nfns, fns_cap;
-	gp_u64map class_map;   /* class serial -> name string id + 1 ... stored in class_names */
+	pd_map class_map;   /* class serial -> name string id + 1 ... stored in class_names */
 	uint64_t *class_names;
 	size_t nclasses, classes_cap;
-	gp_u64map frame_map;
+	pd_map frame_map;
 	gp_eframe *frames;
 	size_t nframes, frames_cap;
-	gp_u64map stack_map;
+	pd_map stack_map;
 	gp_estack *stacks;
 	size_t nstacks, stacks_cap;
 	uint64_t *stack_pcs;
@@ -1406,7 +1329,7 @@ static int gp_enc_err(gp_enc *e, int code, const char *what)
 
 static const char *gp_enc_str(const gp_enc *e, uint64_t id, size_t *len)
 {
-	uint32_t k = id ? gp_map_get(&e->str_map, id) : 0;
+	uint32_t k = id ? pd_map_get(&e->str_map, id) : 0;
 	if (!k) {
 		*len = 0;
 		return NULL;
@@ -1477,7 +1400,7 @@ static int gp_enc_string(void *payload, uint64_t id, const char *utf8, size_t le
 		return gp_enc_err(e, PROFDATA_ENOMEM, "out of memory");
 	e->strs[e->nstr].off = e->arena.n;
 	e->strs[e->nstr].len = len;
-	if (gp_buf_add(&e->arena, utf8, len) || gp_map_put(&e->str_map, id, (uint32_t)(e->nstr + 1)))
+	if (gp_buf_add(&e->arena, utf8, len) || pd_map_put(&e->str_map, id, (uint32_t)(e->nstr + 1)))
 		return gp_enc_err(e, PROFDATA_ENOMEM, "out of memory");
 	e->nstr++;
 	return 0;
@@ -1491,7 +1414,7 @@ static int gp_enc_class_load(void *payload, const profdata_class_load *c)
 	if (pd_grow((void **)&e->class_names, &e->classes_cap, e->nclasses + 1, sizeof *e->class_names))
 		return gp_enc_err(e, PROFDATA_ENOMEM, "out of memory");
 	e->class_names[e->nclasses++] = c->name_id;
-	if (gp_map_put(&e->class_map, c->serial, (uint32_t)e->nclasses))
+	if (pd_map_put(&e->class_map, c->serial, (uint32_t)e->nclasses))
 		return gp_enc_err(e, PROFDATA_ENOMEM, "out of memory");
 	return 0;
 }
@@ -1506,7 +1429,7 @@ static int gp_enc_function(void *payload, const profdata_function *f)
 	e->fns[e->nfns].file_id = f->source_file_id;
 	e->fns[e->nfns].class_serial = f->class_serial;
 	e->nfns++;
-	if (gp_map_put(&e->fn_map, f->id, (uint32_t)e->nfns))
+	if (pd_map_put(&e->fn_map, f->id, (uint32_t)e->nfns))
 		return gp_enc_err(e, PROFDATA_ENOMEM, "out of memory");
 	return 0;
 }
@@ -1535,7 +1458,7 @@ static int gp_enc_frame(void *payload, const profdata_frame *f)
 		}
 	}
 	e->nframes++;
-	if (gp_map_put(&e->frame_map, f->id, (uint32_t)e->nframes))
+	if (pd_map_put(&e->frame_map, f->id, (uint32_t)e->nframes))
 		return gp_enc_err(e, PROFDATA_ENOMEM, "out of memory");
 	return 0;
 }
@@ -1548,7 +1471,7 @@ static int gp_enc_stack(void *payload, const profdata_stack *s)
 	    pd_grow((void **)&e->stack_pcs, &e->stack_pcs_cap, e->stack_pcs_n + s->nframes + 1, sizeof *e->stack_pcs))
 		return gp_enc_err(e, PROFDATA_ENOMEM, "out of memory");
 	for (i = 0; i < s->nframes; i++) {
-		uint32_t k = gp_map_get(&e->frame_map, s->frame_ids[i]);
+		uint32_t k = pd_map_get(&e->frame_map, s->frame_ids[i]);
 		if (!k) {
 			e->failed = PROFDATA_EINVAL;
 			return pd_out_error(e->w, PROFDATA_EINVAL, "gperftools: stack %" PRIu32 " lists frame %" PRIu64
@@ -1560,7 +1483,7 @@ static int gp_enc_stack(void *payload, const profdata_stack *s)
 	e->stacks[e->nstacks].n = s->nframes;
 	e->stack_pcs_n += s->nframes;
 	e->nstacks++;
-	if (gp_map_put(&e->stack_map, s->serial, (uint32_t)e->nstacks))
+	if (pd_map_put(&e->stack_map, s->serial, (uint32_t)e->nstacks))
 		return gp_enc_err(e, PROFDATA_ENOMEM, "out of memory");
 	return 0;
 }
@@ -1641,7 +1564,7 @@ static int gp_enc_sample(void *payload, const profdata_sample *s)
 			}
 		}
 	}
-	k = gp_map_get(&e->stack_map, s->stack_serial);
+	k = pd_map_get(&e->stack_map, s->stack_serial);
 	if (!k) {
 		e->failed = PROFDATA_EINVAL;
 		return pd_out_error(e->w, PROFDATA_EINVAL, "gperftools: a sample refers to stack %" PRIu32
@@ -1723,7 +1646,7 @@ static int gp_enc_fn_name(const gp_enc *e, const gp_efn *f, gp_buf *b)
 {
 	size_t len, clen;
 	const char *name = gp_enc_str(e, f->name_id, &len);
-	uint32_t ck = f->class_serial ? gp_map_get(&e->class_map, f->class_serial) : 0;
+	uint32_t ck = f->class_serial ? pd_map_get(&e->class_map, f->class_serial) : 0;
 	int rc = 0;
 	if (ck) {
 		const char *cname = gp_enc_str(e, e->class_names[ck - 1], &clen);
@@ -1757,7 +1680,7 @@ static int gp_enc_symbols(gp_enc *e, gp_buf *b)
 	int rc = 0;
 	for (i = 0; i < e->nframes && rc == 0; i++) {
 		const gp_eframe *fr = &e->frames[i];
-		uint32_t k = fr->function_id ? gp_map_get(&e->fn_map, fr->function_id) : 0;
+		uint32_t k = fr->function_id ? pd_map_get(&e->fn_map, fr->function_id) : 0;
 		const gp_efn *f;
 		const char *file;
 		size_t flen;
@@ -1851,16 +1774,16 @@ static void gp_enc_free(void *state)
 	gp_enc *e = state;
 	if (!e)
 		return;
-	gp_map_free(&e->str_map);
+	pd_map_free(&e->str_map);
 	free(e->strs);
 	free(e->arena.p);
-	gp_map_free(&e->fn_map);
+	pd_map_free(&e->fn_map);
 	free(e->fns);
-	gp_map_free(&e->class_map);
+	pd_map_free(&e->class_map);
 	free(e->class_names);
-	gp_map_free(&e->frame_map);
+	pd_map_free(&e->frame_map);
 	free(e->frames);
-	gp_map_free(&e->stack_map);
+	pd_map_free(&e->stack_map);
 	free(e->stacks);
 	free(e->stack_pcs);
 	free(e->type_ids);

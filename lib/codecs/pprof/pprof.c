@@ -16,88 +16,12 @@
 #include <string.h>
 
 #include "internal.h"
+#include "hashmap.h"
 #include "pd_config.h"
 #include "codecs/pprof/profile.pb-c.h"
 
 extern const struct profdata_format pd_format_pprof;
 
-/* ---- a 64-bit key -> 1-based index map ---- */
-
-typedef struct pp_map {
-	uint64_t *keys;
-	uint32_t *vals; /* index + 1; 0 empty */
-	size_t cap, n;
-} pp_map;
-
-static uint64_t pp_hash64(uint64_t v)
-{
-	v ^= v >> 33;
-	v *= 0xff51afd7ed558ccdull;
-	v ^= v >> 33;
-	v *= 0xc4ceb9fe1a85ec53ull;
-	return v ^ (v >> 33);
-}
-
-static uint32_t pp_map_get(const pp_map *m, uint64_t key)
-{
-	size_t j;
-	if (!m->cap)
-		return 0;
-	j = (size_t)pp_hash64(key) & (m->cap - 1);
-	while (m->vals[j]) {
-		if (m->keys[j] == key)
-			return m->vals[j];
-		j = (j + 1) & (m->cap - 1);
-	}
-	return 0;
-}
-
-static int pp_map_put(pp_map *m, uint64_t key, uint32_t val)
-{
-	size_t j;
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 256, i;
-		uint64_t *keys = malloc(ncap * sizeof *keys);
-		uint32_t *vals = calloc(ncap, sizeof *vals);
-		if (!keys || !vals) {
-			free(keys);
-			free(vals);
-			return PROFDATA_ENOMEM;
-		}
-		for (i = 0; i < m->cap; i++) {
-			if (m->vals[i]) {
-				size_t k = (size_t)pp_hash64(m->keys[i]) & (ncap - 1);
-				while (vals[k])
-					k = (k + 1) & (ncap - 1);
-				keys[k] = m->keys[i];
-				vals[k] = m->vals[i];
-			}
-		}
-		free(m->keys);
-		free(m->vals);
-		m->keys = keys;
-		m->vals = vals;
-		m->cap = ncap;
-	}
-	j = (size_t)pp_hash64(key) & (m->cap - 1);
-	while (m->vals[j]) {
-		if (m->keys[j] == key) {
-			m->vals[j] = val;
-			return 0;
-		}
-		j = (j + 1) & (m->cap - 1);
-	}
-	m->keys[j] = key;
-	m->vals[j] = val;
-	m->n++;
-	return 0;
-}
-
-static void pp_map_free(pp_map *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
 
 typedef struct pp_buf {
 	char *p;
@@ -139,21 +63,21 @@ typedef struct pp_stack {
 
 typedef struct pp_enc {
 	profdata_writer *w;
-	pp_map str_map;
+	pd_map str_map;
 	struct { size_t off, len; } *strs;
 	size_t nstr, str_cap;
 	pp_buf arena;        /* strings, each followed by a NUL */
 
-	pp_map class_map;
+	pd_map class_map;
 	uint64_t *class_names;
 	size_t nclasses, classes_cap;
-	pp_map fn_map;
+	pd_map fn_map;
 	pp_fn *fns;
 	size_t nfns, fns_cap;
-	pp_map frame_map;
+	pd_map frame_map;
 	pp_frame *frames;
 	size_t nframes, frames_cap;
-	pp_map stack_map;
+	pd_map stack_map;
 	pp_stack *stacks;
 	size_t nstacks, stacks_cap;
 	uint32_t *stack_frames;
@@ -189,7 +113,7 @@ static int pp_oom(pp_enc *e)
 
 static const char *pp_str(const pp_enc *e, uint64_t id, size_t *len)
 {
-	uint32_t k = id ? pp_map_get(&e->str_map, id) : 0;
+	uint32_t k = id ? pd_map_get(&e->str_map, id) : 0;
 	if (!k) {
 		*len = 0;
 		return NULL;
@@ -243,7 +167,7 @@ static int pp_string(void *payload, uint64_t id, const char *utf8, size_t len)
 	e->strs[e->nstr].off = e->arena.n;
 	e->strs[e->nstr].len = len;
 	if (pp_buf_add(&e->arena, utf8, len) || pp_buf_add(&e->arena, "", 1) ||
-	    pp_map_put(&e->str_map, id, (uint32_t)(e->nstr + 1)))
+	    pd_map_put(&e->str_map, id, (uint32_t)(e->nstr + 1)))
 		return pp_oom(e);
 	e->nstr++;
 	return 0;
@@ -252,12 +176,12 @@ static int pp_string(void *payload, uint64_t id, const char *utf8, size_t len)
 static int pp_class_load(void *payload, const profdata_class_load *c)
 {
 	pp_enc *e = payload;
-	if (!c->serial || pp_map_get(&e->class_map, c->serial))
+	if (!c->serial || pd_map_get(&e->class_map, c->serial))
 		return 0;
 	if (pd_grow((void **)&e->class_names, &e->classes_cap, e->nclasses + 1, sizeof *e->class_names))
 		return pp_oom(e);
 	e->class_names[e->nclasses++] = c->name_id;
-	return pp_map_put(&e->class_map, c->serial, (uint32_t)e->nclasses) ? pp_oom(e) : 0;
+	return pd_map_put(&e->class_map, c->serial, (uint32_t)e->nclasses) ? pp_oom(e) : 0;
 }
 
 static int pp_function(void *payload, const profdata_function *f)
@@ -273,7 +197,7 @@ static int pp_function(void *payload, const profdata_function *f)
 	fn->class_serial = f->class_serial;
 	fn->start_line = f->start_line;
 	fn->out_id = 0;
-	return pp_map_put(&e->fn_map, f->id, (uint32_t)e->nfns) ? pp_oom(e) : 0;
+	return pd_map_put(&e->fn_map, f->id, (uint32_t)e->nfns) ? pp_oom(e) : 0;
 }
 
 static int pp_frame_ev(void *payload, const profdata_frame *f)
@@ -288,7 +212,7 @@ static int pp_frame_ev(void *payload, const profdata_frame *f)
 	fr->has_address = f->has_address;
 	fr->line = f->line;
 	fr->out_id = 0;
-	return pp_map_put(&e->frame_map, f->id, (uint32_t)e->nframes) ? pp_oom(e) : 0;
+	return pd_map_put(&e->frame_map, f->id, (uint32_t)e->nframes) ? pp_oom(e) : 0;
 }
 
 static int pp_stack_ev(void *payload, const profdata_stack *s)
@@ -301,13 +225,13 @@ static int pp_stack_ev(void *payload, const profdata_stack *s)
 	            sizeof *e->stack_frames))
 		return pp_oom(e);
 	for (i = 0; i < s->nframes; i++)
-		e->stack_frames[e->stack_frames_n + i] = pp_map_get(&e->frame_map, s->frame_ids[i]);
+		e->stack_frames[e->stack_frames_n + i] = pd_map_get(&e->frame_map, s->frame_ids[i]);
 	st = &e->stacks[e->nstacks++];
 	st->off = e->stack_frames_n;
 	st->n = s->nframes;
 	st->sample = 0;
 	e->stack_frames_n += s->nframes;
-	return pp_map_put(&e->stack_map, s->serial, (uint32_t)e->nstacks) ? pp_oom(e) : 0;
+	return pd_map_put(&e->stack_map, s->serial, (uint32_t)e->nstacks) ? pp_oom(e) : 0;
 }
 
 static int pp_sample_type(void *payload, const profdata_sample_type *t)
@@ -328,7 +252,7 @@ static int pp_sample_type(void *payload, const profdata_sample_type *t)
 static int pp_sample(void *payload, const profdata_sample *s)
 {
 	pp_enc *e = payload;
-	uint32_t k = pp_map_get(&e->stack_map, s->stack_serial);
+	uint32_t k = pd_map_get(&e->stack_map, s->stack_serial);
 	pp_stack *st;
 	int64_t *v;
 	size_t i;
@@ -447,7 +371,7 @@ static int64_t pp_intern_c(pp_strtab *t, const char *s) { return pp_intern(t, s,
 /* The name of class serial cs into b, Java source form or as stored (empty when unknown). */
 static int pp_class_name(const pp_enc *e, uint32_t cs, int java_form, pp_buf *b)
 {
-	uint32_t ck = cs ? pp_map_get(&e->class_map, cs) : 0;
+	uint32_t ck = cs ? pd_map_get(&e->class_map, cs) : 0;
 	size_t clen, need;
 	const char *cname = ck ? pp_str(e, e->class_names[ck - 1], &clen) : NULL;
 	char small[256], *big;
@@ -639,7 +563,7 @@ static int pp_build(pp_enc *e, pp_msg *m)
 				fr->out_id = (uint32_t)++nlocs;
 				m->used_frames[nlocs - 1] = f - 1;
 				if (fr->function_id) {
-					uint32_t fk = pp_map_get(&e->fn_map, fr->function_id);
+					uint32_t fk = pd_map_get(&e->fn_map, fr->function_id);
 					if (fk && !e->fns[fk - 1].out_id) {
 						e->fns[fk - 1].out_id = (uint32_t)++nfns;
 						m->used_fns[nfns - 1] = fk - 1;
@@ -736,7 +660,7 @@ static int pp_build(pp_enc *e, pp_msg *m)
 	for (i = 0; i < nlocs; i++) {
 		const pp_frame *fr = &e->frames[m->used_frames[i]];
 		Perftools__Profiles__Location *o = &m->locs[i];
-		uint32_t fk = fr->function_id ? pp_map_get(&e->fn_map, fr->function_id) : 0;
+		uint32_t fk = fr->function_id ? pd_map_get(&e->fn_map, fr->function_id) : 0;
 		*o = init_loc;
 		o->id = i + 1;
 		if (fr->has_address) {
@@ -822,16 +746,16 @@ static void pp_free(void *state)
 	size_t i;
 	if (!e)
 		return;
-	pp_map_free(&e->str_map);
+	pd_map_free(&e->str_map);
 	free(e->strs);
 	free(e->arena.p);
-	pp_map_free(&e->class_map);
+	pd_map_free(&e->class_map);
 	free(e->class_names);
-	pp_map_free(&e->fn_map);
+	pd_map_free(&e->fn_map);
 	free(e->fns);
-	pp_map_free(&e->frame_map);
+	pd_map_free(&e->frame_map);
 	free(e->frames);
-	pp_map_free(&e->stack_map);
+	pd_map_free(&e->stack_map);
 	free(e->stacks);
 	free(e->stack_frames);
 	free(e->type_ids);
