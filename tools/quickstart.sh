@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # From a fresh Debian machine: install what is missing, build, and run the
-# main job on a real heap dump bundled with the sources (made by JDK 17's
-# jcmd GC.heap_dump): inspect it, print its class histogram, convert it.
+# main job on real files bundled with the sources: a heap dump made by JDK
+# 17's jcmd GC.heap_dump (inspect it, print its class histogram, convert it
+# to IBM's classic format and check the result) and a CPU profile made by
+# gperftools' libprofiler (convert it to folded stacks).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/deps.sh
@@ -19,7 +21,14 @@ echo "\$ profdata histo $dump --limit 10"
 "$pd" histo "$dump" --limit 10
 echo
 out=$(mktemp -d)
-echo "\$ profdata convert $dump $out/types.hprof.gz --to hprof --option id_size=8 --gzip"
-"$pd" convert "$dump" "$out/types.hprof.gz" --to hprof --gzip
-"$pd" check "$out/types.hprof.gz"
-rm -rf "$out"
+trap 'rm -rf "$out"' EXIT
+echo "\$ profdata convert $dump $out/types.txt --to ibm-classic   # OpenJ9's classic text format"
+"$pd" convert "$dump" "$out/types.txt" --to ibm-classic
+head -n 3 "$out/types.txt"
+echo "\$ profdata check $out/types.txt"
+"$pd" check "$out/types.txt"
+echo
+cpu=tests/data/gperftools/cpu-100hz.prof
+echo "\$ profdata convert $cpu $out/cpu.folded --to folded   # made by libprofiler; flamegraph.pl input"
+"$pd" convert "$cpu" "$out/cpu.folded" --to folded
+sort -t' ' -k2 -n -r "$out/cpu.folded" | head -n 3 | cut -c1-150
