@@ -1,8 +1,16 @@
 #include "hashmap.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "profdata/common.h"
+
+uint64_t pd_hash_seed(const void *table)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return pd_hash64((uint64_t)(uintptr_t)table ^ ((uint64_t)t.tv_nsec << 20) ^ (uint64_t)t.tv_sec) | 1;
+}
 
 void pd_index_free(pd_index *ix)
 {
@@ -10,6 +18,7 @@ void pd_index_free(pd_index *ix)
 	ix->slots = NULL;
 	ix->mask = 0;
 	ix->count = 0;
+	ix->seed = 0;
 }
 
 static int rehash(pd_index *ix, const uint64_t *keys, size_t cap)
@@ -22,7 +31,7 @@ static int rehash(pd_index *ix, const uint64_t *keys, size_t cap)
 		uint32_t v = ix->slots[i];
 		if (!v)
 			continue;
-		size_t h = (size_t)pd_hash64(keys[v - 1]) & mask;
+		size_t h = (size_t)pd_hash64(keys[v - 1] ^ ix->seed) & mask;
 		while (slots[h])
 			h = (h + 1) & mask;
 		slots[h] = v;
@@ -43,6 +52,8 @@ int pd_index_reserve(pd_index *ix, const uint64_t *keys, size_t n)
 	}
 	if (ix->slots && cap <= ix->mask + 1)
 		return 0;
+	if (!ix->slots)
+		ix->seed = pd_hash_seed(ix);
 	return rehash(ix, keys, cap);
 }
 
@@ -54,7 +65,7 @@ int pd_index_add(pd_index *ix, const uint64_t *keys, uint32_t row, uint32_t *exi
 			return e;
 	}
 	uint64_t key = keys[row];
-	size_t h = (size_t)pd_hash64(key) & ix->mask;
+	size_t h = (size_t)pd_hash64(key ^ ix->seed) & ix->mask;
 	for (;;) {
 		uint32_t v = ix->slots[h];
 		if (!v)
@@ -75,7 +86,7 @@ int pd_index_find(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32
 {
 	if (!ix->slots)
 		return 0;
-	size_t h = (size_t)pd_hash64(key) & ix->mask;
+	size_t h = (size_t)pd_hash64(key ^ ix->seed) & ix->mask;
 	for (;;) {
 		uint32_t v = ix->slots[h];
 		if (!v)
@@ -92,7 +103,7 @@ uint32_t pd_map_get(const pd_map *m, uint64_t key)
 {
 	if (!m->cap)
 		return 0;
-	size_t j = (size_t)pd_hash64(key) & (m->cap - 1);
+	size_t j = (size_t)pd_hash64(key ^ m->seed) & (m->cap - 1);
 	while (m->vals[j]) {
 		if (m->keys[j] == key)
 			return m->vals[j];
@@ -113,10 +124,12 @@ static int map_grow(pd_map *m)
 		free(vals);
 		return PROFDATA_ENOMEM;
 	}
+	if (!m->cap)
+		m->seed = pd_hash_seed(m);
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->vals[i])
 			continue;
-		size_t k = (size_t)pd_hash64(m->keys[i]) & (ncap - 1);
+		size_t k = (size_t)pd_hash64(m->keys[i] ^ m->seed) & (ncap - 1);
 		while (vals[k])
 			k = (k + 1) & (ncap - 1);
 		keys[k] = m->keys[i];
@@ -134,7 +147,7 @@ int pd_map_put(pd_map *m, uint64_t key, uint32_t val)
 {
 	if ((m->n + 1) * 2 > m->cap && map_grow(m) < 0)
 		return PROFDATA_ENOMEM;
-	size_t j = (size_t)pd_hash64(key) & (m->cap - 1);
+	size_t j = (size_t)pd_hash64(key ^ m->seed) & (m->cap - 1);
 	while (m->vals[j]) {
 		if (m->keys[j] == key) {
 			m->vals[j] = val;
@@ -155,4 +168,5 @@ void pd_map_free(pd_map *m)
 	m->keys = NULL;
 	m->vals = NULL;
 	m->cap = m->n = 0;
+	m->seed = 0;
 }

@@ -15,7 +15,15 @@ typedef struct pd_index {
 	uint32_t *slots; /* row + 1; 0 empty */
 	size_t mask;     /* capacity - 1 */
 	size_t count;
+	uint64_t seed;   /* see pd_hash_seed() */
 } pd_index;
+
+/*
+ * Keys come from the input, so a fixed hash would let a crafted file put
+ * every id in one probe chain and make loading quadratic. Each table mixes
+ * in a seed drawn from the clock and its own address when it first grows.
+ */
+uint64_t pd_hash_seed(const void *table);
 
 static inline uint64_t pd_hash64(uint64_t x)
 {
@@ -48,6 +56,7 @@ typedef struct pd_map {
 	uint64_t *keys;
 	uint32_t *vals; /* 0: empty slot */
 	size_t cap, n;
+	uint64_t seed;
 } pd_map;
 
 /* The value stored for `key`, or 0. */

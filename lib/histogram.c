@@ -257,7 +257,7 @@ static int finish(profdata_histogram *h)
 	pd_arena names = { NULL, 0, 0 };
 	size_t *name_off = calloc(n, sizeof(*name_off));
 	if (!name_off)
-		return PROFDATA_ENOMEM;
+		return PROFDATA_ENOMEM; /* h->entries is freed with h */
 	for (size_t i = 0; i < n; i++) {
 		int is_prim = i >= h->classes.n;
 		cls *k = is_prim ? &h->prim[i - h->classes.n] : &h->classes.v[i];
@@ -286,8 +286,11 @@ static int finish(profdata_histogram *h)
 		size_t len = profdata_java_name(src, strlen(src), tmp, sizeof(tmp));
 		if (len >= sizeof(tmp)) {
 			buf = malloc(len + 1);
-			if (!buf)
+			if (!buf) {
+				free(name_off);
+				free(names.p);
 				return PROFDATA_ENOMEM;
+			}
 			profdata_java_name(src, strlen(src), buf, len + 1);
 		}
 		int err = pd_arena_put_str(&names, buf, &name_off[h->nentries]);
@@ -375,7 +378,11 @@ int profdata_histogram_read(profdata_histogram **out, profdata_reader *in, const
 	profdata_events ev;
 	events_of(&ev);
 	int e = profdata_decode(in, opts, &ev, h);
-	return conclude(h, e, out);
+	e = conclude(h, e, out);
+	/* A consumer's own failure (memory) stops the decoder without a message: give it one. */
+	if (e < 0 && !profdata_reader_error(in))
+		pd_in_error(in, e, pd_in_offset(in), "histogram: %s", profdata_strerror(e));
+	return e;
 }
 
 int profdata_histogram_from_profile(profdata_histogram **out, const profdata_profile *p, long dump)

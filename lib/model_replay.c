@@ -21,42 +21,45 @@
 		} \
 	} while (0)
 
-static int replay_dump(const profdata_profile *p, uint32_t d, const profdata_events *ev, void *payload)
+/*
+ * Class dumps, roots, heap infos and in-dump unknown records are appended
+ * while their dump is open, so each table is in dump order: one cursor per
+ * table walks it across all dumps (a scan per dump would be quadratic in
+ * files with thousands of dumps).
+ */
+typedef struct cursors {
+	size_t cdump, root, heap, unknown;
+} cursors;
+
+static int replay_dump(const profdata_profile *p, uint32_t d, cursors *c, const profdata_events *ev, void *payload)
 {
 	const pd_dump_row *dr = &p->dumps.v[d];
 	EMIT(dump_begin, &dr->d);
 	profdata_class_dump cd;
-	for (size_t i = 0; i < p->cdumps.n; i++) {
-		if (p->cdumps.v[i].dump != d)
-			continue;
-		profdata_profile_class_dump_at(p, i, &cd, NULL);
+	for (; c->cdump < p->cdumps.n && p->cdumps.v[c->cdump].dump == d; c->cdump++) {
+		profdata_profile_class_dump_at(p, c->cdump, &cd, NULL);
 		EMIT(class_dump, &cd);
 	}
-	for (size_t i = 0; i < p->roots.n; i++)
-		if (p->roots.v[i].dump == d)
-			EMIT(root, &p->roots.v[i].r);
+	for (; c->root < p->roots.n && p->roots.v[c->root].dump == d; c->root++)
+		EMIT(root, &p->roots.v[c->root].r);
 	/* Heap infos go where they stood among the objects. */
-	size_t h = 0;
-	while (h < p->heaps.n && p->heaps.v[h].dump != d)
-		h++;
 	profdata_object o;
 	for (size_t i = dr->first_object; i < dr->first_object + dr->nobjects; i++) {
-		while (h < p->heaps.n && p->heaps.v[h].dump == d && p->heaps.v[h].obj_pos <= i) {
-			EMIT(heap_info, &p->heaps.v[h].h);
-			h++;
-		}
+		for (; c->heap < p->heaps.n && p->heaps.v[c->heap].dump == d && p->heaps.v[c->heap].obj_pos <= i; c->heap++)
+			EMIT(heap_info, &p->heaps.v[c->heap].h);
 		profdata_profile_object(p, i, &o);
 		EMIT(object, &o);
 	}
-	while (h < p->heaps.n && p->heaps.v[h].dump == d) {
-		EMIT(heap_info, &p->heaps.v[h].h);
-		h++;
-	}
+	for (; c->heap < p->heaps.n && p->heaps.v[c->heap].dump == d; c->heap++)
+		EMIT(heap_info, &p->heaps.v[c->heap].h);
 	profdata_unknown u;
-	for (size_t i = 0; i < p->unknowns.n; i++) {
-		if (!p->unknowns.v[i].in_dump || p->unknowns.v[i].dump != d)
-			continue;
-		profdata_profile_unknown(p, i, &u);
+	for (; c->unknown < p->unknowns.n; c->unknown++) {
+		const pd_blobref_row *r = &p->unknowns.v[c->unknown];
+		if (r->in_dump && r->dump != d)
+			break;
+		if (!r->in_dump)
+			continue; /* top-level: replayed before the dumps */
+		profdata_profile_unknown(p, c->unknown, &u);
 		EMIT(unknown, &u);
 	}
 	EMIT0(dump_end);
@@ -117,8 +120,9 @@ int profdata_profile_replay(const profdata_profile *p, const profdata_events *ev
 		profdata_profile_unknown(p, i, &u);
 		EMIT(unknown, &u);
 	}
+	cursors c = { 0, 0, 0, 0 };
 	for (uint32_t d = 0; d < p->dumps.n; d++) {
-		int r = replay_dump(p, d, ev, payload);
+		int r = replay_dump(p, d, &c, ev, payload);
 		if (r)
 			return r;
 	}

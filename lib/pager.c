@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -27,6 +28,8 @@ static void *run(void *arg)
 	const volatile unsigned char *data = pd_blob_data(pg->blob);
 	uint64_t touched = 0, released = 0;
 	unsigned sink = 0;
+	long ps = sysconf(_SC_PAGESIZE);
+	const uint64_t page = ps > 0 ? (uint64_t)ps : 4096;
 	pthread_mutex_lock(&pg->lock);
 	while (!pg->stop) {
 		uint64_t cursor = pg->cursor;
@@ -44,7 +47,7 @@ static void *run(void *arg)
 		if (touched < limit) {
 			uint64_t to = touched + STEP < limit ? touched + STEP : limit;
 			pthread_mutex_unlock(&pg->lock);
-			for (uint64_t off = touched; off < to; off += 4096)
+			for (uint64_t off = touched; off < to; off += page)
 				sink += data[off];
 			touched = to;
 			pthread_mutex_lock(&pg->lock);

@@ -65,15 +65,16 @@ struct profdata_reader {
 #endif
 };
 
+/* A reader and the profiles read from it share the blob, and may be freed on different threads. */
 void pd_blob_retain(pd_blob *b)
 {
 	if (b)
-		b->refs++;
+		__atomic_add_fetch(&b->refs, 1, __ATOMIC_RELAXED);
 }
 
 void pd_blob_release(pd_blob *b)
 {
-	if (!b || --b->refs > 0)
+	if (!b || __atomic_sub_fetch(&b->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
 	if (b->mapped && b->size)
 		munmap((void *)b->data, (size_t)b->size);
@@ -87,7 +88,8 @@ void pd_blob_done(const pd_blob *b, uint64_t from, uint64_t to)
 {
 	if (!b->mapped)
 		return;
-	const uint64_t page = 4096;
+	long ps = sysconf(_SC_PAGESIZE);
+	const uint64_t page = ps > 0 ? (uint64_t)ps : 4096;
 	from = (from + page - 1) / page * page;
 	to = to / page * page;
 	if (to > from)
@@ -130,14 +132,16 @@ int profdata_reader_open_path(profdata_reader **out, const char *path)
 	*out = r;
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
-		return pd_diag_error(&r->diag, PROFDATA_EIO, PD_NO_OFFSET, 0, "%s: cannot open: %s", path,
-		                     strerror(errno));
+		return pd_diag_error(&r->diag, PROFDATA_EIO, PD_NO_OFFSET, 0, "cannot open: %s", strerror(errno));
 	struct stat st;
-	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+	if (fstat(fd, &st) != 0) {
 		int err = errno;
 		close(fd);
-		return pd_diag_error(&r->diag, PROFDATA_EIO, PD_NO_OFFSET, 0, "%s: cannot read: %s", path,
-		                     S_ISDIR(st.st_mode) ? "is a directory" : strerror(err));
+		return pd_diag_error(&r->diag, PROFDATA_EIO, PD_NO_OFFSET, 0, "cannot read: %s", strerror(err));
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return pd_diag_error(&r->diag, PROFDATA_EIO, PD_NO_OFFSET, 0, "cannot read: is a directory");
 	}
 	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size <= (uint64_t)SIZE_MAX) {
 		void *m = NULL;
@@ -490,6 +494,8 @@ void pd_in_skip(profdata_reader *r, size_t n)
 	if (PD_UNLIKELY(r->progress != NULL))
 		report_progress(r);
 	if (stable(r)) {
+		if (n > r->blob->size - r->blob_pos)
+			n = (size_t)(r->blob->size - r->blob_pos);
 		r->blob_pos += n;
 		r->offset += n;
 		drop_behind(r);

@@ -24,6 +24,7 @@ static const char usage_text[] =
 	"                                  instances and shallow bytes per class (streaming);\n"
 	"                                  a file with several dumps: the first, as VisualVM shows\n"
 	"  convert IN OUT --to FORMAT      convert; OUT is written to a temporary file and renamed\n"
+	"                                  (OUT '-' is standard output, written as it goes)\n"
 	"  check FILE                      strict validation: exit 0 valid, 1 invalid\n"
 	"  formats                         list the formats\n"
 	"\n"
@@ -105,6 +106,9 @@ static int parse(int argc, char **argv, args *a)
 				return usage("--gzip takes a level from 1 to 9");
 		} else if (strcmp(s, "--from") == 0) {
 			WANT_VALUE();
+			const profdata_format *f = profdata_format_find(val);
+			if (!f || !profdata_format_can_read(f))
+				return usage("'%s' is not a format profdata can read ('profdata formats' lists them)", val);
 			a->from = val;
 		} else if (strcmp(s, "--to") == 0) {
 			WANT_VALUE();
@@ -112,14 +116,20 @@ static int parse(int argc, char **argv, args *a)
 		} else if (strcmp(s, "--dump") == 0) {
 			WANT_VALUE();
 			char *end;
-			a->dump = strcmp(val, "all") == 0 ? PROFDATA_HISTOGRAM_ALL_DUMPS : strtol(val, &end, 10);
-			if (a->dump != PROFDATA_HISTOGRAM_ALL_DUMPS && (*end || a->dump < 0))
-				return usage("--dump takes a dump number (from 0) or 'all'");
+			if (strcmp(val, "all") == 0) {
+				a->dump = PROFDATA_HISTOGRAM_ALL_DUMPS;
+			} else {
+				errno = 0;
+				a->dump = strtol(val, &end, 10);
+				if (errno || end == val || *end || a->dump < 0)
+					return usage("--dump takes a dump number (from 0) or 'all'");
+			}
 		} else if (strcmp(s, "--limit") == 0) {
 			WANT_VALUE();
 			char *end;
+			errno = 0;
 			a->limit = strtol(val, &end, 10);
-			if (*end || a->limit < 0)
+			if (errno || end == val || *end || a->limit < 0)
 				return usage("--limit takes a number");
 		} else if (strcmp(s, "--option") == 0 || strcmp(s, "--read-option") == 0) {
 			int w = s[2] == 'o';
@@ -189,6 +199,22 @@ static void progress(void *payload, uint64_t done, uint64_t total)
 }
 
 static int progress_shown;
+
+/* A bad --option/--read-option is the user's mistake (2), not bad input (1). */
+static int failure_status(int code)
+{
+	return code == PROFDATA_EINVAL ? EXIT_USAGE : EXIT_INVALID;
+}
+
+/* Results on stdout count only if they were all written (a full disk, a closed pipe). */
+static int finish_stdout(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "profdata: cannot write the output: %s\n", strerror(errno));
+		return EXIT_INVALID;
+	}
+	return status;
+}
 
 static profdata_reader *open_input(const args *a, const char *path)
 {
@@ -260,7 +286,7 @@ static int cmd_info(const args *a)
 	if (e < 0) {
 		report(a->files[0], profdata_reader_error(r), e);
 		profdata_reader_free(r);
-		return EXIT_INVALID;
+		return failure_status(e);
 	}
 	warnings(a, r, NULL);
 	const profdata_meta *m = profdata_profile_meta(p);
@@ -302,7 +328,7 @@ static int cmd_info(const args *a)
 	}
 	profdata_profile_free(p);
 	profdata_reader_free(r);
-	return 0;
+	return finish_stdout(0);
 }
 
 static int cmd_histo(const args *a)
@@ -319,7 +345,7 @@ static int cmd_histo(const args *a)
 	if (e < 0) {
 		report(a->files[0], profdata_reader_error(r), e);
 		profdata_reader_free(r);
-		return EXIT_INVALID;
+		return failure_status(e);
 	}
 	warnings(a, r, NULL);
 	size_t n = profdata_histogram_count(h);
@@ -347,7 +373,7 @@ static int cmd_histo(const args *a)
 	}
 	profdata_histogram_free(h);
 	profdata_reader_free(r);
-	return 0;
+	return finish_stdout(0);
 }
 
 static int cmd_check(const args *a)
@@ -365,7 +391,7 @@ static int cmd_check(const args *a)
 	if (e < 0) {
 		report(a->files[0], profdata_reader_error(r), e);
 		profdata_reader_free(r);
-		return EXIT_INVALID;
+		return failure_status(e);
 	}
 	size_t nw = profdata_reader_warning_count(r);
 	warnings(a, r, NULL);
@@ -430,7 +456,7 @@ static int cmd_convert(const args *a)
 			report(a->files[0], in_err, e);
 		else
 			report(a->files[1], profdata_writer_error(w), e);
-		status = EXIT_INVALID;
+		status = failure_status(e);
 	}
 	warnings(a, r, w);
 	profdata_writer_free(w); /* removes the temporary file unless it was renamed */

@@ -199,6 +199,7 @@ typedef struct gp_dec {
 	uint64_t *pc_keys;
 	uint32_t *pc_ids;            /* 0 = empty slot */
 	size_t pc_cap, npcs;
+	uint64_t pc_seed;     /* PCs come from the input: seeded against crafted collisions */
 
 	/* call chain -> stack serial (= index + 1) */
 	gp_slot *ch_slots;           /* open addressing; serial 0 = empty */
@@ -292,9 +293,11 @@ static int gp_pc_grow(gp_dec *d)
 		free(ids);
 		return PROFDATA_ENOMEM;
 	}
+	if (!d->pc_cap)
+		d->pc_seed = pd_hash_seed(d);
 	for (i = 0; i < d->pc_cap; i++) {
 		if (d->pc_ids[i]) {
-			size_t j = (size_t)pd_hash64(d->pc_keys[i]) & (ncap - 1);
+			size_t j = (size_t)pd_hash64(d->pc_keys[i] ^ d->pc_seed) & (ncap - 1);
 			while (ids[j])
 				j = (j + 1) & (ncap - 1);
 			keys[j] = d->pc_keys[i];
@@ -318,7 +321,7 @@ static int gp_pc_id(gp_dec *d, uint64_t pc, uint32_t *id, int *added)
 		if (rc)
 			return rc;
 	}
-	j = (size_t)pd_hash64(pc) & (d->pc_cap - 1);
+	j = (size_t)pd_hash64(pc ^ d->pc_seed) & (d->pc_cap - 1);
 	while (d->pc_ids[j]) {
 		if (d->pc_keys[j] == pc) {
 			*id = d->pc_ids[j];
