@@ -16,6 +16,7 @@
 #include "hprof.h"
 
 /* How much of a heap dump body to ask for at once when the input is a stream. */
+#define HD_MAPPED_STEP ((size_t)4 << 20)
 #define HD_CHUNK ((size_t)1 << 20)
 /* Permissive mode keeps the unparseable rest of a segment when it is no bigger than this (streams). */
 #define HD_UNKNOWN_KEEP_MAX ((uint64_t)64 << 20)
@@ -661,6 +662,18 @@ static int hd_heap_body(hd *d, unsigned rtag, uint64_t len, int to_eof, uint64_t
 			return (int)n;
 		eof = (uint64_t)n < want || (d->size != UINT64_MAX && base + (uint64_t)n >= d->size);
 		avail = (uint64_t)n < left ? (size_t)n : (size_t)left;
+		/*
+		 * A mapped input offers the whole rest at once; parse it a few MiB at
+		 * a time anyway, so that the reader hears the position and releases
+		 * what lies behind (one HEAP DUMP record can be the whole file).
+		 */
+		if (d->size != UINT64_MAX) {
+			size_t step = need > HD_MAPPED_STEP ? need : HD_MAPPED_STEP;
+			if (avail > step) {
+				avail = step;
+				eof = 0;
+			}
+		}
 		last = avail;
 		if (avail == 0)
 			break;
