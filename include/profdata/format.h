@@ -6,7 +6,7 @@
  *   hprof        HPROF binary heap dumps and profiles ("JAVA PROFILE 1.0.x")
  *   gperftools   Google CPU profiles (gperftools' binary format)
  *   ibm-classic  IBM classic text heapdumps
- *   tracexml     the XML trace-element format
+ *   (tracexml, the XML trace-element format, is planned: not in this release)
  *   pprof        pprof protobuf (write only)
  *   folded       folded stacks, as flamegraph.pl reads them (write only)
  *

@@ -43,9 +43,12 @@ PROFDATA_API void profdata_profile_free(profdata_profile *p);
 
 /*
  * The events that append to `p`. Fills *events (a table owned by the caller,
- * typically on its stack); pass `p` itself as the payload. The builder checks
- * what it is given (duplicate ids, an object outside a dump, ...) and stops
- * with an error kept on the profile (profdata_profile_error()).
+ * typically on its stack); pass `p` itself as the payload. Events out of
+ * order (an object outside a dump, a second begin, anything after end) stop
+ * the builder with PROFDATA_EINVAL and an error kept on the profile
+ * (profdata_profile_error()). A repeated id (string, function, frame, stack,
+ * object, class serial) keeps the first definition, as HPROF readers do, and
+ * leaves a warning. Accessors are valid once the `end` event has been given.
  */
 PROFDATA_API void profdata_profile_builder(profdata_events *events);
 

@@ -671,12 +671,16 @@ static int he_zeros(he *e, uint64_t n)
 }
 
 /*
- * Add one sub-record: the e->rec.len bytes of e->rec, then `plen` payload bytes
- * (zeros when payload is NULL).
+ * Add one sub-record: the e->rec.len bytes of e->rec, then `plen` payload
+ * bytes: the first `have` from `payload`, zeros after them. Zeros are never
+ * materialised where the sub-record is written out directly, so an array
+ * whose length says more than its data does costs no memory.
  */
-static int he_sub(he *e, const void *payload, uint64_t plen)
+static int he_sub_tail(he *e, const void *payload, uint64_t have, uint64_t plen)
 {
 	uint64_t s = e->rec.len + plen;
+	if (!payload || have > plen)
+		have = payload ? plen : 0;
 
 	if (e->err)
 		return e->err;
@@ -686,12 +690,10 @@ static int he_sub(he *e, const void *payload, uint64_t plen)
 		hb_u1(&e->deferred, 'R');
 		hb_u8(&e->deferred, s);
 		hb_bytes(&e->deferred, e->rec.p, e->rec.len);
-		if (payload)
-			hb_bytes(&e->deferred, payload, (size_t)plen);
-		else {
-			memset(e->deferred.p + e->deferred.len, 0, (size_t)plen);
-			e->deferred.len += (size_t)plen;
-		}
+		if (have)
+			hb_bytes(&e->deferred, payload, (size_t)have);
+		memset(e->deferred.p + e->deferred.len, 0, (size_t)(plen - have));
+		e->deferred.len += (size_t)(plen - have);
 		return 0;
 	}
 	if (e->dump_kind == PROFDATA_DUMP_SEGMENTED) {
@@ -703,17 +705,14 @@ static int he_sub(he *e, const void *payload, uint64_t plen)
 			    he_write(e, e->rec.p, e->rec.len))
 				return e->err;
 			e->dump_written = 1;
-			if (payload) {
-				const unsigned char *p = payload;
-				while (plen > 0 && !e->err) {
-					size_t k = plen > ((size_t)1 << 30) ? ((size_t)1 << 30) : (size_t)plen;
-					he_write(e, p, k);
-					p += k;
-					plen -= k;
-				}
-				return e->err;
+			const unsigned char *p = payload;
+			for (uint64_t left = have; left > 0 && !e->err;) {
+				size_t k = left > ((size_t)1 << 30) ? ((size_t)1 << 30) : (size_t)left;
+				he_write(e, p, k);
+				p += k;
+				left -= k;
 			}
-			return he_zeros(e, plen);
+			return e->err ? e->err : he_zeros(e, plen - have);
 		}
 	}
 	if (e->dump_kind == PROFDATA_DUMP_HEAP && e->seg.len + s > UINT32_MAX) {
@@ -724,13 +723,16 @@ static int he_sub(he *e, const void *payload, uint64_t plen)
 	if (plen > SIZE_MAX - e->rec.len || hb_reserve(e, &e->seg, (size_t)s))
 		return he_nomem(e);
 	hb_bytes(&e->seg, e->rec.p, e->rec.len);
-	if (payload)
-		hb_bytes(&e->seg, payload, (size_t)plen);
-	else {
-		memset(e->seg.p + e->seg.len, 0, (size_t)plen);
-		e->seg.len += (size_t)plen;
-	}
+	if (have)
+		hb_bytes(&e->seg, payload, (size_t)have);
+	memset(e->seg.p + e->seg.len, 0, (size_t)(plen - have));
+	e->seg.len += (size_t)(plen - have);
 	return 0;
+}
+
+static int he_sub(he *e, const void *payload, uint64_t plen)
+{
+	return he_sub_tail(e, payload, plen, plen);
 }
 
 static int he_flush_deferred(he *e);
@@ -1089,22 +1091,22 @@ static int he_object(void *payload, const profdata_object *o)
 		plen = n * e->ids;
 		if (data && !e->conv && o->data_len >= plen)
 			return he_sub(e, data, plen);
-		/* Elements from converted ids, or from the explicit references. */
+		/*
+		 * Elements from converted ids, or from the explicit references; past
+		 * what the input holds, nulls, which he_sub_tail() writes without
+		 * building them (a length taken from a stated size can be huge).
+		 */
+		uint64_t known = data ? o->data_len / sids : (o->refs ? o->nrefs : 0);
+		if (known > n)
+			known = n;
+		zeros = known < n;
 		e->conv_buf.len = 0;
-		if (plen > SIZE_MAX || hb_reserve(e, &e->conv_buf, (size_t)plen))
+		if (known * e->ids > SIZE_MAX || hb_reserve(e, &e->conv_buf, (size_t)(known * e->ids)))
 			return he_nomem(e);
-		for (i = 0; i < n; i++) {
-			uint64_t id = 0;
-			if (data && (i + 1) * sids <= o->data_len)
-				id = pd_be_id((const unsigned char *)data + i * sids, sids);
-			else if (!data && o->refs && i < o->nrefs)
-				id = o->refs[i];
-			else
-				zeros = 1;
-			hb_id(e, &e->conv_buf, id);
-		}
+		for (i = 0; i < known; i++)
+			hb_id(e, &e->conv_buf, data ? pd_be_id((const unsigned char *)data + i * sids, sids) : o->refs[i]);
 		e->n_zero_filled += zeros;
-		return he_sub(e, e->conv_buf.p, plen);
+		return he_sub_tail(e, e->conv_buf.p, known * e->ids, plen);
 	}
 	case PROFDATA_OBJECT_PRIM_ARRAY: {
 		unsigned es = hprof_type_size(o->elem_type, e->ids);
