@@ -142,3 +142,14 @@ int pd_grow(void **ptr, size_t *cap, size_t need, size_t size)
 	*cap = n;
 	return 0;
 }
+
+int pd_strbuf_add(pd_strbuf *b, const char *s, size_t n)
+{
+	if (pd_grow((void **)&b->p, &b->cap, b->n + n + 1, 1) < 0)
+		return PROFDATA_ENOMEM;
+	if (n)
+		memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = '\0';
+	return 0;
+}

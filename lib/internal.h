@@ -178,6 +178,15 @@ struct profdata_format {
 
 /* ---- helpers ---- */
 
+/* A growable byte buffer, kept NUL-terminated so that its text can be used as a C string. */
+typedef struct pd_strbuf {
+	char *p;
+	size_t n, cap;
+} pd_strbuf;
+
+/* Append `n` bytes; 0 or PROFDATA_ENOMEM. */
+int pd_strbuf_add(pd_strbuf *b, const char *s, size_t n);
+
 /* Growable array helper: ensure room for `need` elements of `size`; 0 or PROFDATA_ENOMEM. */
 int pd_grow(void **ptr, size_t *cap, size_t need, size_t size);
 

@@ -21,22 +21,6 @@
 
 extern const struct profdata_format pd_format_folded;
 
-typedef struct fd_buf {
-	char *p;
-	size_t n, cap;
-} fd_buf;
-
-static int fd_buf_add(fd_buf *b, const char *s, size_t n)
-{
-	if (pd_grow((void **)&b->p, &b->cap, b->n + n + 1, 1))
-		return PROFDATA_ENOMEM;
-	if (n)
-		memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = 0;
-	return 0;
-}
-
 /* ---- collected events ---- */
 
 typedef struct fd_fn {
@@ -68,7 +52,7 @@ typedef struct fd_enc {
 	pd_map str_map;
 	struct { size_t off, len; } *strs;
 	size_t nstr, str_cap;
-	fd_buf arena;
+	pd_strbuf arena;
 	pd_map class_map;
 	uint64_t *class_names;
 	size_t nclasses, classes_cap;
@@ -122,7 +106,7 @@ static int fd_string(void *payload, uint64_t id, const char *utf8, size_t len)
 		return fd_oom(e);
 	e->strs[e->nstr].off = e->arena.n;
 	e->strs[e->nstr].len = len;
-	if (fd_buf_add(&e->arena, utf8, len) || pd_map_put(&e->str_map, id, (uint32_t)(e->nstr + 1)))
+	if (pd_strbuf_add(&e->arena, utf8, len) || pd_map_put(&e->str_map, id, (uint32_t)(e->nstr + 1)))
 		return fd_oom(e);
 	e->nstr++;
 	return 0;
@@ -231,10 +215,10 @@ static int fd_sample(void *payload, const profdata_sample *s)
 }
 
 /* Append s to b with the characters that would break the format replaced. */
-static int fd_add_clean(fd_buf *b, const char *s, size_t n)
+static int fd_add_clean(pd_strbuf *b, const char *s, size_t n)
 {
 	size_t start = b->n, i;
-	if (fd_buf_add(b, s, n))
+	if (pd_strbuf_add(b, s, n))
 		return PROFDATA_ENOMEM;
 	for (i = start; i < b->n; i++)
 		if (b->p[i] == ';' || b->p[i] == '\n' || b->p[i] == '\r')
@@ -243,7 +227,7 @@ static int fd_add_clean(fd_buf *b, const char *s, size_t n)
 }
 
 /* Render frame i's name into names. */
-static int fd_render_frame(fd_enc *e, fd_frame *fr, fd_buf *names)
+static int fd_render_frame(fd_enc *e, fd_frame *fr, pd_strbuf *names)
 {
 	uint32_t fk = fr->function_id ? pd_map_get(&e->fn_map, fr->function_id) : 0;
 	size_t len;
@@ -268,16 +252,16 @@ static int fd_render_frame(fd_enc *e, fd_frame *fr, fd_buf *names)
 				rc = fd_add_clean(names, big, need);
 				free(big);
 			}
-			if (rc || fd_buf_add(names, ".", 1))
+			if (rc || pd_strbuf_add(names, ".", 1))
 				return PROFDATA_ENOMEM;
 		}
 		if (fd_add_clean(names, name, len))
 			return PROFDATA_ENOMEM;
 	} else if (fr->has_address) {
 		snprintf(num, sizeof num, "0x%" PRIx64, fr->address);
-		if (fd_buf_add(names, num, strlen(num)))
+		if (pd_strbuf_add(names, num, strlen(num)))
 			return PROFDATA_ENOMEM;
-	} else if (fd_buf_add(names, "[unknown]", 9)) {
+	} else if (pd_strbuf_add(names, "[unknown]", 9)) {
 		return PROFDATA_ENOMEM;
 	}
 	fr->name_len = names->n - fr->name_off;
@@ -296,7 +280,7 @@ static uint64_t fd_hash_bytes(const char *s, size_t len)
 static int fd_finish(void *state)
 {
 	fd_enc *e = state;
-	fd_buf names = { 0, 0, 0 }, text = { 0, 0, 0 }, out = { 0, 0, 0 };
+	pd_strbuf names = { 0, 0, 0 }, text = { 0, 0, 0 }, out = { 0, 0, 0 };
 	fd_line *lines = NULL;
 	size_t nlines = 0, lines_cap = 0, i, j, slots_cap = 16;
 	uint32_t *slots = NULL;
@@ -320,14 +304,14 @@ static int fd_finish(void *state)
 		for (j = st->n; j-- > 0 && rc == 0;) {
 			uint32_t f = e->stack_frames[st->off + j];
 			if (j + 1 < st->n)
-				rc = fd_buf_add(&text, ";", 1);
+				rc = pd_strbuf_add(&text, ";", 1);
 			if (rc == 0)
-				rc = f ? fd_buf_add(&text, names.p + e->frames[f - 1].name_off, e->frames[f - 1].name_len)
-				       : fd_buf_add(&text, "[unknown]", 9);
+				rc = f ? pd_strbuf_add(&text, names.p + e->frames[f - 1].name_off, e->frames[f - 1].name_len)
+				       : pd_strbuf_add(&text, "[unknown]", 9);
 		}
 		if (rc)
 			break;
-		if (st->n == 0 && (rc = fd_buf_add(&text, "[empty]", 7)) != 0)
+		if (st->n == 0 && (rc = pd_strbuf_add(&text, "[empty]", 7)) != 0)
 			break;
 		len = text.n - start;
 		h = fd_hash_bytes(text.p + start, len);
@@ -357,9 +341,9 @@ static int fd_finish(void *state)
 	for (i = 0; i < nlines && rc == 0; i++) {
 		char num[32];
 		int n = snprintf(num, sizeof num, " %" PRId64 "\n", lines[i].count);
-		rc = fd_buf_add(&out, text.p + lines[i].off, lines[i].len);
+		rc = pd_strbuf_add(&out, text.p + lines[i].off, lines[i].len);
 		if (rc == 0)
-			rc = fd_buf_add(&out, num, (size_t)n);
+			rc = pd_strbuf_add(&out, num, (size_t)n);
 		if (rc == 0 && out.n >= (1u << 16)) {
 			rc = pd_out_write(e->w, out.p, out.n);
 			out.n = 0;

@@ -170,22 +170,6 @@ typedef struct gp_str {
 	size_t off, len; /* in str_arena */
 } gp_str;
 
-typedef struct gp_buf {
-	char *p;
-	size_t n, cap;
-} gp_buf;
-
-static int gp_buf_add(gp_buf *b, const char *s, size_t n)
-{
-	if (pd_grow((void **)&b->p, &b->cap, b->n + n + 1, 1))
-		return PROFDATA_ENOMEM;
-	if (n)
-		memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = 0;
-	return 0;
-}
-
 typedef struct gp_dec {
 	const pd_decode_args *a;
 	profdata_reader *in;
@@ -220,7 +204,7 @@ typedef struct gp_dec {
 	size_t nstrs, strs_cap;
 	uint32_t *str_slots;         /* hash slots: index into strs + 1 */
 	size_t str_slots_cap;
-	gp_buf str_arena;
+	pd_strbuf str_arena;
 	uint64_t nrecords;
 	uint64_t nsamples;
 } gp_dec;
@@ -272,7 +256,7 @@ static int gp_emit_string(gp_dec *d, uint64_t *id, const char *s, size_t len)
 	if (pd_grow((void **)&d->strs, &d->strs_cap, d->nstrs + 1, sizeof *d->strs))
 		return PROFDATA_ENOMEM;
 	d->strs[d->nstrs].off = d->str_arena.n;
-	if (gp_buf_add(&d->str_arena, s, len))
+	if (pd_strbuf_add(&d->str_arena, s, len))
 		return PROFDATA_ENOMEM;
 	d->strs[d->nstrs].len = len;
 	d->strs[d->nstrs].hash = h;
@@ -724,7 +708,7 @@ static size_t gp_skip_space(const char *s, size_t len, size_t i)
  * /proc/self/maps lines and the short "start-end path" form; remembers
  * build= lines; ignores anything else.
  */
-static int gp_maps_line(gp_dec *d, const char *s, size_t len, gp_buf *build, int *have_build, gp_buf *path)
+static int gp_maps_line(gp_dec *d, const char *s, size_t len, pd_strbuf *build, int *have_build, pd_strbuf *path)
 {
 	profdata_mapping m;
 	size_t i = 0, j, k, plen;
@@ -737,7 +721,7 @@ static int gp_maps_line(gp_dec *d, const char *s, size_t len, gp_buf *build, int
 	if (len - j >= 6 && memcmp(s + j, "build=", 6) == 0) {
 		build->n = 0;
 		*have_build = 1;
-		return gp_buf_add(build, s + j + 6, len - j - 6);
+		return pd_strbuf_add(build, s + j + 6, len - j - 6);
 	}
 	memset(&m, 0, sizeof m);
 	if (!gp_parse_hex(s, len, &i, &m.start) || i >= len || s[i] != '-')
@@ -782,10 +766,10 @@ static int gp_maps_line(gp_dec *d, const char *s, size_t len, gp_buf *build, int
 	for (j = i; j < len; j++) {
 		if (*have_build && s[j] == '$' && len - j >= 6 && memcmp(s + j + 1, "build", 5) == 0 &&
 		    (j + 6 == len || !gp_is_word((unsigned char)s[j + 6]))) {
-			rc = gp_buf_add(path, build->p ? build->p : "", build->n);
+			rc = pd_strbuf_add(path, build->p ? build->p : "", build->n);
 			j += 5;
 		} else {
-			rc = gp_buf_add(path, s + j, 1);
+			rc = pd_strbuf_add(path, s + j, 1);
 		}
 		if (rc)
 			return rc;
@@ -803,7 +787,7 @@ static int gp_maps_line(gp_dec *d, const char *s, size_t len, gp_buf *build, int
 static int gp_maps(gp_dec *d, const unsigned char *text, size_t len)
 {
 	const char *s = (const char *)text;
-	gp_buf build = { 0, 0, 0 }, path = { 0, 0, 0 };
+	pd_strbuf build = { 0, 0, 0 }, path = { 0, 0, 0 };
 	int have_build = 0, rc = 0;
 	size_t i = 0;
 	while (i < len && rc == 0) {
@@ -1289,7 +1273,7 @@ typedef struct gp_enc {
 	pd_map str_map;
 	struct { size_t off, len; } *strs;
 	size_t nstr, str_cap;
-	gp_buf arena;
+	pd_strbuf arena;
 
 	pd_map fn_map;
 	gp_efn *fns;
@@ -1309,7 +1293,7 @@ typedef struct gp_enc {
 	size_t ntypes, types_cap;
 	profdata_mapping *maps;
 	size_t nmaps, maps_cap;
-	gp_buf maps_text, symbols_text;
+	pd_strbuf maps_text, symbols_text;
 	int have_maps_text, have_symbols_text;
 
 	uint64_t period_us;
@@ -1403,7 +1387,7 @@ static int gp_enc_string(void *payload, uint64_t id, const char *utf8, size_t le
 		return gp_enc_err(e, PROFDATA_ENOMEM, "out of memory");
 	e->strs[e->nstr].off = e->arena.n;
 	e->strs[e->nstr].len = len;
-	if (gp_buf_add(&e->arena, utf8, len) || pd_map_put(&e->str_map, id, (uint32_t)(e->nstr + 1)))
+	if (pd_strbuf_add(&e->arena, utf8, len) || pd_map_put(&e->str_map, id, (uint32_t)(e->nstr + 1)))
 		return gp_enc_err(e, PROFDATA_ENOMEM, "out of memory");
 	e->nstr++;
 	return 0;
@@ -1627,7 +1611,7 @@ static int gp_enc_mapping(void *payload, const profdata_mapping *m)
 static int gp_enc_attachment(void *payload, const profdata_attachment *a)
 {
 	gp_enc *e = payload;
-	gp_buf *b;
+	pd_strbuf *b;
 	if (!a->name)
 		return 0;
 	if (strcmp(a->name, "maps") == 0 && !e->have_maps_text) {
@@ -1639,13 +1623,13 @@ static int gp_enc_attachment(void *payload, const profdata_attachment *a)
 	} else {
 		return 0;
 	}
-	if (gp_buf_add(b, a->data, a->len))
+	if (pd_strbuf_add(b, a->data, a->len))
 		return gp_enc_err(e, PROFDATA_ENOMEM, "out of memory");
 	return 0;
 }
 
 /* Append the name of function f (Java style when it has a class) to b. */
-static int gp_enc_fn_name(const gp_enc *e, const gp_efn *f, gp_buf *b)
+static int gp_enc_fn_name(const gp_enc *e, const gp_efn *f, pd_strbuf *b)
 {
 	size_t len, clen;
 	const char *name = gp_enc_str(e, f->name_id, &len);
@@ -1657,26 +1641,26 @@ static int gp_enc_fn_name(const gp_enc *e, const gp_efn *f, gp_buf *b)
 			char small[256];
 			size_t need = profdata_java_name(cname, clen, small, sizeof small);
 			if (need < sizeof small) {
-				rc = gp_buf_add(b, small, need);
+				rc = pd_strbuf_add(b, small, need);
 			} else {
 				char *big = malloc(need + 1);
 				if (!big)
 					return PROFDATA_ENOMEM;
 				profdata_java_name(cname, clen, big, need + 1);
-				rc = gp_buf_add(b, big, need);
+				rc = pd_strbuf_add(b, big, need);
 				free(big);
 			}
 			if (rc == 0)
-				rc = gp_buf_add(b, ".", 1);
+				rc = pd_strbuf_add(b, ".", 1);
 		}
 	}
 	if (rc == 0)
-		rc = name ? gp_buf_add(b, name, len) : gp_buf_add(b, "?", 1);
+		rc = name ? pd_strbuf_add(b, name, len) : pd_strbuf_add(b, "?", 1);
 	return rc;
 }
 
 /* Symbol lines for every frame with a function (the Java variant). */
-static int gp_enc_symbols(gp_enc *e, gp_buf *b)
+static int gp_enc_symbols(gp_enc *e, pd_strbuf *b)
 {
 	size_t i;
 	char num[48];
@@ -1691,23 +1675,23 @@ static int gp_enc_symbols(gp_enc *e, gp_buf *b)
 			continue;
 		f = &e->fns[k - 1];
 		snprintf(num, sizeof num, "0x%016" PRIx64 " ", fr->pc);
-		rc = gp_buf_add(b, num, strlen(num));
+		rc = pd_strbuf_add(b, num, strlen(num));
 		if (rc == 0)
 			rc = gp_enc_fn_name(e, f, b);
 		file = gp_enc_str(e, f->file_id, &flen);
 		if (rc == 0 && file && flen) {
-			rc = gp_buf_add(b, " (", 2);
+			rc = pd_strbuf_add(b, " (", 2);
 			if (rc == 0)
-				rc = gp_buf_add(b, file, flen);
+				rc = pd_strbuf_add(b, file, flen);
 			if (rc == 0 && fr->line > 0) {
 				snprintf(num, sizeof num, ":%" PRId32, fr->line);
-				rc = gp_buf_add(b, num, strlen(num));
+				rc = pd_strbuf_add(b, num, strlen(num));
 			}
 			if (rc == 0)
-				rc = gp_buf_add(b, ")", 1);
+				rc = pd_strbuf_add(b, ")", 1);
 		}
 		if (rc == 0)
-			rc = gp_buf_add(b, "\n", 1);
+			rc = pd_strbuf_add(b, "\n", 1);
 	}
 	return rc;
 }
@@ -1759,7 +1743,7 @@ static int gp_enc_finish(void *state)
 		if (e->have_symbols_text)
 			return pd_out_write(e->w, e->symbols_text.p, e->symbols_text.n);
 		else {
-			gp_buf b = { 0, 0, 0 };
+			pd_strbuf b = { 0, 0, 0 };
 			rc = gp_enc_symbols(e, &b);
 			if (rc == 0 && b.n)
 				rc = pd_out_write(e->w, b.p, b.n);

@@ -23,22 +23,6 @@
 extern const struct profdata_format pd_format_pprof;
 
 
-typedef struct pp_buf {
-	char *p;
-	size_t n, cap;
-} pp_buf;
-
-static int pp_buf_add(pp_buf *b, const char *s, size_t n)
-{
-	if (pd_grow((void **)&b->p, &b->cap, b->n + n + 1, 1))
-		return PROFDATA_ENOMEM;
-	if (n)
-		memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = 0;
-	return 0;
-}
-
 /* ---- collected events ---- */
 
 typedef struct pp_fn {
@@ -66,7 +50,7 @@ typedef struct pp_enc {
 	pd_map str_map;
 	struct { size_t off, len; } *strs;
 	size_t nstr, str_cap;
-	pp_buf arena;        /* strings, each followed by a NUL */
+	pd_strbuf arena;        /* strings, each followed by a NUL */
 
 	pd_map class_map;
 	uint64_t *class_names;
@@ -166,7 +150,7 @@ static int pp_string(void *payload, uint64_t id, const char *utf8, size_t len)
 		return pp_oom(e);
 	e->strs[e->nstr].off = e->arena.n;
 	e->strs[e->nstr].len = len;
-	if (pp_buf_add(&e->arena, utf8, len) || pp_buf_add(&e->arena, "", 1) ||
+	if (pd_strbuf_add(&e->arena, utf8, len) || pd_strbuf_add(&e->arena, "", 1) ||
 	    pd_map_put(&e->str_map, id, (uint32_t)(e->nstr + 1)))
 		return pp_oom(e);
 	e->nstr++;
@@ -299,7 +283,7 @@ static int pp_mapping(void *payload, const profdata_mapping *m)
 
 /* The string table: interned copies, NUL-terminated, index 0 is "". */
 typedef struct pp_strtab {
-	pp_buf text;
+	pd_strbuf text;
 	struct { size_t off; uint64_t hash; } *ent;
 	size_t n, cap;
 	uint32_t *slots;
@@ -353,7 +337,7 @@ static int64_t pp_intern(pp_strtab *t, const char *s, size_t len)
 		return -1;
 	t->ent[t->n].off = t->text.n;
 	t->ent[t->n].hash = h;
-	if (pp_buf_add(&t->text, s, len) || pp_buf_add(&t->text, "", 1))
+	if (pd_strbuf_add(&t->text, s, len) || pd_strbuf_add(&t->text, "", 1))
 		return -1;
 	t->slots[j] = (uint32_t)(t->n + 1);
 	return (int64_t)t->n++;
@@ -369,7 +353,7 @@ static int64_t pp_intern_id(pp_strtab *t, const pp_enc *e, uint64_t id)
 static int64_t pp_intern_c(pp_strtab *t, const char *s) { return pp_intern(t, s, strlen(s)); }
 
 /* The name of class serial cs into b, Java source form or as stored (empty when unknown). */
-static int pp_class_name(const pp_enc *e, uint32_t cs, int java_form, pp_buf *b)
+static int pp_class_name(const pp_enc *e, uint32_t cs, int java_form, pd_strbuf *b)
 {
 	uint32_t ck = cs ? pd_map_get(&e->class_map, cs) : 0;
 	size_t clen, need;
@@ -378,17 +362,17 @@ static int pp_class_name(const pp_enc *e, uint32_t cs, int java_form, pp_buf *b)
 	int rc;
 	b->n = 0;
 	if (!cname || !clen)
-		return pp_buf_add(b, "", 0);
+		return pd_strbuf_add(b, "", 0);
 	if (!java_form)
-		return pp_buf_add(b, cname, clen);
+		return pd_strbuf_add(b, cname, clen);
 	need = profdata_java_name(cname, clen, small, sizeof small);
 	if (need < sizeof small)
-		return pp_buf_add(b, small, need);
+		return pd_strbuf_add(b, small, need);
 	big = malloc(need + 1);
 	if (!big)
 		return PROFDATA_ENOMEM;
 	profdata_java_name(cname, clen, big, need + 1);
-	rc = pp_buf_add(b, big, need);
+	rc = pd_strbuf_add(b, big, need);
 	free(big);
 	return rc;
 }
@@ -489,7 +473,7 @@ static int pp_build(pp_enc *e, pp_msg *m)
 	Perftools__Profiles__Profile *p = &m->prof;
 	size_t i, j, nlocs = 0, nfns = 0, nmaps = 0, nlocids = 0;
 	int64_t si;
-	pp_buf tmp = { 0, 0, 0 }, cls = { 0, 0, 0 };
+	pd_strbuf tmp = { 0, 0, 0 }, cls = { 0, 0, 0 };
 	const char *unit;
 	int64_t period;
 	static const Perftools__Profiles__Profile init_prof = PERFTOOLS__PROFILES__PROFILE__INIT;
@@ -597,18 +581,18 @@ static int pp_build(pp_enc *e, pp_msg *m)
 		if (pp_class_name(e, f->class_serial, 1, &cls))
 			goto oom;
 		tmp.n = 0;
-		if (cls.n && (pp_buf_add(&tmp, cls.p, cls.n) || pp_buf_add(&tmp, ".", 1)))
+		if (cls.n && (pd_strbuf_add(&tmp, cls.p, cls.n) || pd_strbuf_add(&tmp, ".", 1)))
 			goto oom;
-		if (pp_buf_add(&tmp, name ? name : "", name ? nlen : 0))
+		if (pd_strbuf_add(&tmp, name ? name : "", name ? nlen : 0))
 			goto oom;
 		PP_CHECK(o->name = pp_intern(&m->st, tmp.p, tmp.n));
 		if (cls.n || sig) {
 			if (pp_class_name(e, f->class_serial, 0, &cls))
 				goto oom;
 			tmp.n = 0;
-			if (cls.n && (pp_buf_add(&tmp, cls.p, cls.n) || pp_buf_add(&tmp, ".", 1)))
+			if (cls.n && (pd_strbuf_add(&tmp, cls.p, cls.n) || pd_strbuf_add(&tmp, ".", 1)))
 				goto oom;
-			if (pp_buf_add(&tmp, name ? name : "", name ? nlen : 0) || (sig && pp_buf_add(&tmp, sig, slen)))
+			if (pd_strbuf_add(&tmp, name ? name : "", name ? nlen : 0) || (sig && pd_strbuf_add(&tmp, sig, slen)))
 				goto oom;
 			PP_CHECK(o->system_name = pp_intern(&m->st, tmp.p, tmp.n));
 		} else {
