@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "internal.h"
-#include "model_impl.h"
+#include "model/model_impl.h"
 
 static long rss_kb(void)
 {

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "hashmap.h"
+#include "util/hashmap.h"
 
 extern const struct profdata_format pd_format_folded;
 

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "classic.h"
-#include "jvmsize.h"
+#include "jvm/jvmsize.h"
 
 typedef struct enc_class {
 	uint64_t id;

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "hashmap.h"
+#include "util/hashmap.h"
 #include "pd_config.h"
 #include "codecs/pprof/profile.pb-c.h"
 

@@ -1,6 +1,6 @@
 /* Reading, writing and converting: drives decoders into consumers and models into encoders. */
 #include "internal.h"
-#include "model_impl.h"
+#include "model/model_impl.h"
 
 #include <stdlib.h>
 #include <string.h>

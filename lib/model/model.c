@@ -1,6 +1,6 @@
 /* The model: creation, accessors and lookups. Building is in model_builder.c. */
-#include "model_impl.h"
-#include "pager.h"
+#include "model/model_impl.h"
+#include "io/pager.h"
 
 #include <stdlib.h>
 #include <string.h>

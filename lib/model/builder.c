@@ -2,7 +2,7 @@
  * The one consumer of events that builds a model. Every format reads through
  * it, so its checks (ids unique, objects inside dumps) hold for all of them.
  */
-#include "model_impl.h"
+#include "model/model_impl.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #define _DEFAULT_SOURCE
 #include "internal.h"
 #include "pd_config.h"
-#include "pager.h"
+#include "io/pager.h"
 
 #include <errno.h>
 #include <fcntl.h>

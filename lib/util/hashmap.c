@@ -1,4 +1,4 @@
-#include "hashmap.h"
+#include "util/hashmap.h"
 
 #include <stdlib.h>
 #include <time.h>

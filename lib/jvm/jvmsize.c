@@ -1,4 +1,4 @@
-#include "jvmsize.h"
+#include "jvm/jvmsize.h"
 
 #include <string.h>
 

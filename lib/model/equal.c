@@ -4,7 +4,7 @@
  * formats may list them in another order; sequences (objects, roots,
  * samples, ...) are compared in order, because order is data there.
  */
-#include "model_impl.h"
+#include "model/model_impl.h"
 
 #include <stdarg.h>
 #include <stdio.h>

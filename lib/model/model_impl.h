@@ -8,8 +8,8 @@
 #define PD_MODEL_IMPL_H
 
 #include "internal.h"
-#include "hashmap.h"
-#include "jvmsize.h"
+#include "util/hashmap.h"
+#include "jvm/jvmsize.h"
 
 /* A growable byte arena addressed by offset. */
 typedef struct pd_arena {

@@ -1,4 +1,4 @@
-#include "pager.h"
+#include "io/pager.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* The model as events: what every encoder is driven by when writing a profile. */
-#include "model_impl.h"
+#include "model/model_impl.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,8 +6,8 @@
  * class dumps that reveal it have been seen; so arrays are summed under each
  * possible (header, reference) pair and the right sum is picked at the end.
  */
-#include "model_impl.h"
-#include "jvmsize.h"
+#include "model/model_impl.h"
+#include "jvm/jvmsize.h"
 
 #include <stdlib.h>
 #include <string.h>
