@@ -1,9 +1,10 @@
 #include "util/hashmap.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
-#include "profdata/common.h"
+#include "internal.h"
 
 uint64_t pd_hash_seed(const void *table)
 {
@@ -169,4 +170,120 @@ void pd_map_free(pd_map *m)
 	m->vals = NULL;
 	m->cap = m->n = 0;
 	m->seed = 0;
+}
+
+uint64_t pd_hash_bytes(const void *data, size_t len, uint64_t seed)
+{
+	const unsigned char *p = data;
+	uint64_t h = pd_hash64(seed ^ len);
+	while (len >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = pd_hash64(h ^ w) + 0x9e3779b97f4a7c15ULL;
+		p += 8;
+		len -= 8;
+	}
+	uint64_t tail = 0;
+	memcpy(&tail, p, len);
+	return pd_hash64(h ^ tail ^ ((uint64_t)len << 56));
+}
+
+static size_t intern_slot(const pd_intern *t, const char *s, size_t len, int *found)
+{
+	size_t h = (size_t)pd_hash_bytes(s, len, t->seed) & t->mask;
+	for (;;) {
+		uint32_t v = t->slots[h];
+		if (!v) {
+			*found = 0;
+			return h;
+		}
+		if (t->len[v - 1] == len && memcmp(t->bytes + t->off[v - 1], s, len) == 0) {
+			*found = 1;
+			return h;
+		}
+		h = (h + 1) & t->mask;
+	}
+}
+
+static int intern_rehash(pd_intern *t)
+{
+	size_t cap = t->slots ? (t->mask + 1) * 2 : 64;
+	if (cap > SIZE_MAX / sizeof(uint32_t))
+		return PROFDATA_ENOMEM;
+	uint32_t *slots = calloc(cap, sizeof(*slots));
+	if (!slots)
+		return PROFDATA_ENOMEM;
+	if (!t->slots)
+		t->seed = pd_hash_seed(t);
+	free(t->slots);
+	t->slots = slots;
+	t->mask = cap - 1;
+	for (size_t i = 0; i < t->n; i++) {
+		int found;
+		size_t h = intern_slot(t, t->bytes + t->off[i], t->len[i], &found);
+		t->slots[h] = (uint32_t)i + 1;
+	}
+	return 0;
+}
+
+static int intern_append(pd_intern *t, const char *s, size_t len)
+{
+	if (len > UINT32_MAX - 1 || t->n >= UINT32_MAX - 1)
+		return PROFDATA_ENOMEM;
+	if (t->nbytes > SIZE_MAX - len - 1)
+		return PROFDATA_ENOMEM;
+	if (pd_grow((void **)&t->bytes, &t->bytes_cap, t->nbytes + len + 1, 1) < 0)
+		return PROFDATA_ENOMEM;
+	size_t cap = t->cap;
+	if (pd_grow((void **)&t->off, &cap, t->n + 1, sizeof(*t->off)) < 0)
+		return PROFDATA_ENOMEM;
+	cap = t->cap;
+	if (pd_grow((void **)&t->len, &cap, t->n + 1, sizeof(*t->len)) < 0)
+		return PROFDATA_ENOMEM;
+	t->cap = cap;
+	if (len)
+		memcpy(t->bytes + t->nbytes, s, len);
+	t->bytes[t->nbytes + len] = '\0';
+	t->off[t->n] = t->nbytes;
+	t->len[t->n] = (uint32_t)len;
+	t->nbytes += len + 1;
+	t->n++;
+	return 0;
+}
+
+int pd_intern_put(pd_intern *t, const char *s, size_t len, uint32_t *index)
+{
+	if ((!t->slots || (t->n + 1) * 4 > (t->mask + 1) * 3) && intern_rehash(t) < 0)
+		return PROFDATA_ENOMEM;
+	int found;
+	size_t h = intern_slot(t, s, len, &found);
+	if (found) {
+		*index = t->slots[h] - 1;
+		return 1;
+	}
+	if (intern_append(t, s, len) < 0)
+		return PROFDATA_ENOMEM;
+	t->slots[h] = (uint32_t)t->n;
+	*index = (uint32_t)t->n - 1;
+	return 0;
+}
+
+int pd_intern_find(const pd_intern *t, const char *s, size_t len, uint32_t *index)
+{
+	if (!t->slots)
+		return 0;
+	int found;
+	size_t h = intern_slot(t, s, len, &found);
+	if (found)
+		*index = t->slots[h] - 1;
+	return found;
+}
+
+void pd_intern_free(pd_intern *t)
+{
+	free(t->bytes);
+	free(t->off);
+	free(t->len);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
 }

@@ -65,4 +65,41 @@ uint32_t pd_map_get(const pd_map *m, uint64_t key);
 int pd_map_put(pd_map *m, uint64_t key, uint32_t val);
 void pd_map_free(pd_map *m);
 
+/*
+ * A seeded hash of a byte string (names, call chains as arrays of PCs): the
+ * one every table keyed by variable-length data uses, for the same reason
+ * as pd_hash_seed().
+ */
+uint64_t pd_hash_bytes(const void *data, size_t len, uint64_t seed);
+
+/*
+ * A string interner: each distinct byte string gets a dense index (0, 1, ...)
+ * in first-seen order, and its bytes are kept once, NUL-terminated. What
+ * every codec and the model use to number names, instead of tables of their
+ * own. Pointers from pd_intern_str() move when the interner grows.
+ */
+typedef struct pd_intern {
+	char *bytes;       /* every string, each followed by a NUL */
+	size_t nbytes, bytes_cap;
+	size_t *off;       /* index -> offset into bytes */
+	uint32_t *len;     /* index -> length */
+	size_t n, cap;
+	uint32_t *slots;   /* index + 1; 0 empty */
+	size_t mask;
+	uint64_t seed;
+} pd_intern;
+
+/* The index of `s` (len bytes), adding it if new. 1 if it was there, 0 if added, or PROFDATA_ENOMEM. */
+int pd_intern_put(pd_intern *t, const char *s, size_t len, uint32_t *index);
+/* 1 and *index when `s` is there, else 0. */
+int pd_intern_find(const pd_intern *t, const char *s, size_t len, uint32_t *index);
+/* String `index` (NUL-terminated); *len gets its length when not NULL. */
+static inline const char *pd_intern_str(const pd_intern *t, uint32_t index, size_t *len)
+{
+	if (len)
+		*len = t->len[index];
+	return t->bytes + t->off[index];
+}
+void pd_intern_free(pd_intern *t);
+
 #endif
