@@ -50,24 +50,8 @@ const profdata_error *pd_diag_warning(const pd_diag *d, size_t i);
 
 /* ---- input (reader.c) ---- */
 
-/*
- * A shared, reference-counted span of input bytes that outlives the reader:
- * the mapping of a regular file or the caller's memory buffer. A profile
- * that points payloads into the input holds one.
- */
-typedef struct pd_blob pd_blob;
-void pd_blob_retain(pd_blob *b);
-void pd_blob_release(pd_blob *b);
-const unsigned char *pd_blob_data(const pd_blob *b);
-int pd_blob_mapped(const pd_blob *b);
-/*
- * Tell the kernel that a sequential pass is done with [from, to) of a mapped
- * blob: the pages leave this process's resident set (they stay in the page
- * cache, and pointers stay valid: a later access maps them again). No-op for
- * memory blobs.
- */
-void pd_blob_done(const pd_blob *b, uint64_t from, uint64_t to);
-uint64_t pd_blob_size(const pd_blob *b);
+/* The stable span under a mapped or in-memory input (pd_blob_data, pd_blob_size, ...). */
+#include "io/blob.h"
 
 /*
  * Make at least `want` bytes available at the current position; *p points to

@@ -4,29 +4,49 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "internal.h"
-
-#define AHEAD ((uint64_t)32 << 20)   /* fault this far ahead of the reader */
+#define AHEAD ((uint64_t)32 << 20)   /* fault this far ahead of the pass */
 #define BEHIND ((uint64_t)16 << 20)  /* keep this much behind it mapped */
-#define STEP ((uint64_t)2 << 20)     /* work between looks at the reader's position */
-#define MIN_SIZE ((uint64_t)128 << 20)
+#define STEP ((uint64_t)2 << 20)     /* work between looks at the pass's position */
+#define THREAD_MIN_SIZE ((uint64_t)128 << 20)
 
 struct pd_pager {
+	const pd_blob *blob;
+	uint64_t size;
+	uint64_t told;         /* pass's thread only: position at the last look */
+	uint64_t released;     /* released below here; owned by the thread when there is one */
+	int threaded;
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t moved;
-	struct pd_blob *blob;
-	uint64_t size;
-	uint64_t cursor;       /* the reader's position, as last told (under lock) */
-	uint64_t told;         /* main thread only: position at the last wake-up */
+	uint64_t cursor;       /* the pass's position, as last told (under lock) */
 	int stop;
 };
+
+/* Release in steps of at least BEHIND: one madvise per 16 MiB, not per call. */
+static int release_due(const pd_pager *pg, uint64_t pos) { return pos >= pg->released + 2 * BEHIND; }
+
+static void release_behind(pd_pager *pg, uint64_t pos)
+{
+	if (!release_due(pg, pos))
+		return;
+	uint64_t to = pos - BEHIND;
+	pd_blob_done(pg->blob, pg->released, to);
+	pg->released = to;
+}
+
+static unsigned fault_in(const volatile unsigned char *data, uint64_t from, uint64_t to, uint64_t page)
+{
+	unsigned sink = 0;
+	for (uint64_t off = from; off < to; off += page)
+		sink += data[off];
+	return sink;
+}
 
 static void *run(void *arg)
 {
 	pd_pager *pg = arg;
 	const volatile unsigned char *data = pd_blob_data(pg->blob);
-	uint64_t touched = 0, released = 0;
+	uint64_t touched = 0;
 	unsigned sink = 0;
 	long ps = sysconf(_SC_PAGESIZE);
 	const uint64_t page = ps > 0 ? (uint64_t)ps : 4096;
@@ -35,55 +55,50 @@ static void *run(void *arg)
 		uint64_t cursor = pg->cursor;
 		uint64_t limit = cursor + AHEAD < pg->size ? cursor + AHEAD : pg->size;
 		if (touched < cursor)
-			touched = cursor; /* the reader overtook us: fault from where it is */
-		if (cursor >= released + 2 * BEHIND) {
-			uint64_t to = cursor - BEHIND;
-			pthread_mutex_unlock(&pg->lock);
-			pd_blob_done(pg->blob, released, to);
-			released = to;
-			pthread_mutex_lock(&pg->lock);
+			touched = cursor; /* the pass overtook us: fault from where it is */
+		if (!release_due(pg, cursor) && touched >= limit) {
+			pthread_cond_wait(&pg->moved, &pg->lock);
 			continue;
 		}
-		if (touched < limit) {
-			uint64_t to = touched + STEP < limit ? touched + STEP : limit;
-			pthread_mutex_unlock(&pg->lock);
-			for (uint64_t off = touched; off < to; off += page)
-				sink += data[off];
-			touched = to;
-			pthread_mutex_lock(&pg->lock);
-			continue;
-		}
-		pthread_cond_wait(&pg->moved, &pg->lock);
+		pthread_mutex_unlock(&pg->lock);
+		release_behind(pg, cursor);
+		uint64_t to = touched + STEP < limit ? touched + STEP : limit;
+		sink += fault_in(data, touched, to, page);
+		touched = to > touched ? to : touched;
+		pthread_mutex_lock(&pg->lock);
 	}
 	pthread_mutex_unlock(&pg->lock);
 	(void)sink;
 	return NULL;
 }
 
-pd_pager *pd_pager_start(struct pd_blob *blob)
+static int start_thread(pd_pager *pg)
 {
-	if (!blob || !pd_blob_mapped(blob) || pd_blob_size(blob) < MIN_SIZE)
+	if (pthread_mutex_init(&pg->lock, NULL) != 0)
+		return 0;
+	if (pthread_cond_init(&pg->moved, NULL) != 0) {
+		pthread_mutex_destroy(&pg->lock);
+		return 0;
+	}
+	if (pthread_create(&pg->thread, NULL, run, pg) != 0) {
+		pthread_cond_destroy(&pg->moved);
+		pthread_mutex_destroy(&pg->lock);
+		return 0;
+	}
+	return 1;
+}
+
+pd_pager *pd_pager_start(const pd_blob *blob)
+{
+	if (!blob || !pd_blob_mapped(blob))
 		return NULL;
 	pd_pager *pg = calloc(1, sizeof(*pg));
 	if (!pg)
 		return NULL;
 	pg->blob = blob;
 	pg->size = pd_blob_size(blob);
-	if (pthread_mutex_init(&pg->lock, NULL) != 0) {
-		free(pg);
-		return NULL;
-	}
-	if (pthread_cond_init(&pg->moved, NULL) != 0) {
-		pthread_mutex_destroy(&pg->lock);
-		free(pg);
-		return NULL;
-	}
-	if (pthread_create(&pg->thread, NULL, run, pg) != 0) {
-		pthread_cond_destroy(&pg->moved);
-		pthread_mutex_destroy(&pg->lock);
-		free(pg);
-		return NULL;
-	}
+	/* Without a thread (small blob, or none to be had) the pass releases on its own thread. */
+	pg->threaded = pg->size >= THREAD_MIN_SIZE && start_thread(pg);
 	return pg;
 }
 
@@ -92,6 +107,10 @@ void pd_pager_advance(pd_pager *pg, uint64_t pos)
 	if (pos < pg->told + STEP)
 		return;
 	pg->told = pos;
+	if (!pg->threaded) {
+		release_behind(pg, pos);
+		return;
+	}
 	pthread_mutex_lock(&pg->lock);
 	pg->cursor = pos;
 	pthread_cond_signal(&pg->moved);
@@ -102,12 +121,14 @@ void pd_pager_stop(pd_pager *pg)
 {
 	if (!pg)
 		return;
-	pthread_mutex_lock(&pg->lock);
-	pg->stop = 1;
-	pthread_cond_signal(&pg->moved);
-	pthread_mutex_unlock(&pg->lock);
-	pthread_join(pg->thread, NULL);
-	pthread_cond_destroy(&pg->moved);
-	pthread_mutex_destroy(&pg->lock);
+	if (pg->threaded) {
+		pthread_mutex_lock(&pg->lock);
+		pg->stop = 1;
+		pthread_cond_signal(&pg->moved);
+		pthread_mutex_unlock(&pg->lock);
+		pthread_join(pg->thread, NULL);
+		pthread_cond_destroy(&pg->moved);
+		pthread_mutex_destroy(&pg->lock);
+	}
 	free(pg);
 }

@@ -1,22 +1,27 @@
 /*
- * A helper thread that walks a large mapped input just ahead of a
- * sequential reader, taking the page faults on the other core, and releases
- * what lies behind it (see pd_blob_done()). Decoding a mapped 2 GB dump is
- * otherwise a fifth page-fault and unmap work on the decoding thread.
+ * A sequential pass over a mapped blob. It is the one place that releases
+ * what a pass has left behind (see pd_blob_done()), so that the resident set
+ * holds the model instead of the whole file. On a large blob it also runs a
+ * helper thread that walks the mapping just ahead of the pass, taking the
+ * page faults on the other core: decoding a mapped 2 GB dump is otherwise a
+ * fifth page-fault and unmap work on the decoding thread. The thread lives
+ * from pd_pager_start() to pd_pager_stop(); callers that start a pager own
+ * it and must stop it before they return to their own caller.
  */
-#ifndef PD_PAGER_H
-#define PD_PAGER_H
+#ifndef PD_IO_PAGER_H
+#define PD_IO_PAGER_H
 
 #include <stdint.h>
 
-typedef struct pd_pager pd_pager;
-struct pd_blob;
+#include "io/blob.h"
 
-/* NULL when the blob is too small (or not mapped) to be worth a thread, or a thread cannot be had. */
-pd_pager *pd_pager_start(struct pd_blob *blob);
-/* The reader's position moved to `pos` (cheap: wakes the pager every few MiB). */
+typedef struct pd_pager pd_pager;
+
+/* NULL when the blob is not mapped (nothing to release) or memory is short: a pass runs without one. */
+pd_pager *pd_pager_start(const pd_blob *blob);
+/* The pass moved to `pos` (cheap: acts every few MiB). */
 void pd_pager_advance(pd_pager *pg, uint64_t pos);
-/* Stop and join. NULL is a no-op. */
+/* Stop, and join the thread if there is one. NULL is a no-op. */
 void pd_pager_stop(pd_pager *pg);
 
 #endif

@@ -7,10 +7,9 @@
  * so decoders parse in place and the model keeps payloads by reference.
  * Everything else streams through a buffer that grows only as bytes arrive.
  */
-/* madvise(MADV_DONTNEED) is Linux and BSD, not POSIX. */
-#define _DEFAULT_SOURCE
 #include "internal.h"
 #include "pd_config.h"
+#include "io/blob.h"
 #include "io/pager.h"
 
 #include <errno.h>
@@ -18,20 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #if PD_HAVE_ZLIB
 #include <zlib.h>
 #endif
-
-struct pd_blob {
-	long refs;
-	const unsigned char *data;
-	uint64_t size;
-	int mapped; /* munmap on release */
-};
 
 enum { SRC_BLOB, SRC_FD, SRC_CALLBACKS };
 
@@ -54,8 +45,7 @@ struct profdata_reader {
 	profdata_progress_fn progress;
 	void *progress_payload;
 	uint64_t progress_every, progress_next, raw_consumed;
-	uint64_t done_upto;    /* a mapped input is released behind the cursor up to here */
-	pd_pager *pager;       /* large mapped inputs: faults ahead and releases behind on another thread */
+	pd_pager *pager;       /* mapped inputs: releases behind the cursor (and faults ahead of it) */
 	int pager_tried;
 #if PD_HAVE_ZLIB
 	z_stream z;
@@ -64,50 +54,6 @@ struct profdata_reader {
 	size_t raw_cap, raw_start, raw_end;
 #endif
 };
-
-/* A reader and the profiles read from it share the blob, and may be freed on different threads. */
-void pd_blob_retain(pd_blob *b)
-{
-	if (b)
-		__atomic_add_fetch(&b->refs, 1, __ATOMIC_RELAXED);
-}
-
-void pd_blob_release(pd_blob *b)
-{
-	if (!b || __atomic_sub_fetch(&b->refs, 1, __ATOMIC_ACQ_REL) > 0)
-		return;
-	if (b->mapped && b->size)
-		munmap((void *)b->data, (size_t)b->size);
-	free(b);
-}
-
-const unsigned char *pd_blob_data(const pd_blob *b) { return b->data; }
-int pd_blob_mapped(const pd_blob *b) { return b->mapped; }
-
-void pd_blob_done(const pd_blob *b, uint64_t from, uint64_t to)
-{
-	if (!b->mapped)
-		return;
-	long ps = sysconf(_SC_PAGESIZE);
-	const uint64_t page = ps > 0 ? (uint64_t)ps : 4096;
-	from = (from + page - 1) / page * page;
-	to = to / page * page;
-	if (to > from)
-		madvise((void *)(b->data + from), (size_t)(to - from), MADV_DONTNEED);
-}
-uint64_t pd_blob_size(const pd_blob *b) { return b->size; }
-
-static pd_blob *blob_new(const void *data, uint64_t size, int mapped)
-{
-	pd_blob *b = calloc(1, sizeof(*b));
-	if (!b)
-		return NULL;
-	b->refs = 1;
-	b->data = data;
-	b->size = size;
-	b->mapped = mapped;
-	return b;
-}
 
 static profdata_reader *reader_new(const char *name)
 {
@@ -143,19 +89,12 @@ int profdata_reader_open_path(profdata_reader **out, const char *path)
 		close(fd);
 		return pd_diag_error(&r->diag, PROFDATA_EIO, PD_NO_OFFSET, 0, "cannot read: is a directory");
 	}
-	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size <= (uint64_t)SIZE_MAX) {
-		void *m = NULL;
-		if (st.st_size > 0) {
-			m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-			if (m == MAP_FAILED)
-				m = NULL;
-		}
-		if (m || st.st_size == 0) {
+	if (S_ISREG(st.st_mode)) {
+		int out_of_memory;
+		r->blob = pd_blob_map(fd, (uint64_t)st.st_size, &out_of_memory);
+		if (r->blob || out_of_memory) {
 			close(fd);
-			r->blob = blob_new(m, (uint64_t)st.st_size, m != NULL);
-			if (!r->blob) {
-				if (m)
-					munmap(m, (size_t)st.st_size);
+			if (out_of_memory) {
 				*out = NULL;
 				profdata_reader_free(r);
 				return PROFDATA_ENOMEM;
@@ -193,7 +132,7 @@ int profdata_reader_open_memory(profdata_reader **out, const void *buf, size_t l
 	profdata_reader *r = reader_new(name ? name : "<memory>");
 	if (!r)
 		return PROFDATA_ENOMEM;
-	r->blob = blob_new(buf, len, 0);
+	r->blob = pd_blob_of_memory(buf, len);
 	if (!r->blob) {
 		profdata_reader_free(r);
 		return PROFDATA_ENOMEM;
@@ -250,9 +189,9 @@ static long source_read(profdata_reader *r, unsigned char *dst, size_t n)
 		return 0;
 	long got;
 	if (r->src == SRC_BLOB) {
-		uint64_t left = r->blob->size - r->blob_pos;
+		uint64_t left = pd_blob_size(r->blob) - r->blob_pos;
 		got = (long)(left < n ? left : n);
-		memcpy(dst, r->blob->data + r->blob_pos, (size_t)got);
+		memcpy(dst, pd_blob_data(r->blob) + r->blob_pos, (size_t)got);
 		r->blob_pos += (uint64_t)got;
 	} else if (r->src == SRC_FD) {
 		ssize_t k;
@@ -364,8 +303,8 @@ static int start(profdata_reader *r)
 	unsigned char head[2] = { 0, 0 };
 	size_t have = 0;
 	if (r->src == SRC_BLOB) {
-		have = r->blob->size < 2 ? (size_t)r->blob->size : 2;
-		memcpy(head, r->blob->data, have);
+		have = pd_blob_size(r->blob) < 2 ? (size_t)pd_blob_size(r->blob) : 2;
+		memcpy(head, pd_blob_data(r->blob), have);
 	} else {
 		/* Read the first bytes into the window; they are data if not gzip. */
 		r->buf = malloc(PD_CHUNK);
@@ -413,22 +352,15 @@ static int start(profdata_reader *r)
 static int stable(const profdata_reader *r) { return r->src == SRC_BLOB && !r->gzip; }
 
 /*
- * Decoders read mapped files front to back, so what lies 16 MiB behind the
- * cursor is done with: releasing it keeps the resident set to the model
- * instead of the whole file (a 2 GB dump would otherwise count 2 GB).
+ * Decoders read mapped files front to back, so what lies well behind the
+ * cursor is done with: the pager releases it, which keeps the resident set
+ * to the model instead of the whole file (a 2 GB dump would otherwise count
+ * 2 GB).
  */
-#define PD_DROP_BEHIND ((uint64_t)16 << 20)
 static void drop_behind(profdata_reader *r)
 {
-	if (r->pager) {
+	if (r->pager)
 		pd_pager_advance(r->pager, r->blob_pos);
-		return;
-	}
-	if (r->blob_pos >= r->done_upto + 2 * PD_DROP_BEHIND) {
-		uint64_t to = r->blob_pos - PD_DROP_BEHIND;
-		pd_blob_done(r->blob, r->done_upto, to);
-		r->done_upto = to;
-	}
 }
 static void report_progress(profdata_reader *r);
 
@@ -452,8 +384,8 @@ int64_t pd_in_fill(profdata_reader *r, size_t want, const unsigned char **p)
 			r->pager_tried = 1;
 			r->pager = pd_pager_start(r->blob);
 		}
-		*p = r->blob->data + r->blob_pos;
-		return (int64_t)(r->blob->size - r->blob_pos);
+		*p = pd_blob_data(r->blob) + r->blob_pos;
+		return (int64_t)(pd_blob_size(r->blob) - r->blob_pos);
 	}
 	while (r->end - r->start < want && !r->eof) {
 		if (r->start > 0 && (r->end == r->cap || r->start > r->cap / 2)) {
@@ -494,8 +426,8 @@ void pd_in_skip(profdata_reader *r, size_t n)
 	if (PD_UNLIKELY(r->progress != NULL))
 		report_progress(r);
 	if (stable(r)) {
-		if (n > r->blob->size - r->blob_pos)
-			n = (size_t)(r->blob->size - r->blob_pos);
+		if (n > pd_blob_size(r->blob) - r->blob_pos)
+			n = (size_t)(pd_blob_size(r->blob) - r->blob_pos);
 		r->blob_pos += n;
 		r->offset += n;
 		drop_behind(r);
@@ -515,7 +447,7 @@ int64_t pd_in_discard(profdata_reader *r, uint64_t n)
 	if (e < 0)
 		return e;
 	if (stable(r)) {
-		uint64_t left = r->blob->size - r->blob_pos;
+		uint64_t left = pd_blob_size(r->blob) - r->blob_pos;
 		uint64_t k = n < left ? n : left;
 		r->blob_pos += k;
 		r->offset += k;
@@ -557,7 +489,7 @@ uint64_t profdata_reader_offset(const profdata_reader *r) { return r->offset; }
 
 uint64_t profdata_reader_size(const profdata_reader *r)
 {
-	return r->blob ? r->blob->size : 0;
+	return r->blob ? pd_blob_size(r->blob) : 0;
 }
 
 void profdata_reader_set_progress(profdata_reader *r, profdata_progress_fn fn, void *payload, uint64_t every)
