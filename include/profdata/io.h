@@ -15,7 +15,8 @@
  * gzip-compressed.
  *
  * A reader or writer is used by one thread at a time; separate handles are
- * independent.
+ * independent. A reader over a mapped file of 128 MiB or more runs a helper
+ * thread that reads ahead of the decoder; profdata_reader_free() joins it.
  */
 #ifndef PROFDATA_IO_H
 #define PROFDATA_IO_H

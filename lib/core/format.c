@@ -1,6 +1,6 @@
 /* Reading, writing and converting: drives decoders into consumers and models into encoders. */
 #include "internal.h"
-#include "model/model_impl.h"
+#include "model/model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -101,12 +101,12 @@ int profdata_read(profdata_profile **out, profdata_reader *in, const profdata_re
 	const profdata_error *be = profdata_profile_error(p);
 	if (e == PROFDATA_STOPPED && be)
 		e = be->code;
-	if (e == 0 && !p->ended)
+	if (e == 0 && !pd_profile_ended(p))
 		e = pd_in_error(in, PROFDATA_ERROR, pd_in_offset(in), "the %s decoder did not finish the profile", f->name);
 	if (e < 0 && be && !profdata_reader_error(in))
 		pd_in_error(in, be->code, pd_in_offset(in), "%s", be->message);
-	for (size_t i = 0; i < p->diag.kept; i++) {
-		const profdata_error *w = pd_diag_warning(&p->diag, i);
+	for (size_t i = 0; i < pd_profile_warning_count(p); i++) {
+		const profdata_error *w = pd_profile_warning(p, i);
 		pd_in_warn(in, w->code, w->offset, "%s", w->message);
 	}
 	if (e != 0) {

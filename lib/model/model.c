@@ -1,5 +1,6 @@
 /* The model: creation, accessors and lookups. Building is in model_builder.c. */
 #include "model/model_impl.h"
+#include "model/model.h"
 #include "io/pager.h"
 
 #include <stdlib.h>
@@ -122,6 +123,9 @@ void profdata_profile_free(profdata_profile *p)
 }
 
 const profdata_error *profdata_profile_error(const profdata_profile *p) { return pd_diag_last(&p->diag); }
+int pd_profile_ended(const profdata_profile *p) { return p->ended; }
+size_t pd_profile_warning_count(const profdata_profile *p) { return p->diag.kept; }
+const profdata_error *pd_profile_warning(const profdata_profile *p, size_t i) { return pd_diag_warning(&p->diag, i); }
 
 const profdata_meta *profdata_profile_meta(const profdata_profile *p)
 {
@@ -441,21 +445,26 @@ long profdata_profile_object_refs(const profdata_profile *p, size_t i, int inclu
 	return (long)n;
 }
 
+/*
+ * Not kept while building: counting reads every payload again, which a
+ * model load should not pay for when nobody asks. The walk is in object
+ * order, which is file order for a mapped input, so it is a sequential pass:
+ * a pager releases what it has read (and, on a large input, a helper thread
+ * faults payloads in ahead of it) for the length of this call only.
+ */
 uint64_t profdata_profile_reference_count(const profdata_profile *p)
 {
 	uint64_t total = 0;
-	/* Payloads in a mapped input are visited in file order: a pager faults them
-	 * in ahead of this pass and releases them behind it. */
-	pd_pager *pg = pd_pager_start(p->blob);
+	pd_pager *pass = pd_pager_start(p->blob);
 	for (size_t i = 0; i < p->nobjects; i++) {
 		long n = profdata_profile_object_refs(p, i, 0, NULL, 0);
 		if (n > 0)
 			total += (uint64_t)n;
 		uint64_t off = p->obj_data[i];
-		if (pg && off != UINT64_MAX && (off & BLOB_BIT))
-			pd_pager_advance(pg, off & ~BLOB_BIT);
+		if (pass && off != UINT64_MAX && (off & BLOB_BIT))
+			pd_pager_advance(pass, off & ~BLOB_BIT);
 	}
-	pd_pager_stop(pg);
+	pd_pager_stop(pass);
 	return total;
 }
 

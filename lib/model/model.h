@@ -1,0 +1,17 @@
+/*
+ * What the core (profdata_read()) asks of a profile beyond the public API.
+ * The rest of the library includes this, never model_impl.h, which is the
+ * model's own storage layout.
+ */
+#ifndef PD_MODEL_MODEL_H
+#define PD_MODEL_MODEL_H
+
+#include "internal.h"
+
+/* Whether the builder received the end event: a decoder that returns 0 without it did not finish. */
+int pd_profile_ended(const profdata_profile *p);
+/* The builder's kept warnings, which profdata_read() passes on to the reader. */
+size_t pd_profile_warning_count(const profdata_profile *p);
+const profdata_error *pd_profile_warning(const profdata_profile *p, size_t i);
+
+#endif
