@@ -3,15 +3,19 @@
  * is constant: registration needs no global mutable state.
  */
 #include "internal.h"
-#include "pd_config.h"
 
 #include <string.h>
 
+/* Generated from the list in lib/codecs/meson.build: PD_CODECS is PD_CODEC(descriptor) per codec. */
 #include "codecs/registry.h"
 
-static const profdata_format *const formats[] = {
-#include "codecs/registry.inc"
-};
+#define PD_CODEC(descriptor) extern const struct profdata_format descriptor;
+PD_CODECS
+#undef PD_CODEC
+
+#define PD_CODEC(descriptor) &descriptor,
+static const profdata_format *const formats[] = { PD_CODECS NULL };
+#undef PD_CODEC
 
 size_t profdata_format_count(void)
 {
