@@ -55,27 +55,26 @@ struct profdata_reader {
 #endif
 };
 
-static profdata_reader *reader_new(const char *name)
+/* A reader of source `src` in *out, or an error when the arguments are not `valid`. */
+static int reader_open(profdata_reader **out, int valid, int src, const char *name)
 {
-	profdata_reader *r = calloc(1, sizeof(*r));
-	if (!r)
-		return NULL;
-	pd_diag_init(&r->diag, name ? name : "<input>");
-	r->fd = -1;
-	return r;
+	*out = valid ? calloc(1, sizeof(**out)) : NULL;
+	if (!*out)
+		return valid ? PROFDATA_ENOMEM : PROFDATA_EINVAL;
+	pd_diag_init(&(*out)->diag, name);
+	(*out)->src = src;
+	(*out)->fd = -1;
+	return 0;
 }
 
 int profdata_reader_open_path(profdata_reader **out, const char *path)
 {
-	*out = NULL;
-	if (!path)
-		return PROFDATA_EINVAL;
-	if (strcmp(path, "-") == 0)
+	if (path && strcmp(path, "-") == 0)
 		return profdata_reader_open_fd(out, 0, "<stdin>");
-	profdata_reader *r = reader_new(path);
-	if (!r)
-		return PROFDATA_ENOMEM;
-	*out = r;
+	int e = reader_open(out, path != NULL, SRC_FD, path);
+	if (e < 0)
+		return e;
+	profdata_reader *r = *out;
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return pd_diag_error(&r->diag, PROFDATA_EIO, PD_NO_OFFSET, 0, "cannot open: %s", strerror(errno));
@@ -104,7 +103,6 @@ int profdata_reader_open_path(profdata_reader **out, const char *path)
 		}
 	}
 	/* Not mappable (a FIFO, a device, a failed mmap): stream it. */
-	r->src = SRC_FD;
 	r->fd = fd;
 	r->own_fd = 1;
 	return 0;
@@ -112,50 +110,36 @@ int profdata_reader_open_path(profdata_reader **out, const char *path)
 
 int profdata_reader_open_fd(profdata_reader **out, int fd, const char *name)
 {
-	*out = NULL;
-	if (fd < 0)
-		return PROFDATA_EINVAL;
-	profdata_reader *r = reader_new(name ? name : "<fd>");
-	if (!r)
-		return PROFDATA_ENOMEM;
-	r->src = SRC_FD;
-	r->fd = fd;
-	*out = r;
-	return 0;
+	int e = reader_open(out, fd >= 0, SRC_FD, name ? name : "<fd>");
+	if (e == 0)
+		(*out)->fd = fd;
+	return e;
 }
 
 int profdata_reader_open_memory(profdata_reader **out, const void *buf, size_t len, const char *name)
 {
+	int e = reader_open(out, buf || !len, SRC_BLOB, name ? name : "<memory>");
+	if (e < 0)
+		return e;
+	(*out)->blob = pd_blob_of_memory(buf, len);
+	if ((*out)->blob)
+		return 0;
+	profdata_reader_free(*out);
 	*out = NULL;
-	if (!buf && len)
-		return PROFDATA_EINVAL;
-	profdata_reader *r = reader_new(name ? name : "<memory>");
-	if (!r)
-		return PROFDATA_ENOMEM;
-	r->blob = pd_blob_of_memory(buf, len);
-	if (!r->blob) {
-		profdata_reader_free(r);
-		return PROFDATA_ENOMEM;
-	}
-	r->src = SRC_BLOB;
-	*out = r;
-	return 0;
+	return PROFDATA_ENOMEM;
 }
 
 int profdata_reader_open_callbacks(profdata_reader **out, profdata_read_fn fn, void *payload, const char *name)
 {
-	*out = NULL;
-	if (!fn)
-		return PROFDATA_EINVAL;
-	profdata_reader *r = reader_new(name ? name : "<callbacks>");
-	if (!r)
-		return PROFDATA_ENOMEM;
-	r->src = SRC_CALLBACKS;
-	r->fn = fn;
-	r->fn_payload = payload;
-	*out = r;
-	return 0;
+	int e = reader_open(out, fn != NULL, SRC_CALLBACKS, name ? name : "<callbacks>");
+	if (e == 0) {
+		(*out)->fn = fn;
+		(*out)->fn_payload = payload;
+	}
+	return e;
 }
+
+static void gzip_end(profdata_reader *r);
 
 void profdata_reader_free(profdata_reader *r)
 {
@@ -165,11 +149,7 @@ void profdata_reader_free(profdata_reader *r)
 		close(r->fd);
 	pd_pager_stop(r->pager);
 	pd_blob_release(r->blob);
-#if PD_HAVE_ZLIB
-	if (r->z_init)
-		inflateEnd(&r->z);
-	free(r->raw);
-#endif
+	gzip_end(r);
 	free(r->buf);
 	pd_diag_free(&r->diag);
 	free(r);
@@ -292,6 +272,15 @@ static long inflate_some(profdata_reader *r, unsigned char *dst, size_t n)
 			return (long)produced;
 	}
 }
+
+static void gzip_end(profdata_reader *r)
+{
+	if (r->z_init)
+		inflateEnd(&r->z);
+	free(r->raw);
+}
+#else
+static void gzip_end(profdata_reader *r) { (void)r; }
 #endif
 
 /* Decide once whether the input is gzip. */

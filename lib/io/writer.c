@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 #include "pd_config.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,15 +43,6 @@ struct profdata_writer {
 #endif
 };
 
-static char *dup_str(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *r = malloc(n);
-	if (r)
-		memcpy(r, s, n);
-	return r;
-}
-
 static profdata_writer *writer_new(const char *name, int dst)
 {
 	profdata_writer *w = calloc(1, sizeof(*w));
@@ -72,7 +64,7 @@ int profdata_writer_open_path(profdata_writer **out, const char *path)
 	profdata_writer *w = writer_new(path, DST_PATH);
 	if (!w)
 		return PROFDATA_ENOMEM;
-	w->path = dup_str(path);
+	w->path = pd_strdup(path);
 	size_t n = strlen(path) + 64;
 	w->tmp_path = malloc(n);
 	if (!w->path || !w->tmp_path) {
@@ -270,23 +262,17 @@ int pd_out_write(profdata_writer *w, const void *buf, size_t len)
 
 int pd_out_printf(profdata_writer *w, const char *fmt, ...)
 {
-	char small[512];
+	char small[512], *heap;
+	size_t n;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	const char *text = pd_vformat(small, sizeof(small), &heap, &n, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return pd_out_error(w, PROFDATA_ERROR, "formatting failed");
-	if ((size_t)n < sizeof(small))
-		return pd_out_write(w, small, (size_t)n);
-	char *big = malloc((size_t)n + 1);
-	if (!big)
-		return pd_out_error(w, PROFDATA_ENOMEM, "out of memory");
-	va_start(ap, fmt);
-	vsnprintf(big, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	int e = pd_out_write(w, big, (size_t)n);
-	free(big);
+	if (!text)
+		return n ? pd_out_error(w, PROFDATA_ENOMEM, "out of memory")
+		         : pd_out_error(w, PROFDATA_ERROR, "formatting failed");
+	int e = pd_out_write(w, text, n);
+	free(heap);
 	return e;
 }
 

@@ -1,4 +1,5 @@
 #include "internal.h"
+#include "util/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,32 +13,17 @@
 static char *format_message(const char *fmt, va_list ap) PD_PRINTF(1, 0);
 static char *format_message(const char *fmt, va_list ap)
 {
-	char small[256];
-	va_list ap2;
-	va_copy(ap2, ap);
-	int n = vsnprintf(small, sizeof(small), fmt, ap2);
-	va_end(ap2);
-	if (n < 0)
-		n = 0;
-	char *s = malloc((size_t)n + 1);
-	if (!s)
-		return NULL;
-	if ((size_t)n < sizeof(small))
-		memcpy(s, small, (size_t)n + 1);
-	else
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
+	char small[256], *heap;
+	size_t n;
+	const char *text = pd_vformat(small, sizeof(small), &heap, &n, fmt, ap);
+	return heap || !text ? heap : pd_strdup(text);
 }
 
 void pd_diag_init(pd_diag *d, const char *name)
 {
 	memset(d, 0, sizeof(*d));
-	if (name) {
-		size_t n = strlen(name);
-		d->name = malloc(n + 1);
-		if (d->name)
-			memcpy(d->name, name, n + 1);
-	}
+	if (name)
+		d->name = pd_strdup(name);
 }
 
 void pd_diag_free(pd_diag *d)
