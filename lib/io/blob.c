@@ -14,13 +14,16 @@ struct pd_blob {
 	int mapped; /* munmap on release */
 };
 
+/* An empty input (an empty file, or no buffer) still has data to point at: readers do arithmetic on it. */
+static const unsigned char nothing[1];
+
 static pd_blob *blob_new(const void *data, uint64_t size, int mapped)
 {
 	pd_blob *b = calloc(1, sizeof(*b));
 	if (!b)
 		return NULL;
 	b->refs = 1;
-	b->data = data;
+	b->data = data ? data : nothing;
 	b->size = size;
 	b->mapped = mapped;
 	return b;
