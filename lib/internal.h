@@ -174,9 +174,6 @@ int pd_strbuf_add(pd_strbuf *b, const char *s, size_t n);
 /* Growable array helper: ensure room for `need` elements of `size`; 0 or PROFDATA_ENOMEM. */
 int pd_grow(void **ptr, size_t *cap, size_t need, size_t size);
 
-/* Builder-internal knowledge shared with profdata_read(): payloads inside `blob` are kept by reference. */
-void pd_profile_set_source(profdata_profile *p, pd_blob *blob, const char *format_name);
-
 /* Big-endian loads, used by several codecs. */
 static inline uint16_t pd_be16(const unsigned char *p) { return (uint16_t)((p[0] << 8) | p[1]); }
 static inline uint32_t pd_be32(const unsigned char *p)

@@ -1,6 +1,5 @@
 /* The model: creation, accessors and lookups. Building is in model_builder.c. */
 #include "model/model_impl.h"
-#include "model/model.h"
 #include "io/pager.h"
 
 #include <stdlib.h>

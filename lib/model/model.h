@@ -8,6 +8,8 @@
 
 #include "internal.h"
 
+/* The profile keeps payloads that lie inside `blob` by reference (and holds the blob). */
+void pd_profile_set_source(profdata_profile *p, pd_blob *blob, const char *format_name);
 /* Whether the builder received the end event: a decoder that returns 0 without it did not finish. */
 int pd_profile_ended(const profdata_profile *p);
 /* The builder's kept warnings, which profdata_read() passes on to the reader. */

@@ -8,6 +8,7 @@
 #define PD_MODEL_IMPL_H
 
 #include "internal.h"
+#include "model/model.h"
 #include "util/hashmap.h"
 #include "jvm/jvmsize.h"
 
