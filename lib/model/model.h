@@ -1,7 +1,7 @@
 /*
  * What the core (profdata_read()) asks of a profile beyond the public API.
- * The rest of the library includes this, never model_impl.h, which is the
- * model's own storage layout.
+ * The core includes this, not model_impl.h: the storage layout is for the
+ * model's own units and the few that read its columns directly.
  */
 #ifndef PD_MODEL_MODEL_H
 #define PD_MODEL_MODEL_H
