@@ -128,7 +128,7 @@ int profdata_read(profdata_profile **out, profdata_reader *in, const profdata_re
 	pd_profile_set_source(p, pd_in_blob(in), f->name);
 	e = run_decoder(f, in, opts, profdata_profile_builder_events(), p);
 	const profdata_error *be = profdata_profile_error(p);
-	/* A decoder that called the builder around PD_EMIT lost its code: the builder kept it. */
+	/* A decoder that calls the builder without PD_EMIT loses its code: the builder kept it. */
 	if (e == PROFDATA_STOPPED && be)
 		e = be->code;
 	if (e == 0 && !p->ended)
@@ -249,7 +249,7 @@ int profdata_convert(profdata_reader *in, const profdata_read_options *ropts, pr
 		return e;
 	e = profdata_decode(in, ropts, profdata_encoder_events(enc), profdata_encoder_payload(enc));
 	/* Encoders return negative codes, which arrive unchanged; a stop can only
-	 * come from a decoder that called the encoder around PD_EMIT. */
+	 * come from a decoder that calls the encoder without PD_EMIT. */
 	if (e == PROFDATA_STOPPED)
 		e = profdata_writer_error(out) ? profdata_writer_error(out)->code : PROFDATA_ERROR;
 	if (e == 0)
