@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "profdata/profdata.h"
 
@@ -126,10 +127,14 @@ int pd_options_int(const pd_options *o, const char *key, long long def, long lon
 
 typedef struct pd_decode_args {
 	profdata_reader *in;
+	/* Full size whatever the consumer's version: members it does not declare are NULL. */
 	const profdata_events *ev;
 	void *payload;
 	int mode;                 /* profdata_mode */
 	const pd_options *opts;
+	/* PD_EMIT leaves here the last non-zero return of a consumer's callback, so
+	 * that the driver hands it to its caller whatever the decoder returns. */
+	int *callback_rc;
 } pd_decode_args;
 
 typedef struct pd_encoder_ops {
@@ -154,11 +159,58 @@ struct profdata_format {
 	const char *const *write_options;
 };
 
-/* Call an event if the consumer has it; evaluates to its return value. */
+/*
+ * Call an event if the consumer has it; evaluates to its return value. The
+ * table in `a` was made full size by pd_events_adopt(), so no version check
+ * is needed here; a codec must not call a->ev members any other way.
+ */
 #define PD_EMIT(a, member, ...) \
-	(((a)->ev->member) ? (a)->ev->member((a)->payload, __VA_ARGS__) : 0)
+	(((a)->ev->member) ? pd_emit_rc((a), (a)->ev->member((a)->payload, __VA_ARGS__)) : 0)
 #define PD_EMIT0(a, member) \
-	(((a)->ev->member) ? (a)->ev->member((a)->payload) : 0)
+	(((a)->ev->member) ? pd_emit_rc((a), (a)->ev->member((a)->payload)) : 0)
+
+static inline int pd_emit_rc(const pd_decode_args *a, int rc)
+{
+	if (PD_UNLIKELY(rc != 0) && a->callback_rc)
+		*a->callback_rc = rc;
+	return rc;
+}
+
+/* ---- event tables (a consumer's version, as the library's full table) ---- */
+
+/* Bytes of a profdata_events table of version 1 (0.1 and 0.2): up to and including `end`. */
+#define PD_EVENTS_SIZE_V1 (offsetof(profdata_events, end) + sizeof(int (*)(void *)))
+
+/*
+ * Bytes a table of `version` holds, capped at the library's own size (a newer
+ * caller's extra members are ones this library never calls); 0 for version 0.
+ * When PROFDATA_EVENTS_VERSION is raised, add a line per version here.
+ */
+static inline size_t pd_events_size(unsigned version)
+{
+	if (version == 0)
+		return 0;
+	if (version == 1)
+		return PD_EVENTS_SIZE_V1;
+	return sizeof(profdata_events);
+}
+
+/*
+ * Copy a consumer's table into `full`, reading no more than its version
+ * declares and leaving the members beyond it NULL. Done once per pass, so
+ * that drivers call any member without looking at versions.
+ * PROFDATA_EINVAL for a NULL table or version 0.
+ */
+static inline int pd_events_adopt(profdata_events *full, const profdata_events *theirs)
+{
+	size_t n = theirs ? pd_events_size(theirs->version) : 0;
+	if (n == 0)
+		return PROFDATA_EINVAL;
+	memset(full, 0, sizeof(*full));
+	memcpy(full, theirs, n);
+	full->version = PROFDATA_EVENTS_VERSION;
+	return 0;
+}
 
 /* ---- helpers ---- */
 

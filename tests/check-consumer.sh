@@ -22,7 +22,9 @@ libdir=$(dirname "$(find "$root" -name 'libprofdata.so.*' | head -n1)")
 out=$(LD_LIBRARY_PATH=$libdir "$root/consumer")
 echo "$out"
 [ "$out" = "libprofdata $version (headers $version)" ]
-# The soname carries the major version only.
+# The soname carries MAJOR from 1.0 on, 0.MINOR before (doc/api-policy.md).
 soname=$(objdump -p "$libdir"/libprofdata.so.*.*.* | awk '/SONAME/ {print $2}')
 echo "soname: $soname"
-[ "$soname" = "libprofdata.so.${version%%.*}" ]
+major=${version%%.*} rest=${version#*.}
+if [ "$major" = 0 ]; then want=libprofdata.so.0.${rest%%.*}; else want=libprofdata.so.$major; fi
+[ "$soname" = "$want" ]

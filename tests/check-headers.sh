@@ -17,4 +17,30 @@ for h in "$src"/include/profdata/*.h "$build"/include/profdata/version.h; do
   fi
   n=$((n + 1))
 done
-echo "$n headers compile as C99${cxx:+ and C++}"
+# The macros callers expand (sized getters, initialisers) compile cleanly too.
+cat > "$tmp/use.c" <<'EOF2'
+#include <profdata/profdata.h>
+int use(const profdata_profile *p);
+int use(const profdata_profile *p)
+{
+	profdata_events ev;
+	profdata_object o;
+	profdata_class_info c;
+	profdata_root r;
+	profdata_sample_group g;
+	profdata_attachment a;
+	uint32_t dump;
+	size_t first, count;
+	int e = profdata_events_init(&ev, sizeof ev);
+	e += profdata_profile_object(p, 0, &o) + profdata_profile_class(p, 0, &c);
+	e += profdata_profile_root(p, 0, &r, &dump) + profdata_profile_sample_group(p, 0, &g, &first, &count);
+	e += profdata_profile_find_attachment(p, "maps", &a);
+	return e + profdata_profile_replay(p, profdata_profile_builder_events(), NULL);
+}
+EOF2
+"$cc" -std=c99 -pedantic -Wall -Wextra -Werror "${inc[@]}" -c "$tmp/use.c" -o "$tmp/use.o"
+if [ -n "$cxx" ]; then
+  cp "$tmp/use.c" "$tmp/use.cpp"
+  "$cxx" -std=c++11 -pedantic -Wall -Wextra -Werror "${inc[@]}" -c "$tmp/use.cpp" -o "$tmp/use.o"
+fi
+echo "$n headers compile as C99${cxx:+ and C++}, and so do the macros callers expand"

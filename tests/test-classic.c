@@ -699,7 +699,8 @@ START_TEST(event_order)
 	char path[1024];
 	size_t len;
 	unsigned char *data = test_slurp(fixture(path, sizeof path, "multi-heap.txt"), &len);
-	profdata_events ev = PROFDATA_EVENTS_INIT;
+	profdata_events ev;
+	profdata_events_init(&ev, sizeof ev);
 	ev.begin = t_begin;
 	ev.string = t_string;
 	ev.class_load = t_load;
@@ -949,7 +950,7 @@ START_TEST(encoder_from_payloads)
 	profdata_profile *p;
 	profdata_events ev;
 	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_profile_builder(&ev);
+	ev = *profdata_profile_builder_events();
 	emit_payload_heap(&ev, p);
 	size_t len;
 	unsigned char *out = test_write(p, FMT, NULL, &len);
@@ -1005,7 +1006,7 @@ START_TEST(encoder_without_a_dump_fails)
 	profdata_profile *p;
 	profdata_events ev;
 	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_profile_builder(&ev);
+	ev = *profdata_profile_builder_events();
 	profdata_meta m;
 	memset(&m, 0, sizeof m);
 	m.format = "gperftools";

@@ -138,7 +138,7 @@ static profdata_profile *synth_jvm(int class_loads)
 	profdata_profile *p;
 	profdata_events ev;
 	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_profile_builder(&ev);
+	ev = *profdata_profile_builder_events();
 	profdata_meta m;
 	memset(&m, 0, sizeof(m));
 	m.format = "hprof";
@@ -213,7 +213,7 @@ START_TEST(empty_profile)
 	profdata_profile *p;
 	profdata_events ev;
 	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_profile_builder(&ev);
+	ev = *profdata_profile_builder_events();
 	profdata_meta m;
 	memset(&m, 0, sizeof(m));
 	ck_assert_int_eq(ev.begin(p, &m), 0);

@@ -203,7 +203,7 @@ static profdata_profile *synth_native(const synth_opts *so)
 	profdata_profile *p;
 	profdata_events ev;
 	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_profile_builder(&ev);
+	ev = *profdata_profile_builder_events();
 	profdata_meta m;
 	memset(&m, 0, sizeof(m));
 	m.format = "synthetic";
@@ -787,7 +787,7 @@ static profdata_profile *synth_jvm(void)
 	profdata_profile *p;
 	profdata_events ev;
 	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_profile_builder(&ev);
+	ev = *profdata_profile_builder_events();
 	profdata_meta m;
 	memset(&m, 0, sizeof(m));
 	m.format = "hprof";

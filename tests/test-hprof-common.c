@@ -39,7 +39,7 @@ profdata_profile *hprof_normalized(const profdata_profile *p, const char *versio
 	profdata_profile *q;
 	profdata_events ev;
 	ck_assert_int_eq(profdata_profile_new(&q), 0);
-	profdata_profile_builder(&norm.builder);
+	norm.builder = *profdata_profile_builder_events();
 	norm.version = version;
 	norm.id_size = id_size;
 	norm.kind = kind;

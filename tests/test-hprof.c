@@ -532,7 +532,7 @@ static profdata_profile *build_synthetic(unsigned char **big)
 	int64_t v;
 
 	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_profile_builder(&ev);
+	ev = *profdata_profile_builder_events();
 	memset(&m, 0, sizeof m);
 	m.format = "hprof";
 	m.version = "JAVA PROFILE 1.0.3";
@@ -1240,7 +1240,7 @@ START_TEST(foreign_events_still_give_valid_hprof)
 	uint64_t refs[3] = { 0x20, 0, 0x30 };
 
 	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_profile_builder(&ev);
+	ev = *profdata_profile_builder_events();
 	memset(&m, 0, sizeof m);
 	m.format = "ibm-classic";
 	m.word_size = 8;

@@ -137,7 +137,7 @@ static profdata_profile *synthetic(unsigned id_size)
 	profdata_profile *p;
 	profdata_events ev;
 	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_profile_builder(&ev);
+	ev = *profdata_profile_builder_events();
 	fill_every_table(&ev, p, id_size);
 	return p;
 }
@@ -160,7 +160,7 @@ START_TEST(replay_rebuilds_an_equal_model)
 		profdata_profile *a = synthetic(id_size), *b;
 		ck_assert_int_eq(profdata_profile_new(&b), 0);
 		profdata_events ev;
-		profdata_profile_builder(&ev);
+		ev = *profdata_profile_builder_events();
 		ck_assert_int_eq(profdata_profile_replay(a, &ev, b), 0);
 		char why[256];
 		ck_assert_msg(profdata_profile_equal(a, b, why, sizeof(why)), "id size %u: %s", id_size, why);
@@ -256,7 +256,7 @@ START_TEST(builder_rejects_objects_outside_a_dump)
 	profdata_profile *p;
 	profdata_events ev;
 	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_profile_builder(&ev);
+	ev = *profdata_profile_builder_events();
 	profdata_meta m;
 	memset(&m, 0, sizeof(m));
 	m.id_size = 8;
@@ -276,7 +276,7 @@ START_TEST(unsorted_ids_are_found_through_the_hash_index)
 	profdata_profile *p;
 	profdata_events ev;
 	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_profile_builder(&ev);
+	ev = *profdata_profile_builder_events();
 	profdata_meta m;
 	memset(&m, 0, sizeof(m));
 	m.id_size = 8;

@@ -25,7 +25,7 @@ TABLES = ["strings", "classes", "objects", "roots", "dumps", "heap_infos", "thre
 def _load():
     path = os.environ.get("PROFDATA_LIBRARY") or ctypes.util.find_library("profdata")
     if not path:
-        path = "libprofdata.so.0"
+        path = "libprofdata.so.0.2"  # the soname of this release (doc/api-policy.md)
     return ctypes.CDLL(path)
 
 
@@ -59,6 +59,14 @@ class _HistoEntry(ctypes.Structure):
                 ("instances", ctypes.c_uint64), ("bytes", ctypes.c_uint64)]
 
 
+class _Function(ctypes.Structure):
+    # Row getters take the size of the caller's struct (doc/api-policy.md), so
+    # this mirror stays valid when a later release appends members.
+    _fields_ = [("id", ctypes.c_uint64), ("name_id", ctypes.c_uint64), ("signature_id", ctypes.c_uint64),
+                ("source_file_id", ctypes.c_uint64), ("class_serial", ctypes.c_uint32),
+                ("start_line", ctypes.c_int32), ("end_line", ctypes.c_int32)]
+
+
 _P = ctypes.c_void_p
 _sig = {
     "profdata_version_string": (ctypes.c_char_p, []),
@@ -73,6 +81,9 @@ _sig = {
     "profdata_profile_count": (ctypes.c_size_t, [_P, ctypes.c_int]),
     "profdata_profile_meta": (ctypes.POINTER(_Meta), [_P]),
     "profdata_profile_reference_count": (ctypes.c_uint64, [_P]),
+    "profdata_profile_string": (ctypes.c_void_p, [_P, ctypes.c_uint64, ctypes.POINTER(ctypes.c_size_t)]),
+    "profdata_profile_function_sized": (ctypes.c_int, [_P, ctypes.c_size_t, ctypes.POINTER(_Function),
+                                                       ctypes.c_size_t]),
     "profdata_writer_open_path": (ctypes.c_int, [ctypes.POINTER(_P), ctypes.c_char_p]),
     "profdata_writer_close": (ctypes.c_int, [_P]),
     "profdata_writer_free": (None, [_P]),
@@ -202,6 +213,23 @@ class Profile:
 
     def references(self):
         return _lib.profdata_profile_reference_count(self._p)
+
+    def _string(self, sid):
+        n = ctypes.c_size_t()
+        ptr = _lib.profdata_profile_string(self._p, sid, ctypes.byref(n)) if sid else None
+        return ctypes.string_at(ptr, n.value).decode(errors="replace") if ptr else None
+
+    def functions(self):
+        """[(name, signature, source_file, start_line)] of the function table, in input order."""
+        out = []
+        f = _Function()
+        for i in range(self.count("functions")):
+            code = _lib.profdata_profile_function_sized(self._p, i, ctypes.byref(f), ctypes.sizeof(f))
+            if code < 0:
+                raise Error(code)
+            out.append((self._string(f.name_id), self._string(f.signature_id), self._string(f.source_file_id),
+                        f.start_line))
+        return out
 
     def write(self, path, format, options=None):
         w = _P()

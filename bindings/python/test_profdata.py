@@ -40,6 +40,9 @@ class BindingTest(unittest.TestCase):
             self.assertGreater(p.count("objects"), 1000)
             self.assertGreater(p.references(), 0)
             objects = p.count("objects")
+            functions = p.functions()
+            self.assertEqual(len(functions), p.count("functions"))
+            self.assertTrue(all(name for name, _, _, _ in functions))
         histo = profdata.histogram(dump)
         self.assertEqual(sum(i for _, i, _ in histo), objects)
         with tempfile.TemporaryDirectory() as d:

@@ -11,7 +11,12 @@
  *
  * Conventions:
  * - Every callback receives the caller's `payload` first and returns 0 to go
- *   on, non-zero to stop (the driver then returns PROFDATA_STOPPED).
+ *   on. A positive return stops the pass without an error: the driver
+ *   (profdata_decode(), profdata_profile_replay()) returns PROFDATA_STOPPED.
+ *   A negative return stops it with that error: the driver returns that very
+ *   code (so a callback may return any PROFDATA_E* code, or its own negative
+ *   ones), and profdata_read() and profdata_convert() return their
+ *   consumer's code the same way.
  * - NULL callbacks are skipped.
  * - Every pointer inside an event is borrowed for the duration of the call.
  * - Strings are referred to by id. Formats that have string ids (HPROF) pass
@@ -27,7 +32,8 @@
  * dump_end. Consumers must not depend on anything else.
  *
  * Adding a callback appends a member and raises PROFDATA_EVENTS_VERSION; a
- * driver never calls members beyond the `version` a table declares.
+ * driver never calls (nor reads) members beyond the `version` a table
+ * declares, so a table built against older headers stays valid.
  */
 #ifndef PROFDATA_EVENTS_H
 #define PROFDATA_EVENTS_H
@@ -359,8 +365,10 @@ typedef struct profdata_trace_event {
 } profdata_trace_event;
 
 /*
- * The callbacks. Zero-initialise, set `version` to PROFDATA_EVENTS_VERSION
- * (PROFDATA_EVENTS_INIT does both) and fill in what you consume.
+ * The callbacks. A consumer allocates the table: initialise it with
+ * profdata_events_init(&ev, sizeof ev) (or PROFDATA_EVENTS_INIT), then set
+ * what it consumes; members left NULL are skipped. `version` says which
+ * members the table has; the library reads nothing past them.
  */
 typedef struct profdata_events {
 	unsigned int version;
@@ -392,7 +400,20 @@ typedef struct profdata_events {
 	int (*end)(void *payload);
 } profdata_events;
 
-#define PROFDATA_EVENTS_INIT { PROFDATA_EVENTS_VERSION, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+/*
+ * Zero `size` bytes of *events and set `version` to the newest version whose
+ * table fits in `size` (pass sizeof of your table: the library then writes
+ * only what your headers declared). Returns 0, or PROFDATA_EINVAL when
+ * `size` is smaller than the first version's table.
+ */
+PROFDATA_API int profdata_events_init(profdata_events *events, size_t size);
+
+/*
+ * An initialiser that sets only `version` (every other member is NULL by the
+ * rules of C and C++). Kept for existing code; compilers warn about it under
+ * -Wmissing-field-initializers, which profdata_events_init() avoids.
+ */
+#define PROFDATA_EVENTS_INIT { PROFDATA_EVENTS_VERSION }
 
 #ifdef __cplusplus
 }

@@ -85,8 +85,10 @@ PROFDATA_API int profdata_read(profdata_profile **out, profdata_reader *in,
 
 /*
  * Decode `in` as events to `events` with `payload`, keeping nothing: memory
- * stays bounded by the largest single record. Returns 0, PROFDATA_STOPPED,
- * or an error code (kept on `in`).
+ * stays bounded by the largest single record. Only the members `events`
+ * declares by its version are called. Returns 0; PROFDATA_STOPPED when a
+ * callback returned a positive value; the negative value a callback
+ * returned, unchanged; or the decoder's error code (kept on `in`).
  */
 PROFDATA_API int profdata_decode(profdata_reader *in, const profdata_read_options *opts,
                                  const profdata_events *events, void *payload);
@@ -117,8 +119,8 @@ PROFDATA_API void profdata_encoder_free(profdata_encoder *e);
 
 /*
  * Convert in one pass: decode `in` into an encoder for `wopts` on `out`.
- * Errors are on `in` (input) or `out` (output); the return code says which
- * failed first.
+ * Errors are on `in` (input) or `out` (output); the return code is the
+ * first failure's own code, the decoder's or the encoder's.
  */
 PROFDATA_API int profdata_convert(profdata_reader *in, const profdata_read_options *ropts,
                                   profdata_writer *out, const profdata_write_options *wopts);

@@ -11,14 +11,20 @@
  * trip loses nothing; profdata_profile_find_*() maps ids to indexes.
  * A row is read by filling the same struct its event carries (events.h);
  * pointers inside it are borrowed from the profile and stay valid until the
- * profile is freed or changed.
+ * profile is freed or changed. The row getters below are macros that pass
+ * sizeof(*out) to a profdata_profile_<row>_sized() function: the library
+ * writes no more than the caller's struct holds and zeroes what it holds
+ * beyond the library's, so row structs can grow at their end without
+ * breaking programs built against older headers (doc/api-policy.md).
+ * Bindings that cannot expand macros call the _sized functions with the
+ * size of their struct.
  *
  * Storage is struct-of-arrays with nothing allocated per object; object
  * payloads may point into the memory-mapped input, which the profile then
  * keeps mapped. doc/design.md gives the bytes per object.
  *
- * Building: a profile is built only through events. profdata_profile_builder()
- * returns the callbacks that append to it; profdata_read() drives a decoder
+ * Building: a profile is built only through events.
+ * profdata_profile_builder_events() returns the callbacks that append to it; profdata_read() drives a decoder
  * into them, tests and generators call them directly.
  *
  * A profile may be read from several threads at once when nobody changes it.
@@ -42,23 +48,33 @@ PROFDATA_API int profdata_profile_new(profdata_profile **out);
 PROFDATA_API void profdata_profile_free(profdata_profile *p);
 
 /*
- * The events that append to `p`. Fills *events (a table owned by the caller,
- * typically on its stack); pass `p` itself as the payload. Events out of
- * order (an object outside a dump, a second begin, anything after end) stop
- * the builder with PROFDATA_EINVAL and an error kept on the profile
+ * The events that append to a profile: a table the library owns (static,
+ * never freed); pass the profile itself as the payload. Events out of order
+ * (an object outside a dump, a second begin, anything after end) stop the
+ * builder with PROFDATA_EINVAL and an error kept on the profile
  * (profdata_profile_error()). A repeated id (string, function, frame, stack,
  * object, class serial) keeps the first definition, as HPROF readers do, and
  * leaves a warning. Accessors are valid once the `end` event has been given.
  */
+PROFDATA_API const profdata_events *profdata_profile_builder_events(void);
+
+/*
+ * The 0.1 way to get the same callbacks: copies them into the caller's
+ * table, writing the members of version 1 only (never more, whatever the
+ * library's table has grown to). New code calls
+ * profdata_profile_builder_events().
+ */
 PROFDATA_API void profdata_profile_builder(profdata_events *events);
 
 /*
- * Replay `p` as events to `events` with `payload`, in an order any encoder
+ * Replay `p` as events to `events` with `payload` (members beyond the
+ * table's version are not called), in an order any encoder
  * accepts: begin, strings, functions, frames, stacks, threads, class loads,
  * sample types, groups and samples, alloc sites, heap summaries, control
  * settings, mappings, attachments, unknown top-level records, then each dump
  * (its heap infos, class dumps, roots and objects), trace events, end.
- * Returns 0, PROFDATA_STOPPED, or the first callback's error.
+ * Returns 0, PROFDATA_STOPPED (a callback returned a positive value), or the
+ * first negative value a callback returned.
  */
 PROFDATA_API int profdata_profile_replay(const profdata_profile *p, const profdata_events *events,
                                          void *payload);
@@ -127,7 +143,10 @@ PROFDATA_API int profdata_profile_string_at(const profdata_profile *p, size_t i,
 
 /* ---- classes ---- */
 
-/* A class: what its load record and its dump said. */
+/*
+ * A class: what its load record and its dump said. This struct may grow at
+ * its end; the event structs it embeds never grow (doc/api-policy.md).
+ */
 typedef struct profdata_class_info {
 	profdata_class_load load;   /* its first load record; zero when it had none */
 	profdata_class_dump dump;   /* its first class dump; zero when it had none */
@@ -137,7 +156,10 @@ typedef struct profdata_class_info {
 	const char *name;           /* resolved name (internal form), or NULL */
 } profdata_class_info;
 
-PROFDATA_API int profdata_profile_class(const profdata_profile *p, size_t i, profdata_class_info *out);
+PROFDATA_API int profdata_profile_class_sized(const profdata_profile *p, size_t i, profdata_class_info *out,
+                                              size_t out_size);
+#define profdata_profile_class(p, i, out) \
+	profdata_profile_class_sized((p), (i), (out), sizeof(*(out)))
 PROFDATA_API int profdata_profile_find_class(const profdata_profile *p, uint64_t id, size_t *index);
 PROFDATA_API int profdata_profile_find_class_serial(const profdata_profile *p, uint32_t serial,
                                                     size_t *index);
@@ -153,7 +175,10 @@ PROFDATA_API long profdata_profile_class_layout(const profdata_profile *p, size_
 
 /* ---- objects ---- */
 
-PROFDATA_API int profdata_profile_object(const profdata_profile *p, size_t i, profdata_object *out);
+PROFDATA_API int profdata_profile_object_sized(const profdata_profile *p, size_t i, profdata_object *out,
+                                               size_t out_size);
+#define profdata_profile_object(p, i, out) \
+	profdata_profile_object_sized((p), (i), (out), sizeof(*(out)))
 PROFDATA_API int profdata_profile_find_object(const profdata_profile *p, uint64_t id, size_t *index);
 
 /* Dump index (0-based) and heap index (into heap infos; SIZE_MAX none) of object i. */
@@ -178,11 +203,20 @@ PROFDATA_API uint64_t profdata_profile_object_size(const profdata_profile *p, si
 
 /* ---- the other tables ---- */
 
-PROFDATA_API int profdata_profile_root(const profdata_profile *p, size_t i, profdata_root *out,
-                                       uint32_t *dump);
-PROFDATA_API int profdata_profile_dump(const profdata_profile *p, size_t i, profdata_dump *out);
-PROFDATA_API int profdata_profile_heap_info(const profdata_profile *p, size_t i, profdata_heap_info *out);
+PROFDATA_API int profdata_profile_root_sized(const profdata_profile *p, size_t i, profdata_root *out,
+                                             size_t out_size, uint32_t *dump);
+#define profdata_profile_root(p, i, out, dump) \
+	profdata_profile_root_sized((p), (i), (out), sizeof(*(out)), (dump))
+PROFDATA_API int profdata_profile_dump_sized(const profdata_profile *p, size_t i, profdata_dump *out,
+                                             size_t out_size);
+#define profdata_profile_dump(p, i, out) \
+	profdata_profile_dump_sized((p), (i), (out), sizeof(*(out)))
+PROFDATA_API int profdata_profile_heap_info_sized(const profdata_profile *p, size_t i,
+                                                  profdata_heap_info *out, size_t out_size);
+#define profdata_profile_heap_info(p, i, out) \
+	profdata_profile_heap_info_sized((p), (i), (out), sizeof(*(out)))
 
+/* A thread's start and end; may grow at its end, its embedded event structs never do. */
 typedef struct profdata_thread_info {
 	profdata_thread_start start;
 	int has_start;
@@ -190,43 +224,94 @@ typedef struct profdata_thread_info {
 	int has_end;
 } profdata_thread_info;
 
-PROFDATA_API int profdata_profile_thread(const profdata_profile *p, size_t i, profdata_thread_info *out);
+PROFDATA_API int profdata_profile_thread_sized(const profdata_profile *p, size_t i,
+                                               profdata_thread_info *out, size_t out_size);
+#define profdata_profile_thread(p, i, out) \
+	profdata_profile_thread_sized((p), (i), (out), sizeof(*(out)))
 PROFDATA_API int profdata_profile_find_thread(const profdata_profile *p, uint32_t serial, size_t *index);
 
-PROFDATA_API int profdata_profile_function(const profdata_profile *p, size_t i, profdata_function *out);
+PROFDATA_API int profdata_profile_function_sized(const profdata_profile *p, size_t i, profdata_function *out,
+                                                 size_t out_size);
+#define profdata_profile_function(p, i, out) \
+	profdata_profile_function_sized((p), (i), (out), sizeof(*(out)))
 PROFDATA_API int profdata_profile_find_function(const profdata_profile *p, uint64_t id, size_t *index);
-PROFDATA_API int profdata_profile_frame(const profdata_profile *p, size_t i, profdata_frame *out);
+PROFDATA_API int profdata_profile_frame_sized(const profdata_profile *p, size_t i, profdata_frame *out,
+                                              size_t out_size);
+#define profdata_profile_frame(p, i, out) \
+	profdata_profile_frame_sized((p), (i), (out), sizeof(*(out)))
 PROFDATA_API int profdata_profile_find_frame(const profdata_profile *p, uint64_t id, size_t *index);
-PROFDATA_API int profdata_profile_stack(const profdata_profile *p, size_t i, profdata_stack *out);
+PROFDATA_API int profdata_profile_stack_sized(const profdata_profile *p, size_t i, profdata_stack *out,
+                                              size_t out_size);
+#define profdata_profile_stack(p, i, out) \
+	profdata_profile_stack_sized((p), (i), (out), sizeof(*(out)))
 PROFDATA_API int profdata_profile_find_stack(const profdata_profile *p, uint32_t serial, size_t *index);
 
-PROFDATA_API int profdata_profile_sample_type(const profdata_profile *p, size_t i, profdata_sample_type *out);
+PROFDATA_API int profdata_profile_sample_type_sized(const profdata_profile *p, size_t i,
+                                                    profdata_sample_type *out, size_t out_size);
+#define profdata_profile_sample_type(p, i, out) \
+	profdata_profile_sample_type_sized((p), (i), (out), sizeof(*(out)))
 /* Group i, and the index range [*first, *first + *count) of its samples. */
-PROFDATA_API int profdata_profile_sample_group(const profdata_profile *p, size_t i,
-                                               profdata_sample_group *out, size_t *first, size_t *count);
-PROFDATA_API int profdata_profile_sample(const profdata_profile *p, size_t i, profdata_sample *out);
+PROFDATA_API int profdata_profile_sample_group_sized(const profdata_profile *p, size_t i,
+                                                     profdata_sample_group *out, size_t out_size,
+                                                     size_t *first, size_t *count);
+#define profdata_profile_sample_group(p, i, out, first, count) \
+	profdata_profile_sample_group_sized((p), (i), (out), sizeof(*(out)), (first), (count))
+PROFDATA_API int profdata_profile_sample_sized(const profdata_profile *p, size_t i, profdata_sample *out,
+                                               size_t out_size);
+#define profdata_profile_sample(p, i, out) \
+	profdata_profile_sample_sized((p), (i), (out), sizeof(*(out)))
 
-PROFDATA_API int profdata_profile_alloc_sites(const profdata_profile *p, size_t i, profdata_alloc_sites *out);
-PROFDATA_API int profdata_profile_heap_summary(const profdata_profile *p, size_t i, profdata_heap_summary *out);
-PROFDATA_API int profdata_profile_control_settings(const profdata_profile *p, size_t i,
-                                                   profdata_control_settings *out);
-PROFDATA_API int profdata_profile_mapping(const profdata_profile *p, size_t i, profdata_mapping *out);
-PROFDATA_API int profdata_profile_trace_event(const profdata_profile *p, size_t i, profdata_trace_event *out);
-PROFDATA_API int profdata_profile_unknown(const profdata_profile *p, size_t i, profdata_unknown *out);
-PROFDATA_API int profdata_profile_attachment(const profdata_profile *p, size_t i, profdata_attachment *out);
+PROFDATA_API int profdata_profile_alloc_sites_sized(const profdata_profile *p, size_t i,
+                                                    profdata_alloc_sites *out, size_t out_size);
+#define profdata_profile_alloc_sites(p, i, out) \
+	profdata_profile_alloc_sites_sized((p), (i), (out), sizeof(*(out)))
+PROFDATA_API int profdata_profile_heap_summary_sized(const profdata_profile *p, size_t i,
+                                                     profdata_heap_summary *out, size_t out_size);
+#define profdata_profile_heap_summary(p, i, out) \
+	profdata_profile_heap_summary_sized((p), (i), (out), sizeof(*(out)))
+PROFDATA_API int profdata_profile_control_settings_sized(const profdata_profile *p, size_t i,
+                                                         profdata_control_settings *out, size_t out_size);
+#define profdata_profile_control_settings(p, i, out) \
+	profdata_profile_control_settings_sized((p), (i), (out), sizeof(*(out)))
+PROFDATA_API int profdata_profile_mapping_sized(const profdata_profile *p, size_t i, profdata_mapping *out,
+                                                size_t out_size);
+#define profdata_profile_mapping(p, i, out) \
+	profdata_profile_mapping_sized((p), (i), (out), sizeof(*(out)))
+PROFDATA_API int profdata_profile_trace_event_sized(const profdata_profile *p, size_t i,
+                                                    profdata_trace_event *out, size_t out_size);
+#define profdata_profile_trace_event(p, i, out) \
+	profdata_profile_trace_event_sized((p), (i), (out), sizeof(*(out)))
+PROFDATA_API int profdata_profile_unknown_sized(const profdata_profile *p, size_t i, profdata_unknown *out,
+                                                size_t out_size);
+#define profdata_profile_unknown(p, i, out) \
+	profdata_profile_unknown_sized((p), (i), (out), sizeof(*(out)))
+PROFDATA_API int profdata_profile_attachment_sized(const profdata_profile *p, size_t i,
+                                                   profdata_attachment *out, size_t out_size);
+#define profdata_profile_attachment(p, i, out) \
+	profdata_profile_attachment_sized((p), (i), (out), sizeof(*(out)))
 /* The first attachment called `name` into *out; PROFDATA_ENOTFOUND when there is none. */
-PROFDATA_API int profdata_profile_find_attachment(const profdata_profile *p, const char *name,
-                                                  profdata_attachment *out);
+PROFDATA_API int profdata_profile_find_attachment_sized(const profdata_profile *p, const char *name,
+                                                        profdata_attachment *out, size_t out_size);
+#define profdata_profile_find_attachment(p, name, out) \
+	profdata_profile_find_attachment_sized((p), (name), (out), sizeof(*(out)))
 /*
  * The i-th class dump record in input order, and the dump that held it: a
  * class may be dumped in each of several dumps (profdata_profile_class()
  * describes its first).
  */
-PROFDATA_API int profdata_profile_class_dump_at(const profdata_profile *p, size_t i, profdata_class_dump *out,
-                                                uint32_t *dump);
+PROFDATA_API int profdata_profile_class_dump_at_sized(const profdata_profile *p, size_t i,
+                                                      profdata_class_dump *out, size_t out_size, uint32_t *dump);
+#define profdata_profile_class_dump_at(p, i, out, dump) \
+	profdata_profile_class_dump_at_sized((p), (i), (out), sizeof(*(out)), (dump))
 /* The i-th class load record, in input order (a class may be loaded more than once). */
-PROFDATA_API int profdata_profile_class_load(const profdata_profile *p, size_t i, profdata_class_load *out);
-PROFDATA_API int profdata_profile_unload(const profdata_profile *p, size_t i, profdata_class_unload *out);
+PROFDATA_API int profdata_profile_class_load_sized(const profdata_profile *p, size_t i,
+                                                   profdata_class_load *out, size_t out_size);
+#define profdata_profile_class_load(p, i, out) \
+	profdata_profile_class_load_sized((p), (i), (out), sizeof(*(out)))
+PROFDATA_API int profdata_profile_unload_sized(const profdata_profile *p, size_t i,
+                                               profdata_class_unload *out, size_t out_size);
+#define profdata_profile_unload(p, i, out) \
+	profdata_profile_unload_sized((p), (i), (out), sizeof(*(out)))
 
 /* ---- names ---- */
 

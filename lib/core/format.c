@@ -51,19 +51,50 @@ static int choose(profdata_reader *in, const profdata_read_options *opts, const 
 	return 0;
 }
 
+/*
+ * The consumer's table is adopted once, full size, so that decoders call
+ * what it declares and nothing beyond. A callback's negative return is what
+ * the caller gets, whatever the decoder made of it; a positive one means
+ * "stop, no error" (PROFDATA_STOPPED).
+ */
 static int run_decoder(const profdata_format *f, profdata_reader *in, const profdata_read_options *opts,
                        const profdata_events *ev, void *payload)
 {
-	pd_options o;
-	int e = pd_options_parse(&o, opts ? opts->options : NULL, f->read_options, pd_in_diag(in));
+	profdata_events full;
+	int e = pd_events_adopt(&full, ev);
 	if (e < 0)
+		return pd_in_error(in, e, PD_NO_OFFSET, "an events table without a version");
+	pd_options o;
+	if ((e = pd_options_parse(&o, opts ? opts->options : NULL, f->read_options, pd_in_diag(in))) < 0)
 		return e;
-	pd_decode_args a = { in, ev, payload, opts ? opts->mode : PROFDATA_MODE_PERMISSIVE, &o };
+	int callback_rc = 0;
+	pd_decode_args a = {
+		.in = in,
+		.ev = &full,
+		.payload = payload,
+		.mode = opts ? opts->mode : PROFDATA_MODE_PERMISSIVE,
+		.opts = &o,
+		.callback_rc = &callback_rc,
+	};
 	e = f->decode(&a);
 	pd_options_free(&o);
-	if (e > 0)
+	if (e != 0 && callback_rc < 0)
+		e = callback_rc;
+	else if (e > 0)
 		e = PROFDATA_STOPPED;
 	return e;
+}
+
+int profdata_events_init(profdata_events *ev, size_t size)
+{
+	if (!ev || size < PD_EVENTS_SIZE_V1)
+		return PROFDATA_EINVAL;
+	memset(ev, 0, size);
+	unsigned version = 1;
+	while (version < PROFDATA_EVENTS_VERSION && pd_events_size(version + 1) <= size)
+		version++;
+	ev->version = version;
+	return 0;
 }
 
 static int check_opts(const profdata_read_options *opts)
@@ -75,7 +106,7 @@ int profdata_decode(profdata_reader *in, const profdata_read_options *opts, cons
 {
 	const profdata_format *f;
 	int e = check_opts(opts);
-	if (e < 0 || !ev || ev->version < 1)
+	if (e < 0 || !ev || pd_events_size(ev->version) == 0)
 		return pd_in_error(in, PROFDATA_EINVAL, PD_NO_OFFSET, "invalid options or events version");
 	if ((e = choose(in, opts, &f)) < 0)
 		return e;
@@ -95,10 +126,9 @@ int profdata_read(profdata_profile **out, profdata_reader *in, const profdata_re
 	if ((e = profdata_profile_new(&p)) < 0)
 		return e;
 	pd_profile_set_source(p, pd_in_blob(in), f->name);
-	profdata_events ev;
-	profdata_profile_builder(&ev);
-	e = run_decoder(f, in, opts, &ev, p);
+	e = run_decoder(f, in, opts, profdata_profile_builder_events(), p);
 	const profdata_error *be = profdata_profile_error(p);
+	/* A decoder that calls the builder without PD_EMIT loses its code: the builder kept it. */
 	if (e == PROFDATA_STOPPED && be)
 		e = be->code;
 	if (e == 0 && !pd_profile_ended(p))
@@ -218,6 +248,8 @@ int profdata_convert(profdata_reader *in, const profdata_read_options *ropts, pr
 	if (e < 0)
 		return e;
 	e = profdata_decode(in, ropts, profdata_encoder_events(enc), profdata_encoder_payload(enc));
+	/* Encoders return negative codes, which arrive unchanged; a stop can only
+	 * come from a decoder that calls the encoder without PD_EMIT. */
 	if (e == PROFDATA_STOPPED)
 		e = profdata_writer_error(out) ? profdata_writer_error(out)->code : PROFDATA_ERROR;
 	if (e == 0)

@@ -644,36 +644,46 @@ static int on_end(void *payload)
 	return pd_profile_finish(p);
 }
 
+static const profdata_events builder_events = {
+	.version = PROFDATA_EVENTS_VERSION,
+	.begin = on_begin,
+	.string = on_string,
+	.class_load = on_class_load,
+	.class_unload = on_class_unload,
+	.function = on_function,
+	.frame = on_frame,
+	.stack = on_stack,
+	.thread_start = on_thread_start,
+	.thread_end = on_thread_end,
+	.sample_type = on_sample_type,
+	.sample_group = on_sample_group,
+	.sample = on_sample,
+	.alloc_sites = on_alloc_sites,
+	.heap_summary = on_heap_summary,
+	.control_settings = on_control_settings,
+	.mapping = on_mapping,
+	.dump_begin = on_dump_begin,
+	.heap_info = on_heap_info,
+	.class_dump = on_class_dump,
+	.root = on_root,
+	.object = on_object,
+	.dump_end = on_dump_end,
+	.unknown = on_unknown,
+	.attachment = on_attachment,
+	.trace_event = on_trace_event,
+	.end = on_end,
+};
+
+const profdata_events *profdata_profile_builder_events(void)
+{
+	return &builder_events;
+}
+
+/* The caller's table may be a 0.1 one: write version 1's members and no more. */
 void profdata_profile_builder(profdata_events *ev)
 {
-	memset(ev, 0, sizeof(*ev));
-	ev->version = PROFDATA_EVENTS_VERSION;
-	ev->begin = on_begin;
-	ev->string = on_string;
-	ev->class_load = on_class_load;
-	ev->class_unload = on_class_unload;
-	ev->function = on_function;
-	ev->frame = on_frame;
-	ev->stack = on_stack;
-	ev->thread_start = on_thread_start;
-	ev->thread_end = on_thread_end;
-	ev->sample_type = on_sample_type;
-	ev->sample_group = on_sample_group;
-	ev->sample = on_sample;
-	ev->alloc_sites = on_alloc_sites;
-	ev->heap_summary = on_heap_summary;
-	ev->control_settings = on_control_settings;
-	ev->mapping = on_mapping;
-	ev->dump_begin = on_dump_begin;
-	ev->heap_info = on_heap_info;
-	ev->class_dump = on_class_dump;
-	ev->root = on_root;
-	ev->object = on_object;
-	ev->dump_end = on_dump_end;
-	ev->unknown = on_unknown;
-	ev->attachment = on_attachment;
-	ev->trace_event = on_trace_event;
-	ev->end = on_end;
+	memcpy(ev, &builder_events, PD_EVENTS_SIZE_V1);
+	ev->version = 1;
 }
 
 void pd_profile_set_source(profdata_profile *p, pd_blob *blob, const char *format_name)

@@ -7,6 +7,26 @@
 
 #define BLOB_BIT ((uint64_t)1 << 63)
 
+/*
+ * Hand a row to a caller whose headers may declare a shorter or longer
+ * struct than ours: write no more than `out_size`, and zero what the
+ * caller's struct holds beyond ours (members a newer header added read as
+ * absent).
+ */
+static inline int deliver(void *out, size_t out_size, const void *row, size_t row_size)
+{
+	if (!out)
+		return PROFDATA_EINVAL;
+	if (PD_LIKELY(out_size == row_size)) {
+		memcpy(out, row, row_size);
+		return 0;
+	}
+	memcpy(out, row, out_size < row_size ? out_size : row_size);
+	if (out_size > row_size)
+		memset((char *)out + row_size, 0, out_size - row_size);
+	return 0;
+}
+
 /* An explicit but empty reference list must stay distinguishable from "none" (NULL). */
 static const uint64_t no_refs[1];
 
@@ -204,12 +224,13 @@ static void class_view(const profdata_profile *p, const pd_class_row *c, profdat
 	out->name = c->has_load ? profdata_profile_string(p, c->load.name_id, NULL) : NULL;
 }
 
-int profdata_profile_class(const profdata_profile *p, size_t i, profdata_class_info *out)
+int profdata_profile_class_sized(const profdata_profile *p, size_t i, profdata_class_info *out, size_t out_size)
 {
 	if (i >= p->classes.n)
 		return PROFDATA_ENOTFOUND;
-	class_view(p, &p->classes.v[i], out);
-	return 0;
+	profdata_class_info row;
+	class_view(p, &p->classes.v[i], &row);
+	return deliver(out, out_size, &row, sizeof(row));
 }
 
 int profdata_profile_find_class(const profdata_profile *p, uint64_t id, size_t *index)
@@ -258,35 +279,36 @@ long profdata_profile_class_layout(const profdata_profile *p, size_t class_index
 	return pd_class_layout(p, class_index, out, cap);
 }
 
-int profdata_profile_class_dump_at(const profdata_profile *p, size_t i, profdata_class_dump *out, uint32_t *dump)
+int profdata_profile_class_dump_at_sized(const profdata_profile *p, size_t i, profdata_class_dump *out,
+                                        size_t out_size, uint32_t *dump)
 {
 	if (i >= p->cdumps.n)
 		return PROFDATA_ENOTFOUND;
 	const pd_cdump_row *c = &p->cdumps.v[i];
-	*out = c->d;
-	out->constants = c->d.nconstants ? p->constants.v + c->constants_off : NULL;
-	out->statics = c->d.nstatics ? p->fields.v + c->statics_off : NULL;
-	out->fields = c->d.nfields ? p->fields.v + c->fields_off : NULL;
-	out->refs = class_refs_at(p, c->has_refs, c->refs_off, c->d.nrefs);
+	profdata_class_dump row = c->d;
+	row.constants = c->d.nconstants ? p->constants.v + c->constants_off : NULL;
+	row.statics = c->d.nstatics ? p->fields.v + c->statics_off : NULL;
+	row.fields = c->d.nfields ? p->fields.v + c->fields_off : NULL;
+	row.refs = class_refs_at(p, c->has_refs, c->refs_off, c->d.nrefs);
 	if (dump)
 		*dump = c->dump;
-	return 0;
+	return deliver(out, out_size, &row, sizeof(row));
 }
 
-int profdata_profile_class_load(const profdata_profile *p, size_t i, profdata_class_load *out)
+int profdata_profile_class_load_sized(const profdata_profile *p, size_t i, profdata_class_load *out,
+                                      size_t out_size)
 {
 	if (i >= p->loads.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->loads.v[i];
-	return 0;
+	return deliver(out, out_size, &p->loads.v[i], sizeof(profdata_class_load));
 }
 
-int profdata_profile_unload(const profdata_profile *p, size_t i, profdata_class_unload *out)
+int profdata_profile_unload_sized(const profdata_profile *p, size_t i, profdata_class_unload *out,
+                                  size_t out_size)
 {
 	if (i >= p->unloads.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->unloads.v[i];
-	return 0;
+	return deliver(out, out_size, &p->unloads.v[i], sizeof(profdata_class_unload));
 }
 
 /* ---- objects ---- */
@@ -312,32 +334,33 @@ const unsigned char *pd_object_data(const profdata_profile *p, size_t i, uint64_
 	return p->payload.p + off;
 }
 
-int profdata_profile_object(const profdata_profile *p, size_t i, profdata_object *out)
+int profdata_profile_object_sized(const profdata_profile *p, size_t i, profdata_object *out, size_t out_size)
 {
 	if (i >= p->nobjects)
 		return PROFDATA_ENOTFOUND;
-	memset(out, 0, sizeof(*out));
+	profdata_object row;
+	memset(&row, 0, sizeof(row));
 	uint8_t k = p->obj_kind[i];
-	out->id = p->obj_id[i];
+	row.id = p->obj_id[i];
 	uint32_t c = p->obj_class[i];
-	out->class_id = c == UINT32_MAX ? 0 : p->classes.v[c].id;
-	out->trace_serial = p->obj_trace ? p->obj_trace[i] : p->obj_trace0;
-	out->kind = k & 3;
-	out->elem_type = (k >> 2) & 15;
-	out->flags = (k >> 6) & 1 ? PROFDATA_OBJECT_NODATA : 0;
-	out->length = p->obj_len[i];
-	out->size = p->obj_size ? p->obj_size[i] : 0;
-	out->data = pd_object_data(p, i, &out->data_len);
-	if (!out->data)
-		out->data_len = 0;
+	row.class_id = c == UINT32_MAX ? 0 : p->classes.v[c].id;
+	row.trace_serial = p->obj_trace ? p->obj_trace[i] : p->obj_trace0;
+	row.kind = k & 3;
+	row.elem_type = (k >> 2) & 15;
+	row.flags = (k >> 6) & 1 ? PROFDATA_OBJECT_NODATA : 0;
+	row.length = p->obj_len[i];
+	row.size = p->obj_size ? p->obj_size[i] : 0;
+	row.data = pd_object_data(p, i, &row.data_len);
+	if (!row.data)
+		row.data_len = 0;
 	if (p->obj_refs_start && p->obj_refs_start[i + 1] > p->obj_refs_start[i]) {
-		out->refs = p->obj_refs.v + p->obj_refs_start[i];
-		out->nrefs = (size_t)(p->obj_refs_start[i + 1] - p->obj_refs_start[i]);
-	} else if (p->obj_refs_start && !out->data) {
-		out->refs = no_refs; /* explicit and empty, not "derive from the payload" */
-		out->nrefs = 0;
+		row.refs = p->obj_refs.v + p->obj_refs_start[i];
+		row.nrefs = (size_t)(p->obj_refs_start[i + 1] - p->obj_refs_start[i]);
+	} else if (p->obj_refs_start && !row.data) {
+		row.refs = no_refs; /* explicit and empty, not "derive from the payload" */
+		row.nrefs = 0;
 	}
-	return 0;
+	return deliver(out, out_size, &row, sizeof(row));
 }
 
 int profdata_profile_find_object(const profdata_profile *p, uint64_t id, size_t *index)
@@ -495,38 +518,37 @@ uint64_t profdata_profile_object_size(const profdata_profile *p, size_t i)
 
 /* ---- other tables ---- */
 
-int profdata_profile_root(const profdata_profile *p, size_t i, profdata_root *out, uint32_t *dump)
+int profdata_profile_root_sized(const profdata_profile *p, size_t i, profdata_root *out, size_t out_size,
+                                uint32_t *dump)
 {
 	if (i >= p->roots.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->roots.v[i].r;
 	if (dump)
 		*dump = p->roots.v[i].dump;
-	return 0;
+	return deliver(out, out_size, &p->roots.v[i].r, sizeof(profdata_root));
 }
 
-int profdata_profile_dump(const profdata_profile *p, size_t i, profdata_dump *out)
+int profdata_profile_dump_sized(const profdata_profile *p, size_t i, profdata_dump *out, size_t out_size)
 {
 	if (i >= p->dumps.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->dumps.v[i].d;
-	return 0;
+	return deliver(out, out_size, &p->dumps.v[i].d, sizeof(profdata_dump));
 }
 
-int profdata_profile_heap_info(const profdata_profile *p, size_t i, profdata_heap_info *out)
+int profdata_profile_heap_info_sized(const profdata_profile *p, size_t i, profdata_heap_info *out,
+                                     size_t out_size)
 {
 	if (i >= p->heaps.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->heaps.v[i].h;
-	return 0;
+	return deliver(out, out_size, &p->heaps.v[i].h, sizeof(profdata_heap_info));
 }
 
-int profdata_profile_thread(const profdata_profile *p, size_t i, profdata_thread_info *out)
+int profdata_profile_thread_sized(const profdata_profile *p, size_t i, profdata_thread_info *out,
+                                  size_t out_size)
 {
 	if (i >= p->threads.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->threads.v[i];
-	return 0;
+	return deliver(out, out_size, &p->threads.v[i], sizeof(profdata_thread_info));
 }
 
 static int find_u64(const pd_index *ix, const uint64_t *keys, uint64_t key, size_t *index)
@@ -543,12 +565,12 @@ int profdata_profile_find_thread(const profdata_profile *p, uint32_t serial, siz
 	return find_u64(&p->thread_ix, p->thread_serials.v, serial, index);
 }
 
-int profdata_profile_function(const profdata_profile *p, size_t i, profdata_function *out)
+int profdata_profile_function_sized(const profdata_profile *p, size_t i, profdata_function *out,
+                                    size_t out_size)
 {
 	if (i >= p->functions.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->functions.v[i];
-	return 0;
+	return deliver(out, out_size, &p->functions.v[i], sizeof(profdata_function));
 }
 
 int profdata_profile_find_function(const profdata_profile *p, uint64_t id, size_t *index)
@@ -556,12 +578,11 @@ int profdata_profile_find_function(const profdata_profile *p, uint64_t id, size_
 	return find_u64(&p->function_ix, p->function_ids.v, id, index);
 }
 
-int profdata_profile_frame(const profdata_profile *p, size_t i, profdata_frame *out)
+int profdata_profile_frame_sized(const profdata_profile *p, size_t i, profdata_frame *out, size_t out_size)
 {
 	if (i >= p->frames.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->frames.v[i];
-	return 0;
+	return deliver(out, out_size, &p->frames.v[i], sizeof(profdata_frame));
 }
 
 int profdata_profile_find_frame(const profdata_profile *p, uint64_t id, size_t *index)
@@ -569,16 +590,18 @@ int profdata_profile_find_frame(const profdata_profile *p, uint64_t id, size_t *
 	return find_u64(&p->frame_ix, p->frame_ids.v, id, index);
 }
 
-int profdata_profile_stack(const profdata_profile *p, size_t i, profdata_stack *out)
+int profdata_profile_stack_sized(const profdata_profile *p, size_t i, profdata_stack *out, size_t out_size)
 {
 	if (i >= p->stacks.n)
 		return PROFDATA_ENOTFOUND;
 	const pd_stack_row *s = &p->stacks.v[i];
-	out->serial = s->serial;
-	out->thread_serial = s->thread_serial;
-	out->nframes = s->nframes;
-	out->frame_ids = s->nframes ? p->stack_frames.v + s->frames_off : NULL;
-	return 0;
+	profdata_stack row;
+	memset(&row, 0, sizeof(row));
+	row.serial = s->serial;
+	row.thread_serial = s->thread_serial;
+	row.nframes = s->nframes;
+	row.frame_ids = s->nframes ? p->stack_frames.v + s->frames_off : NULL;
+	return deliver(out, out_size, &row, sizeof(row));
 }
 
 int profdata_profile_find_stack(const profdata_profile *p, uint32_t serial, size_t *index)
@@ -586,80 +609,83 @@ int profdata_profile_find_stack(const profdata_profile *p, uint32_t serial, size
 	return find_u64(&p->stack_ix, p->stack_serials.v, serial, index);
 }
 
-int profdata_profile_sample_type(const profdata_profile *p, size_t i, profdata_sample_type *out)
+int profdata_profile_sample_type_sized(const profdata_profile *p, size_t i, profdata_sample_type *out,
+                                       size_t out_size)
 {
 	if (i >= p->sample_types.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->sample_types.v[i];
-	return 0;
+	return deliver(out, out_size, &p->sample_types.v[i], sizeof(profdata_sample_type));
 }
 
-int profdata_profile_sample_group(const profdata_profile *p, size_t i, profdata_sample_group *out, size_t *first,
-                                  size_t *count)
+int profdata_profile_sample_group_sized(const profdata_profile *p, size_t i, profdata_sample_group *out,
+                                        size_t out_size, size_t *first, size_t *count)
 {
 	if (i >= p->groups.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->groups.v[i].g;
 	if (first)
 		*first = p->groups.v[i].first;
 	if (count)
 		*count = p->groups.v[i].count;
-	return 0;
+	return deliver(out, out_size, &p->groups.v[i].g, sizeof(profdata_sample_group));
 }
 
-int profdata_profile_sample(const profdata_profile *p, size_t i, profdata_sample *out)
+int profdata_profile_sample_sized(const profdata_profile *p, size_t i, profdata_sample *out, size_t out_size)
 {
 	if (i >= p->samples.n)
 		return PROFDATA_ENOTFOUND;
 	const pd_sample_row *s = &p->samples.v[i];
-	out->stack_serial = s->stack_serial;
-	out->thread_serial = s->thread_serial;
-	out->time_ns = s->time_ns;
-	out->nvalues = s->nvalues;
-	out->values = s->nvalues ? p->values.v + s->values_off : NULL;
-	return 0;
+	profdata_sample row;
+	memset(&row, 0, sizeof(row));
+	row.stack_serial = s->stack_serial;
+	row.thread_serial = s->thread_serial;
+	row.time_ns = s->time_ns;
+	row.nvalues = s->nvalues;
+	row.values = s->nvalues ? p->values.v + s->values_off : NULL;
+	return deliver(out, out_size, &row, sizeof(row));
 }
 
-int profdata_profile_alloc_sites(const profdata_profile *p, size_t i, profdata_alloc_sites *out)
+int profdata_profile_alloc_sites_sized(const profdata_profile *p, size_t i, profdata_alloc_sites *out,
+                                       size_t out_size)
 {
 	if (i >= p->sites.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->sites.v[i].a;
-	out->sites = out->nsites ? p->site_rows.v + p->sites.v[i].sites_off : NULL;
-	return 0;
+	profdata_alloc_sites row = p->sites.v[i].a;
+	row.sites = row.nsites ? p->site_rows.v + p->sites.v[i].sites_off : NULL;
+	return deliver(out, out_size, &row, sizeof(row));
 }
 
-int profdata_profile_heap_summary(const profdata_profile *p, size_t i, profdata_heap_summary *out)
+int profdata_profile_heap_summary_sized(const profdata_profile *p, size_t i, profdata_heap_summary *out,
+                                        size_t out_size)
 {
 	if (i >= p->summaries.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->summaries.v[i];
-	return 0;
+	return deliver(out, out_size, &p->summaries.v[i], sizeof(profdata_heap_summary));
 }
 
-int profdata_profile_control_settings(const profdata_profile *p, size_t i, profdata_control_settings *out)
+int profdata_profile_control_settings_sized(const profdata_profile *p, size_t i, profdata_control_settings *out,
+                                            size_t out_size)
 {
 	if (i >= p->controls.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->controls.v[i];
-	return 0;
+	return deliver(out, out_size, &p->controls.v[i], sizeof(profdata_control_settings));
 }
 
-int profdata_profile_mapping(const profdata_profile *p, size_t i, profdata_mapping *out)
+int profdata_profile_mapping_sized(const profdata_profile *p, size_t i, profdata_mapping *out,
+                                   size_t out_size)
 {
 	if (i >= p->mappings.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->mappings.v[i];
-	return 0;
+	return deliver(out, out_size, &p->mappings.v[i], sizeof(profdata_mapping));
 }
 
-int profdata_profile_trace_event(const profdata_profile *p, size_t i, profdata_trace_event *out)
+int profdata_profile_trace_event_sized(const profdata_profile *p, size_t i, profdata_trace_event *out,
+                                       size_t out_size)
 {
 	if (i >= p->traces.n)
 		return PROFDATA_ENOTFOUND;
-	*out = p->traces.v[i].e;
-	out->attrs = out->nattrs && p->kv_view ? p->kv_view + p->traces.v[i].attrs_off : NULL;
-	return 0;
+	profdata_trace_event row = p->traces.v[i].e;
+	row.attrs = row.nattrs && p->kv_view ? p->kv_view + p->traces.v[i].attrs_off : NULL;
+	return deliver(out, out_size, &row, sizeof(row));
 }
 
 static void blobref_view(const profdata_profile *p, const pd_blobref_row *b, const void **data, uint64_t *len)
@@ -668,34 +694,102 @@ static void blobref_view(const profdata_profile *p, const pd_blobref_row *b, con
 	*len = b->len;
 }
 
-int profdata_profile_unknown(const profdata_profile *p, size_t i, profdata_unknown *out)
+int profdata_profile_unknown_sized(const profdata_profile *p, size_t i, profdata_unknown *out, size_t out_size)
 {
 	if (i >= p->unknowns.n)
 		return PROFDATA_ENOTFOUND;
 	const pd_blobref_row *b = &p->unknowns.v[i];
-	out->tag = b->tag;
-	out->time_us = b->time_us;
-	out->in_dump = b->in_dump;
-	blobref_view(p, b, &out->data, &out->len);
-	return 0;
+	profdata_unknown row;
+	memset(&row, 0, sizeof(row));
+	row.tag = b->tag;
+	row.time_us = b->time_us;
+	row.in_dump = b->in_dump;
+	blobref_view(p, b, &row.data, &row.len);
+	return deliver(out, out_size, &row, sizeof(row));
 }
 
-int profdata_profile_attachment(const profdata_profile *p, size_t i, profdata_attachment *out)
+int profdata_profile_attachment_sized(const profdata_profile *p, size_t i, profdata_attachment *out,
+                                      size_t out_size)
 {
 	if (i >= p->attachments.n)
 		return PROFDATA_ENOTFOUND;
 	const pd_blobref_row *b = &p->attachments.v[i];
 	uint64_t len;
-	out->name = pd_text(p, b->name_off);
-	blobref_view(p, b, &out->data, &len);
-	out->len = (size_t)len;
-	return 0;
+	profdata_attachment row;
+	memset(&row, 0, sizeof(row));
+	row.name = pd_text(p, b->name_off);
+	blobref_view(p, b, &row.data, &len);
+	row.len = (size_t)len;
+	return deliver(out, out_size, &row, sizeof(row));
 }
 
-int profdata_profile_find_attachment(const profdata_profile *p, const char *name, profdata_attachment *out)
+int profdata_profile_find_attachment_sized(const profdata_profile *p, const char *name, profdata_attachment *out,
+                                           size_t out_size)
 {
 	for (size_t i = 0; i < p->attachments.n; i++)
 		if (strcmp(pd_text(p, p->attachments.v[i].name_off), name) == 0)
-			return profdata_profile_attachment(p, i, out);
+			return profdata_profile_attachment_sized(p, i, out, out_size);
 	return PROFDATA_ENOTFOUND;
+}
+
+/*
+ * The 0.1 entry points, for programs built against 0.1 headers (where the
+ * getters were functions, not macros): they pass structs of the 0.1 layout,
+ * whose sizes are frozen here. Today's structs still have that layout; when
+ * one grows, its line below must name the 0.1 size instead of sizeof.
+ * The parentheses keep the names from expanding as the macros of model.h.
+ */
+#define ENTRY_0_1(row, type) \
+	PROFDATA_API int (profdata_profile_##row)(const profdata_profile *p, size_t i, type *out); \
+	int (profdata_profile_##row)(const profdata_profile *p, size_t i, type *out) \
+	{ \
+		return profdata_profile_##row##_sized(p, i, out, sizeof(type)); \
+	}
+
+ENTRY_0_1(class, profdata_class_info)
+ENTRY_0_1(object, profdata_object)
+ENTRY_0_1(dump, profdata_dump)
+ENTRY_0_1(heap_info, profdata_heap_info)
+ENTRY_0_1(thread, profdata_thread_info)
+ENTRY_0_1(function, profdata_function)
+ENTRY_0_1(frame, profdata_frame)
+ENTRY_0_1(stack, profdata_stack)
+ENTRY_0_1(sample_type, profdata_sample_type)
+ENTRY_0_1(sample, profdata_sample)
+ENTRY_0_1(alloc_sites, profdata_alloc_sites)
+ENTRY_0_1(heap_summary, profdata_heap_summary)
+ENTRY_0_1(control_settings, profdata_control_settings)
+ENTRY_0_1(mapping, profdata_mapping)
+ENTRY_0_1(trace_event, profdata_trace_event)
+ENTRY_0_1(unknown, profdata_unknown)
+ENTRY_0_1(attachment, profdata_attachment)
+ENTRY_0_1(class_load, profdata_class_load)
+ENTRY_0_1(unload, profdata_class_unload)
+
+PROFDATA_API int (profdata_profile_root)(const profdata_profile *p, size_t i, profdata_root *out, uint32_t *dump);
+int (profdata_profile_root)(const profdata_profile *p, size_t i, profdata_root *out, uint32_t *dump)
+{
+	return profdata_profile_root_sized(p, i, out, sizeof(profdata_root), dump);
+}
+
+PROFDATA_API int (profdata_profile_sample_group)(const profdata_profile *p, size_t i, profdata_sample_group *out,
+                                                 size_t *first, size_t *count);
+int (profdata_profile_sample_group)(const profdata_profile *p, size_t i, profdata_sample_group *out, size_t *first,
+                                    size_t *count)
+{
+	return profdata_profile_sample_group_sized(p, i, out, sizeof(profdata_sample_group), first, count);
+}
+
+PROFDATA_API int (profdata_profile_class_dump_at)(const profdata_profile *p, size_t i, profdata_class_dump *out,
+                                                  uint32_t *dump);
+int (profdata_profile_class_dump_at)(const profdata_profile *p, size_t i, profdata_class_dump *out, uint32_t *dump)
+{
+	return profdata_profile_class_dump_at_sized(p, i, out, sizeof(profdata_class_dump), dump);
+}
+
+PROFDATA_API int (profdata_profile_find_attachment)(const profdata_profile *p, const char *name,
+                                                    profdata_attachment *out);
+int (profdata_profile_find_attachment)(const profdata_profile *p, const char *name, profdata_attachment *out)
+{
+	return profdata_profile_find_attachment_sized(p, name, out, sizeof(profdata_attachment));
 }

@@ -66,10 +66,8 @@ static int replay_dump(const profdata_profile *p, uint32_t d, cursors *c, const 
 	return 0;
 }
 
-int profdata_profile_replay(const profdata_profile *p, const profdata_events *ev, void *payload)
+static int replay_all(const profdata_profile *p, const profdata_events *ev, void *payload)
 {
-	if (!ev || ev->version < 1)
-		return PROFDATA_EINVAL;
 	EMIT(begin, &p->meta);
 	for (size_t i = 0; i < p->str_ids.n; i++)
 		EMIT(string, p->str_ids.v[i], (const char *)p->str_bytes.p + p->str_off.v[i], p->str_len.v[i]);
@@ -138,4 +136,13 @@ int profdata_profile_replay(const profdata_profile *p, const profdata_events *ev
 	}
 	EMIT0(end);
 	return 0;
+}
+
+/* The caller's table may be of an older version: replay calls only what it declares. */
+int profdata_profile_replay(const profdata_profile *p, const profdata_events *ev, void *payload)
+{
+	profdata_events full;
+	if (pd_events_adopt(&full, ev) < 0)
+		return PROFDATA_EINVAL;
+	return replay_all(p, &full, payload);
 }

@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 	profdata_profile_new(&p);
 	pd_profile_set_source(p, pd_in_blob(r), "bench");
 	profdata_events ev;
-	profdata_profile_builder(&ev);
+	ev = *profdata_profile_builder_events();
 	profdata_meta m;
 	memset(&m, 0, sizeof(m));
 	m.id_size = 8;

@@ -23,7 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	profdata_profile *p = NULL;
 	if (profdata_read(&p, r, NULL) == 0) {
-		profdata_events ev = PROFDATA_EVENTS_INIT;
+		profdata_events ev;
+		profdata_events_init(&ev, sizeof ev);
 		size_t n = 0;
 		ev.object = count_object;
 		profdata_profile_replay(p, &ev, &n);
@@ -38,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
 	o.mode = PROFDATA_MODE_STRICT;
-	profdata_events ev = PROFDATA_EVENTS_INIT;
+	profdata_events ev;
+	profdata_events_init(&ev, sizeof ev);
 	size_t n = 0;
 	ev.object = count_object;
 	profdata_decode(r, &o, &ev, &n);

@@ -141,7 +141,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
 		o.format = "ibm-classic";
 		o.mode = PROFDATA_MODE_STRICT;
-		profdata_events ev = PROFDATA_EVENTS_INIT;
+		profdata_events ev;
+		profdata_events_init(&ev, sizeof ev);
 		size_t n = 0;
 		ev.object = count_object;
 		profdata_decode(r, &o, &ev, &n);

@@ -88,7 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	profdata_reader *r;
 	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
-	profdata_events none = PROFDATA_EVENTS_INIT;
+	profdata_events none;
+	profdata_events_init(&none, sizeof none);
 	profdata_profile *p, *q, *q2;
 	unsigned char *b1, *b2;
 	size_t l1, l2;
