@@ -168,7 +168,7 @@ int pd_class_prefix(pd_strbuf *b, const profdata_profile *p, uint32_t class_seri
 	if (!class_serial || profdata_profile_find_class_serial(p, class_serial, &ci) < 0 ||
 	    profdata_profile_class(p, ci, &info) < 0 || !info.has_load)
 		return 0;
-	const char *name = profdata_profile_string(p, info.load.name_id, &len);
+	const char *name = pd_profile_text(p, info.load.name_id, &len);
 	if (!name || !len)
 		return 0;
 	if (!java_form)
@@ -192,7 +192,7 @@ int pd_class_prefix(pd_strbuf *b, const profdata_profile *p, uint32_t class_seri
 static int string_is(const profdata_profile *p, uint64_t id, const char *s)
 {
 	size_t len;
-	const char *t = profdata_profile_string(p, id, &len);
+	const char *t = pd_profile_text(p, id, &len);
 	return t && len == strlen(s) && memcmp(t, s, len) == 0;
 }
 

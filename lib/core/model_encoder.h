@@ -23,6 +23,15 @@ int pd_model_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writ
  */
 int pd_class_prefix(pd_strbuf *b, const profdata_profile *p, uint32_t class_serial, int java_form);
 
+/* The string `id`, or NULL (and *len 0) for id 0 and ids the profile lacks. */
+static inline const char *pd_profile_text(const profdata_profile *p, uint64_t id, size_t *len)
+{
+	const char *s = id ? profdata_profile_string(p, id, len) : NULL;
+	if (!s)
+		*len = 0;
+	return s;
+}
+
 /* The value that counts a sample: the "samples"/"count" type, else the first. */
 size_t pd_sample_count_index(const profdata_profile *p);
 /* That value of `s` (1 for a sample without values, 0 when it has fewer). */

@@ -63,7 +63,7 @@ static int render_frame_name(const profdata_profile *p, const profdata_frame *fr
 	const char *name = NULL;
 	if (fr->function_id && profdata_profile_find_function(p, fr->function_id, &fi) == 0 &&
 	    profdata_profile_function(p, fi, &fn) == 0)
-		name = profdata_profile_string(p, fn.name_id, &len);
+		name = pd_profile_text(p, fn.name_id, &len);
 	if (name && len) {
 		size_t start = names->n;
 		if (pd_class_prefix(names, p, fn.class_serial, 1) || pd_strbuf_add(names, name, len))
