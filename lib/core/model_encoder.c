@@ -7,6 +7,7 @@
  */
 #include "core/model_encoder.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,4 +214,14 @@ int64_t pd_sample_count(const profdata_sample *s, size_t count_index)
 	if (count_index < s->nvalues)
 		return s->values[count_index];
 	return s->nvalues ? 0 : 1;
+}
+
+int pd_sample_with_stack(const profdata_profile *p, size_t i, profdata_sample *s, size_t *stack_index,
+                         profdata_writer *w, const char *format)
+{
+	profdata_profile_sample(p, i, s);
+	if (profdata_profile_find_stack(p, s->stack_serial, stack_index) < 0)
+		return pd_out_error(w, PROFDATA_EINVAL, "%s: a sample refers to stack %" PRIu32
+		                    " that no stack event defined", format, s->stack_serial);
+	return 0;
 }

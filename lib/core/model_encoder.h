@@ -37,4 +37,11 @@ size_t pd_sample_count_index(const profdata_profile *p);
 /* That value of `s` (1 for a sample without values, 0 when it has fewer). */
 int64_t pd_sample_count(const profdata_sample *s, size_t count_index);
 
+/*
+ * Sample i and the index of its stack. PROFDATA_EINVAL, said on `w` in the
+ * name of `format`, when no stack has its serial.
+ */
+int pd_sample_with_stack(const profdata_profile *p, size_t i, profdata_sample *s, size_t *stack_index,
+                         profdata_writer *w, const char *format);
+
 #endif

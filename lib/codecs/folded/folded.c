@@ -108,11 +108,8 @@ static int sum_samples(folded_writer *fw)
 	for (size_t i = 0; i < nsamples; i++) {
 		profdata_sample s;
 		size_t si;
-		profdata_profile_sample(fw->p, i, &s);
-		if (profdata_profile_find_stack(fw->p, s.stack_serial, &si) < 0)
-			return pd_out_error(fw->w, PROFDATA_EINVAL,
-			                    "folded: a sample refers to stack %" PRIu32 " that no stack event defined",
-			                    s.stack_serial);
+		if (pd_sample_with_stack(fw->p, i, &s, &si, fw->w, "folded"))
+			return PROFDATA_EINVAL;
 		if (!fw->stack_seen[si]) {
 			fw->stack_seen[si] = 1;
 			fw->stack_order[fw->nordered++] = (uint32_t)si;

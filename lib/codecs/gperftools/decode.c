@@ -64,15 +64,8 @@ static int chain_table_grow(pd_gperftools_decoder *d)
 
 int pd_gperftools_emit_frame(pd_gperftools_decoder *d, uint64_t id, uint64_t pc, uint64_t function_id, int32_t line)
 {
-	profdata_frame f;
-	int rc;
-	memset(&f, 0, sizeof f);
-	f.id = id;
-	f.function_id = function_id;
-	f.line = line;
-	f.address = pc;
-	f.has_address = 1;
-	rc = PD_EMIT(d->a, frame, &f);
+	profdata_frame f = { .id = id, .function_id = function_id, .line = line, .address = pc, .has_address = 1 };
+	int rc = PD_EMIT(d->a, frame, &f);
 	return rc ? PD_GPERFTOOLS_STOP(d, rc) : 0;
 }
 
@@ -126,8 +119,8 @@ int pd_gperftools_emit_sample(pd_gperftools_decoder *d, uint32_t serial, uint64_
  * One record whose PCs are at p (n slots), h the hash of their bytes. Finds
  * or adds its chain and emits (version 0) or keeps (version 1) its sample.
  */
-GPERFTOOLS_INLINE int add_record(pd_gperftools_decoder *d, const unsigned char *p, uint64_t count, size_t n, uint64_t h, unsigned ws,
-                        int be)
+GPERFTOOLS_INLINE int add_record(pd_gperftools_decoder *d, const unsigned char *p, uint64_t count, size_t n, uint64_t h,
+                                  unsigned ws, int be)
 {
 	size_t i, j;
 	uint32_t serial = 0;
@@ -197,8 +190,8 @@ enum { RECORDS_MORE = 0, RECORDS_TRAILER = 1 };
  * there, 0 when even its count and length are not there. Returns RECORDS_MORE,
  * RECORDS_TRAILER, or an error.
  */
-GPERFTOOLS_INLINE int run_records(pd_gperftools_decoder *d, const unsigned char *p, size_t avail, size_t *used, uint64_t *need,
-                     unsigned ws, int be)
+GPERFTOOLS_INLINE int run_records(pd_gperftools_decoder *d, const unsigned char *p, size_t avail, size_t *used,
+                                   uint64_t *need, unsigned ws, int be)
 {
 	/* Records go in batches: find and hash a batch, prefetch the chain
 	 * table slots, then the stored chains, then process. The lookups of a
@@ -260,7 +253,8 @@ GPERFTOOLS_INLINE int run_records(pd_gperftools_decoder *d, const unsigned char 
 	return RECORDS_MORE;
 }
 
-static int run_records_layout(pd_gperftools_decoder *d, const unsigned char *p, size_t avail, size_t *used, uint64_t *need)
+static int run_records_layout(pd_gperftools_decoder *d, const unsigned char *p, size_t avail, size_t *used,
+                              uint64_t *need)
 {
 	if (d->ws == 8 && !d->be)
 		return run_records(d, p, avail, used, need, 8, 0);

@@ -216,10 +216,8 @@ static int write_records(gperftools_writer *gw)
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		profdata_sample s;
 		size_t si;
-		profdata_profile_sample(gw->p, i, &s);
-		if (profdata_profile_find_stack(gw->p, s.stack_serial, &si) < 0)
-			return pd_out_error(gw->w, PROFDATA_EINVAL, "gperftools: a sample refers to stack %" PRIu32
-			                    " that no stack event defined", s.stack_serial);
+		if (pd_sample_with_stack(gw->p, i, &s, &si, gw->w, "gperftools"))
+			return PROFDATA_EINVAL;
 		rc = write_record(gw, (uint64_t)pd_sample_count(&s, count_index), gw->stack_pcs + gw->stack_pcs_off[si],
 		                  gw->stack_pcs_off[si + 1] - gw->stack_pcs_off[si]);
 	}

@@ -68,7 +68,8 @@ size_t pd_gperftools_skip_space(const char *s, size_t len, size_t i)
  * /proc/self/maps lines and the short "start-end path" form; remembers
  * build= lines; ignores anything else.
  */
-static int maps_line(pd_gperftools_decoder *d, const char *s, size_t len, pd_strbuf *build, int *have_build, pd_strbuf *path)
+static int maps_line(pd_gperftools_decoder *d, const char *s, size_t len, pd_strbuf *build, int *have_build,
+                     pd_strbuf *path)
 {
 	profdata_mapping m;
 	size_t i = 0, j, k, plen;

@@ -210,11 +210,8 @@ static int sum_samples(pprof_writer *pw)
 	for (size_t i = 0; i < n; i++) {
 		profdata_sample s;
 		size_t si;
-		profdata_profile_sample(pw->p, i, &s);
-		if (profdata_profile_find_stack(pw->p, s.stack_serial, &si) < 0)
-			return pd_out_error(pw->w, PROFDATA_EINVAL,
-			                    "pprof: a sample refers to stack %" PRIu32 " that no stack event defined",
-			                    s.stack_serial);
+		if (pd_sample_with_stack(pw->p, i, &s, &si, pw->w, "pprof"))
+			return PROFDATA_EINVAL;
 		if (sum_sample(pw, si, &s))
 			return PROFDATA_ENOMEM;
 	}
