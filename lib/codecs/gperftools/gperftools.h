@@ -27,10 +27,11 @@
 
 GPERFTOOLS_INLINE uint64_t pd_gperftools_load(const unsigned char *p, unsigned ws, int be)
 {
-	uint64_t v = 0;
-	for (unsigned i = 0; i < ws; i++)
-		v |= (uint64_t)p[be ? ws - 1 - i : i] << (8 * i);
-	return v;
+	if (ws == 8)
+		return be ? ((uint64_t)pd_be32(p) << 32) | pd_be32(p + 4)
+		          : ((uint64_t)(((uint32_t)p[7] << 24) | ((uint32_t)p[6] << 16) | ((uint32_t)p[5] << 8) | p[4]) << 32) |
+		                ((uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0]);
+	return be ? pd_be32(p) : ((uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0]);
 }
 
 GPERFTOOLS_INLINE void pd_gperftools_store(unsigned char *p, uint64_t v, unsigned ws, int be)
