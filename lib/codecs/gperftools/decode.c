@@ -41,27 +41,6 @@ int pd_gperftools_frame_id(pd_gperftools_decoder *d, uint64_t pc, uint32_t *id, 
 	return pd_map_put(&d->frame_of_pc, pc, *id);
 }
 
-static int chain_table_grow(pd_gperftools_decoder *d)
-{
-	size_t ncap = d->chain_slots_cap ? d->chain_slots_cap * 2 : 1024, i;
-	pd_gperftools_chain_slot *slots = calloc(ncap, sizeof *slots);
-	if (!slots)
-		return PROFDATA_ENOMEM;
-	for (i = 0; i < d->nchains; i++) {
-		size_t j = (size_t)d->chains[i].hash & (ncap - 1);
-		while (slots[j].serial)
-			j = (j + 1) & (ncap - 1);
-		slots[j].hash = d->chains[i].hash;
-		slots[j].off = d->chains[i].off;
-		slots[j].n = d->chains[i].n;
-		slots[j].serial = (uint32_t)(i + 1);
-	}
-	free(d->chain_slots);
-	d->chain_slots = slots;
-	d->chain_slots_cap = ncap;
-	return 0;
-}
-
 int pd_gperftools_emit_frame(pd_gperftools_decoder *d, uint64_t id, uint64_t pc, uint64_t function_id, int32_t line)
 {
 	profdata_frame f = { .id = id, .function_id = function_id, .line = line, .address = pc, .has_address = 1 };
@@ -131,61 +110,60 @@ GPERFTOOLS_INLINE uint64_t chain_hash(uint64_t seed, const unsigned char *p, siz
 	return h;
 }
 
+/* The chain of the record whose PCs are at p (n slots) among those with its hash (from chain `k` on); 0 none. */
+GPERFTOOLS_INLINE uint32_t find_chain(const pd_gperftools_decoder *d, uint32_t k, const unsigned char *p, size_t n,
+                                      unsigned ws, int be)
+{
+	for (; k; k = d->chains[k - 1].next_same_hash) {
+		const pd_gperftools_chain *c = &d->chains[k - 1];
+		const uint64_t *q = d->chain_pcs + c->off;
+		size_t i;
+		if (c->n != n)
+			continue;
+		for (i = 0; i < n; i++)
+			if (q[i] != pd_gperftools_load(p + i * ws, ws, be))
+				break;
+		if (i == n)
+			return k;
+	}
+	return 0;
+}
+
+/* A new chain (stack serial = its index + 1) at the head of those with hash h. */
+static int add_chain(pd_gperftools_decoder *d, const unsigned char *p, size_t n, uint64_t h, uint32_t head,
+                     unsigned ws, int be, uint32_t *serial)
+{
+	pd_gperftools_chain *c;
+	if (d->nchains >= UINT32_MAX - 1 || n > UINT32_MAX)
+		return PROFDATA_ELIMIT;
+	if (pd_grow((void **)&d->chains, &d->chains_cap, d->nchains + 1, sizeof *d->chains) ||
+	    pd_grow((void **)&d->chain_pcs, &d->chain_pcs_cap, d->chain_pcs_n + n + 1, sizeof *d->chain_pcs))
+		return PROFDATA_ENOMEM;
+	c = &d->chains[d->nchains];
+	c->off = d->chain_pcs_n;
+	c->n = (uint32_t)n;
+	c->next_same_hash = head;
+	for (size_t i = 0; i < n; i++)
+		d->chain_pcs[c->off + i] = pd_gperftools_load(p + i * ws, ws, be);
+	d->chain_pcs_n += n;
+	*serial = (uint32_t)++d->nchains;
+	if (pd_map_put(&d->chain_of_hash, h, *serial))
+		return PROFDATA_ENOMEM;
+	return emit_stack(d, *serial, d->chain_pcs + c->off, n);
+}
+
 /*
- * One record whose PCs are at p (n slots), h the hash of their bytes. Finds
- * or adds its chain and emits (version 0) or keeps (version 1) its sample.
+ * One record whose PCs are at p (n slots), h their chain hash and head the
+ * first chain with that hash. Finds or adds its chain and emits (version 0)
+ * or keeps (version 1) its sample.
  */
 GPERFTOOLS_INLINE int add_record(pd_gperftools_decoder *d, const unsigned char *p, uint64_t count, size_t n, uint64_t h,
-                                  unsigned ws, int be)
+                                  uint32_t head, unsigned ws, int be)
 {
-	size_t i, j;
-	uint32_t serial = 0;
+	uint32_t serial = find_chain(d, head, p, n, ws, be);
 	int rc;
-
-	if (PD_UNLIKELY((d->nchains + 1) * 2 > d->chain_slots_cap)) {
-		rc = chain_table_grow(d);
-		if (rc)
-			return rc;
-	}
-	j = (size_t)h & (d->chain_slots_cap - 1);
-	while (d->chain_slots[j].serial) {
-		const pd_gperftools_chain_slot *c = &d->chain_slots[j];
-		if (c->hash == h && c->n == n) {
-			const uint64_t *q = d->chain_pcs + c->off;
-			for (i = 0; i < n; i++)
-				if (q[i] != pd_gperftools_load(p + i * ws, ws, be))
-					break;
-			if (i == n) {
-				serial = c->serial;
-				break;
-			}
-		}
-		j = (j + 1) & (d->chain_slots_cap - 1);
-	}
-	if (!serial) {
-		pd_gperftools_chain *c;
-		pd_gperftools_chain_slot *sl = &d->chain_slots[j];
-		if (d->nchains >= UINT32_MAX - 1 || n > UINT32_MAX)
-			return PROFDATA_ELIMIT;
-		if (pd_grow((void **)&d->chains, &d->chains_cap, d->nchains + 1, sizeof *d->chains) ||
-		    pd_grow((void **)&d->chain_pcs, &d->chain_pcs_cap, d->chain_pcs_n + n + 1, sizeof *d->chain_pcs))
-			return PROFDATA_ENOMEM;
-		c = &d->chains[d->nchains];
-		c->hash = h;
-		c->off = d->chain_pcs_n;
-		c->n = (uint32_t)n;
-		for (i = 0; i < n; i++)
-			d->chain_pcs[c->off + i] = pd_gperftools_load(p + i * ws, ws, be);
-		d->chain_pcs_n += n;
-		serial = (uint32_t)++d->nchains;
-		sl->hash = h;
-		sl->off = c->off;
-		sl->n = c->n;
-		sl->serial = serial;
-		rc = emit_stack(d, serial, d->chain_pcs + c->off, n);
-		if (rc)
-			return rc;
-	}
+	if (!serial && (rc = add_chain(d, p, n, h, head, ws, be, &serial)) != 0)
+		return rc;
 	d->nrecords++;
 	if (d->version == 0)
 		return pd_gperftools_emit_sample(d, serial, count);
@@ -196,7 +174,6 @@ GPERFTOOLS_INLINE int add_record(pd_gperftools_decoder *d, const unsigned char *
 	d->nrecords_kept++;
 	return 0;
 }
-
 
 enum { RECORDS_MORE = 0, RECORDS_TRAILER = 1 };
 
@@ -209,15 +186,16 @@ enum { RECORDS_MORE = 0, RECORDS_TRAILER = 1 };
 GPERFTOOLS_INLINE int run_records(pd_gperftools_decoder *d, const unsigned char *p, size_t avail, size_t *used,
                                    uint64_t *need, unsigned ws, int be)
 {
-	/* Records go in batches: find and hash a batch, prefetch the chain
-	 * table slots, then the stored chains, then process. The lookups of a
-	 * batch then wait for memory together instead of one after another. */
+	/* Records go in batches: find and hash a batch, look up their chains
+	 * and prefetch the stored PCs, then process. The lookups of a batch
+	 * then wait for memory together instead of one after another. */
 	enum { BATCH = 32 };
 	struct {
 		size_t pos, n;
 		uint64_t count, h;
+		uint32_t head;
 	} b[BATCH];
-	size_t pos = 0, nb, k;
+	size_t pos = 0, nb, k, nchains;
 	int stop = RECORDS_MORE, rc;
 	*need = 0;
 	for (;;) {
@@ -239,20 +217,20 @@ GPERFTOOLS_INLINE int run_records(pd_gperftools_decoder *d, const unsigned char 
 			b[nb].n = (size_t)n;
 			b[nb].count = count;
 			b[nb].h = chain_hash(d->chain_seed, p + pos + 2 * (size_t)ws, (size_t)n, ws, be);
-			if (d->chain_slots_cap)
-				GPERFTOOLS_PREFETCH(&d->chain_slots[(size_t)b[nb].h & (d->chain_slots_cap - 1)]);
 			pos += (2 + (size_t)n) * ws;
 			nb++;
 		}
-		if (d->chain_slots_cap) {
-			for (k = 0; k < nb; k++) {
-				const pd_gperftools_chain_slot *sl = &d->chain_slots[(size_t)b[k].h & (d->chain_slots_cap - 1)];
-				if (sl->serial && sl->hash == b[k].h)
-					GPERFTOOLS_PREFETCH(d->chain_pcs + sl->off);
-			}
-		}
 		for (k = 0; k < nb; k++) {
-			rc = add_record(d, p + b[k].pos + 2 * (size_t)ws, b[k].count, b[k].n, b[k].h, ws, be);
+			b[k].head = pd_map_get(&d->chain_of_hash, b[k].h);
+			if (b[k].head)
+				GPERFTOOLS_PREFETCH(d->chain_pcs + d->chains[b[k].head - 1].off);
+		}
+		nchains = d->nchains;
+		for (k = 0; k < nb; k++) {
+			/* a chain added earlier in this batch may be this record's */
+			if (d->nchains != nchains)
+				b[k].head = pd_map_get(&d->chain_of_hash, b[k].h);
+			rc = add_record(d, p + b[k].pos + 2 * (size_t)ws, b[k].count, b[k].n, b[k].h, b[k].head, ws, be);
 			if (rc) {
 				*used = b[k].pos;
 				return rc;
@@ -443,7 +421,7 @@ static int read_header(pd_gperftools_decoder *d, profdata_meta *meta, char **ext
 static void decoder_free(pd_gperftools_decoder *d)
 {
 	pd_map_free(&d->frame_of_pc);
-	free(d->chain_slots);
+	pd_map_free(&d->chain_of_hash);
 	free(d->chains);
 	free(d->chain_pcs);
 	free(d->frame_ids);

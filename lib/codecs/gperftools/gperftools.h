@@ -64,18 +64,10 @@ int pd_gperftools_write_model(const profdata_profile *p, profdata_writer *w, con
 /* ---- the decoder's state, shared with the maps and symbol parsers ---- */
 
 typedef struct pd_gperftools_chain {
-	uint64_t hash;
-	size_t off;      /* into chain_pcs */
+	size_t off;              /* into chain_pcs */
 	uint32_t n;
+	uint32_t next_same_hash; /* another chain with the same hash: index + 1; 0 none */
 } pd_gperftools_chain;
-
-/* A chain table slot: what a lookup needs, in one cache line. */
-typedef struct pd_gperftools_chain_slot {
-	uint64_t hash;
-	size_t off;      /* into chain_pcs */
-	uint32_t n;
-	uint32_t serial; /* chain index + 1; 0 = empty */
-} pd_gperftools_chain_slot;
 
 /* A record of the Java variant, kept until the symbols are known. */
 typedef struct pd_gperftools_record {
@@ -95,9 +87,8 @@ typedef struct pd_gperftools_decoder {
 	pd_map frame_of_pc;          /* PC -> frame id (1, 2, ... in order of first appearance) */
 	size_t npcs;
 
-	/* call chain -> stack serial (= index + 1); the records' hot path, probed in batches */
-	pd_gperftools_chain_slot *chain_slots;
-	size_t chain_slots_cap;
+	/* call chain -> stack serial (= index + 1): chain hash -> the last chain added with it */
+	pd_map chain_of_hash;
 	uint64_t chain_seed;
 	pd_gperftools_chain *chains;
 	size_t nchains, chains_cap;
