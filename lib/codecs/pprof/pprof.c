@@ -68,38 +68,27 @@ typedef struct pprof_writer {
 	pb_line **line_ptrs;
 	int64_t *comments;
 	char **string_ptrs;
+	void *blocks[24];              /* the arrays above, freed together */
+	size_t nblocks;
 } pprof_writer;
 
 static void pprof_writer_free(pprof_writer *pw)
 {
 	pd_intern_free(&pw->strings);
-	free(pw->value_types);
-	free(pw->value_type_ptrs);
-	free(pw->stack_sample);
 	free(pw->sample_stack);
 	free(pw->values);
-	free(pw->samples);
-	free(pw->sample_ptrs);
-	free(pw->location_ids);
-	free(pw->frame_location);
-	free(pw->function_out);
-	free(pw->used_frames);
-	free(pw->used_functions);
-	free(pw->functions);
-	free(pw->function_ptrs);
-	free(pw->mappings);
-	free(pw->mapping_ptrs);
-	free(pw->mappings_by_start);
-	free(pw->locations);
-	free(pw->location_ptrs);
-	free(pw->lines);
-	free(pw->line_ptrs);
-	free(pw->comments);
-	free(pw->string_ptrs);
+	while (pw->nblocks)
+		free(pw->blocks[--pw->nblocks]);
 }
 
-/* An array of n (at least one) elements; NULL when out of memory. */
-static void *alloc_array(size_t n, size_t size) { return malloc((n ? n : 1) * size); }
+/* A zeroed array of n (at least one) elements, freed with the writer; NULL when out of memory. */
+static void *message_array(pprof_writer *pw, size_t n, size_t size)
+{
+	void *block = pw->nblocks < sizeof pw->blocks / sizeof pw->blocks[0] ? calloc(n ? n : 1, size) : NULL;
+	if (block)
+		pw->blocks[pw->nblocks++] = block;
+	return block;
+}
 
 /* Index of s in the string table, adding it; -1 when out of memory. Strings stop at an embedded NUL. */
 static int64_t intern_bytes(pprof_writer *pw, const char *s, size_t len)
@@ -128,8 +117,8 @@ static int64_t intern_string_id(pprof_writer *pw, uint64_t id)
 static int add_sample_types(pprof_writer *pw)
 {
 	static const pb_value_type init_vt = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
-	pw->value_types = malloc((pw->nvalues + 1) * sizeof *pw->value_types);
-	pw->value_type_ptrs = malloc((pw->nvalues + 1) * sizeof *pw->value_type_ptrs);
+	pw->value_types = message_array(pw, pw->nvalues + 1, sizeof *pw->value_types);
+	pw->value_type_ptrs = message_array(pw, pw->nvalues + 1, sizeof *pw->value_type_ptrs);
 	if (!pw->value_types || !pw->value_type_ptrs)
 		return PROFDATA_ENOMEM;
 	for (size_t i = 0; i < pw->nvalues; i++) {
@@ -204,7 +193,7 @@ static int sum_sample(pprof_writer *pw, size_t si, const profdata_sample *s)
 static int sum_samples(pprof_writer *pw)
 {
 	size_t n = profdata_profile_count(pw->p, PROFDATA_TABLE_SAMPLES);
-	pw->stack_sample = calloc(profdata_profile_count(pw->p, PROFDATA_TABLE_STACKS) + 1, sizeof *pw->stack_sample);
+	pw->stack_sample = message_array(pw, profdata_profile_count(pw->p, PROFDATA_TABLE_STACKS), sizeof *pw->stack_sample);
 	if (!pw->stack_sample)
 		return PROFDATA_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
@@ -239,18 +228,19 @@ static int add_samples(pprof_writer *pw)
 {
 	static const pb_sample init_sample = PERFTOOLS__PROFILES__SAMPLE__INIT;
 	size_t nframes = profdata_profile_count(pw->p, PROFDATA_TABLE_FRAMES), nids = 0;
+	size_t nfunctions = profdata_profile_count(pw->p, PROFDATA_TABLE_FUNCTIONS);
 	for (size_t i = 0; i < pw->nsamples; i++) {
 		profdata_stack st;
 		profdata_profile_stack(pw->p, pw->sample_stack[i], &st);
 		nids += st.nframes;
 	}
-	pw->samples = alloc_array(pw->nsamples, sizeof *pw->samples);
-	pw->sample_ptrs = alloc_array(pw->nsamples, sizeof *pw->sample_ptrs);
-	pw->location_ids = alloc_array(nids, sizeof *pw->location_ids);
-	pw->frame_location = calloc(nframes + 1, sizeof *pw->frame_location);
-	pw->function_out = calloc(profdata_profile_count(pw->p, PROFDATA_TABLE_FUNCTIONS) + 1, sizeof *pw->function_out);
-	pw->used_frames = alloc_array(nframes, sizeof *pw->used_frames);
-	pw->used_functions = alloc_array(profdata_profile_count(pw->p, PROFDATA_TABLE_FUNCTIONS), sizeof *pw->used_functions);
+	pw->samples = message_array(pw, pw->nsamples, sizeof *pw->samples);
+	pw->sample_ptrs = message_array(pw, pw->nsamples, sizeof *pw->sample_ptrs);
+	pw->location_ids = message_array(pw, nids, sizeof *pw->location_ids);
+	pw->frame_location = message_array(pw, nframes, sizeof *pw->frame_location);
+	pw->function_out = message_array(pw, nfunctions, sizeof *pw->function_out);
+	pw->used_frames = message_array(pw, nframes, sizeof *pw->used_frames);
+	pw->used_functions = message_array(pw, nfunctions, sizeof *pw->used_functions);
 	if (!pw->samples || !pw->sample_ptrs || !pw->location_ids || !pw->frame_location || !pw->function_out ||
 	    !pw->used_frames || !pw->used_functions)
 		return PROFDATA_ENOMEM;
@@ -302,8 +292,8 @@ static int add_functions(pprof_writer *pw)
 	static const pb_function init_fn = PERFTOOLS__PROFILES__FUNCTION__INIT;
 	pd_strbuf name = { 0, 0, 0 };
 	int rc = 0;
-	pw->functions = alloc_array(pw->nfunctions, sizeof *pw->functions);
-	pw->function_ptrs = alloc_array(pw->nfunctions, sizeof *pw->function_ptrs);
+	pw->functions = message_array(pw, pw->nfunctions, sizeof *pw->functions);
+	pw->function_ptrs = message_array(pw, pw->nfunctions, sizeof *pw->function_ptrs);
 	if (!pw->functions || !pw->function_ptrs)
 		return PROFDATA_ENOMEM;
 	for (size_t i = 0; i < pw->nfunctions && rc == 0; i++) {
@@ -344,9 +334,9 @@ static int add_mappings(pprof_writer *pw)
 {
 	static const pb_mapping init_map = PERFTOOLS__PROFILES__MAPPING__INIT;
 	size_t n = profdata_profile_count(pw->p, PROFDATA_TABLE_MAPPINGS);
-	pw->mappings = alloc_array(n, sizeof *pw->mappings);
-	pw->mapping_ptrs = alloc_array(n, sizeof *pw->mapping_ptrs);
-	pw->mappings_by_start = alloc_array(n, sizeof *pw->mappings_by_start);
+	pw->mappings = message_array(pw, n, sizeof *pw->mappings);
+	pw->mapping_ptrs = message_array(pw, n, sizeof *pw->mapping_ptrs);
+	pw->mappings_by_start = message_array(pw, n, sizeof *pw->mappings_by_start);
 	if (!pw->mappings || !pw->mapping_ptrs || !pw->mappings_by_start)
 		return PROFDATA_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
@@ -390,10 +380,10 @@ static int add_locations(pprof_writer *pw)
 	static const pb_location init_loc = PERFTOOLS__PROFILES__LOCATION__INIT;
 	static const pb_line init_line = PERFTOOLS__PROFILES__LINE__INIT;
 	size_t n = pw->nlocations;
-	pw->locations = alloc_array(n, sizeof *pw->locations);
-	pw->location_ptrs = alloc_array(n, sizeof *pw->location_ptrs);
-	pw->lines = alloc_array(n, sizeof *pw->lines);
-	pw->line_ptrs = alloc_array(n, sizeof *pw->line_ptrs);
+	pw->locations = message_array(pw, n, sizeof *pw->locations);
+	pw->location_ptrs = message_array(pw, n, sizeof *pw->location_ptrs);
+	pw->lines = message_array(pw, n, sizeof *pw->lines);
+	pw->line_ptrs = message_array(pw, n, sizeof *pw->line_ptrs);
 	if (!pw->locations || !pw->location_ptrs || !pw->lines || !pw->line_ptrs)
 		return PROFDATA_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
@@ -429,7 +419,7 @@ static int add_comments_and_strings(pprof_writer *pw)
 	pd_strbuf kv = { 0, 0, 0 };
 	int rc = 0;
 	if (m->ncomments) {
-		if (!(pw->comments = malloc(m->ncomments * sizeof *pw->comments)))
+		if (!(pw->comments = message_array(pw, m->ncomments, sizeof *pw->comments)))
 			return PROFDATA_ENOMEM;
 		for (size_t i = 0; i < m->ncomments && rc == 0; i++) {
 			const char *k = m->comments[i].key ? m->comments[i].key : "";
@@ -442,7 +432,7 @@ static int add_comments_and_strings(pprof_writer *pw)
 		pw->prof.n_comment = m->ncomments;
 		pw->prof.comment = pw->comments;
 	}
-	if (rc || !(pw->string_ptrs = alloc_array(pw->strings.n, sizeof *pw->string_ptrs)))
+	if (rc || !(pw->string_ptrs = message_array(pw, pw->strings.n, sizeof *pw->string_ptrs)))
 		return PROFDATA_ENOMEM;
 	for (size_t i = 0; i < pw->strings.n; i++)
 		pw->string_ptrs[i] = (char *)pd_intern_str(&pw->strings, (uint32_t)i, NULL);
