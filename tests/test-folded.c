@@ -226,6 +226,91 @@ START_TEST(empty_profile)
 }
 END_TEST
 
+/* Text an encoder wrote into memory, NUL-terminated. */
+static char *encoder_output(profdata_writer *w)
+{
+	const void *d;
+	size_t len;
+	ck_assert_int_eq(profdata_writer_close(w), 0);
+	ck_assert_int_eq(profdata_writer_memory(w, &d, &len), 0);
+	char *s = malloc(len + 1);
+	memcpy(s, d, len);
+	s[len] = 0;
+	return s;
+}
+
+/* The public encoder API: events in any order, no begin or end, built into a model and written at finish. */
+START_TEST(encoder_events)
+{
+	profdata_writer *w;
+	profdata_encoder *enc;
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	profdata_write_options o = PROFDATA_WRITE_OPTIONS_INIT;
+	o.format = "folded";
+	ck_assert_int_eq(profdata_encoder_new(&enc, w, &o), 0);
+	const profdata_events *ev = profdata_encoder_events(enc);
+	void *pl = profdata_encoder_payload(enc);
+	ck_assert_int_eq(ev->string(pl, 1, "run", 3), 0);
+	ck_assert_int_eq(ev->string(pl, 2, "java/lang/Thread", 16), 0);
+	profdata_function f = { 7, 1, 0, 0, 5, 0, 0 };
+	ck_assert_int_eq(ev->function(pl, &f), 0);
+	profdata_frame fr1 = { 21, 7, 0, 0, 0, 0 }, fr2 = { 22, 0, 0, 0x4005d0, 1, 0 };
+	ck_assert_int_eq(ev->frame(pl, &fr1), 0);
+	ck_assert_int_eq(ev->frame(pl, &fr2), 0);
+	uint64_t chain[] = { 21, 22 };
+	profdata_stack st = { 3, 0, chain, 2 };
+	ck_assert_int_eq(ev->stack(pl, &st), 0);
+	int64_t v = 4;
+	profdata_sample x = { 3, 0, 0, &v, 1 };
+	ck_assert_int_eq(ev->sample(pl, &x), 0);
+	ck_assert_int_eq(ev->sample(pl, &x), 0);
+	/* the class load after the samples still names the frame */
+	profdata_class_load l = { 0, 5, 0x500, 0, 2 };
+	ck_assert_int_eq(ev->class_load(pl, &l), 0);
+	ck_assert_int_eq(profdata_encoder_finish(enc), 0);
+	char *s = encoder_output(w);
+	ck_assert_str_eq(s, "0x4005d0;java.lang.Thread.run 8\n");
+	free(s);
+	profdata_encoder_free(enc);
+	profdata_writer_free(w);
+}
+END_TEST
+
+/* What the model refuses reaches the encoder's caller as the writer's error. */
+START_TEST(encoder_errors)
+{
+	profdata_writer *w;
+	profdata_encoder *enc;
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	profdata_write_options o = PROFDATA_WRITE_OPTIONS_INIT;
+	o.format = "folded";
+	ck_assert_int_eq(profdata_encoder_new(&enc, w, &o), 0);
+	const profdata_events *ev = profdata_encoder_events(enc);
+	void *pl = profdata_encoder_payload(enc);
+	profdata_meta m;
+	memset(&m, 0, sizeof(m));
+	ck_assert_int_eq(ev->begin(pl, &m), 0);
+	ck_assert_int_eq(ev->begin(pl, &m), PROFDATA_EINVAL);
+	ck_assert_ptr_nonnull(profdata_writer_error(w));
+	ck_assert_int_eq(profdata_writer_error(w)->code, PROFDATA_EINVAL);
+	ck_assert_int_eq(profdata_encoder_finish(enc), PROFDATA_EINVAL);
+	profdata_encoder_free(enc);
+	profdata_writer_free(w);
+
+	/* a sample whose stack nobody defined */
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	ck_assert_int_eq(profdata_encoder_new(&enc, w, &o), 0);
+	ev = profdata_encoder_events(enc);
+	pl = profdata_encoder_payload(enc);
+	profdata_sample x = { 9, 0, 0, NULL, 0 };
+	ck_assert_int_eq(ev->sample(pl, &x), 0);
+	ck_assert_int_eq(profdata_encoder_finish(enc), PROFDATA_EINVAL);
+	ck_assert_ptr_nonnull(strstr(profdata_writer_error(w)->message, "stack 9"));
+	profdata_encoder_free(enc);
+	profdata_writer_free(w);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("folded");
@@ -233,6 +318,8 @@ Suite *suite_main(void)
 	tcase_add_loop_test(tc, fixture_totals, 0, sizeof(fixtures) / sizeof(fixtures[0]));
 	tcase_add_test(tc, jvm_names);
 	tcase_add_test(tc, empty_profile);
+	tcase_add_test(tc, encoder_events);
+	tcase_add_test(tc, encoder_errors);
 	suite_add_tcase(s, tc);
 	/* Only in the "-corpus" Meson test, which skips (77) when ../shared/corpus is absent. */
 	if (getenv("PD_REQUIRE_CORPUS")) {

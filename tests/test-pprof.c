@@ -251,6 +251,38 @@ START_TEST(bad_option)
 }
 END_TEST
 
+/* A conversion (decoder -> model encoder -> pprof) writes what read + write writes. */
+START_TEST(convert_matches_write)
+{
+	char path[4096];
+	test_data_path(path, sizeof(path), "gperftools/cpu-100hz.prof");
+	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_PERMISSIVE);
+	size_t l1, l2;
+	unsigned char *w1 = test_write(p, "pprof", "gzip=0", &l1);
+	profdata_reader *r;
+	profdata_writer *w;
+	ck_assert_int_eq(profdata_reader_open_path(&r, path), 0);
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	profdata_write_options o = PROFDATA_WRITE_OPTIONS_INIT;
+	o.format = "pprof";
+	o.options = "gzip=0";
+	ck_assert_int_eq(profdata_convert(r, NULL, w, &o), 0);
+	ck_assert_int_eq(profdata_writer_close(w), 0);
+	const void *d;
+	ck_assert_int_eq(profdata_writer_memory(w, &d, &l2), 0);
+	ck_assert_uint_eq(l1, l2);
+	ck_assert_mem_eq(w1, d, l1);
+	Profile *pb = perftools__profiles__profile__unpack(NULL, l2, d);
+	ck_assert_ptr_nonnull(pb);
+	check_valid(pb);
+	perftools__profiles__profile__free_unpacked(pb, NULL);
+	free(w1);
+	profdata_writer_free(w);
+	profdata_reader_free(r);
+	profdata_profile_free(p);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("pprof");
@@ -258,6 +290,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, fixtures);
 	tcase_add_test(tc, jvm);
 	tcase_add_test(tc, bad_option);
+	tcase_add_test(tc, convert_matches_write);
 	suite_add_tcase(s, tc);
 	/* Only in the "-corpus" Meson test, which skips (77) when ../shared/corpus is absent. */
 	if (getenv("PD_REQUIRE_CORPUS")) {

@@ -1,6 +1,7 @@
 /* Reading, writing and converting: drives decoders into consumers and models into encoders. */
 #include "internal.h"
 #include "model/model.h"
+#include "core/model_encoder.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -176,7 +177,7 @@ int profdata_encoder_new(profdata_encoder **out, profdata_writer *w, const profd
 	int e = find_writer(w, opts, &f);
 	if (e < 0)
 		return e;
-	if (!f->encoder_new)
+	if (!f->encoder_new && !f->write_model)
 		return pd_out_error(w, PROFDATA_EUNSUPPORTED, "format '%s' has no streaming encoder", f->name);
 	profdata_encoder *enc = calloc(1, sizeof(*enc));
 	if (!enc)
@@ -184,7 +185,8 @@ int profdata_encoder_new(profdata_encoder **out, profdata_writer *w, const profd
 	enc->f = f;
 	enc->w = w;
 	if ((e = pd_options_parse(&enc->opts, opts->options, f->write_options, pd_out_diag(w))) < 0 ||
-	    (e = f->encoder_new(&enc->state, &enc->ops, w, &enc->opts)) < 0) {
+	    (e = f->encoder_new ? f->encoder_new(&enc->state, &enc->ops, w, &enc->opts)
+	                        : pd_model_encoder_new(&enc->state, &enc->ops, w, &enc->opts, f)) < 0) {
 		pd_options_free(&enc->opts);
 		free(enc);
 		return e;

@@ -2,13 +2,13 @@
  * pprof protobuf export (profile.proto, gzip-compressed on disk), built with
  * protobuf-c's generated code. See doc/formats-pprof.md.
  *
- * Everything is collected from the events and the message built at finish:
- * class loads may follow the stacks that use them, and a profile message
- * lists its functions and locations once. Samples with the same stack are
- * added up into one pprof sample (values summed per sample type), in order
- * of the stack's first sample; locations (one per frame used), functions
- * (one per function used) and mappings (the executable ones) get ids 1, 2,
- * ... in order of first use.
+ * Written from a built profile (a conversion gets here through the model
+ * encoder, core/model_encoder.c). Samples with the same stack are added up
+ * into one pprof sample (values summed per sample type), in order of the
+ * stack's first sample; locations (one per frame used), functions (one per
+ * function used) and mappings (the executable ones) get ids 1, 2, ... in
+ * order of first use. The string table is numbered in the order the message
+ * is built: sample types, period, functions, mappings, comments.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,815 +16,493 @@
 #include <string.h>
 
 #include "internal.h"
+#include "core/model_encoder.h"
 #include "util/hashmap.h"
 #include "pd_config.h"
 #include "codecs/pprof/profile.pb-c.h"
 
 extern const struct profdata_format pd_format_pprof;
 
+typedef Perftools__Profiles__ValueType pb_value_type;
+typedef Perftools__Profiles__Sample pb_sample;
+typedef Perftools__Profiles__Location pb_location;
+typedef Perftools__Profiles__Line pb_line;
+typedef Perftools__Profiles__Function pb_function;
+typedef Perftools__Profiles__Mapping pb_mapping;
 
-/* ---- collected events ---- */
-
-typedef struct pp_fn {
-	uint64_t name_id, signature_id, file_id;
-	uint32_t class_serial;
-	int32_t start_line;
-	uint32_t out_id;     /* pprof function id once used; 0 unused */
-} pp_fn;
-
-typedef struct pp_frame {
-	uint64_t function_id;
-	uint64_t address;
-	int has_address;
-	int32_t line;
-	uint32_t out_id;     /* pprof location id once used */
-} pp_frame;
-
-typedef struct pp_stack {
-	size_t off, n;       /* frame index + 1 (0 unknown) in stack_frames */
-	uint32_t sample;     /* pprof sample index + 1 once it has samples */
-} pp_stack;
-
-typedef struct pp_enc {
+/* The message under construction and what numbering it needs. */
+typedef struct pprof_writer {
+	const profdata_profile *p;
 	profdata_writer *w;
-	pd_map str_map;
-	struct { size_t off, len; } *strs;
-	size_t nstr, str_cap;
-	pd_strbuf arena;        /* strings, each followed by a NUL */
+	Perftools__Profiles__Profile prof;
+	pd_intern strings;             /* the output's string table; index 0 is "" */
 
-	pd_map class_map;
-	uint64_t *class_names;
-	size_t nclasses, classes_cap;
-	pd_map fn_map;
-	pp_fn *fns;
-	size_t nfns, fns_cap;
-	pd_map frame_map;
-	pp_frame *frames;
-	size_t nframes, frames_cap;
-	pd_map stack_map;
-	pp_stack *stacks;
-	size_t nstacks, stacks_cap;
-	uint32_t *stack_frames;
-	size_t stack_frames_n, stack_frames_cap;
-	uint64_t *type_ids;  /* pairs: type, unit */
-	size_t ntypes, types_cap;
-	int types_frozen;    /* the first sample fixed the number of values */
-	size_t nvalues;      /* values per pprof sample */
+	size_t ntypes, nvalues;        /* model sample types; values per pprof sample */
+	pb_value_type *value_types;    /* sample types, then the period type */
+	pb_value_type **value_type_ptrs;
 
-	uint32_t *sample_stacks;   /* pprof samples: stack index */
-	size_t nsamples, samples_cap;
-	int64_t *values;           /* nsamples * nvalues */
+	uint32_t *stack_sample;        /* stack index -> pprof sample index + 1 */
+	uint32_t *sample_stack;        /* pprof sample -> stack index */
+	size_t nsamples, sample_stack_cap;
+	int64_t *values;               /* nsamples * nvalues */
 	size_t values_cap;
+	pb_sample *samples;
+	pb_sample **sample_ptrs;
+	uint64_t *location_ids;
 
-	profdata_mapping *maps;
-	size_t nmaps, maps_cap;
+	uint32_t *frame_location;      /* frame index -> location id; 0 unused */
+	uint32_t *function_out;        /* function index -> pprof function id; 0 unused */
+	uint32_t *used_frames;         /* frame indexes in location order */
+	uint32_t *used_functions;      /* function indexes in function order */
+	size_t nlocations, nfunctions;
 
-	/* meta */
-	char *period_type, *period_unit;
-	uint64_t period;
-	uint64_t timestamp_ms;
-	char **comments;
-	size_t ncomments;
+	pb_function *functions;
+	pb_function **function_ptrs;
+	pb_mapping *mappings;
+	pb_mapping **mapping_ptrs;
+	pb_mapping **mappings_by_start;
+	size_t nmappings;
+	pb_location *locations;
+	pb_location **location_ptrs;
+	pb_line *lines;
+	pb_line **line_ptrs;
+	int64_t *comments;
+	char **string_ptrs;
+	void *blocks[24];              /* the arrays above, freed together */
+	size_t nblocks;
+} pprof_writer;
 
-	int failed, finished;
-} pp_enc;
-
-static int pp_oom(pp_enc *e)
+static void pprof_writer_free(pprof_writer *pw)
 {
-	e->failed = PROFDATA_ENOMEM;
-	return pd_out_error(e->w, PROFDATA_ENOMEM, "pprof: out of memory");
+	pd_intern_free(&pw->strings);
+	free(pw->sample_stack);
+	free(pw->values);
+	while (pw->nblocks)
+		free(pw->blocks[--pw->nblocks]);
 }
 
-static const char *pp_str(const pp_enc *e, uint64_t id, size_t *len)
+/* A zeroed array of n (at least one) elements, freed with the writer; NULL when out of memory. */
+static void *message_array(pprof_writer *pw, size_t n, size_t size)
 {
-	uint32_t k = id ? pd_map_get(&e->str_map, id) : 0;
-	if (!k) {
-		*len = 0;
-		return NULL;
-	}
-	*len = e->strs[k - 1].len;
-	return e->arena.p + e->strs[k - 1].off;
+	void *block = pw->nblocks < sizeof pw->blocks / sizeof pw->blocks[0] ? calloc(n ? n : 1, size) : NULL;
+	if (block)
+		pw->blocks[pw->nblocks++] = block;
+	return block;
 }
 
-static char *pp_strdup(const char *s)
+/* Index of s in the string table, adding it; -1 when out of memory. Strings stop at an embedded NUL. */
+static int64_t intern_bytes(pprof_writer *pw, const char *s, size_t len)
 {
-	size_t n = strlen(s) + 1;
-	char *t = malloc(n);
-	if (t)
-		memcpy(t, s, n);
-	return t;
+	const char *nul = len ? memchr(s, 0, len) : NULL;
+	uint32_t index;
+	if (nul)
+		len = (size_t)(nul - s);
+	if (pw->strings.n >= UINT32_MAX - 1 || pd_intern_put(&pw->strings, s ? s : "", len, &index) < 0)
+		return -1;
+	return index;
 }
 
-static int pp_begin(void *payload, const profdata_meta *m)
+static int64_t intern_text(pprof_writer *pw, const char *s) { return intern_bytes(pw, s, strlen(s)); }
+
+/* The model string `id`, interned; 0 ("") when the profile has no such string. */
+static int64_t intern_string_id(pprof_writer *pw, uint64_t id)
 {
-	pp_enc *e = payload;
-	size_t i;
-	e->period = m->period;
-	e->timestamp_ms = m->timestamp_ms;
-	if (m->period_type && !(e->period_type = pp_strdup(m->period_type)))
-		return pp_oom(e);
-	if (m->period_unit && !(e->period_unit = pp_strdup(m->period_unit)))
-		return pp_oom(e);
-	if (m->ncomments) {
-		e->comments = calloc(m->ncomments, sizeof *e->comments);
-		if (!e->comments)
-			return pp_oom(e);
-		for (i = 0; i < m->ncomments; i++) {
-			const char *k = m->comments[i].key ? m->comments[i].key : "";
-			const char *v = m->comments[i].value ? m->comments[i].value : "";
-			size_t n = strlen(k) + strlen(v) + 2;
-			e->comments[i] = malloc(n);
-			if (!e->comments[i])
-				return pp_oom(e);
-			snprintf(e->comments[i], n, "%s=%s", k, v);
-			e->ncomments++;
+	size_t len;
+	const char *s = pd_profile_text(pw->p, id, &len);
+	return s ? intern_bytes(pw, s, len) : 0;
+}
+
+#define CHECK(x) do { if ((x) < 0) return PROFDATA_ENOMEM; } while (0)
+
+static int add_sample_types(pprof_writer *pw)
+{
+	static const pb_value_type init_vt = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
+	pw->value_types = message_array(pw, pw->nvalues + 1, sizeof *pw->value_types);
+	pw->value_type_ptrs = message_array(pw, pw->nvalues + 1, sizeof *pw->value_type_ptrs);
+	if (!pw->value_types || !pw->value_type_ptrs)
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < pw->nvalues; i++) {
+		pb_value_type *vt = &pw->value_types[i];
+		*vt = init_vt;
+		if (pw->ntypes) {
+			profdata_sample_type t;
+			profdata_profile_sample_type(pw->p, i, &t);
+			CHECK(vt->type = intern_string_id(pw, t.type_id));
+			CHECK(vt->unit = intern_string_id(pw, t.unit_id));
+		} else {
+			CHECK(vt->type = intern_text(pw, "samples"));
+			CHECK(vt->unit = intern_text(pw, "count"));
 		}
+		pw->value_type_ptrs[i] = vt;
 	}
+	pw->prof.n_sample_type = pw->nsamples || pw->ntypes ? pw->nvalues : 0;
+	pw->prof.sample_type = pw->value_type_ptrs;
 	return 0;
 }
 
-static int pp_string(void *payload, uint64_t id, const char *utf8, size_t len)
+/* The period, in nanoseconds when its unit is a coarser time unit. */
+static int add_period(pprof_writer *pw)
 {
-	pp_enc *e = payload;
-	if (pd_grow((void **)&e->strs, &e->str_cap, e->nstr + 1, sizeof *e->strs))
-		return pp_oom(e);
-	e->strs[e->nstr].off = e->arena.n;
-	e->strs[e->nstr].len = len;
-	if (pd_strbuf_add(&e->arena, utf8, len) || pd_strbuf_add(&e->arena, "", 1) ||
-	    pd_map_put(&e->str_map, id, (uint32_t)(e->nstr + 1)))
-		return pp_oom(e);
-	e->nstr++;
-	return 0;
-}
-
-static int pp_class_load(void *payload, const profdata_class_load *c)
-{
-	pp_enc *e = payload;
-	if (!c->serial || pd_map_get(&e->class_map, c->serial))
-		return 0;
-	if (pd_grow((void **)&e->class_names, &e->classes_cap, e->nclasses + 1, sizeof *e->class_names))
-		return pp_oom(e);
-	e->class_names[e->nclasses++] = c->name_id;
-	return pd_map_put(&e->class_map, c->serial, (uint32_t)e->nclasses) ? pp_oom(e) : 0;
-}
-
-static int pp_function(void *payload, const profdata_function *f)
-{
-	pp_enc *e = payload;
-	pp_fn *fn;
-	if (pd_grow((void **)&e->fns, &e->fns_cap, e->nfns + 1, sizeof *e->fns))
-		return pp_oom(e);
-	fn = &e->fns[e->nfns++];
-	fn->name_id = f->name_id;
-	fn->signature_id = f->signature_id;
-	fn->file_id = f->source_file_id;
-	fn->class_serial = f->class_serial;
-	fn->start_line = f->start_line;
-	fn->out_id = 0;
-	return pd_map_put(&e->fn_map, f->id, (uint32_t)e->nfns) ? pp_oom(e) : 0;
-}
-
-static int pp_frame_ev(void *payload, const profdata_frame *f)
-{
-	pp_enc *e = payload;
-	pp_frame *fr;
-	if (pd_grow((void **)&e->frames, &e->frames_cap, e->nframes + 1, sizeof *e->frames))
-		return pp_oom(e);
-	fr = &e->frames[e->nframes++];
-	fr->function_id = f->function_id;
-	fr->address = f->address;
-	fr->has_address = f->has_address;
-	fr->line = f->line;
-	fr->out_id = 0;
-	return pd_map_put(&e->frame_map, f->id, (uint32_t)e->nframes) ? pp_oom(e) : 0;
-}
-
-static int pp_stack_ev(void *payload, const profdata_stack *s)
-{
-	pp_enc *e = payload;
-	size_t i;
-	pp_stack *st;
-	if (pd_grow((void **)&e->stacks, &e->stacks_cap, e->nstacks + 1, sizeof *e->stacks) ||
-	    pd_grow((void **)&e->stack_frames, &e->stack_frames_cap, e->stack_frames_n + s->nframes + 1,
-	            sizeof *e->stack_frames))
-		return pp_oom(e);
-	for (i = 0; i < s->nframes; i++)
-		e->stack_frames[e->stack_frames_n + i] = pd_map_get(&e->frame_map, s->frame_ids[i]);
-	st = &e->stacks[e->nstacks++];
-	st->off = e->stack_frames_n;
-	st->n = s->nframes;
-	st->sample = 0;
-	e->stack_frames_n += s->nframes;
-	return pd_map_put(&e->stack_map, s->serial, (uint32_t)e->nstacks) ? pp_oom(e) : 0;
-}
-
-static int pp_sample_type(void *payload, const profdata_sample_type *t)
-{
-	pp_enc *e = payload;
-	if (e->types_frozen) {
-		pd_out_warn(e->w, "pprof: a sample type after the first sample was left out");
-		return 0;
+	static const pb_value_type init_vt = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
+	const profdata_meta *m = profdata_profile_meta(pw->p);
+	const char *unit = m->period_unit;
+	uint64_t mul = 1;
+	if (unit && strcmp(unit, "microseconds") == 0)
+		mul = 1000;
+	else if (unit && strcmp(unit, "milliseconds") == 0)
+		mul = 1000000;
+	else if (unit && strcmp(unit, "seconds") == 0)
+		mul = 1000000000;
+	if (mul != 1)
+		unit = "nanoseconds";
+	if (m->period_type || m->period) {
+		pb_value_type *pt = &pw->value_types[pw->nvalues];
+		*pt = init_vt;
+		CHECK(pt->type = intern_text(pw, m->period_type ? m->period_type : ""));
+		CHECK(pt->unit = intern_text(pw, unit ? unit : ""));
+		pw->prof.period_type = pt;
+		pw->prof.period = (int64_t)(m->period * mul);
 	}
-	if (pd_grow((void **)&e->type_ids, &e->types_cap, 2 * (e->ntypes + 1), sizeof *e->type_ids))
-		return pp_oom(e);
-	e->type_ids[2 * e->ntypes] = t->type_id;
-	e->type_ids[2 * e->ntypes + 1] = t->unit_id;
-	e->ntypes++;
+	pw->prof.time_nanos = (int64_t)(m->timestamp_ms * 1000000u);
 	return 0;
 }
 
-static int pp_sample(void *payload, const profdata_sample *s)
+/* Add sample s's values to its stack's pprof sample, opening one at the stack's first sample. */
+static int sum_sample(pprof_writer *pw, size_t si, const profdata_sample *s)
 {
-	pp_enc *e = payload;
-	uint32_t k = pd_map_get(&e->stack_map, s->stack_serial);
-	pp_stack *st;
 	int64_t *v;
-	size_t i;
-	if (!e->types_frozen) {
-		e->types_frozen = 1;
-		e->nvalues = e->ntypes ? e->ntypes : 1;
+	if (!pw->stack_sample[si]) {
+		if (pd_grow((void **)&pw->sample_stack, &pw->sample_stack_cap, pw->nsamples + 1, sizeof *pw->sample_stack) ||
+		    pd_grow((void **)&pw->values, &pw->values_cap, (pw->nsamples + 1) * pw->nvalues, sizeof *pw->values))
+			return PROFDATA_ENOMEM;
+		pw->sample_stack[pw->nsamples] = (uint32_t)si;
+		memset(pw->values + pw->nsamples * pw->nvalues, 0, pw->nvalues * sizeof *pw->values);
+		pw->stack_sample[si] = (uint32_t)++pw->nsamples;
 	}
-	if (!k) {
-		e->failed = PROFDATA_EINVAL;
-		return pd_out_error(e->w, PROFDATA_EINVAL,
-		                    "pprof: a sample refers to stack %" PRIu32 " that no stack event defined",
-		                    s->stack_serial);
-	}
-	st = &e->stacks[k - 1];
-	if (!st->sample) {
-		if (pd_grow((void **)&e->sample_stacks, &e->samples_cap, e->nsamples + 1, sizeof *e->sample_stacks) ||
-		    pd_grow((void **)&e->values, &e->values_cap, (e->nsamples + 1) * e->nvalues, sizeof *e->values))
-			return pp_oom(e);
-		e->sample_stacks[e->nsamples] = k - 1;
-		memset(e->values + e->nsamples * e->nvalues, 0, e->nvalues * sizeof *e->values);
-		st->sample = (uint32_t)++e->nsamples;
-	}
-	v = e->values + (size_t)(st->sample - 1) * e->nvalues;
-	if (!e->ntypes) {
+	v = pw->values + (size_t)(pw->stack_sample[si] - 1) * pw->nvalues;
+	if (!pw->ntypes) {
 		/* No sample types: one count, the first value or 1. */
 		v[0] = (int64_t)((uint64_t)v[0] + (uint64_t)(s->nvalues ? s->values[0] : 1));
 		return 0;
 	}
-	for (i = 0; i < e->nvalues && i < s->nvalues; i++)
+	for (size_t i = 0; i < pw->nvalues && i < s->nvalues; i++)
 		v[i] = (int64_t)((uint64_t)v[i] + (uint64_t)s->values[i]);
 	return 0;
 }
 
-static int pp_mapping(void *payload, const profdata_mapping *m)
+static int sum_samples(pprof_writer *pw)
 {
-	pp_enc *e = payload;
-	if (pd_grow((void **)&e->maps, &e->maps_cap, e->nmaps + 1, sizeof *e->maps))
-		return pp_oom(e);
-	e->maps[e->nmaps++] = *m;
+	size_t n = profdata_profile_count(pw->p, PROFDATA_TABLE_SAMPLES);
+	pw->stack_sample = message_array(pw, profdata_profile_count(pw->p, PROFDATA_TABLE_STACKS), sizeof *pw->stack_sample);
+	if (!pw->stack_sample)
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		profdata_sample s;
+		size_t si;
+		if (pd_sample_with_stack(pw->p, i, &s, &si, pw->w, "pprof"))
+			return PROFDATA_EINVAL;
+		if (sum_sample(pw, si, &s))
+			return PROFDATA_ENOMEM;
+	}
 	return 0;
 }
 
-/* ---- building the message ---- */
-
-/* The string table: interned copies, NUL-terminated, index 0 is "". */
-typedef struct pp_strtab {
-	pd_strbuf text;
-	struct { size_t off; uint64_t hash; } *ent;
-	size_t n, cap;
-	uint32_t *slots;
-	size_t slots_cap;
-} pp_strtab;
-
-static uint64_t pp_hash_bytes(const char *s, size_t len)
+/* The location id of frame fi, numbering it (and its function) at first use. */
+static uint64_t location_of(pprof_writer *pw, size_t fi)
 {
-	uint64_t h = 1469598103934665603ull;
-	size_t i;
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
-/* Index of s in the table, adding it; -1 when out of memory. Strings stop at an embedded NUL. */
-static int64_t pp_intern(pp_strtab *t, const char *s, size_t len)
-{
-	uint64_t h;
-	size_t j;
-	const char *nul = len ? memchr(s, 0, len) : NULL;
-	if (nul)
-		len = (size_t)(nul - s);
-	h = pp_hash_bytes(s, len);
-	if ((t->n + 1) * 2 > t->slots_cap) {
-		size_t ncap = t->slots_cap ? t->slots_cap * 2 : 1024, i;
-		uint32_t *slots = calloc(ncap, sizeof *slots);
-		if (!slots)
-			return -1;
-		for (i = 0; i < t->n; i++) {
-			j = (size_t)t->ent[i].hash & (ncap - 1);
-			while (slots[j])
-				j = (j + 1) & (ncap - 1);
-			slots[j] = (uint32_t)(i + 1);
-		}
-		free(t->slots);
-		t->slots = slots;
-		t->slots_cap = ncap;
+	profdata_frame fr;
+	size_t fn;
+	if (pw->frame_location[fi])
+		return pw->frame_location[fi];
+	pw->frame_location[fi] = (uint32_t)++pw->nlocations;
+	pw->used_frames[pw->nlocations - 1] = (uint32_t)fi;
+	profdata_profile_frame(pw->p, fi, &fr);
+	if (fr.function_id && profdata_profile_find_function(pw->p, fr.function_id, &fn) == 0 && !pw->function_out[fn]) {
+		pw->function_out[fn] = (uint32_t)++pw->nfunctions;
+		pw->used_functions[pw->nfunctions - 1] = (uint32_t)fn;
 	}
-	j = (size_t)h & (t->slots_cap - 1);
-	while (t->slots[j]) {
-		size_t k = t->slots[j] - 1;
-		const char *have = t->text.p + t->ent[k].off;
-		if (t->ent[k].hash == h && strlen(have) == len && memcmp(have, s, len) == 0)
-			return (int64_t)k;
-		j = (j + 1) & (t->slots_cap - 1);
+	return pw->frame_location[fi];
+}
+
+static int add_samples(pprof_writer *pw)
+{
+	static const pb_sample init_sample = PERFTOOLS__PROFILES__SAMPLE__INIT;
+	size_t nframes = profdata_profile_count(pw->p, PROFDATA_TABLE_FRAMES), nids = 0;
+	size_t nfunctions = profdata_profile_count(pw->p, PROFDATA_TABLE_FUNCTIONS);
+	for (size_t i = 0; i < pw->nsamples; i++) {
+		profdata_stack st;
+		profdata_profile_stack(pw->p, pw->sample_stack[i], &st);
+		nids += st.nframes;
 	}
-	if (t->n >= UINT32_MAX - 1)
-		return -1;
-	if (pd_grow((void **)&t->ent, &t->cap, t->n + 1, sizeof *t->ent))
-		return -1;
-	t->ent[t->n].off = t->text.n;
-	t->ent[t->n].hash = h;
-	if (pd_strbuf_add(&t->text, s, len) || pd_strbuf_add(&t->text, "", 1))
-		return -1;
-	t->slots[j] = (uint32_t)(t->n + 1);
-	return (int64_t)t->n++;
-}
-
-static int64_t pp_intern_id(pp_strtab *t, const pp_enc *e, uint64_t id)
-{
-	size_t len;
-	const char *s = pp_str(e, id, &len);
-	return s ? pp_intern(t, s, len) : 0;
-}
-
-static int64_t pp_intern_c(pp_strtab *t, const char *s) { return pp_intern(t, s, strlen(s)); }
-
-/* The name of class serial cs into b, Java source form or as stored (empty when unknown). */
-static int pp_class_name(const pp_enc *e, uint32_t cs, int java_form, pd_strbuf *b)
-{
-	uint32_t ck = cs ? pd_map_get(&e->class_map, cs) : 0;
-	size_t clen, need;
-	const char *cname = ck ? pp_str(e, e->class_names[ck - 1], &clen) : NULL;
-	char small[256], *big;
-	int rc;
-	b->n = 0;
-	if (!cname || !clen)
-		return pd_strbuf_add(b, "", 0);
-	if (!java_form)
-		return pd_strbuf_add(b, cname, clen);
-	need = profdata_java_name(cname, clen, small, sizeof small);
-	if (need < sizeof small)
-		return pd_strbuf_add(b, small, need);
-	big = malloc(need + 1);
-	if (!big)
+	pw->samples = message_array(pw, pw->nsamples, sizeof *pw->samples);
+	pw->sample_ptrs = message_array(pw, pw->nsamples, sizeof *pw->sample_ptrs);
+	pw->location_ids = message_array(pw, nids, sizeof *pw->location_ids);
+	pw->frame_location = message_array(pw, nframes, sizeof *pw->frame_location);
+	pw->function_out = message_array(pw, nfunctions, sizeof *pw->function_out);
+	pw->used_frames = message_array(pw, nframes, sizeof *pw->used_frames);
+	pw->used_functions = message_array(pw, nfunctions, sizeof *pw->used_functions);
+	if (!pw->samples || !pw->sample_ptrs || !pw->location_ids || !pw->frame_location || !pw->function_out ||
+	    !pw->used_frames || !pw->used_functions)
 		return PROFDATA_ENOMEM;
-	profdata_java_name(cname, clen, big, need + 1);
-	rc = pd_strbuf_add(b, big, need);
-	free(big);
-	return rc;
+	nids = 0;
+	for (size_t i = 0; i < pw->nsamples; i++) {
+		pb_sample *s = &pw->samples[i];
+		profdata_stack st;
+		profdata_profile_stack(pw->p, pw->sample_stack[i], &st);
+		*s = init_sample;
+		s->location_id = pw->location_ids + nids;
+		for (size_t j = 0; j < st.nframes; j++) {
+			size_t fi;
+			/* an unknown frame id: nothing to point at */
+			if (profdata_profile_find_frame(pw->p, st.frame_ids[j], &fi) == 0)
+				s->location_id[s->n_location_id++] = location_of(pw, fi);
+		}
+		nids += s->n_location_id;
+		s->value = pw->values + i * pw->nvalues;
+		s->n_value = pw->nvalues;
+		pw->sample_ptrs[i] = s;
+	}
+	pw->prof.n_sample = pw->nsamples;
+	pw->prof.sample = pw->sample_ptrs;
+	return 0;
 }
 
-static int pp_map_cmp(const void *a, const void *b)
+/*
+ * Class prefix (Java source form, or as stored followed by the signature)
+ * and name into b, interned; *has_class says whether there was a prefix.
+ */
+static int64_t intern_function_name(pprof_writer *pw, const profdata_function *f, int java_form, pd_strbuf *b,
+                                    int *has_class)
 {
-	const Perftools__Profiles__Mapping *x = *(Perftools__Profiles__Mapping *const *)a;
-	const Perftools__Profiles__Mapping *y = *(Perftools__Profiles__Mapping *const *)b;
+	size_t nlen, slen;
+	const char *name = pd_profile_text(pw->p, f->name_id, &nlen);
+	const char *sig = java_form ? NULL : pd_profile_text(pw->p, f->signature_id, &slen);
+	b->n = 0;
+	if (pd_class_prefix(b, pw->p, f->class_serial, java_form))
+		return -1;
+	*has_class = b->n > 0;
+	if (pd_strbuf_add(b, name ? name : "", nlen) || (sig && pd_strbuf_add(b, sig, slen)))
+		return -1;
+	return intern_bytes(pw, b->p ? b->p : "", b->n);
+}
+
+/* Functions: name package.Class.method, system name pkg/Class.method(signature). */
+static int add_functions(pprof_writer *pw)
+{
+	static const pb_function init_fn = PERFTOOLS__PROFILES__FUNCTION__INIT;
+	pd_strbuf name = { 0, 0, 0 };
+	int rc = 0;
+	pw->functions = message_array(pw, pw->nfunctions, sizeof *pw->functions);
+	pw->function_ptrs = message_array(pw, pw->nfunctions, sizeof *pw->function_ptrs);
+	if (!pw->functions || !pw->function_ptrs)
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < pw->nfunctions && rc == 0; i++) {
+		profdata_function f;
+		pb_function *o = &pw->functions[i];
+		size_t sig_len;
+		int has_class;
+		profdata_profile_function(pw->p, pw->used_functions[i], &f);
+		*o = init_fn;
+		o->id = i + 1;
+		rc = (o->name = intern_function_name(pw, &f, 1, &name, &has_class)) < 0;
+		if (rc == 0 && (has_class || pd_profile_text(pw->p, f.signature_id, &sig_len)))
+			rc = (o->system_name = intern_function_name(pw, &f, 0, &name, &has_class)) < 0;
+		else
+			o->system_name = o->name;
+		if (rc == 0)
+			rc = (o->filename = intern_string_id(pw, f.source_file_id)) < 0;
+		o->start_line = f.start_line > 0 ? f.start_line : 0;
+		pw->function_ptrs[i] = o;
+	}
+	free(name.p);
+	pw->prof.n_function = pw->nfunctions;
+	pw->prof.function = pw->function_ptrs;
+	return rc ? PROFDATA_ENOMEM : 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const pb_mapping *x = *(pb_mapping *const *)a;
+	const pb_mapping *y = *(pb_mapping *const *)b;
 	if (x->memory_start != y->memory_start)
 		return x->memory_start < y->memory_start ? -1 : 1;
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* The mapping id for addr: the mapping with the greatest start <= addr, if it contains addr. */
-static uint64_t pp_find_mapping(Perftools__Profiles__Mapping *const *sorted, size_t n, uint64_t addr)
+/* Mappings: the executable ones (all when none says). */
+static int add_mappings(pprof_writer *pw)
 {
-	size_t lo = 0, hi = n;
+	static const pb_mapping init_map = PERFTOOLS__PROFILES__MAPPING__INIT;
+	size_t n = profdata_profile_count(pw->p, PROFDATA_TABLE_MAPPINGS);
+	pw->mappings = message_array(pw, n, sizeof *pw->mappings);
+	pw->mapping_ptrs = message_array(pw, n, sizeof *pw->mapping_ptrs);
+	pw->mappings_by_start = message_array(pw, n, sizeof *pw->mappings_by_start);
+	if (!pw->mappings || !pw->mapping_ptrs || !pw->mappings_by_start)
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		profdata_mapping mp;
+		pb_mapping *o = &pw->mappings[pw->nmappings];
+		profdata_profile_mapping(pw->p, i, &mp);
+		if ((mp.perms[0] && !strchr(mp.perms, 'x')) || mp.limit <= mp.start)
+			continue;
+		*o = init_map;
+		o->id = pw->nmappings + 1;
+		o->memory_start = mp.start;
+		o->memory_limit = mp.limit;
+		o->file_offset = mp.offset;
+		CHECK(o->filename = intern_string_id(pw, mp.path_id));
+		CHECK(o->build_id = intern_string_id(pw, mp.build_id));
+		pw->mapping_ptrs[pw->nmappings] = o;
+		pw->mappings_by_start[pw->nmappings++] = o;
+	}
+	qsort(pw->mappings_by_start, pw->nmappings, sizeof *pw->mappings_by_start, by_start);
+	pw->prof.n_mapping = pw->nmappings;
+	pw->prof.mapping = pw->mapping_ptrs;
+	return 0;
+}
+
+/* The mapping id for addr: the mapping with the greatest start <= addr, if it contains addr. */
+static uint64_t mapping_of(const pprof_writer *pw, uint64_t addr)
+{
+	size_t lo = 0, hi = pw->nmappings;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (sorted[mid]->memory_start <= addr)
+		if (pw->mappings_by_start[mid]->memory_start <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo > 0 && addr < sorted[lo - 1]->memory_limit ? sorted[lo - 1]->id : 0;
+	return lo > 0 && addr < pw->mappings_by_start[lo - 1]->memory_limit ? pw->mappings_by_start[lo - 1]->id : 0;
 }
 
-typedef struct pp_msg {
-	Perftools__Profiles__Profile prof;
-	Perftools__Profiles__ValueType *vt;      /* sample types + period type */
-	Perftools__Profiles__ValueType **vt_ptrs;
-	Perftools__Profiles__Sample *samples;
-	Perftools__Profiles__Sample **sample_ptrs;
-	uint64_t *loc_ids;
-	Perftools__Profiles__Location *locs;
-	Perftools__Profiles__Location **loc_ptrs;
-	Perftools__Profiles__Line *lines;
-	Perftools__Profiles__Line **line_ptrs;
-	Perftools__Profiles__Function *fns;
-	Perftools__Profiles__Function **fn_ptrs;
-	Perftools__Profiles__Mapping *maps;
-	Perftools__Profiles__Mapping **map_ptrs;
-	Perftools__Profiles__Mapping **map_sorted;
-	int64_t *comments;
-	char **strings;
-	uint32_t *used_frames;   /* frame indexes in location order */
-	uint32_t *used_fns;      /* function indexes in function order */
-	pp_strtab st;
-} pp_msg;
-
-static void pp_msg_free(pp_msg *m)
+static int add_locations(pprof_writer *pw)
 {
-	free(m->vt);
-	free(m->vt_ptrs);
-	free(m->samples);
-	free(m->sample_ptrs);
-	free(m->loc_ids);
-	free(m->locs);
-	free(m->loc_ptrs);
-	free(m->lines);
-	free(m->line_ptrs);
-	free(m->fns);
-	free(m->fn_ptrs);
-	free(m->maps);
-	free(m->map_ptrs);
-	free(m->map_sorted);
-	free(m->comments);
-	free(m->strings);
-	free(m->used_frames);
-	free(m->used_fns);
-	free(m->st.text.p);
-	free(m->st.ent);
-	free(m->st.slots);
-}
-
-/* Convert a period to nanoseconds when its unit is a coarser time unit. */
-static void pp_period(const pp_enc *e, const char **unit, int64_t *period)
-{
-	uint64_t mul = 1;
-	*unit = e->period_unit;
-	if (e->period_unit) {
-		if (strcmp(e->period_unit, "microseconds") == 0)
-			mul = 1000;
-		else if (strcmp(e->period_unit, "milliseconds") == 0)
-			mul = 1000000;
-		else if (strcmp(e->period_unit, "seconds") == 0)
-			mul = 1000000000;
-		if (mul != 1)
-			*unit = "nanoseconds";
-	}
-	*period = (int64_t)(e->period * mul);
-}
-
-#define PP_CHECK(x) do { if ((x) < 0) goto oom; } while (0)
-
-static int pp_build(pp_enc *e, pp_msg *m)
-{
-	Perftools__Profiles__Profile *p = &m->prof;
-	size_t i, j, nlocs = 0, nfns = 0, nmaps = 0, nlocids = 0;
-	int64_t si;
-	pd_strbuf tmp = { 0, 0, 0 }, cls = { 0, 0, 0 };
-	const char *unit;
-	int64_t period;
-	static const Perftools__Profiles__Profile init_prof = PERFTOOLS__PROFILES__PROFILE__INIT;
-	static const Perftools__Profiles__ValueType init_vt = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
-	static const Perftools__Profiles__Sample init_sample = PERFTOOLS__PROFILES__SAMPLE__INIT;
-	static const Perftools__Profiles__Location init_loc = PERFTOOLS__PROFILES__LOCATION__INIT;
-	static const Perftools__Profiles__Line init_line = PERFTOOLS__PROFILES__LINE__INIT;
-	static const Perftools__Profiles__Function init_fn = PERFTOOLS__PROFILES__FUNCTION__INIT;
-	static const Perftools__Profiles__Mapping init_map = PERFTOOLS__PROFILES__MAPPING__INIT;
-
-	*p = init_prof;
-	PP_CHECK(pp_intern(&m->st, "", 0));
-
-	/* sample types, and the period type after them */
-	m->vt = malloc((e->nvalues + e->ntypes + 2) * sizeof *m->vt);
-	m->vt_ptrs = malloc((e->nvalues + e->ntypes + 2) * sizeof *m->vt_ptrs);
-	if (!m->vt || !m->vt_ptrs)
-		goto oom;
-	if (!e->types_frozen)
-		e->nvalues = e->ntypes ? e->ntypes : 1;
-	for (i = 0; i < e->nvalues; i++) {
-		m->vt[i] = init_vt;
-		if (e->ntypes) {
-			PP_CHECK(si = pp_intern_id(&m->st, e, e->type_ids[2 * i]));
-			m->vt[i].type = si;
-			PP_CHECK(si = pp_intern_id(&m->st, e, e->type_ids[2 * i + 1]));
-			m->vt[i].unit = si;
-		} else {
-			PP_CHECK(m->vt[i].type = pp_intern_c(&m->st, "samples"));
-			PP_CHECK(m->vt[i].unit = pp_intern_c(&m->st, "count"));
-		}
-		m->vt_ptrs[i] = &m->vt[i];
-	}
-	p->n_sample_type = e->nsamples || e->ntypes ? e->nvalues : 0;
-	p->sample_type = m->vt_ptrs;
-	pp_period(e, &unit, &period);
-	if (e->period_type || e->period) {
-		Perftools__Profiles__ValueType *pt = &m->vt[e->nvalues];
-		*pt = init_vt;
-		PP_CHECK(pt->type = pp_intern_c(&m->st, e->period_type ? e->period_type : ""));
-		PP_CHECK(pt->unit = pp_intern_c(&m->st, unit ? unit : ""));
-		p->period_type = pt;
-		p->period = period;
-	}
-	p->time_nanos = (int64_t)(e->timestamp_ms * 1000000u);
-
-	/* locations and functions in order of first use */
-	m->samples = malloc((e->nsamples ? e->nsamples : 1) * sizeof *m->samples);
-	m->sample_ptrs = malloc((e->nsamples ? e->nsamples : 1) * sizeof *m->sample_ptrs);
-	for (i = 0; i < e->nsamples; i++)
-		nlocids += e->stacks[e->sample_stacks[i]].n;
-	m->loc_ids = malloc((nlocids ? nlocids : 1) * sizeof *m->loc_ids);
-	m->used_frames = malloc((e->nframes ? e->nframes : 1) * sizeof *m->used_frames);
-	m->used_fns = malloc((e->nfns ? e->nfns : 1) * sizeof *m->used_fns);
-	if (!m->samples || !m->sample_ptrs || !m->loc_ids || !m->used_frames || !m->used_fns)
-		goto oom;
-	nlocids = 0;
-	for (i = 0; i < e->nsamples; i++) {
-		const pp_stack *stk = &e->stacks[e->sample_stacks[i]];
-		Perftools__Profiles__Sample *s = &m->samples[i];
-		*s = init_sample;
-		s->location_id = m->loc_ids + nlocids;
-		for (j = 0; j < stk->n; j++) {
-			uint32_t f = e->stack_frames[stk->off + j];
-			pp_frame *fr;
-			if (!f) {
-				continue; /* an unknown frame id: nothing to point at */
-			}
-			fr = &e->frames[f - 1];
-			if (!fr->out_id) {
-				fr->out_id = (uint32_t)++nlocs;
-				m->used_frames[nlocs - 1] = f - 1;
-				if (fr->function_id) {
-					uint32_t fk = pd_map_get(&e->fn_map, fr->function_id);
-					if (fk && !e->fns[fk - 1].out_id) {
-						e->fns[fk - 1].out_id = (uint32_t)++nfns;
-						m->used_fns[nfns - 1] = fk - 1;
-					}
-				}
-			}
-			m->loc_ids[nlocids + s->n_location_id++] = fr->out_id;
-		}
-		nlocids += s->n_location_id;
-		s->value = e->values + i * e->nvalues;
-		s->n_value = e->nvalues;
-		m->sample_ptrs[i] = s;
-	}
-	p->n_sample = e->nsamples;
-	p->sample = m->sample_ptrs;
-
-	/* functions */
-	m->fns = malloc((nfns ? nfns : 1) * sizeof *m->fns);
-	m->fn_ptrs = malloc((nfns ? nfns : 1) * sizeof *m->fn_ptrs);
-	if (!m->fns || !m->fn_ptrs)
-		goto oom;
-	for (i = 0; i < nfns; i++) {
-		const pp_fn *f = &e->fns[m->used_fns[i]];
-		Perftools__Profiles__Function *o = &m->fns[i];
-		size_t nlen, slen;
-		const char *name = pp_str(e, f->name_id, &nlen);
-		const char *sig = pp_str(e, f->signature_id, &slen);
-		*o = init_fn;
-		o->id = i + 1;
-		/* name: package.Class.method; system name: pkg/Class.method(signature) */
-		if (pp_class_name(e, f->class_serial, 1, &cls))
-			goto oom;
-		tmp.n = 0;
-		if (cls.n && (pd_strbuf_add(&tmp, cls.p, cls.n) || pd_strbuf_add(&tmp, ".", 1)))
-			goto oom;
-		if (pd_strbuf_add(&tmp, name ? name : "", name ? nlen : 0))
-			goto oom;
-		PP_CHECK(o->name = pp_intern(&m->st, tmp.p, tmp.n));
-		if (cls.n || sig) {
-			if (pp_class_name(e, f->class_serial, 0, &cls))
-				goto oom;
-			tmp.n = 0;
-			if (cls.n && (pd_strbuf_add(&tmp, cls.p, cls.n) || pd_strbuf_add(&tmp, ".", 1)))
-				goto oom;
-			if (pd_strbuf_add(&tmp, name ? name : "", name ? nlen : 0) || (sig && pd_strbuf_add(&tmp, sig, slen)))
-				goto oom;
-			PP_CHECK(o->system_name = pp_intern(&m->st, tmp.p, tmp.n));
-		} else {
-			o->system_name = o->name;
-		}
-		PP_CHECK(o->filename = pp_intern_id(&m->st, e, f->file_id));
-		o->start_line = f->start_line > 0 ? f->start_line : 0;
-		m->fn_ptrs[i] = o;
-	}
-	p->n_function = nfns;
-	p->function = m->fn_ptrs;
-
-	/* mappings: the executable ones (all when none says) */
-	m->maps = malloc((e->nmaps ? e->nmaps : 1) * sizeof *m->maps);
-	m->map_ptrs = malloc((e->nmaps ? e->nmaps : 1) * sizeof *m->map_ptrs);
-	m->map_sorted = malloc((e->nmaps ? e->nmaps : 1) * sizeof *m->map_sorted);
-	if (!m->maps || !m->map_ptrs || !m->map_sorted)
-		goto oom;
-	for (i = 0; i < e->nmaps; i++) {
-		const profdata_mapping *mp = &e->maps[i];
-		Perftools__Profiles__Mapping *o;
-		if (mp->perms[0] && !strchr(mp->perms, 'x'))
-			continue;
-		if (mp->limit <= mp->start)
-			continue;
-		o = &m->maps[nmaps];
-		*o = init_map;
-		o->id = nmaps + 1;
-		o->memory_start = mp->start;
-		o->memory_limit = mp->limit;
-		o->file_offset = mp->offset;
-		PP_CHECK(o->filename = pp_intern_id(&m->st, e, mp->path_id));
-		PP_CHECK(o->build_id = pp_intern_id(&m->st, e, mp->build_id));
-		m->map_ptrs[nmaps] = o;
-		m->map_sorted[nmaps] = o;
-		nmaps++;
-	}
-	qsort(m->map_sorted, nmaps, sizeof *m->map_sorted, pp_map_cmp);
-	p->n_mapping = nmaps;
-	p->mapping = m->map_ptrs;
-
-	/* locations */
-	m->locs = malloc((nlocs ? nlocs : 1) * sizeof *m->locs);
-	m->loc_ptrs = malloc((nlocs ? nlocs : 1) * sizeof *m->loc_ptrs);
-	m->lines = malloc((nlocs ? nlocs : 1) * sizeof *m->lines);
-	m->line_ptrs = malloc((nlocs ? nlocs : 1) * sizeof *m->line_ptrs);
-	if (!m->locs || !m->loc_ptrs || !m->lines || !m->line_ptrs)
-		goto oom;
-	for (i = 0; i < nlocs; i++) {
-		const pp_frame *fr = &e->frames[m->used_frames[i]];
-		Perftools__Profiles__Location *o = &m->locs[i];
-		uint32_t fk = fr->function_id ? pd_map_get(&e->fn_map, fr->function_id) : 0;
+	static const pb_location init_loc = PERFTOOLS__PROFILES__LOCATION__INIT;
+	static const pb_line init_line = PERFTOOLS__PROFILES__LINE__INIT;
+	size_t n = pw->nlocations;
+	pw->locations = message_array(pw, n, sizeof *pw->locations);
+	pw->location_ptrs = message_array(pw, n, sizeof *pw->location_ptrs);
+	pw->lines = message_array(pw, n, sizeof *pw->lines);
+	pw->line_ptrs = message_array(pw, n, sizeof *pw->line_ptrs);
+	if (!pw->locations || !pw->location_ptrs || !pw->lines || !pw->line_ptrs)
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		profdata_frame fr;
+		pb_location *o = &pw->locations[i];
+		size_t fn;
+		profdata_profile_frame(pw->p, pw->used_frames[i], &fr);
 		*o = init_loc;
 		o->id = i + 1;
-		if (fr->has_address) {
-			o->address = fr->address;
-			o->mapping_id = pp_find_mapping(m->map_sorted, nmaps, fr->address);
+		if (fr.has_address) {
+			o->address = fr.address;
+			o->mapping_id = mapping_of(pw, fr.address);
 		}
-		if (fk) {
-			m->lines[i] = init_line;
-			m->lines[i].function_id = e->fns[fk - 1].out_id;
-			m->lines[i].line = fr->line > 0 ? fr->line : 0;
-			m->line_ptrs[i] = &m->lines[i];
-			o->line = &m->line_ptrs[i];
+		if (fr.function_id && profdata_profile_find_function(pw->p, fr.function_id, &fn) == 0) {
+			pw->lines[i] = init_line;
+			pw->lines[i].function_id = pw->function_out[fn];
+			pw->lines[i].line = fr.line > 0 ? fr.line : 0;
+			pw->line_ptrs[i] = &pw->lines[i];
+			o->line = &pw->line_ptrs[i];
 			o->n_line = 1;
 		}
-		m->loc_ptrs[i] = o;
+		pw->location_ptrs[i] = o;
 	}
-	p->n_location = nlocs;
-	p->location = m->loc_ptrs;
-
-	/* comments */
-	if (e->ncomments) {
-		m->comments = malloc(e->ncomments * sizeof *m->comments);
-		if (!m->comments)
-			goto oom;
-		for (i = 0; i < e->ncomments; i++)
-			PP_CHECK(m->comments[i] = pp_intern_c(&m->st, e->comments[i]));
-		p->n_comment = e->ncomments;
-		p->comment = m->comments;
-	}
-
-	/* the string table */
-	m->strings = malloc(m->st.n * sizeof *m->strings);
-	if (!m->strings)
-		goto oom;
-	for (i = 0; i < m->st.n; i++)
-		m->strings[i] = m->st.text.p + m->st.ent[i].off;
-	p->n_string_table = m->st.n;
-	p->string_table = m->strings;
-	free(tmp.p);
-	free(cls.p);
+	pw->prof.n_location = n;
+	pw->prof.location = pw->location_ptrs;
 	return 0;
-oom:
-	free(tmp.p);
-	free(cls.p);
-	return PROFDATA_ENOMEM;
 }
 
-static int pp_finish(void *state)
+/* Comments "key=value", then the string table. */
+static int add_comments_and_strings(pprof_writer *pw)
 {
-	pp_enc *e = state;
-	pp_msg m;
-	size_t size;
-	unsigned char *out;
+	const profdata_meta *m = profdata_profile_meta(pw->p);
+	pd_strbuf kv = { 0, 0, 0 };
+	int rc = 0;
+	if (m->ncomments) {
+		if (!(pw->comments = message_array(pw, m->ncomments, sizeof *pw->comments)))
+			return PROFDATA_ENOMEM;
+		for (size_t i = 0; i < m->ncomments && rc == 0; i++) {
+			const char *k = m->comments[i].key ? m->comments[i].key : "";
+			const char *v = m->comments[i].value ? m->comments[i].value : "";
+			kv.n = 0;
+			rc = pd_strbuf_add(&kv, k, strlen(k)) || pd_strbuf_add(&kv, "=", 1) || pd_strbuf_add(&kv, v, strlen(v)) ||
+			     (pw->comments[i] = intern_text(pw, kv.p)) < 0;
+		}
+		free(kv.p);
+		pw->prof.n_comment = m->ncomments;
+		pw->prof.comment = pw->comments;
+	}
+	if (rc || !(pw->string_ptrs = message_array(pw, pw->strings.n, sizeof *pw->string_ptrs)))
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < pw->strings.n; i++)
+		pw->string_ptrs[i] = (char *)pd_intern_str(&pw->strings, (uint32_t)i, NULL);
+	pw->prof.n_string_table = pw->strings.n;
+	pw->prof.string_table = pw->string_ptrs;
+	return 0;
+}
+
+static int build_message(pprof_writer *pw)
+{
+	static const Perftools__Profiles__Profile init_prof = PERFTOOLS__PROFILES__PROFILE__INIT;
 	int rc;
-
-	if (e->failed)
-		return e->failed;
-	if (e->finished)
-		return 0;
-	e->finished = 1;
-	memset(&m, 0, sizeof m);
-	rc = pp_build(e, &m);
-	if (rc) {
-		pp_msg_free(&m);
-		return pp_oom(e);
-	}
-	size = protobuf_c_message_get_packed_size(&m.prof.base);
-	out = pd_out_reserve(e->w, size ? size : 1);
-	if (!out) {
-		pp_msg_free(&m);
-		e->failed = PROFDATA_EIO;
-		return PROFDATA_EIO;
-	}
-	size = protobuf_c_message_pack(&m.prof.base, out);
-	pd_out_commit(e->w, size);
-	pp_msg_free(&m);
+	pw->prof = init_prof;
+	pw->ntypes = profdata_profile_count(pw->p, PROFDATA_TABLE_SAMPLE_TYPES);
+	pw->nvalues = pw->ntypes ? pw->ntypes : 1;
+	if ((rc = sum_samples(pw)) != 0)
+		return rc;
+	if (intern_bytes(pw, "", 0) < 0 || add_sample_types(pw) || add_period(pw) || add_samples(pw) ||
+	    add_functions(pw) || add_mappings(pw) || add_locations(pw) || add_comments_and_strings(pw))
+		return PROFDATA_ENOMEM;
 	return 0;
 }
 
-static void pp_free(void *state)
+static int set_compression(profdata_writer *w, const pd_options *opts)
 {
-	pp_enc *e = state;
-	size_t i;
-	if (!e)
-		return;
-	pd_map_free(&e->str_map);
-	free(e->strs);
-	free(e->arena.p);
-	pd_map_free(&e->class_map);
-	free(e->class_names);
-	pd_map_free(&e->fn_map);
-	free(e->fns);
-	pd_map_free(&e->frame_map);
-	free(e->frames);
-	pd_map_free(&e->stack_map);
-	free(e->stacks);
-	free(e->stack_frames);
-	free(e->type_ids);
-	free(e->sample_stacks);
-	free(e->values);
-	free(e->maps);
-	free(e->period_type);
-	free(e->period_unit);
-	for (i = 0; i < e->ncomments; i++)
-		free(e->comments[i]);
-	free(e->comments);
-	free(e);
-}
-
-static const pd_encoder_ops pp_ops = {
-	{
-		PROFDATA_EVENTS_VERSION,
-		pp_begin,       /* begin */
-		pp_string,      /* string */
-		pp_class_load,  /* class_load */
-		NULL,           /* class_unload */
-		pp_function,    /* function */
-		pp_frame_ev,    /* frame */
-		pp_stack_ev,    /* stack */
-		NULL,           /* thread_start */
-		NULL,           /* thread_end */
-		pp_sample_type, /* sample_type */
-		NULL,           /* sample_group */
-		pp_sample,      /* sample */
-		NULL,           /* alloc_sites */
-		NULL,           /* heap_summary */
-		NULL,           /* control_settings */
-		pp_mapping,     /* mapping */
-		NULL,           /* dump_begin */
-		NULL,           /* heap_info */
-		NULL,           /* class_dump */
-		NULL,           /* root */
-		NULL,           /* object */
-		NULL,           /* dump_end */
-		NULL,           /* unknown */
-		NULL,           /* attachment */
-		NULL,           /* trace_event */
-		NULL,           /* end */
-	},
-	pp_finish,
-	pp_free,
-};
-
-static const char *const pp_write_options[] = { "gzip", NULL };
-
-static int pp_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writer *w, const pd_options *opts)
-{
-	pp_enc *e;
 	long long level = 6;
-	int rc;
 	if (opts) {
-		rc = pd_options_int(opts, "gzip", 6, 0, 9, &level, pd_out_diag(w));
+		int rc = pd_options_int(opts, "gzip", 6, 0, 9, &level, pd_out_diag(w));
 		if (rc)
 			return rc;
 	}
-	if (level > 0) {
+	if (level == 0)
+		return 0;
 #if PD_HAVE_ZLIB
-		rc = profdata_writer_set_gzip(w, (int)level);
-		if (rc)
-			return rc;
+	return profdata_writer_set_gzip(w, (int)level);
 #else
-		pd_out_warn(w, "pprof: built without zlib: the profile is written uncompressed");
-#endif
-	}
-	e = calloc(1, sizeof *e);
-	if (!e)
-		return pd_out_error(w, PROFDATA_ENOMEM, "pprof: out of memory");
-	e->w = w;
-	*state = e;
-	*ops = &pp_ops;
+	pd_out_warn(w, "pprof: built without zlib: the profile is written uncompressed");
 	return 0;
+#endif
 }
+
+static int pprof_write_model(const profdata_profile *p, profdata_writer *w, const pd_options *opts)
+{
+	pprof_writer pw;
+	int rc = set_compression(w, opts);
+	if (rc)
+		return rc;
+	memset(&pw, 0, sizeof pw);
+	pw.p = p;
+	pw.w = w;
+	rc = build_message(&pw);
+	if (rc == PROFDATA_ENOMEM)
+		rc = pd_out_error(w, rc, "pprof: out of memory");
+	if (rc == 0) {
+		size_t size = protobuf_c_message_get_packed_size(&pw.prof.base);
+		unsigned char *out = pd_out_reserve(w, size ? size : 1);
+		if (out)
+			pd_out_commit(w, protobuf_c_message_pack(&pw.prof.base, out));
+		else
+			rc = PROFDATA_EIO;
+	}
+	pprof_writer_free(&pw);
+	return rc;
+}
+
+static const char *const pprof_write_options[] = { "gzip", NULL };
 
 const struct profdata_format pd_format_pprof = {
-	"pprof",
-	"pprof protobuf (gzip-compressed profile.proto); export only",
-	NULL,
-	NULL,
-	pp_encoder_new,
-	NULL,
-	NULL,
-	pp_write_options,
+	.name = "pprof",
+	.description = "pprof protobuf (gzip-compressed profile.proto); export only",
+	.write_model = pprof_write_model,
+	.write_options = pprof_write_options,
 };

@@ -1,0 +1,537 @@
+/*
+ * Reading gperftools CPU profiles. The decoder works from the input window:
+ * a map from PCs to frames and a table from call chains to stacks; nothing
+ * is allocated per record. Version 0 streams (frames and the stack of a new
+ * chain are emitted just before its first sample); version 1 learns
+ * function names only from the text after the records, so it keeps the
+ * records and emits them then (java.c).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codecs/gperftools/gperftools.h"
+
+int pd_gperftools_emit_string(pd_gperftools_decoder *d, uint64_t *id, const char *s, size_t len)
+{
+	uint32_t index;
+	int rc;
+	if (d->strings.n >= UINT32_MAX - 1)
+		return PROFDATA_ELIMIT;
+	rc = pd_intern_put(&d->strings, s, len, &index);
+	if (rc < 0)
+		return rc;
+	*id = (uint64_t)index + 1;
+	if (rc == 1)
+		return 0;
+	rc = PD_EMIT(d->a, string, *id, s, len);
+	return rc ? PD_GPERFTOOLS_STOP(d, rc) : 0;
+}
+
+int pd_gperftools_frame_id(pd_gperftools_decoder *d, uint64_t pc, uint32_t *id, int *added)
+{
+	*id = pd_map_get(&d->frame_of_pc, pc);
+	*added = !*id;
+	if (*id)
+		return 0;
+	if (d->npcs >= UINT32_MAX - 1)
+		return PROFDATA_ELIMIT;
+	*id = (uint32_t)++d->npcs;
+	return pd_map_put(&d->frame_of_pc, pc, *id);
+}
+
+int pd_gperftools_emit_frame(pd_gperftools_decoder *d, uint64_t id, uint64_t pc, uint64_t function_id, int32_t line)
+{
+	profdata_frame f = { .id = id, .function_id = function_id, .line = line, .address = pc, .has_address = 1 };
+	int rc = PD_EMIT(d->a, frame, &f);
+	return rc ? PD_GPERFTOOLS_STOP(d, rc) : 0;
+}
+
+static int emit_stack(pd_gperftools_decoder *d, uint32_t serial, const uint64_t *pcs, size_t n)
+{
+	profdata_stack s;
+	size_t i;
+	int rc;
+	if (pd_grow((void **)&d->frame_ids, &d->frame_ids_cap, n ? n : 1, sizeof *d->frame_ids))
+		return PROFDATA_ENOMEM;
+	for (i = 0; i < n; i++) {
+		uint32_t id;
+		int added;
+		rc = pd_gperftools_frame_id(d, pcs[i], &id, &added);
+		if (rc)
+			return rc;
+		if (added && d->version == 0) {
+			rc = pd_gperftools_emit_frame(d, id, pcs[i], 0, 0);
+			if (rc)
+				return rc;
+		}
+		d->frame_ids[i] = id;
+	}
+	if (d->version != 0)
+		return 0;
+	memset(&s, 0, sizeof s);
+	s.serial = serial;
+	s.frame_ids = d->frame_ids;
+	s.nframes = n;
+	rc = PD_EMIT(d->a, stack, &s);
+	return rc ? PD_GPERFTOOLS_STOP(d, rc) : 0;
+}
+
+int pd_gperftools_emit_sample(pd_gperftools_decoder *d, uint32_t serial, uint64_t count)
+{
+	profdata_sample s;
+	int64_t v[2];
+	int rc;
+	v[0] = (int64_t)count;
+	v[1] = (int64_t)(count * d->period * 1000u);
+	memset(&s, 0, sizeof s);
+	s.stack_serial = serial;
+	s.values = v;
+	s.nvalues = 2;
+	d->nsamples += count;
+	rc = PD_EMIT(d->a, sample, &s);
+	return rc ? PD_GPERFTOOLS_STOP(d, rc) : 0;
+}
+
+/*
+ * The chain table's key: the record's PCs folded one multiply per word,
+ * starting from the table's seed. pd_hash_bytes would do, but costs two
+ * and a half times as much per word on the records' hot path, and this
+ * runs once per record.
+ */
+GPERFTOOLS_INLINE uint64_t chain_hash(uint64_t seed, const unsigned char *p, size_t n, unsigned ws, int be)
+{
+	uint64_t h = seed ^ n;
+	for (size_t i = 0; i < n; i++) {
+		h = (h ^ pd_gperftools_load(p + i * ws, ws, be)) * 0x9E3779B97F4A7C15ull;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+/* The chain of the record whose PCs are at p (n slots) among those with its hash (from chain `k` on); 0 none. */
+GPERFTOOLS_INLINE uint32_t find_chain(const pd_gperftools_decoder *d, uint32_t k, const unsigned char *p, size_t n,
+                                      unsigned ws, int be)
+{
+	for (; k; k = d->chains[k - 1].next_same_hash) {
+		const pd_gperftools_chain *c = &d->chains[k - 1];
+		const uint64_t *q = d->chain_pcs + c->off;
+		size_t i;
+		if (c->n != n)
+			continue;
+		for (i = 0; i < n; i++)
+			if (q[i] != pd_gperftools_load(p + i * ws, ws, be))
+				break;
+		if (i == n)
+			return k;
+	}
+	return 0;
+}
+
+/* A new chain (stack serial = its index + 1) at the head of those with hash h. */
+static int add_chain(pd_gperftools_decoder *d, const unsigned char *p, size_t n, uint64_t h, uint32_t head,
+                     unsigned ws, int be, uint32_t *serial)
+{
+	pd_gperftools_chain *c;
+	if (d->nchains >= UINT32_MAX - 1 || n > UINT32_MAX)
+		return PROFDATA_ELIMIT;
+	if (pd_grow((void **)&d->chains, &d->chains_cap, d->nchains + 1, sizeof *d->chains) ||
+	    pd_grow((void **)&d->chain_pcs, &d->chain_pcs_cap, d->chain_pcs_n + n + 1, sizeof *d->chain_pcs))
+		return PROFDATA_ENOMEM;
+	c = &d->chains[d->nchains];
+	c->off = d->chain_pcs_n;
+	c->n = (uint32_t)n;
+	c->next_same_hash = head;
+	for (size_t i = 0; i < n; i++)
+		d->chain_pcs[c->off + i] = pd_gperftools_load(p + i * ws, ws, be);
+	d->chain_pcs_n += n;
+	*serial = (uint32_t)++d->nchains;
+	if (pd_map_put(&d->chain_of_hash, h, *serial))
+		return PROFDATA_ENOMEM;
+	return emit_stack(d, *serial, d->chain_pcs + c->off, n);
+}
+
+/*
+ * One record whose PCs are at p (n slots), h their chain hash and head the
+ * first chain with that hash. Finds or adds its chain and emits (version 0)
+ * or keeps (version 1) its sample.
+ */
+GPERFTOOLS_INLINE int add_record(pd_gperftools_decoder *d, const unsigned char *p, uint64_t count, size_t n, uint64_t h,
+                                  uint32_t head, unsigned ws, int be)
+{
+	uint32_t serial = find_chain(d, head, p, n, ws, be);
+	int rc;
+	if (!serial && (rc = add_chain(d, p, n, h, head, ws, be, &serial)) != 0)
+		return rc;
+	d->nrecords++;
+	if (d->version == 0)
+		return pd_gperftools_emit_sample(d, serial, count);
+	if (pd_grow((void **)&d->records, &d->records_cap, d->nrecords_kept + 1, sizeof *d->records))
+		return PROFDATA_ENOMEM;
+	d->records[d->nrecords_kept].count = count;
+	d->records[d->nrecords_kept].serial = serial;
+	d->nrecords_kept++;
+	return 0;
+}
+
+enum { RECORDS_MORE = 0, RECORDS_TRAILER = 1 };
+
+/*
+ * Parse the complete records of the window [p, p + avail). *used gets the
+ * bytes consumed; *need the bytes the next (incomplete) record needs from
+ * there, 0 when even its count and length are not there. Returns RECORDS_MORE,
+ * RECORDS_TRAILER, or an error.
+ */
+GPERFTOOLS_INLINE int run_records(pd_gperftools_decoder *d, const unsigned char *p, size_t avail, size_t *used,
+                                   uint64_t *need, unsigned ws, int be)
+{
+	/* Records go in batches: find and hash a batch, look up their chains
+	 * and prefetch the stored PCs, then process. The lookups of a batch
+	 * then wait for memory together instead of one after another. */
+	enum { BATCH = 32 };
+	struct {
+		size_t pos, n;
+		uint64_t count, h;
+		uint32_t head;
+	} b[BATCH];
+	size_t pos = 0, nb, k, nchains;
+	int stop = RECORDS_MORE, rc;
+	*need = 0;
+	for (;;) {
+		nb = 0;
+		while (nb < BATCH && avail - pos >= 2 * (size_t)ws) {
+			uint64_t count = pd_gperftools_load(p + pos, ws, be);
+			uint64_t n = pd_gperftools_load(p + pos + ws, ws, be);
+			size_t room = (avail - pos) / ws - 2;
+			if (n > room) {
+				*need = n > (UINT64_MAX / ws) - 2 ? UINT64_MAX : (n + 2) * ws;
+				stop = -1;
+				break;
+			}
+			if (count == 0 && n == 1 && pd_gperftools_load(p + pos + 2 * (size_t)ws, ws, be) == 0) {
+				stop = RECORDS_TRAILER;
+				break;
+			}
+			b[nb].pos = pos;
+			b[nb].n = (size_t)n;
+			b[nb].count = count;
+			b[nb].h = chain_hash(d->chain_seed, p + pos + 2 * (size_t)ws, (size_t)n, ws, be);
+			pos += (2 + (size_t)n) * ws;
+			nb++;
+		}
+		for (k = 0; k < nb; k++) {
+			b[k].head = pd_map_get(&d->chain_of_hash, b[k].h);
+			if (b[k].head)
+				GPERFTOOLS_PREFETCH(d->chain_pcs + d->chains[b[k].head - 1].off);
+		}
+		nchains = d->nchains;
+		for (k = 0; k < nb; k++) {
+			/* a chain added earlier in this batch may be this record's */
+			if (d->nchains != nchains)
+				b[k].head = pd_map_get(&d->chain_of_hash, b[k].h);
+			rc = add_record(d, p + b[k].pos + 2 * (size_t)ws, b[k].count, b[k].n, b[k].h, b[k].head, ws, be);
+			if (rc) {
+				*used = b[k].pos;
+				return rc;
+			}
+		}
+		if (stop == RECORDS_TRAILER) {
+			*used = pos + 3 * (size_t)ws;
+			return RECORDS_TRAILER;
+		}
+		if (stop != RECORDS_MORE || avail - pos < 2 * (size_t)ws)
+			break;
+	}
+	*used = pos;
+	return RECORDS_MORE;
+}
+
+static int run_records_layout(pd_gperftools_decoder *d, const unsigned char *p, size_t avail, size_t *used,
+                              uint64_t *need)
+{
+	if (d->ws == 8 && !d->be)
+		return run_records(d, p, avail, used, need, 8, 0);
+	if (d->ws == 8)
+		return run_records(d, p, avail, used, need, 8, 1);
+	if (!d->be)
+		return run_records(d, p, avail, used, need, 4, 0);
+	return run_records(d, p, avail, used, need, 4, 1);
+}
+
+/* The error a callback or allocation failure turns into on the reader. */
+static int decode_failure(pd_gperftools_decoder *d, int rc, uint64_t off)
+{
+	if (d->stopped || rc == PROFDATA_STOPPED)
+		return rc;
+	if (rc == PROFDATA_ENOMEM)
+		return pd_in_error(d->in, rc, off, "out of memory");
+	if (rc == PROFDATA_ELIMIT)
+		return pd_in_error(d->in, rc, off, "more than 2^32 distinct PCs or call chains");
+	return rc;
+}
+
+enum { END_NONE = 0, END_TRAILER = 1, END_CUT = 2 };
+
+/* Records up to and including the trailer. *how gets END_*; returns 0,
+ * PROFDATA_STOPPED or an error. */
+static int read_records(pd_gperftools_decoder *d, int *how)
+{
+	const size_t chunk = (size_t)1 << 20;
+	for (;;) {
+		const unsigned char *p;
+		uint64_t base = pd_in_offset(d->in), need = 0;
+		size_t used = 0, want = chunk;
+		int64_t avail = pd_in_fill(d->in, want, &p);
+		int rc;
+		if (avail < 0)
+			return (int)avail;
+		if (avail == 0) {
+			*how = END_NONE;
+			return 0;
+		}
+		rc = run_records_layout(d, p, (size_t)avail, &used, &need);
+		pd_in_skip(d->in, used);
+		if (rc == RECORDS_TRAILER) {
+			*how = END_TRAILER;
+			return 0;
+		}
+		if (rc < 0 || rc == PROFDATA_STOPPED)
+			return decode_failure(d, rc, base + used);
+		if (used > 0)
+			continue;
+		/* Not even one record in the window: make room for it. A length no
+		 * input could satisfy is treated as a record cut short. */
+		if (need == 0)
+			need = 2 * (uint64_t)d->ws;
+		if (need <= (uint64_t)(SIZE_MAX / 4)) {
+			avail = pd_in_fill(d->in, (size_t)need, &p);
+			if (avail < 0)
+				return (int)avail;
+		}
+		if ((uint64_t)avail < need) {
+			/* Cut inside a record. */
+			if (d->a->mode == PROFDATA_MODE_STRICT)
+				return pd_in_error(d->in, PROFDATA_ETRUNCATED, base,
+				                   "profile cut inside the record at offset %" PRIu64
+				                   " (%" PRId64 " of %" PRIu64 " bytes)",
+				                   base, avail, need);
+			pd_in_warn(d->in, PROFDATA_ETRUNCATED, base,
+			           "profile cut inside the record at offset %" PRIu64 " (%" PRId64 " of %" PRIu64
+			           " bytes): kept the %" PRIu64 " complete records before it",
+			           base, avail, need, d->nrecords);
+			pd_in_skip(d->in, (size_t)avail);
+			*how = END_CUT;
+			return 0;
+		}
+		/* The record now fits: loop. */
+	}
+}
+
+/* Everything left in the input, as one window. */
+static int rest_of_input(pd_gperftools_decoder *d, const unsigned char **text, size_t *len)
+{
+	size_t want = 4096;
+	for (;;) {
+		int64_t n = pd_in_fill(d->in, want, text);
+		if (n < 0)
+			return (int)n;
+		if ((size_t)n < want) {
+			*len = (size_t)n;
+			return 0;
+		}
+		if ((size_t)n > SIZE_MAX / 2)
+			return pd_in_error(d->in, PROFDATA_ELIMIT, pd_in_offset(d->in), "text section too large");
+		want = (size_t)n * 2;
+	}
+}
+
+
+static int read_header(pd_gperftools_decoder *d, profdata_meta *meta, char **extra_text)
+{
+	const unsigned char *p;
+	unsigned want_ws;
+	int want_be, rc, found = -1, partial = 0, m;
+	int64_t avail;
+	size_t i, nhdr;
+	uint64_t off = pd_in_offset(d->in);
+
+	rc = pd_gperftools_layout_options(d->a->opts, pd_in_diag(d->in), &want_ws, &want_be);
+	if (rc)
+		return rc;
+	avail = pd_in_fill(d->in, 40, &p);
+	if (avail < 0)
+		return (int)avail;
+	for (i = 0; i < 4 && found < 0; i++) {
+		if ((want_ws && pd_gperftools_layouts[i].ws != want_ws) || (want_be >= 0 && pd_gperftools_layouts[i].be != want_be))
+			continue;
+		m = pd_gperftools_header_match(p, (size_t)avail, &pd_gperftools_layouts[i]);
+		if (m > 0)
+			found = (int)i;
+		else if (m < 0)
+			partial = 1;
+	}
+	if (found < 0) {
+		if (avail == 0)
+			return pd_in_error(d->in, PROFDATA_ETRUNCATED, off, "empty input: no gperftools profile header");
+		if (partial)
+			return pd_in_error(d->in, PROFDATA_ETRUNCATED, off,
+			                   "gperftools profile header cut short (%" PRId64 " bytes)", avail);
+		return pd_in_error(d->in, PROFDATA_EFORMAT, off,
+		                   "not a gperftools CPU profile: the header does not read 0, >=3, 0|1, period > 0%s",
+		                   (want_ws || want_be >= 0) ? " in the requested word size and byte order" : "");
+	}
+	d->ws = pd_gperftools_layouts[found].ws;
+	d->be = pd_gperftools_layouts[found].be;
+	nhdr = (size_t)pd_gperftools_load(p + d->ws, d->ws, d->be);
+	d->version = (int)pd_gperftools_load(p + 2 * d->ws, d->ws, d->be);
+	d->period = pd_gperftools_load(p + 3 * d->ws, d->ws, d->be);
+	avail = pd_in_fill(d->in, (2 + nhdr) * d->ws, &p);
+	if (avail < 0)
+		return (int)avail;
+	if ((size_t)avail < (2 + nhdr) * d->ws)
+		return pd_in_error(d->in, PROFDATA_ETRUNCATED, off,
+		                   "gperftools profile header of %zu slots cut short (%" PRId64 " bytes)", nhdr + 2,
+		                   avail);
+	/* Slots after version and period: kept unless they are the usual single 0. */
+	if (!(nhdr == 3 && pd_gperftools_load(p + 4 * d->ws, d->ws, d->be) == 0)) {
+		size_t cap = (nhdr - 2) * 19 + 1, n = 0;
+		char *t = malloc(cap);
+		if (!t)
+			return pd_in_error(d->in, PROFDATA_ENOMEM, off, "out of memory");
+		t[0] = 0;
+		for (i = 4; i < nhdr + 2; i++)
+			n += (size_t)snprintf(t + n, cap - n, "%s0x%" PRIx64, i > 4 ? " " : "",
+			                      pd_gperftools_load(p + i * d->ws, d->ws, d->be));
+		*extra_text = t;
+	}
+	pd_in_skip(d->in, (2 + nhdr) * d->ws);
+	memset(meta, 0, sizeof *meta);
+	meta->format = "gperftools";
+	meta->version = d->version ? "1" : "0";
+	meta->word_size = d->ws;
+	meta->big_endian = d->be;
+	meta->period = d->period;
+	meta->period_type = "cpu";
+	meta->period_unit = "microseconds";
+	return 0;
+}
+
+
+static void decoder_free(pd_gperftools_decoder *d)
+{
+	pd_map_free(&d->frame_of_pc);
+	pd_map_free(&d->chain_of_hash);
+	free(d->chains);
+	free(d->chain_pcs);
+	free(d->frame_ids);
+	free(d->records);
+	pd_intern_free(&d->strings);
+}
+
+/* begin (with any unusual header slots as a comment), then the two sample types: count and CPU time. */
+static int emit_preamble(pd_gperftools_decoder *d)
+{
+	static const char *const names[4] = { "samples", "count", "cpu", "nanoseconds" };
+	profdata_meta meta;
+	profdata_kv kv;
+	profdata_sample_type t;
+	profdata_sample_group g;
+	char *extra = NULL;
+	uint64_t ids[4];
+	int rc = read_header(d, &meta, &extra);
+	if (rc)
+		return rc;
+	if (extra) {
+		kv.key = GPERFTOOLS_HEADER_KEY;
+		kv.value = extra;
+		meta.comments = &kv;
+		meta.ncomments = 1;
+	}
+	rc = PD_EMIT(d->a, begin, &meta);
+	free(extra);
+	if (rc)
+		return PD_GPERFTOOLS_STOP(d, rc);
+	for (size_t i = 0; i < 4 && rc == 0; i++)
+		rc = pd_gperftools_emit_string(d, &ids[i], names[i], strlen(names[i]));
+	if (rc)
+		return decode_failure(d, rc, pd_in_offset(d->in));
+	t.type_id = ids[0];
+	t.unit_id = ids[1];
+	rc = PD_EMIT(d->a, sample_type, &t);
+	if (rc == 0) {
+		t.type_id = ids[2];
+		t.unit_id = ids[3];
+		rc = PD_EMIT(d->a, sample_type, &t);
+	}
+	if (rc == 0) {
+		memset(&g, 0, sizeof g);
+		rc = PD_EMIT(d->a, sample_group, &g);
+	}
+	return rc ? PD_GPERFTOOLS_STOP(d, rc) : 0;
+}
+
+/* The text after the trailer: maps or symbols, then kept whole as an attachment. */
+static int read_text(pd_gperftools_decoder *d)
+{
+	const unsigned char *text = NULL;
+	size_t len = 0;
+	uint64_t off = pd_in_offset(d->in);
+	int rc = rest_of_input(d, &text, &len);
+	if (rc)
+		return rc;
+	rc = d->version == 0 ? pd_gperftools_maps(d, text, len) : pd_gperftools_java(d, text, len);
+	if (rc == 0 && len > 0) {
+		profdata_attachment at;
+		at.name = d->version == 0 ? "maps" : "symbols";
+		at.data = text;
+		at.len = len;
+		rc = PD_EMIT(d->a, attachment, &at);
+		if (rc)
+			rc = PD_GPERFTOOLS_STOP(d, rc);
+	}
+	if (rc)
+		return decode_failure(d, rc, off);
+	pd_in_skip(d->in, len);
+	return 0;
+}
+
+/* After the records: a missing trailer said, the text read, the Java variant's events emitted. */
+static int finish_records(pd_gperftools_decoder *d, int ended)
+{
+	int rc;
+	if (ended == END_NONE) {
+		uint64_t off = pd_in_offset(d->in);
+		if (d->a->mode == PROFDATA_MODE_STRICT)
+			return pd_in_error(d->in, PROFDATA_ETRUNCATED, off,
+			                   "no trailer: the profile ends after %" PRIu64 " records (was the process killed?)",
+			                   d->nrecords);
+		pd_in_warn(d->in, PROFDATA_ETRUNCATED, off,
+		           "no trailer: the profile ends after %" PRIu64 " records (was the process killed?)",
+		           d->nrecords);
+	}
+	if (ended == END_TRAILER)
+		return read_text(d);
+	if (d->version != 0 && (rc = pd_gperftools_java(d, NULL, 0)) != 0)
+		return decode_failure(d, rc, pd_in_offset(d->in));
+	return 0;
+}
+
+int pd_gperftools_decode(const pd_decode_args *a)
+{
+	pd_gperftools_decoder d;
+	int rc, ended = END_NONE;
+	memset(&d, 0, sizeof d);
+	d.a = a;
+	d.in = a->in;
+	d.chain_seed = pd_hash_seed(&d);
+	rc = emit_preamble(&d);
+	if (rc == 0)
+		rc = read_records(&d, &ended);
+	if (rc == 0)
+		rc = finish_records(&d, ended);
+	if (rc == 0 && PD_EMIT0(a, end))
+		rc = PROFDATA_STOPPED;
+	decoder_free(&d);
+	return rc;
+}

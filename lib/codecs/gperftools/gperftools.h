@@ -1,0 +1,129 @@
+/*
+ * gperftools CPU profiles: what the bid, the decoder (decode.c, with the
+ * maps text in maps.c and the Java variant's symbols in java.c) and the
+ * writer (encode.c) share. The format is described in gperftools.c.
+ */
+#ifndef PD_GPERFTOOLS_H
+#define PD_GPERFTOOLS_H
+
+#include "internal.h"
+#include "util/hashmap.h"
+
+#if defined(__GNUC__)
+#define GPERFTOOLS_INLINE static inline __attribute__((always_inline))
+#define GPERFTOOLS_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define GPERFTOOLS_INLINE static inline
+#define GPERFTOOLS_PREFETCH(p) ((void)(p))
+#endif
+
+/* Meta comment carrying header slots beyond version and period (the padding
+ * slot and any extra ones), when they differ from the usual single 0. */
+#define GPERFTOOLS_HEADER_KEY "gperftools-header-extra"
+/* At most this many header slots after slot 1: real files have 3. */
+#define GPERFTOOLS_MAX_HEADER 4096
+
+/* ---- slots: 4 or 8 bytes in the writer's byte order ---- */
+
+GPERFTOOLS_INLINE uint64_t pd_gperftools_load(const unsigned char *p, unsigned ws, int be)
+{
+	if (ws == 8)
+		return be ? ((uint64_t)pd_be32(p) << 32) | pd_be32(p + 4)
+		          : ((uint64_t)(((uint32_t)p[7] << 24) | ((uint32_t)p[6] << 16) | ((uint32_t)p[5] << 8) | p[4]) << 32) |
+		                ((uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0]);
+	return be ? pd_be32(p) : ((uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0]);
+}
+
+GPERFTOOLS_INLINE void pd_gperftools_store(unsigned char *p, uint64_t v, unsigned ws, int be)
+{
+	for (unsigned i = 0; i < ws; i++)
+		p[be ? ws - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The four slot layouts, in the order google/pprof tries them. */
+typedef struct pd_gperftools_layout {
+	unsigned ws;
+	int be;
+} pd_gperftools_layout;
+
+extern const pd_gperftools_layout pd_gperftools_layouts[4];
+
+/*
+ * How well `buf` matches a header of layout l: 2 full match with 3 header
+ * slots and padding 0, 1 a valid but unusual header, -1 consistent so far
+ * but cut short, 0 no.
+ */
+int pd_gperftools_header_match(const unsigned char *buf, size_t len, const pd_gperftools_layout *l);
+
+/* word_size and byte_order options: *ws 0 and *be -1 when not given. */
+int pd_gperftools_layout_options(const pd_options *o, pd_diag *diag, unsigned *ws, int *be);
+
+int pd_gperftools_decode(const pd_decode_args *a);
+int pd_gperftools_write_model(const profdata_profile *p, profdata_writer *w, const pd_options *opts);
+
+/* ---- the decoder's state, shared with the maps and symbol parsers ---- */
+
+typedef struct pd_gperftools_chain {
+	size_t off;              /* into chain_pcs */
+	uint32_t n;
+	uint32_t next_same_hash; /* another chain with the same hash: index + 1; 0 none */
+} pd_gperftools_chain;
+
+/* A record of the Java variant, kept until the symbols are known. */
+typedef struct pd_gperftools_record {
+	uint64_t count;
+	uint32_t serial;
+} pd_gperftools_record;
+
+typedef struct pd_gperftools_decoder {
+	const pd_decode_args *a;
+	profdata_reader *in;
+	unsigned ws;
+	int be;
+	int version;
+	uint64_t period;
+	int stopped;                 /* a callback said stop */
+
+	pd_map frame_of_pc;          /* PC -> frame id (1, 2, ... in order of first appearance) */
+	size_t npcs;
+
+	/* call chain -> stack serial (= index + 1): chain hash -> the last chain added with it */
+	pd_map chain_of_hash;
+	uint64_t chain_seed;
+	pd_gperftools_chain *chains;
+	size_t nchains, chains_cap;
+	uint64_t *chain_pcs;
+	size_t chain_pcs_n, chain_pcs_cap;
+
+	uint64_t *frame_ids;         /* scratch: frame ids for a stack event */
+	size_t frame_ids_cap;
+
+	pd_gperftools_record *records;
+	size_t nrecords_kept, records_cap;
+
+	pd_intern strings;           /* mapping paths and function names: string id = index + 1 */
+	uint64_t nrecords;
+	uint64_t nsamples;
+} pd_gperftools_decoder;
+
+/* A callback returned non-zero: stop (its error, if any, is kept by the consumer). */
+#define PD_GPERFTOOLS_STOP(d, rc) ((void)(rc), (d)->stopped = 1, PROFDATA_STOPPED)
+
+/* Emit a string once, deduplicated; *id gets its id. */
+int pd_gperftools_emit_string(pd_gperftools_decoder *d, uint64_t *id, const char *s, size_t len);
+int pd_gperftools_emit_frame(pd_gperftools_decoder *d, uint64_t id, uint64_t pc, uint64_t function_id, int32_t line);
+int pd_gperftools_emit_sample(pd_gperftools_decoder *d, uint32_t serial, uint64_t count);
+/* Frame id of `pc`, adding it; *added says whether it is new. */
+int pd_gperftools_frame_id(pd_gperftools_decoder *d, uint64_t pc, uint32_t *id, int *added);
+
+/* The text after the trailer: /proc/self/maps (maps.c), or the Java variant's symbols (java.c). */
+int pd_gperftools_maps(pd_gperftools_decoder *d, const unsigned char *text, size_t len);
+int pd_gperftools_java(pd_gperftools_decoder *d, const unsigned char *text, size_t len);
+
+/* Text scanning shared by both (maps.c). */
+int pd_gperftools_is_space(int c);
+size_t pd_gperftools_skip_space(const char *s, size_t len, size_t i);
+/* Hex digits at s[*i] (at least one, at most 16). */
+int pd_gperftools_parse_hex(const char *s, size_t len, size_t *i, uint64_t *v);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * Writers from the model: the encoder that builds a profile for them, and
+ * what their write_model functions share (model_encoder.c). Codecs whose
+ * descriptor has write_model include this.
+ */
+#ifndef PD_MODEL_ENCODER_H
+#define PD_MODEL_ENCODER_H
+
+#include "internal.h"
+
+/*
+ * The encoder of a format that has write_model and no encoder_new: its
+ * events build a profile, and finish calls f->write_model on it. `opts` must
+ * outlive the encoder.
+ */
+int pd_model_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writer *w, const pd_options *opts,
+                         const profdata_format *f);
+
+/*
+ * Append the name of the class loaded with `class_serial` and a '.', in Java
+ * source form or as stored; nothing when the serial names no class or the
+ * name is empty. 0 or PROFDATA_ENOMEM.
+ */
+int pd_class_prefix(pd_strbuf *b, const profdata_profile *p, uint32_t class_serial, int java_form);
+
+/* The string `id`, or NULL (and *len 0) for id 0 and ids the profile lacks. */
+static inline const char *pd_profile_text(const profdata_profile *p, uint64_t id, size_t *len)
+{
+	const char *s = id ? profdata_profile_string(p, id, len) : NULL;
+	if (!s)
+		*len = 0;
+	return s;
+}
+
+/* The value that counts a sample: the "samples"/"count" type, else the first. */
+size_t pd_sample_count_index(const profdata_profile *p);
+/* That value of `s` (1 for a sample without values, 0 when it has fewer). */
+int64_t pd_sample_count(const profdata_sample *s, size_t count_index);
+
+/*
+ * Sample i and the index of its stack. PROFDATA_EINVAL, said on `w` in the
+ * name of `format`, when no stack has its serial.
+ */
+int pd_sample_with_stack(const profdata_profile *p, size_t i, profdata_sample *s, size_t *stack_index,
+                         profdata_writer *w, const char *format);
+
+#endif
