@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "classic.h"
+#include "util/hashmap.h"
 
 #define WIN_BYTES ((size_t)4 << 20)
 #define LOOKAHEAD_BYTES ((size_t)256 << 10)
@@ -38,10 +39,8 @@ static const unsigned char hexv[256] = {
 	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
 };
 
+/* What the decoder knows of a type name; the names themselves are in the interner, same index. */
 typedef struct cl_type {
-	char *name;
-	uint32_t len;
-	uint32_t hash;
 	uint64_t string_id; /* 0 until its string event was sent */
 	uint64_t class_id;  /* name-based class id; 0 until assigned */
 	uint64_t loaded_id; /* the last id a class_load was sent for with this name */
@@ -56,7 +55,7 @@ typedef struct cl_counts {
 typedef struct cl_dec {
 	const pd_decode_args *a;
 	profdata_reader *r;
-	int strict;
+	int mode; /* profdata_mode */
 
 	/* input window; with `stable`, the rest of a mapped or in-memory input */
 	int stable;
@@ -70,17 +69,16 @@ typedef struct cl_dec {
 	uint64_t loff, lineno;
 	int cr, no_nl;
 
-	/* types */
+	/* types, numbered by the interner of their names */
+	pd_intern type_names;
 	cl_type *types;
-	size_t ntypes, types_cap;
-	uint32_t *slots; /* index + 1; 0 empty */
-	size_t nslots;
+	size_t types_cap;
 	uint64_t next_string;
 	uint64_t next_synth;
 	uint32_t next_serial;
 
 	/* class ids already loaded; class ids dumped (value: dump number) */
-	pd_classic_map ids, dumped;
+	pd_map ids, dumped;
 
 	/* CLS records found by scan_tail, last first */
 	struct { size_t type; uint64_t addr; } *tail;
@@ -120,18 +118,11 @@ static int dec_error(cl_dec *d, int code, uint64_t off, uint64_t line, const cha
 	                        (unsigned long long)line, what);
 }
 
-static void dec_warn(cl_dec *d, int code, uint64_t off, uint64_t line, const char *what)
-{
-	pd_in_warn_line(d->r, code, off, line, "ibm-classic: line %llu: %s", (unsigned long long)line, what);
-}
-
 /* A problem the permissive mode repairs: a warning, or in strict mode an error (returned). */
 static int dec_problem(cl_dec *d, int code, uint64_t off, uint64_t line, const char *what)
 {
-	if (d->strict)
-		return dec_error(d, code, off, line, what);
-	dec_warn(d, code, off, line, what);
-	return 0;
+	return pd_in_damage(d->r, d->mode, code, off, line, "ibm-classic: line %llu: %s", (unsigned long long)line,
+	                    what);
 }
 
 /* ---- input ---- */
@@ -193,114 +184,40 @@ static int next_line(cl_dec *d)
 
 /* ---- tables ---- */
 
-/* A word at a time: type names are hashed once per record. */
-static uint32_t hash_bytes(const unsigned char *p, size_t n)
-{
-	uint64_t h = 0x9E3779B97F4A7C15ULL ^ n, w;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	if (i < n) {
-		w = 0;
-		memcpy(&w, p + i, n - i);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-	}
-	h ^= h >> 29;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	return (uint32_t)(h ^ (h >> 32));
-}
-
-/* memcmp(a, b, n) == 0 for the short names of types, without a call. */
-static int same_name(const unsigned char *a, const char *b, size_t n)
-{
-	uint64_t x, y;
-	while (n >= 8) {
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
-		if (x != y)
-			return 0;
-		a += 8;
-		b += 8;
-		n -= 8;
-	}
-	while (n--)
-		if (*a++ != (unsigned char)*b++)
-			return 0;
-	return 1;
-}
-
-static int type_rehash(cl_dec *d)
-{
-	size_t n = d->nslots ? d->nslots * 2 : 256, i;
-	uint32_t *s = calloc(n, sizeof *s);
-	if (!s)
-		return PROFDATA_ENOMEM;
-	for (i = 0; i < d->ntypes; i++) {
-		size_t j = d->types[i].hash & (n - 1);
-		while (s[j])
-			j = (j + 1) & (n - 1);
-		s[j] = (uint32_t)(i + 1);
-	}
-	free(d->slots);
-	d->slots = s;
-	d->nslots = n;
-	return 0;
-}
-
 /* Index of type `name` in *out, adding it when new. */
 static int intern(cl_dec *d, const unsigned char *name, size_t len, size_t *out)
 {
-	uint32_t h = hash_bytes(name, len);
-	size_t j;
-	cl_type *t;
-	int rc;
-	if (len > UINT32_MAX)
-		return PROFDATA_ELIMIT;
-	if ((d->ntypes + 1) * 2 > d->nslots && (rc = type_rehash(d)) < 0)
+	uint32_t ix;
+	int rc = pd_intern_put(&d->type_names, (const char *)name, len, &ix);
+	if (rc < 0)
 		return rc;
-	for (j = h & (d->nslots - 1); d->slots[j]; j = (j + 1) & (d->nslots - 1)) {
-		t = &d->types[d->slots[j] - 1];
-		if (t->hash == h && t->len == len && same_name(name, t->name, len)) {
-			*out = d->slots[j] - 1;
-			return 0;
-		}
+	if (rc == 0) {
+		cl_type *t;
+		if ((rc = pd_grow((void **)&d->types, &d->types_cap, (size_t)ix + 1, sizeof *d->types)) < 0)
+			return rc;
+		t = &d->types[ix];
+		memset(t, 0, sizeof *t);
+		t->kind = (uint8_t)pd_classic_type_kind((const char *)name, len, &t->elem);
 	}
-	if (d->ntypes == UINT32_MAX - 1)
-		return PROFDATA_ELIMIT;
-	if ((rc = pd_grow((void **)&d->types, &d->types_cap, d->ntypes + 1, sizeof *d->types)) < 0)
-		return rc;
-	t = &d->types[d->ntypes];
-	memset(t, 0, sizeof *t);
-	if (!(t->name = malloc(len + 1)))
-		return PROFDATA_ENOMEM;
-	memcpy(t->name, name, len);
-	t->name[len] = 0;
-	t->len = (uint32_t)len;
-	t->hash = h;
-	t->kind = (uint8_t)pd_classic_type_kind(t->name, len, &t->elem);
-	d->slots[j] = (uint32_t)(d->ntypes + 1);
-	*out = d->ntypes++;
+	*out = ix;
 	return 0;
 }
 
 /* 1 when `id` was in the set, else adds it and returns 0; negative on error. */
 static int id_seen(cl_dec *d, uint64_t id)
 {
-	uint32_t v;
 	int rc;
-	if (pd_classic_map_get(&d->ids, id, &v))
+	if (pd_map_get(&d->ids, id))
 		return 1;
-	if ((rc = pd_classic_map_put(&d->ids, id, 1)) < 0)
+	if ((rc = pd_map_put(&d->ids, id, 1)) < 0)
 		return rc;
 	return 0;
 }
 
 /* Send the type's string (once) and a class_load for `id` (once per id). */
-static int ensure_loaded(cl_dec *d, cl_type *t, uint64_t id)
+static int ensure_loaded(cl_dec *d, size_t type, uint64_t id)
 {
+	cl_type *t = &d->types[type];
 	profdata_class_load cl;
 	int rc;
 	if (t->loaded_id == id)
@@ -313,7 +230,9 @@ static int ensure_loaded(cl_dec *d, cl_type *t, uint64_t id)
 	t->loaded_id = id;
 	if (!t->string_id) {
 		t->string_id = ++d->next_string;
-		if (PD_EMIT(d->a, string, t->string_id, t->name, t->len))
+		size_t len;
+		const char *name = pd_intern_str(&d->type_names, (uint32_t)type, &len);
+		if (PD_EMIT(d->a, string, t->string_id, name, len))
 			return PROFDATA_STOPPED;
 	}
 	memset(&cl, 0, sizeof cl);
@@ -709,7 +628,7 @@ static int emit_begin(cl_dec *d, const char *version, la_result *la)
 	while (d->ntail) {
 		int rc;
 		d->ntail--;
-		if ((rc = ensure_loaded(d, &d->types[d->tail[d->ntail].type], d->tail[d->ntail].addr)) != 0)
+		if ((rc = ensure_loaded(d, d->tail[d->ntail].type, d->tail[d->ntail].addr)) != 0)
 			return rc;
 	}
 	return 0;
@@ -760,7 +679,7 @@ static int emit_pending(cl_dec *d)
 		profdata_class_dump cd;
 		if (!t->class_id)
 			t->class_id = d->pend_addr;
-		if ((rc = ensure_loaded(d, t, d->pend_addr)) != 0)
+		if ((rc = ensure_loaded(d, d->pend_type, d->pend_addr)) != 0)
 			return rc;
 		memset(&cd, 0, sizeof cd);
 		cd.id = d->pend_addr;
@@ -774,11 +693,10 @@ static int emit_pending(cl_dec *d)
 		{
 			/* A later heap may repeat a class's CLS record (OpenJ9 writes every class into
 			 * every heap's file): each dump has its own. Twice in one dump is an error. */
-			uint32_t in;
-			if (pd_classic_map_get(&d->dumped, cd.id, &in) && in == (uint32_t)d->ndumps)
+			if (pd_map_get(&d->dumped, cd.id) == (uint32_t)d->ndumps)
 				return dec_problem(d, PROFDATA_EFORMAT, d->pend_off, d->pend_line,
 				                   "a second CLS record for the same address in one dump; dropped");
-			if ((rc = pd_classic_map_put(&d->dumped, cd.id, (uint32_t)d->ndumps)) < 0)
+			if ((rc = pd_map_put(&d->dumped, cd.id, (uint32_t)d->ndumps)) < 0)
 				return rc;
 		}
 		return PD_EMIT(d->a, class_dump, &cd) ? PROFDATA_STOPPED : 0;
@@ -802,7 +720,7 @@ static int emit_pending(cl_dec *d)
 			}
 			class_id = t->class_id;
 		}
-		if ((rc = ensure_loaded(d, t, class_id)) != 0)
+		if ((rc = ensure_loaded(d, d->pend_type, class_id)) != 0)
 			return rc;
 		memset(&o, 0, sizeof o);
 		o.id = d->pend_addr;
@@ -1070,13 +988,10 @@ static int on_comment(cl_dec *d)
 
 static void dec_free(cl_dec *d)
 {
-	size_t i;
-	for (i = 0; i < d->ntypes; i++)
-		free(d->types[i].name);
+	pd_intern_free(&d->type_names);
 	free(d->types);
-	free(d->slots);
-	pd_classic_map_free(&d->ids);
-	pd_classic_map_free(&d->dumped);
+	pd_map_free(&d->ids);
+	pd_map_free(&d->dumped);
 	free(d->refs);
 	free(d->trailer_text);
 	free(d->first_header);
@@ -1156,7 +1071,7 @@ int pd_classic_decode(const pd_decode_args *a)
 	memset(&d, 0, sizeof d);
 	d.a = a;
 	d.r = a->in;
-	d.strict = a->mode == PROFDATA_MODE_STRICT;
+	d.mode = a->mode;
 	d.next_synth = 1;
 	d.force_variant = -1;
 	d.tail_compact = -1;
