@@ -635,6 +635,7 @@ typedef struct heap_body {
 	uint64_t base;
 	int eof;         /* no more input after the window */
 	size_t need;     /* bytes the sub-record at the stop point needs; 0 when none */
+	int result;      /* why reading stopped before the window's end */
 	size_t last;     /* the previous window's size */
 } heap_body;
 
@@ -646,12 +647,23 @@ enum {
 	BODY_NEXT_WINDOW   /* the window is used up: read the next */
 };
 
-static inline int need_bytes(heap_body *b, uint64_t n)
+/*
+ * The sub-record readers return the bytes they consumed, or 0 with
+ * b->result saying why they stopped: sub-records are never empty, and the
+ * hot loop tests one value.
+ */
+static inline size_t stop_reading(heap_body *b, int result)
+{
+	b->result = result;
+	return 0;
+}
+
+static inline size_t need_bytes(heap_body *b, uint64_t n)
 {
 	if (n > SIZE_MAX)
-		return SUB_TOO_BIG;
+		return stop_reading(b, SUB_TOO_BIG);
 	b->need = (size_t)n;
-	return SUB_NEED_MORE;
+	return stop_reading(b, SUB_NEED_MORE);
 }
 
 static uint64_t sub_offset(const heap_body *b, const unsigned char *q)
@@ -659,14 +671,13 @@ static uint64_t sub_offset(const heap_body *b, const unsigned char *q)
 	return b->base + (uint64_t)(q - b->win);
 }
 
-static inline int emit_object(hprof_decoder *d, const profdata_object *o)
+static inline size_t emit_object(hprof_decoder *d, heap_body *b, const profdata_object *o, size_t size)
 {
 	const pd_decode_args *a = d->a;
-	return a->ev->object && a->ev->object(a->payload, o) ? PROFDATA_STOPPED : 0;
+	return a->ev->object && a->ev->object(a->payload, o) ? stop_reading(b, PROFDATA_STOPPED) : size;
 }
 
-static inline int instance_dump(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q, size_t rem,
-                                size_t *used)
+static inline size_t instance_dump(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q, size_t rem)
 {
 	profdata_object o;
 	size_t head = 9 + 2 * (size_t)I;
@@ -688,12 +699,11 @@ static inline int instance_dump(hprof_decoder *d, heap_body *b, unsigned I, cons
 	o.data_len = dl;
 	o.refs = NULL;
 	o.nrefs = 0;
-	*used = head + (size_t)dl;
-	return emit_object(d, &o);
+	return emit_object(d, b, &o, head + (size_t)dl);
 }
 
-static inline int object_array_dump(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q,
-                                    size_t rem, size_t *used)
+static inline size_t object_array_dump(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q,
+                                    size_t rem)
 {
 	profdata_object o;
 	size_t head = 9 + 2 * (size_t)I;
@@ -715,22 +725,21 @@ static inline int object_array_dump(hprof_decoder *d, heap_body *b, unsigned I, 
 	o.data_len = dl;
 	o.refs = NULL;
 	o.nrefs = 0;
-	*used = head + (size_t)dl;
-	return emit_object(d, &o);
+	return emit_object(d, b, &o, head + (size_t)dl);
 }
 
-static int bad_element_type(hprof_decoder *d, const heap_body *b, unsigned I, const unsigned char *q)
+static size_t bad_element_type(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q)
 {
 	uint64_t at = sub_offset(b, q);
 	int rc = pd_in_damage(d->in, d->mode, PROFDATA_EFORMAT, at, 0,
 	                      "%s (tag 0x%02X) at offset %llu: element type %u is not a primitive type",
 	                      pd_hprof_subrecord_name(q[0]), q[0], (unsigned long long)at, q[9 + I]);
-	return rc ? rc : SUB_SKIP_REST;
+	return stop_reading(b, rc ? rc : SUB_SKIP_REST);
 }
 
 /* PRIMITIVE ARRAY DUMP, or Android's PRIMITIVE ARRAY NODATA (no elements). */
-static inline int primitive_array_dump(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q,
-                                       size_t rem, size_t *used)
+static inline size_t primitive_array_dump(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q,
+                                       size_t rem)
 {
 	profdata_object o;
 	size_t head = 10 + (size_t)I;
@@ -759,12 +768,10 @@ static inline int primitive_array_dump(hprof_decoder *d, heap_body *b, unsigned 
 	o.data_len = dl;
 	o.refs = NULL;
 	o.nrefs = 0;
-	*used = head + (size_t)dl;
-	return emit_object(d, &o);
+	return emit_object(d, b, &o, head + (size_t)dl);
 }
 
-static int class_dump(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q, size_t rem,
-                      size_t *used)
+static size_t class_dump(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q, size_t rem)
 {
 	uint64_t sz;
 	int k = class_dump_size(q, rem, I, &sz), rc;
@@ -773,18 +780,16 @@ static int class_dump(hprof_decoder *d, heap_body *b, unsigned I, const unsigned
 		rc = pd_in_damage(d->in, d->mode, PROFDATA_EFORMAT, at + sz, 0,
 		                  "CLASS DUMP (tag 0x20) at offset %llu: value type %u at offset %llu is not a basic type",
 		                  (unsigned long long)at, q[sz], (unsigned long long)(at + sz));
-		return rc ? rc : SUB_SKIP_REST;
+		return stop_reading(b, rc ? rc : SUB_SKIP_REST);
 	}
 	if (k > 0)
 		return need_bytes(b, sz);
 	if ((rc = emit_class_dump(d, q, sub_offset(b, q))) != 0)
-		return rc;
-	*used = (size_t)sz;
-	return 0;
+		return stop_reading(b, rc);
+	return (size_t)sz;
 }
 
-static int heap_dump_info(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q, size_t rem,
-                          size_t *used)
+static size_t heap_dump_info(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q, size_t rem)
 {
 	const pd_decode_args *a = d->a;
 	profdata_heap_info h;
@@ -794,11 +799,10 @@ static int heap_dump_info(hprof_decoder *d, heap_body *b, unsigned I, const unsi
 	memset(&h, 0, sizeof h);
 	h.heap_id = pd_be32(q + 1);
 	h.name_id = pd_be_id(q + 5, I);
-	*used = sz;
-	return a->ev->heap_info && a->ev->heap_info(a->payload, &h) ? PROFDATA_STOPPED : 0;
+	return a->ev->heap_info && a->ev->heap_info(a->payload, &h) ? stop_reading(b, PROFDATA_STOPPED) : sz;
 }
 
-static int unknown_subrecord(hprof_decoder *d, const heap_body *b, const unsigned char *q)
+static size_t unknown_subrecord(hprof_decoder *d, heap_body *b, const unsigned char *q)
 {
 	uint64_t at = sub_offset(b, q);
 	int rc = pd_in_damage(d->in, d->mode, PROFDATA_EFORMAT, at, 0,
@@ -806,12 +810,11 @@ static int unknown_subrecord(hprof_decoder *d, const heap_body *b, const unsigne
 	                      q[0], (unsigned long long)at, pd_hprof_record_name(b->rtag), b->rtag,
 	                      (unsigned long long)b->roff,
 	                      d->mode == PROFDATA_MODE_STRICT ? "" : "; the rest of the record is kept as an unknown record");
-	return rc ? rc : SUB_SKIP_REST;
+	return stop_reading(b, rc ? rc : SUB_SKIP_REST);
 }
 
 /* A GC root, or a tag that is no sub-record at all. */
-static inline int gc_root(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q, size_t rem,
-                          size_t *used)
+static inline size_t gc_root(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q, size_t rem)
 {
 	const pd_decode_args *a = d->a;
 	profdata_root r;
@@ -842,8 +845,7 @@ static inline int gc_root(hprof_decoder *d, heap_body *b, unsigned I, const unsi
 	default:
 		break;
 	}
-	*used = sz;
-	return a->ev->root && a->ev->root(a->payload, &r) ? PROFDATA_STOPPED : 0;
+	return a->ev->root && a->ev->root(a->payload, &r) ? stop_reading(b, PROFDATA_STOPPED) : sz;
 }
 
 /*
@@ -856,37 +858,36 @@ static int read_subrecords(hprof_decoder *d, heap_body *b, const unsigned char *
 {
 	const unsigned I = d->ids;
 	const unsigned char *q = b->win, *end = b->win + b->avail;
-	int rc = 0;
 
 	while (q < end) {
-		size_t rem = (size_t)(end - q), used = 0;
+		size_t rem = (size_t)(end - q), used;
 		switch (q[0]) {
 		case HPROF_GC_INSTANCE_DUMP:
-			rc = instance_dump(d, b, I, q, rem, &used);
+			used = instance_dump(d, b, I, q, rem);
 			break;
 		case HPROF_GC_OBJ_ARRAY_DUMP:
-			rc = object_array_dump(d, b, I, q, rem, &used);
+			used = object_array_dump(d, b, I, q, rem);
 			break;
 		case HPROF_GC_PRIM_ARRAY_DUMP:
 		case HPROF_GC_PRIM_ARRAY_NODATA:
-			rc = primitive_array_dump(d, b, I, q, rem, &used);
+			used = primitive_array_dump(d, b, I, q, rem);
 			break;
 		case HPROF_GC_CLASS_DUMP:
-			rc = class_dump(d, b, I, q, rem, &used);
+			used = class_dump(d, b, I, q, rem);
 			break;
 		case HPROF_GC_HEAP_DUMP_INFO:
-			rc = heap_dump_info(d, b, I, q, rem, &used);
+			used = heap_dump_info(d, b, I, q, rem);
 			break;
 		default:
-			rc = gc_root(d, b, I, q, rem, &used);
+			used = gc_root(d, b, I, q, rem);
 			break;
 		}
-		if (PD_UNLIKELY(rc != 0))
+		if (PD_UNLIKELY(used == 0))
 			break;
 		q += used;
 	}
 	*stop = q;
-	return rc;
+	return q < end ? b->result : 0;
 }
 
 /* The next window of the body: b->avail is 0 when the input has no more. */
