@@ -85,6 +85,13 @@ int pd_in_error_line(profdata_reader *r, int code, uint64_t offset, uint64_t lin
 void pd_in_warn(profdata_reader *r, int code, uint64_t offset, const char *fmt, ...) PD_PRINTF(4, 5);
 void pd_in_warn_line(profdata_reader *r, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
 	PD_PRINTF(5, 6);
+/*
+ * Damage that permissive mode repairs: with mode PROFDATA_MODE_STRICT an
+ * error, whose code is returned; otherwise a warning, and 0 so that the
+ * decoder goes on past it. line 0: the format has no lines.
+ */
+int pd_in_damage(profdata_reader *r, int mode, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
+	PD_PRINTF(6, 7);
 
 /* ---- output (writer.c) ---- */
 

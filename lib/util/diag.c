@@ -99,6 +99,18 @@ void pd_diag_warn(pd_diag *d, int code, uint64_t offset, uint64_t line, const ch
 	va_end(ap);
 }
 
+int pd_in_damage(profdata_reader *r, int mode, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (mode == PROFDATA_MODE_STRICT)
+		pd_diag_verror(pd_in_diag(r), code, offset, line, fmt, ap);
+	else
+		pd_diag_vwarn(pd_in_diag(r), code, offset, line, fmt, ap);
+	va_end(ap);
+	return mode == PROFDATA_MODE_STRICT ? code : 0;
+}
+
 const profdata_error *pd_diag_last(const pd_diag *d)
 {
 	return d->has_err ? &d->err : NULL;

@@ -210,70 +210,25 @@ int pd_classic_type_kind(const char *name, size_t len, uint8_t *elem_type)
 	return PROFDATA_OBJECT_ARRAY;
 }
 
-static size_t map_slot(uint64_t key, size_t mask)
-{
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;
-	key ^= key >> 33;
-	return (size_t)key & mask;
-}
-
 int pd_classic_map_get(const pd_classic_map *m, uint64_t key, uint32_t *val)
 {
-	size_t j;
-	if (!m->cap)
+	uint32_t v = pd_map_get(&m->map, key);
+	if (!v)
 		return 0;
-	for (j = map_slot(key, m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
-		if (m->keys[j] == key) {
-			*val = m->vals[j];
-			return 1;
-		}
-	return 0;
+	*val = v - 1;
+	return 1;
 }
 
 int pd_classic_map_put(pd_classic_map *m, uint64_t key, uint32_t val)
 {
-	size_t j;
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 64, i;
-		uint64_t *k = calloc(ncap, sizeof *k);
-		uint32_t *v = malloc(ncap * sizeof *v);
-		if (!k || !v) {
-			free(k);
-			free(v);
-			return PROFDATA_ENOMEM;
-		}
-		for (i = 0; i < m->cap; i++) {
-			if (!m->keys[i])
-				continue;
-			j = map_slot(m->keys[i], ncap - 1);
-			while (k[j])
-				j = (j + 1) & (ncap - 1);
-			k[j] = m->keys[i];
-			v[j] = m->vals[i];
-		}
-		free(m->keys);
-		free(m->vals);
-		m->keys = k;
-		m->vals = v;
-		m->cap = ncap;
-	}
-	for (j = map_slot(key, m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
-		if (m->keys[j] == key) {
-			m->vals[j] = val;
-			return 0;
-		}
-	m->keys[j] = key;
-	m->vals[j] = val;
-	m->n++;
-	return 0;
+	if (val == UINT32_MAX)
+		return PROFDATA_ENOMEM;
+	return pd_map_put(&m->map, key, val + 1);
 }
 
 void pd_classic_map_free(pd_classic_map *m)
 {
-	free(m->keys);
-	free(m->vals);
-	memset(m, 0, sizeof *m);
+	pd_map_free(&m->map);
 }
 
 static const char *const classic_read_options[] = { "variant", NULL };

@@ -7,6 +7,7 @@
 #define PD_CLASSIC_H
 
 #include "internal.h"
+#include "util/hashmap.h"
 
 /* Meta comment keys the decoder sets and the encoder honours. */
 #define PD_CLASSIC_KEY_STYLE "style"       /* "jdmpview" or "classblock"; absent: openj9 */
@@ -64,11 +65,9 @@ int pd_classic_type_kind(const char *name, size_t len, uint8_t *elem_type);
 /* The one-letter JVM signature of basic type `type`, or 0. */
 char pd_classic_type_letter(int type);
 
-/* A u64 -> u32 map (open addressing); keys 0 are not allowed. */
+/* A u64 -> u32 map over the seeded pd_map (values stored plus one), for the encoder. */
 typedef struct pd_classic_map {
-	uint64_t *keys;
-	uint32_t *vals;
-	size_t cap, n;
+	pd_map map;
 } pd_classic_map;
 
 /* 1 and *val when found, else 0. */

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "classic.h"
+#include "util/hashmap.h"
 
 #define WIN_BYTES ((size_t)4 << 20)
 #define LOOKAHEAD_BYTES ((size_t)256 << 10)
@@ -38,25 +39,23 @@ static const unsigned char hexv[256] = {
 	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
 };
 
-typedef struct cl_type {
-	char *name;
-	uint32_t len;
-	uint32_t hash;
+/* What the decoder knows of a type name; the names themselves are in the interner, same index. */
+typedef struct type_info {
 	uint64_t string_id; /* 0 until its string event was sent */
 	uint64_t class_id;  /* name-based class id; 0 until assigned */
 	uint64_t loaded_id; /* the last id a class_load was sent for with this name */
 	uint8_t kind, elem;
-} cl_type;
+} type_info;
 
-typedef struct cl_counts {
+typedef struct record_counts {
 	uint64_t classes, objects, arrays, prims;
 	uint64_t listed, zeros, cbitems;
-} cl_counts;
+} record_counts;
 
-typedef struct cl_dec {
+typedef struct classic_decoder {
 	const pd_decode_args *a;
 	profdata_reader *r;
-	int strict;
+	int mode; /* profdata_mode */
 
 	/* input window; with `stable`, the rest of a mapped or in-memory input */
 	int stable;
@@ -70,17 +69,16 @@ typedef struct cl_dec {
 	uint64_t loff, lineno;
 	int cr, no_nl;
 
-	/* types */
-	cl_type *types;
-	size_t ntypes, types_cap;
-	uint32_t *slots; /* index + 1; 0 empty */
-	size_t nslots;
+	/* types, numbered by the interner of their names */
+	pd_intern type_names;
+	type_info *types;
+	size_t types_cap;
 	uint64_t next_string;
 	uint64_t next_synth;
 	uint32_t next_serial;
 
 	/* class ids already loaded; class ids dumped (value: dump number) */
-	pd_classic_map ids, dumped;
+	pd_map ids, dumped;
 
 	/* CLS records found by scan_tail, last first */
 	struct { size_t type; uint64_t addr; } *tail;
@@ -101,7 +99,7 @@ typedef struct cl_dec {
 	int classblock; /* variant detected (or forced) */
 	int force_variant; /* -1 auto, 0 openj9, 1 classblock */
 	int tail_compact;
-	cl_counts cnt;
+	record_counts cnt;
 	pd_classic_trailer tr;
 	uint64_t bd_line, bd_off, tr_line, tr_off;
 	char *trailer_text;
@@ -110,33 +108,26 @@ typedef struct cl_dec {
 	int jdmpview; /* meta says style=jdmpview */
 	size_t trailer_len, trailer_cap;
 	uint64_t last_line, last_off;
-} cl_dec;
+} classic_decoder;
 
 /* ---- diagnostics ---- */
 
-static int dec_error(cl_dec *d, int code, uint64_t off, uint64_t line, const char *what)
+static int report_error(classic_decoder *d, int code, uint64_t off, uint64_t line, const char *what)
 {
 	return pd_in_error_line(d->r, code, off, line, "ibm-classic: line %llu: %s",
 	                        (unsigned long long)line, what);
 }
 
-static void dec_warn(cl_dec *d, int code, uint64_t off, uint64_t line, const char *what)
-{
-	pd_in_warn_line(d->r, code, off, line, "ibm-classic: line %llu: %s", (unsigned long long)line, what);
-}
-
 /* A problem the permissive mode repairs: a warning, or in strict mode an error (returned). */
-static int dec_problem(cl_dec *d, int code, uint64_t off, uint64_t line, const char *what)
+static int report_damage(classic_decoder *d, int code, uint64_t off, uint64_t line, const char *what)
 {
-	if (d->strict)
-		return dec_error(d, code, off, line, what);
-	dec_warn(d, code, off, line, what);
-	return 0;
+	return pd_in_damage(d->r, d->mode, code, off, line, "ibm-classic: line %llu: %s", (unsigned long long)line,
+	                    what);
 }
 
 /* ---- input ---- */
 
-static int refill(cl_dec *d, size_t want)
+static int refill(classic_decoder *d, size_t want)
 {
 	const unsigned char *p;
 	int64_t n;
@@ -154,7 +145,7 @@ static int refill(cl_dec *d, size_t want)
 }
 
 /* Next line into d->ls/d->ll (without "\n" and a final "\r"). 1, 0 at the end, or an error. */
-static int next_line(cl_dec *d)
+static int next_line(classic_decoder *d)
 {
 	for (;;) {
 		const unsigned char *s = d->win + d->pos;
@@ -193,114 +184,40 @@ static int next_line(cl_dec *d)
 
 /* ---- tables ---- */
 
-/* A word at a time: type names are hashed once per record. */
-static uint32_t hash_bytes(const unsigned char *p, size_t n)
-{
-	uint64_t h = 0x9E3779B97F4A7C15ULL ^ n, w;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	if (i < n) {
-		w = 0;
-		memcpy(&w, p + i, n - i);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-	}
-	h ^= h >> 29;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	return (uint32_t)(h ^ (h >> 32));
-}
-
-/* memcmp(a, b, n) == 0 for the short names of types, without a call. */
-static int same_name(const unsigned char *a, const char *b, size_t n)
-{
-	uint64_t x, y;
-	while (n >= 8) {
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
-		if (x != y)
-			return 0;
-		a += 8;
-		b += 8;
-		n -= 8;
-	}
-	while (n--)
-		if (*a++ != (unsigned char)*b++)
-			return 0;
-	return 1;
-}
-
-static int type_rehash(cl_dec *d)
-{
-	size_t n = d->nslots ? d->nslots * 2 : 256, i;
-	uint32_t *s = calloc(n, sizeof *s);
-	if (!s)
-		return PROFDATA_ENOMEM;
-	for (i = 0; i < d->ntypes; i++) {
-		size_t j = d->types[i].hash & (n - 1);
-		while (s[j])
-			j = (j + 1) & (n - 1);
-		s[j] = (uint32_t)(i + 1);
-	}
-	free(d->slots);
-	d->slots = s;
-	d->nslots = n;
-	return 0;
-}
-
 /* Index of type `name` in *out, adding it when new. */
-static int intern(cl_dec *d, const unsigned char *name, size_t len, size_t *out)
+static int type_index(classic_decoder *d, const unsigned char *name, size_t len, size_t *out)
 {
-	uint32_t h = hash_bytes(name, len);
-	size_t j;
-	cl_type *t;
-	int rc;
-	if (len > UINT32_MAX)
-		return PROFDATA_ELIMIT;
-	if ((d->ntypes + 1) * 2 > d->nslots && (rc = type_rehash(d)) < 0)
+	uint32_t ix;
+	int rc = pd_intern_put(&d->type_names, (const char *)name, len, &ix);
+	if (rc < 0)
 		return rc;
-	for (j = h & (d->nslots - 1); d->slots[j]; j = (j + 1) & (d->nslots - 1)) {
-		t = &d->types[d->slots[j] - 1];
-		if (t->hash == h && t->len == len && same_name(name, t->name, len)) {
-			*out = d->slots[j] - 1;
-			return 0;
-		}
+	if (rc == 0) {
+		type_info *t;
+		if ((rc = pd_grow((void **)&d->types, &d->types_cap, (size_t)ix + 1, sizeof *d->types)) < 0)
+			return rc;
+		t = &d->types[ix];
+		memset(t, 0, sizeof *t);
+		t->kind = (uint8_t)pd_classic_type_kind((const char *)name, len, &t->elem);
 	}
-	if (d->ntypes == UINT32_MAX - 1)
-		return PROFDATA_ELIMIT;
-	if ((rc = pd_grow((void **)&d->types, &d->types_cap, d->ntypes + 1, sizeof *d->types)) < 0)
-		return rc;
-	t = &d->types[d->ntypes];
-	memset(t, 0, sizeof *t);
-	if (!(t->name = malloc(len + 1)))
-		return PROFDATA_ENOMEM;
-	memcpy(t->name, name, len);
-	t->name[len] = 0;
-	t->len = (uint32_t)len;
-	t->hash = h;
-	t->kind = (uint8_t)pd_classic_type_kind(t->name, len, &t->elem);
-	d->slots[j] = (uint32_t)(d->ntypes + 1);
-	*out = d->ntypes++;
+	*out = ix;
 	return 0;
 }
 
 /* 1 when `id` was in the set, else adds it and returns 0; negative on error. */
-static int id_seen(cl_dec *d, uint64_t id)
+static int id_seen(classic_decoder *d, uint64_t id)
 {
-	uint32_t v;
 	int rc;
-	if (pd_classic_map_get(&d->ids, id, &v))
+	if (pd_map_get(&d->ids, id))
 		return 1;
-	if ((rc = pd_classic_map_put(&d->ids, id, 1)) < 0)
+	if ((rc = pd_map_put(&d->ids, id, 1)) < 0)
 		return rc;
 	return 0;
 }
 
 /* Send the type's string (once) and a class_load for `id` (once per id). */
-static int ensure_loaded(cl_dec *d, cl_type *t, uint64_t id)
+static int ensure_loaded(classic_decoder *d, size_t type, uint64_t id)
 {
+	type_info *t = &d->types[type];
 	profdata_class_load cl;
 	int rc;
 	if (t->loaded_id == id)
@@ -313,7 +230,9 @@ static int ensure_loaded(cl_dec *d, cl_type *t, uint64_t id)
 	t->loaded_id = id;
 	if (!t->string_id) {
 		t->string_id = ++d->next_string;
-		if (PD_EMIT(d->a, string, t->string_id, t->name, t->len))
+		size_t len;
+		const char *name = pd_intern_str(&d->type_names, (uint32_t)type, &len);
+		if (PD_EMIT(d->a, string, t->string_id, name, len))
 			return PROFDATA_STOPPED;
 	}
 	memset(&cl, 0, sizeof cl);
@@ -325,7 +244,7 @@ static int ensure_loaded(cl_dec *d, cl_type *t, uint64_t id)
 	return 0;
 }
 
-static int push_ref(cl_dec *d, uint64_t v)
+static int push_ref(classic_decoder *d, uint64_t v)
 {
 	if (PD_UNLIKELY(d->nrefs == d->refs_cap)) {
 		int rc = pd_grow((void **)&d->refs, &d->refs_cap, d->nrefs + 1, sizeof *d->refs);
@@ -422,7 +341,7 @@ static int parse_addr(const unsigned char **pp, const unsigned char *end, uint64
  * with *bad set to where the first thing that is not an address starts.
  * *zero_style gets 1 when a null was written "0x0", 2 for a zero-padded one.
  */
-static int parse_items(cl_dec *d, const unsigned char *p, const unsigned char *end, const unsigned char **bad,
+static int parse_items(classic_decoder *d, const unsigned char *p, const unsigned char *end, const unsigned char **bad,
                        int *zero_style)
 {
 	for (;;) {
@@ -448,17 +367,17 @@ static int parse_items(cl_dec *d, const unsigned char *p, const unsigned char *e
 	}
 }
 
-typedef struct cl_rec {
+typedef struct record_line {
 	uint64_t addr, size;
 	int digits;
 	int cls;
 	const unsigned char *type;
 	size_t type_len;
 	const unsigned char *rest; /* after the type */
-} cl_rec;
+} record_line;
 
 /* Parse "0x<hex> [<dec>] OBJ|CLS <type>" from the line; 0, or -1 with *bad. */
-static int parse_record(const unsigned char *p, const unsigned char *end, cl_rec *rec, const unsigned char **bad)
+static int parse_record(const unsigned char *p, const unsigned char *end, record_line *rec, const unsigned char **bad)
 {
 	uint64_t v = 0;
 	const unsigned char *s;
@@ -517,20 +436,20 @@ static int is_blank(const unsigned char *p, size_t n)
 
 /* ---- looking ahead ---- */
 
-typedef struct la_obj {
+typedef struct lookahead_object {
 	const unsigned char *type;
 	size_t type_len;
 	uint64_t first;
 	int has_first;
 	int prim;
-} la_obj;
+} lookahead_object;
 
-typedef struct la_result {
+typedef struct lookahead_result {
 	int word_size;
 	int single_line;
 	int zero_style;
 	int classblock;
-} la_result;
+} lookahead_result;
 
 /*
  * Look at the records at the start of a dump without consuming them: the
@@ -542,9 +461,9 @@ typedef struct la_result {
  * (other writers omit nulls or write "0x0"). Two classes of one name (two
  * class loaders) are legitimate there, so the first items need not agree.
  */
-static int lookahead(cl_dec *d, la_result *res)
+static int lookahead(classic_decoder *d, lookahead_result *res)
 {
-	la_obj *objs;
+	lookahead_object *objs;
 	size_t nobj = 0, i, pos;
 	int rc, all_first = 1, prim_has = 0, rec_open = 0, obj_open = 0;
 	size_t with_tab = 0, without_tab = 0, inline_refs = 0;
@@ -558,7 +477,7 @@ static int lookahead(cl_dec *d, la_result *res)
 	pos = d->pos;
 	while (pos < d->len && nobj < LOOKAHEAD_RECORDS) {
 		const unsigned char *s = d->win + pos, *nl, *e, *bad;
-		cl_rec rec;
+		record_line rec;
 		nl = memchr(s, '\n', d->len - pos);
 		if (!nl && !d->at_eof)
 			break;
@@ -624,7 +543,7 @@ static int lookahead(cl_dec *d, la_result *res)
  * writes them after all objects) so that types get their CLS address before
  * their first object. Also notes the spelling of the last trailer.
  */
-static int scan_tail(cl_dec *d)
+static int scan_tail(classic_decoder *d)
 {
 	pd_blob *b = pd_in_blob(d->r);
 	const unsigned char *data, *end;
@@ -638,7 +557,7 @@ static int scan_tail(cl_dec *d)
 	end = data + size;
 	while (end > data) {
 		const unsigned char *e = end, *s;
-		cl_rec rec;
+		record_line rec;
 		const unsigned char *bad;
 		if (e[-1] == '\n')
 			e--;
@@ -668,7 +587,7 @@ static int scan_tail(cl_dec *d)
 			break;
 		if (rec.addr) {
 			size_t ti;
-			int rc = intern(d, rec.type, rec.type_len, &ti);
+			int rc = type_index(d, rec.type, rec.type_len, &ti);
 			if (rc < 0)
 				return rc;
 			d->types[ti].class_id = rec.addr; /* the earliest one wins: we go backwards */
@@ -683,7 +602,7 @@ static int scan_tail(cl_dec *d)
 
 /* ---- events ---- */
 
-static int emit_begin(cl_dec *d, const char *version, la_result *la)
+static int emit_begin(classic_decoder *d, const char *version, lookahead_result *la)
 {
 	profdata_meta m;
 	profdata_kv kv[3];
@@ -709,13 +628,13 @@ static int emit_begin(cl_dec *d, const char *version, la_result *la)
 	while (d->ntail) {
 		int rc;
 		d->ntail--;
-		if ((rc = ensure_loaded(d, &d->types[d->tail[d->ntail].type], d->tail[d->ntail].addr)) != 0)
+		if ((rc = ensure_loaded(d, d->tail[d->ntail].type, d->tail[d->ntail].addr)) != 0)
 			return rc;
 	}
 	return 0;
 }
 
-static int emit_dump_begin(cl_dec *d, const unsigned char *header, size_t header_len)
+static int emit_dump_begin(classic_decoder *d, const unsigned char *header, size_t header_len)
 {
 	profdata_dump dump;
 	if (d->ndumps == 0) {
@@ -747,9 +666,9 @@ static int emit_dump_begin(cl_dec *d, const unsigned char *header, size_t header
 	return PD_EMIT(d->a, dump_begin, &dump) ? PROFDATA_STOPPED : 0;
 }
 
-static int emit_pending(cl_dec *d)
+static int emit_pending(classic_decoder *d)
 {
-	cl_type *t = &d->types[d->pend_type];
+	type_info *t = &d->types[d->pend_type];
 	const uint64_t *refs = d->refs;
 	size_t n = d->nrefs, i;
 	uint64_t class_id;
@@ -760,7 +679,7 @@ static int emit_pending(cl_dec *d)
 		profdata_class_dump cd;
 		if (!t->class_id)
 			t->class_id = d->pend_addr;
-		if ((rc = ensure_loaded(d, t, d->pend_addr)) != 0)
+		if ((rc = ensure_loaded(d, d->pend_type, d->pend_addr)) != 0)
 			return rc;
 		memset(&cd, 0, sizeof cd);
 		cd.id = d->pend_addr;
@@ -774,11 +693,10 @@ static int emit_pending(cl_dec *d)
 		{
 			/* A later heap may repeat a class's CLS record (OpenJ9 writes every class into
 			 * every heap's file): each dump has its own. Twice in one dump is an error. */
-			uint32_t in;
-			if (pd_classic_map_get(&d->dumped, cd.id, &in) && in == (uint32_t)d->ndumps)
-				return dec_problem(d, PROFDATA_EFORMAT, d->pend_off, d->pend_line,
+			if (pd_map_get(&d->dumped, cd.id) == (uint32_t)d->ndumps)
+				return report_damage(d, PROFDATA_EFORMAT, d->pend_off, d->pend_line,
 				                   "a second CLS record for the same address in one dump; dropped");
-			if ((rc = pd_classic_map_put(&d->dumped, cd.id, (uint32_t)d->ndumps)) < 0)
+			if ((rc = pd_map_put(&d->dumped, cd.id, (uint32_t)d->ndumps)) < 0)
 				return rc;
 		}
 		return PD_EMIT(d->a, class_dump, &cd) ? PROFDATA_STOPPED : 0;
@@ -791,7 +709,7 @@ static int emit_pending(cl_dec *d)
 			d->cnt.cbitems++;
 		} else {
 			if (d->classblock) {
-				rc = dec_problem(d, PROFDATA_EFORMAT, d->pend_off, d->pend_line,
+				rc = report_damage(d, PROFDATA_EFORMAT, d->pend_off, d->pend_line,
 				                 "object without the class-block address its variant puts first");
 				if (rc)
 					return rc;
@@ -802,7 +720,7 @@ static int emit_pending(cl_dec *d)
 			}
 			class_id = t->class_id;
 		}
-		if ((rc = ensure_loaded(d, t, class_id)) != 0)
+		if ((rc = ensure_loaded(d, d->pend_type, class_id)) != 0)
 			return rc;
 		memset(&o, 0, sizeof o);
 		o.id = d->pend_addr;
@@ -824,12 +742,12 @@ static int emit_pending(cl_dec *d)
 	}
 }
 
-static int flush(cl_dec *d)
+static int flush(classic_decoder *d)
 {
 	return d->pending ? emit_pending(d) : 0;
 }
 
-static int keep_trailer_line(cl_dec *d)
+static int keep_trailer_line(classic_decoder *d)
 {
 	size_t need = d->trailer_len + d->ll + 1;
 	int rc;
@@ -843,10 +761,10 @@ static int keep_trailer_line(cl_dec *d)
 }
 
 /* Compare the trailer with what was read. */
-static int check_trailer(cl_dec *d)
+static int check_trailer(classic_decoder *d)
 {
 	const pd_classic_trailer *t = &d->tr;
-	const cl_counts *c = &d->cnt;
+	const record_counts *c = &d->cnt;
 	char msg[256];
 	if (t->has_breakdown &&
 	    (t->classes != c->classes || t->objects != c->objects || t->arrays != c->arrays || t->prims != c->prims)) {
@@ -856,7 +774,7 @@ static int check_trailer(cl_dec *d)
 		         (unsigned long long)t->classes, (unsigned long long)t->objects, (unsigned long long)t->arrays,
 		         (unsigned long long)t->prims, (unsigned long long)c->classes, (unsigned long long)c->objects,
 		         (unsigned long long)c->arrays, (unsigned long long)c->prims);
-		return dec_problem(d, PROFDATA_EFORMAT, d->bd_off, d->bd_line, msg);
+		return report_damage(d, PROFDATA_EFORMAT, d->bd_off, d->bd_line, msg);
 	}
 	if (t->has_eof) {
 		uint64_t total = c->classes + c->objects + c->arrays + c->prims;
@@ -869,14 +787,14 @@ static int check_trailer(cl_dec *d)
 			         "records and %llu non-null references",
 			         (unsigned long long)t->total, (unsigned long long)t->refs, (unsigned long long)t->nulls,
 			         (unsigned long long)total, (unsigned long long)nonnull);
-			return dec_problem(d, PROFDATA_EFORMAT, d->tr_off, d->tr_line, msg);
+			return report_damage(d, PROFDATA_EFORMAT, d->tr_off, d->tr_line, msg);
 		}
 	}
 	return 0;
 }
 
 /* Close the open dump; `complete` when its EOF line was just read. */
-static int close_dump(cl_dec *d, int complete)
+static int close_dump(classic_decoder *d, int complete)
 {
 	int rc;
 	if ((rc = flush(d)) != 0)
@@ -886,7 +804,7 @@ static int close_dump(cl_dec *d, int complete)
 		snprintf(msg, sizeof msg, "dump %d ends without its %s trailer line; keeping the %llu records read",
 		         d->ndumps, d->tr.has_breakdown ? "EOF" : "Breakdown and EOF",
 		         (unsigned long long)(d->cnt.classes + d->cnt.objects + d->cnt.arrays + d->cnt.prims));
-		if ((rc = dec_problem(d, PROFDATA_ETRUNCATED, d->last_off, d->last_line, msg)) != 0)
+		if ((rc = report_damage(d, PROFDATA_ETRUNCATED, d->last_off, d->last_line, msg)) != 0)
 			return rc;
 	}
 	if ((rc = check_trailer(d)) != 0)
@@ -894,7 +812,7 @@ static int close_dump(cl_dec *d, int complete)
 	if (d->trailer_len) {
 		/* Only what the encoder would not write by itself from the records. */
 		char def[512], name[48];
-		const cl_counts *c = &d->cnt;
+		const record_counts *c = &d->cnt;
 		int n = pd_classic_format_trailer(def, sizeof def, d->jdmpview, c->classes, c->objects, c->arrays,
 		                                  c->prims, c->listed + c->cbitems, c->zeros);
 		if (n < 0 || (size_t)n != d->trailer_len || memcmp(def, d->trailer_text, d->trailer_len) != 0) {
@@ -912,9 +830,9 @@ static int close_dump(cl_dec *d, int complete)
 }
 
 /* The first dump's start: look ahead and send begin. version may be NULL. */
-static int start_file(cl_dec *d, const char *version)
+static int start_file(classic_decoder *d, const char *version)
 {
-	la_result la;
+	lookahead_result la;
 	int rc = lookahead(d, &la);
 	if (rc < 0)
 		return rc;
@@ -925,7 +843,7 @@ static int start_file(cl_dec *d, const char *version)
 	return emit_begin(d, version, &la);
 }
 
-static int on_header(cl_dec *d)
+static int on_header(classic_decoder *d)
 {
 	int rc;
 	const unsigned char *v = d->ls + 11;
@@ -962,24 +880,24 @@ static int on_header(cl_dec *d)
 	return emit_dump_begin(d, d->ls, d->ll);
 }
 
-static int on_record(cl_dec *d)
+static int on_record(classic_decoder *d)
 {
-	cl_rec rec;
+	record_line rec;
 	const unsigned char *bad = NULL, *end = d->ls + d->ll;
 	int rc;
 	if (d->no_nl)
-		return dec_problem(d, PROFDATA_ETRUNCATED, d->loff + d->ll, d->lineno,
+		return report_damage(d, PROFDATA_ETRUNCATED, d->loff + d->ll, d->lineno,
 		                   "the input ends inside a record line; the record is dropped");
 	if (parse_record(d->ls, end, &rec, &bad) < 0 || rec.addr == 0) {
 		uint64_t off = d->loff + (uint64_t)((bad ? bad : d->ls) - d->ls);
 		if (d->no_nl)
-			return dec_problem(d, PROFDATA_ETRUNCATED, off, d->lineno, "the last record is cut short; dropped");
-		return dec_problem(d, PROFDATA_EFORMAT, off, d->lineno,
+			return report_damage(d, PROFDATA_ETRUNCATED, off, d->lineno, "the last record is cut short; dropped");
+		return report_damage(d, PROFDATA_EFORMAT, off, d->lineno,
 		                   rec.addr == 0 && !bad ? "a record at address 0; dropped" : "malformed record line; dropped");
 	}
 	if (!d->in_dump && (rc = emit_dump_begin(d, NULL, 0)) != 0)
 		return rc;
-	if ((rc = intern(d, rec.type, rec.type_len, &d->pend_type)) < 0)
+	if ((rc = type_index(d, rec.type, rec.type_len, &d->pend_type)) < 0)
 		return rc;
 	d->nrefs = 0;
 	rc = parse_items(d, rec.rest, end, &bad, NULL);
@@ -987,7 +905,7 @@ static int on_record(cl_dec *d)
 		if (rc != -1)
 			return rc;
 		d->nrefs = 0;
-		rc = dec_problem(d, PROFDATA_EFORMAT, d->loff + (uint64_t)(bad - d->ls), d->lineno,
+		rc = report_damage(d, PROFDATA_EFORMAT, d->loff + (uint64_t)(bad - d->ls), d->lineno,
 		                 "malformed reference on a record line; record dropped");
 		return rc;
 	}
@@ -1000,19 +918,19 @@ static int on_record(cl_dec *d)
 	return 0;
 }
 
-static int on_refs(cl_dec *d)
+static int on_refs(classic_decoder *d)
 {
 	const unsigned char *bad = NULL, *end = d->ls + d->ll;
 	size_t keep = d->nrefs;
 	int rc;
 	if (!d->pending)
-		return dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "a reference line without a record; ignored");
+		return report_damage(d, PROFDATA_EFORMAT, d->loff, d->lineno, "a reference line without a record; ignored");
 	if (d->no_nl && d->ll > 1 && end[-1] != ' ') {
 		/* Cut short: every reference is followed by a space, so the last one may be partial. */
 		const unsigned char *p = end;
 		while (p > d->ls + 1 && p[-1] != ' ' && p[-1] != '\t')
 			p--;
-		rc = dec_problem(d, PROFDATA_ETRUNCATED, d->loff + (uint64_t)(p - d->ls), d->lineno,
+		rc = report_damage(d, PROFDATA_ETRUNCATED, d->loff + (uint64_t)(p - d->ls), d->lineno,
 		                 "the input ends inside a reference line; its last reference is dropped");
 		if (rc)
 			return rc;
@@ -1023,13 +941,13 @@ static int on_refs(cl_dec *d)
 		return 0;
 	if (rc != -1)
 		return rc;
-	rc = dec_problem(d, PROFDATA_EFORMAT, d->loff + (uint64_t)(bad - d->ls), d->lineno,
+	rc = report_damage(d, PROFDATA_EFORMAT, d->loff + (uint64_t)(bad - d->ls), d->lineno,
 	                 "malformed reference; the rest of the line is ignored");
 	(void)keep;
 	return rc;
 }
 
-static int on_comment(cl_dec *d)
+static int on_comment(classic_decoder *d)
 {
 	int rc;
 	if (d->ll >= 11 && memcmp(d->ls, "// Version:", 11) == 0)
@@ -1044,20 +962,20 @@ static int on_comment(cl_dec *d)
 	}
 	if (d->ll >= 14 && memcmp(d->ls, "// Breakdown -", 14) == 0) {
 		if (pd_classic_parse_breakdown(d->ls, d->ll, &d->tr) < 0)
-			return dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "malformed Breakdown line; ignored");
+			return report_damage(d, PROFDATA_EFORMAT, d->loff, d->lineno, "malformed Breakdown line; ignored");
 		d->bd_line = d->lineno;
 		d->bd_off = d->loff;
 		return keep_trailer_line(d);
 	}
 	if (d->ll >= 7 && memcmp(d->ls, "// EOF:", 7) == 0) {
 		if (pd_classic_parse_eof(d->ls, d->ll, &d->tr) < 0) {
-			rc = dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "malformed EOF line; ignored");
+			rc = report_damage(d, PROFDATA_EFORMAT, d->loff, d->lineno, "malformed EOF line; ignored");
 			return rc;
 		}
 		if ((rc = keep_trailer_line(d)) < 0)
 			return rc;
 		if (!d->tr.has_breakdown) {
-			rc = dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "an EOF line without a Breakdown line");
+			rc = report_damage(d, PROFDATA_EFORMAT, d->loff, d->lineno, "an EOF line without a Breakdown line");
 			if (rc)
 				return rc;
 		}
@@ -1065,25 +983,22 @@ static int on_comment(cl_dec *d)
 		d->tr_off = d->loff;
 		return close_dump(d, 1);
 	}
-	return dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "unknown comment line; ignored");
+	return report_damage(d, PROFDATA_EFORMAT, d->loff, d->lineno, "unknown comment line; ignored");
 }
 
-static void dec_free(cl_dec *d)
+static void decoder_free(classic_decoder *d)
 {
-	size_t i;
-	for (i = 0; i < d->ntypes; i++)
-		free(d->types[i].name);
+	pd_intern_free(&d->type_names);
 	free(d->types);
-	free(d->slots);
-	pd_classic_map_free(&d->ids);
-	pd_classic_map_free(&d->dumped);
+	pd_map_free(&d->ids);
+	pd_map_free(&d->dumped);
 	free(d->refs);
 	free(d->trailer_text);
 	free(d->first_header);
 	free(d->tail);
 }
 
-static int run(cl_dec *d)
+static int run(classic_decoder *d)
 {
 	int rc;
 	d->stable = pd_in_blob(d->r) != NULL;
@@ -1106,7 +1021,7 @@ static int run(cl_dec *d)
 			if ((rc = flush(d)) != 0)
 				return rc;
 			if (!d->begun) {
-				rc = dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno,
+				rc = report_damage(d, PROFDATA_EFORMAT, d->loff, d->lineno,
 				                 "no \"// Version:\" header before the first record");
 				if (rc)
 					return rc;
@@ -1121,7 +1036,7 @@ static int run(cl_dec *d)
 				return rc;
 		} else if (c == '/' && d->ll >= 2 && d->ls[1] == '/') {
 			if (!d->begun && !(d->ll >= 11 && memcmp(d->ls, "// Version:", 11) == 0))
-				return dec_error(d, PROFDATA_EFORMAT, d->loff, d->lineno,
+				return report_error(d, PROFDATA_EFORMAT, d->loff, d->lineno,
 				                 "not an IBM classic heapdump: no \"// Version:\" header");
 			if ((rc = on_comment(d)) != 0)
 				return rc;
@@ -1129,18 +1044,18 @@ static int run(cl_dec *d)
 			continue;
 		} else {
 			if (!d->begun)
-				return dec_error(d, PROFDATA_EFORMAT, d->loff, d->lineno,
+				return report_error(d, PROFDATA_EFORMAT, d->loff, d->lineno,
 				                 "not an IBM classic heapdump: no \"// Version:\" header");
 			if ((rc = flush(d)) != 0)
 				return rc;
-			if ((rc = dec_problem(d, PROFDATA_EFORMAT, d->loff, d->lineno, "unrecognised line; ignored")) != 0)
+			if ((rc = report_damage(d, PROFDATA_EFORMAT, d->loff, d->lineno, "unrecognised line; ignored")) != 0)
 				return rc;
 		}
 		d->last_line = d->lineno;
 		d->last_off = d->loff + d->ll;
 	}
 	if (!d->begun)
-		return dec_error(d, PROFDATA_EFORMAT, 0, 1, "not an IBM classic heapdump: the input is empty");
+		return report_error(d, PROFDATA_EFORMAT, 0, 1, "not an IBM classic heapdump: the input is empty");
 	if (d->in_dump && (rc = close_dump(d, 0)) != 0)
 		return rc;
 	pd_in_skip(d->r, d->pos);
@@ -1150,13 +1065,13 @@ static int run(cl_dec *d)
 
 int pd_classic_decode(const pd_decode_args *a)
 {
-	cl_dec d;
+	classic_decoder d;
 	const char *v;
 	int rc;
 	memset(&d, 0, sizeof d);
 	d.a = a;
 	d.r = a->in;
-	d.strict = a->mode == PROFDATA_MODE_STRICT;
+	d.mode = a->mode;
 	d.next_synth = 1;
 	d.force_variant = -1;
 	d.tail_compact = -1;
@@ -1171,6 +1086,6 @@ int pd_classic_decode(const pd_decode_args *a)
 			                   "ibm-classic: variant must be auto, openj9, jdmpview or classblock, not \"%s\"", v);
 	}
 	rc = run(&d);
-	dec_free(&d);
+	decoder_free(&d);
 	return rc;
 }
