@@ -311,15 +311,14 @@ static int read_records(pd_gperftools_decoder *d, int *how)
 		}
 		if ((uint64_t)avail < need) {
 			/* Cut inside a record. */
-			if (d->a->mode == PROFDATA_MODE_STRICT)
-				return pd_in_error(d->in, PROFDATA_ETRUNCATED, base,
-				                   "profile cut inside the record at offset %" PRIu64
-				                   " (%" PRId64 " of %" PRIu64 " bytes)",
-				                   base, avail, need);
-			pd_in_warn(d->in, PROFDATA_ETRUNCATED, base,
-			           "profile cut inside the record at offset %" PRIu64 " (%" PRId64 " of %" PRIu64
-			           " bytes): kept the %" PRIu64 " complete records before it",
-			           base, avail, need, d->nrecords);
+			char kept[64] = "";
+			if (d->a->mode != PROFDATA_MODE_STRICT)
+				snprintf(kept, sizeof kept, ": kept the %" PRIu64 " complete records before it", d->nrecords);
+			rc = pd_in_damage(d->in, d->a->mode, PROFDATA_ETRUNCATED, base, 0,
+			                  "profile cut inside the record at offset %" PRIu64 " (%" PRId64 " of %" PRIu64
+			                  " bytes)%s", base, avail, need, kept);
+			if (rc)
+				return rc;
 			pd_in_skip(d->in, (size_t)avail);
 			*how = END_CUT;
 			return 0;
@@ -502,13 +501,11 @@ static int finish_records(pd_gperftools_decoder *d, int ended)
 	int rc;
 	if (ended == END_NONE) {
 		uint64_t off = pd_in_offset(d->in);
-		if (d->a->mode == PROFDATA_MODE_STRICT)
-			return pd_in_error(d->in, PROFDATA_ETRUNCATED, off,
-			                   "no trailer: the profile ends after %" PRIu64 " records (was the process killed?)",
-			                   d->nrecords);
-		pd_in_warn(d->in, PROFDATA_ETRUNCATED, off,
-		           "no trailer: the profile ends after %" PRIu64 " records (was the process killed?)",
-		           d->nrecords);
+		rc = pd_in_damage(d->in, d->a->mode, PROFDATA_ETRUNCATED, off, 0,
+		                  "no trailer: the profile ends after %" PRIu64 " records (was the process killed?)",
+		                  d->nrecords);
+		if (rc)
+			return rc;
 	}
 	if (ended == END_TRAILER)
 		return read_text(d);

@@ -674,7 +674,7 @@ static uint64_t sub_offset(const heap_body *b, const unsigned char *q)
 static inline size_t emit_object(hprof_decoder *d, heap_body *b, const profdata_object *o, size_t size)
 {
 	const pd_decode_args *a = d->a;
-	return a->ev->object && a->ev->object(a->payload, o) ? stop_reading(b, PROFDATA_STOPPED) : size;
+	return PD_EMIT(a, object, o) ? stop_reading(b, PROFDATA_STOPPED) : size;
 }
 
 static inline size_t instance_dump(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q, size_t rem)
@@ -799,7 +799,7 @@ static size_t heap_dump_info(hprof_decoder *d, heap_body *b, unsigned I, const u
 	memset(&h, 0, sizeof h);
 	h.heap_id = pd_be32(q + 1);
 	h.name_id = pd_be_id(q + 5, I);
-	return a->ev->heap_info && a->ev->heap_info(a->payload, &h) ? stop_reading(b, PROFDATA_STOPPED) : sz;
+	return PD_EMIT(a, heap_info, &h) ? stop_reading(b, PROFDATA_STOPPED) : sz;
 }
 
 static size_t unknown_subrecord(hprof_decoder *d, heap_body *b, const unsigned char *q)
@@ -845,7 +845,7 @@ static inline size_t gc_root(hprof_decoder *d, heap_body *b, unsigned I, const u
 	default:
 		break;
 	}
-	return a->ev->root && a->ev->root(a->payload, &r) ? stop_reading(b, PROFDATA_STOPPED) : sz;
+	return PD_EMIT(a, root, &r) ? stop_reading(b, PROFDATA_STOPPED) : sz;
 }
 
 /*
