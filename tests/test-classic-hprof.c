@@ -5,7 +5,7 @@
  * their graph; the committed classic conversions of the JDK fixtures are
  * what the encoder writes today.
  */
-#include "test-common.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Folded stacks export: native and JVM profiles, checked against totals and exact text. */
-#include "test-common.h"
+#include "support.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -235,7 +235,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, empty_profile);
 	suite_add_tcase(s, tc);
 	/* Only in the "-corpus" Meson test, which skips (77) when ../shared/corpus is absent. */
-	if (getenv("PD_REQUIRE_CORPUS")) {
+	if (test_case_requested("corpus")) {
 		tc = tcase_create("corpus");
 		tcase_add_test(tc, corpus_totals);
 		suite_add_tcase(s, tc);

@@ -4,7 +4,7 @@
  * independent slot parser written here, damaged input, the Java variant,
  * maps parsing and options.
  */
-#include "test-common.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1039,7 +1039,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, java_symbols);
 	suite_add_tcase(s, tc);
 	/* Only in the "-corpus" Meson test, which skips (77) when ../shared/corpus is absent. */
-	if (getenv("PD_REQUIRE_CORPUS")) {
+	if (test_case_requested("corpus")) {
 		tc = tcase_create("corpus");
 		tcase_add_test(tc, corpus_cppbench);
 		suite_add_tcase(s, tc);

@@ -1,5 +1,5 @@
 /* pprof export: gunzip and decode what we write with protobuf-c, then check it. */
-#include "test-common.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,7 +260,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, bad_option);
 	suite_add_tcase(s, tc);
 	/* Only in the "-corpus" Meson test, which skips (77) when ../shared/corpus is absent. */
-	if (getenv("PD_REQUIRE_CORPUS")) {
+	if (test_case_requested("corpus")) {
 		tc = tcase_create("corpus");
 		tcase_add_test(tc, corpus);
 		suite_add_tcase(s, tc);

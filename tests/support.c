@@ -1,10 +1,61 @@
-/* The main of every Check test program; the suite comes from suite_main(). */
-#include "test-common.h"
+/* What the Check suites share: fixture paths, reading and writing in memory, cases with needs. */
+#include "support.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+int test_case_requested(const char *name)
+{
+	const char *only = getenv("CK_RUN_CASE");
+	return only && strcmp(only, name) == 0;
+}
+
+static const char *corpus_missing(void)
+{
+	return test_corpus_dir() ? NULL : "../shared/corpus is absent";
+}
+
+static const char *no_sparse_files(void)
+{
+	if (sizeof(size_t) < 8)
+		return "sizes are 32 bits here";
+	char name[] = "/tmp/pd-sparse-probe-XXXXXX";
+	int fd = mkstemp(name);
+	if (fd < 0)
+		return "cannot create a file in /tmp";
+	/* The largest file the case makes is a little over 5 GiB. */
+	const off_t size = (off_t)6 << 30;
+	int ok = ftruncate(fd, size) == 0 && pwrite(fd, "x", 1, size - 1) == 1;
+	close(fd);
+	unlink(name);
+	return ok ? NULL : "/tmp cannot hold a sparse file of 6 GiB";
+}
+
+static const char *under_valgrind(void)
+{
+	return getenv("PD_UNDER_VALGRIND") ? "hundreds of MiB through valgrind take minutes; "
+	                                     "the plain and sanitizer runs cover this case" : NULL;
+}
+
+const char *test_unmet_need(const char *name)
+{
+	static const struct {
+		const char *name;
+		const char *(*unmet)(void);
+	} needs[] = {
+		{ "corpus", corpus_missing },
+		{ "beyond-4gib", no_sparse_files },
+		{ "big-file", under_valgrind },
+	};
+	for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++)
+		if (strcmp(needs[i].name, name) == 0)
+			return needs[i].unmet();
+	return NULL;
+}
 
 const char *test_data_path(char *buf, size_t len, const char *rel)
 {
@@ -94,17 +145,4 @@ unsigned char *test_write(const profdata_profile *p, const char *format, const c
 		memcpy(copy, data, *len);
 	profdata_writer_free(w);
 	return copy;
-}
-
-int main(void)
-{
-	if (getenv("PD_REQUIRE_CORPUS") && !test_corpus_dir()) {
-		printf("skipped: ../shared/corpus is absent\n");
-		return 77;
-	}
-	SRunner *sr = srunner_create(suite_main());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
