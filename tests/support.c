@@ -146,3 +146,60 @@ unsigned char *test_write(const profdata_profile *p, const char *format, const c
 	profdata_writer_free(w);
 	return copy;
 }
+
+char *test_folded(const profdata_profile *p, size_t *len)
+{
+	size_t n;
+	unsigned char *b = test_write(p, "folded", NULL, &n);
+	char *s = malloc(n + 1);
+	ck_assert_ptr_nonnull(s);
+	memcpy(s, b, n);
+	s[n] = 0;
+	free(b);
+	if (len)
+		*len = n;
+	return s;
+}
+
+uint64_t test_total_count(const profdata_profile *p)
+{
+	uint64_t t = 0;
+	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_SAMPLES); i++) {
+		profdata_sample s;
+		ck_assert_int_eq(profdata_profile_sample(p, i, &s), 0);
+		t += (uint64_t)s.values[0];
+	}
+	return t;
+}
+
+const char *test_class_name(const profdata_profile *p, uint64_t class_id)
+{
+	size_t ci;
+	profdata_class_info info;
+	if (!class_id || profdata_profile_find_class(p, class_id, &ci) != 0)
+		return NULL;
+	profdata_profile_class(p, ci, &info);
+	return info.name;
+}
+
+void test_assert_equal(const profdata_profile *a, const profdata_profile *b, const char *what)
+{
+	char why[512] = "";
+	ck_assert_msg(profdata_profile_equal(a, b, why, sizeof why), "%s%smodels differ: %s", what ? what : "",
+	              what ? ": " : "", why);
+}
+
+long test_chunk_read(void *payload, void *buf, size_t len)
+{
+	test_chunks *c = payload;
+	size_t n = c->len - c->pos;
+	if (n > len)
+		n = len;
+	if (n > c->step)
+		n = c->step;
+	memcpy(buf, c->bytes + c->pos, n);
+	c->pos += n;
+	if (c->vary)
+		c->step = c->step * 5 % 97 + 1;
+	return (long)n;
+}

@@ -54,4 +54,28 @@ unsigned char *test_write(const profdata_profile *p, const char *format, const c
 profdata_profile *test_read_memory(const void *buf, size_t len, const char *format, int mode,
                                    char *msg, size_t msg_len);
 
+/* What `p` exports as folded stacks, NUL-terminated (malloc'd); *len gets its length when not NULL. */
+char *test_folded(const profdata_profile *p, size_t *len);
+
+/* The sum of the first value of every sample. */
+uint64_t test_total_count(const profdata_profile *p);
+
+/* The name of class `class_id`, or NULL when there is no such class (or the id is 0). */
+const char *test_class_name(const profdata_profile *p, uint64_t class_id);
+
+/* Fails the test, naming `what` (may be NULL) and the first difference, unless a and b are equal models. */
+void test_assert_equal(const profdata_profile *a, const profdata_profile *b, const char *what);
+
+/*
+ * A callback source (profdata_reader_open_callbacks with test_chunk_read)
+ * handing out at most `step` bytes per call: no mapping, small windows. With
+ * `vary`, the step changes after every call, so reads end at ever other places.
+ */
+typedef struct test_chunks {
+	const unsigned char *bytes;
+	size_t len, pos, step;
+	int vary;
+} test_chunks;
+long test_chunk_read(void *payload, void *buf, size_t len);
+
 #endif

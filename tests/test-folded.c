@@ -6,16 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *folded_of(const profdata_profile *p, size_t *len)
-{
-	unsigned char *b = test_write(p, "folded", NULL, len);
-	char *s = malloc(*len + 1);
-	memcpy(s, b, *len);
-	s[*len] = 0;
-	free(b);
-	return s;
-}
-
 /* Lines, their total and a check of the shape of every line. */
 static void check_lines(const char *s, size_t *nlines, uint64_t *total)
 {
@@ -35,17 +25,6 @@ static void check_lines(const char *s, size_t *nlines, uint64_t *total)
 		(*nlines)++;
 		s = nl + 1;
 	}
-}
-
-static uint64_t total_count(const profdata_profile *p)
-{
-	uint64_t t = 0;
-	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_SAMPLES); i++) {
-		profdata_sample s;
-		ck_assert_int_eq(profdata_profile_sample(p, i, &s), 0);
-		t += (uint64_t)s.values[0];
-	}
-	return t;
 }
 
 /* Distinct call chains by frame ids (the decoder gives one stack per chain). */
@@ -77,7 +56,7 @@ START_TEST(corpus_totals)
 	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_STRICT);
 	size_t len, n;
 	uint64_t total;
-	char *s = folded_of(p, &len);
+	char *s = test_folded(p, &len);
 	check_lines(s, &n, &total);
 	ck_assert_uint_eq(total, 712);
 	ck_assert_uint_eq(n, 50);
@@ -103,9 +82,9 @@ START_TEST(fixture_totals)
 	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_PERMISSIVE);
 	size_t len, n;
 	uint64_t total;
-	char *s = folded_of(p, &len);
+	char *s = test_folded(p, &len);
 	check_lines(s, &n, &total);
-	ck_assert_uint_eq(total, total_count(p));
+	ck_assert_uint_eq(total, test_total_count(p));
 	ck_assert_uint_eq(n, distinct_sampled_stacks(p));
 	/* native frames only: every frame is 0x + lower-case hex */
 	for (const char *c = s; *c; c++) {
@@ -124,7 +103,7 @@ START_TEST(fixture_totals)
 	}
 	/* the same twice */
 	size_t len2;
-	char *s2 = folded_of(p, &len2);
+	char *s2 = test_folded(p, &len2);
 	ck_assert_str_eq(s, s2);
 	free(s);
 	free(s2);
@@ -193,7 +172,7 @@ START_TEST(jvm_names)
 {
 	profdata_profile *p = synth_jvm(1);
 	size_t len;
-	char *s = folded_of(p, &len);
+	char *s = test_folded(p, &len);
 	/* stacks 1, 2 and 4 are one chain by name (different frames, lines and threads): 3 + 7 + 2 */
 	ck_assert_str_eq(s, "Main.main;[unknown];0xdeadbeef;com.x.Y[].weird_name_here 5\n"
 	                    "Main.main;java.lang.Thread.run 12\n");
@@ -201,7 +180,7 @@ START_TEST(jvm_names)
 	profdata_profile_free(p);
 	/* without class loads, the bare method names */
 	p = synth_jvm(0);
-	s = folded_of(p, &len);
+	s = test_folded(p, &len);
 	ck_assert_str_eq(s, "main;[unknown];0xdeadbeef;weird_name_here 5\nmain;run 12\n");
 	free(s);
 	profdata_profile_free(p);
@@ -219,7 +198,7 @@ START_TEST(empty_profile)
 	ck_assert_int_eq(ev.begin(p, &m), 0);
 	ck_assert_int_eq(ev.end(p), 0);
 	size_t len;
-	char *s = folded_of(p, &len);
+	char *s = test_folded(p, &len);
 	ck_assert_uint_eq(len, 0);
 	free(s);
 	profdata_profile_free(p);

@@ -103,17 +103,6 @@ static void check_model_against(const profdata_profile *p, const indep *x)
 	}
 }
 
-static uint64_t total_count(const profdata_profile *p)
-{
-	uint64_t t = 0;
-	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_SAMPLES); i++) {
-		profdata_sample s;
-		ck_assert_int_eq(profdata_profile_sample(p, i, &s), 0);
-		t += (uint64_t)s.values[0];
-	}
-	return t;
-}
-
 /* Read from memory; returns the profile or NULL, with the reader's diagnostics copied out. */
 typedef struct rd {
 	int rc;
@@ -152,42 +141,18 @@ static profdata_profile *read_mem(const void *buf, size_t len, int mode, const c
 }
 
 /* Callback reader handing out at most `chunk` bytes per call: no mmap, small windows. */
-typedef struct trickle {
-	const unsigned char *b;
-	size_t len, pos, chunk;
-} trickle;
-
-static long trickle_read(void *payload, void *buf, size_t len)
-{
-	trickle *t = payload;
-	size_t n = t->len - t->pos;
-	if (n > t->chunk)
-		n = t->chunk;
-	if (n > len)
-		n = len;
-	memcpy(buf, t->b + t->pos, n);
-	t->pos += n;
-	return (long)n;
-}
-
 static profdata_profile *read_trickle(const void *buf, size_t len, size_t chunk)
 {
-	trickle t = { buf, len, 0, chunk };
+	test_chunks t = { buf, len, 0, chunk, 0 };
 	profdata_reader *r;
 	profdata_profile *p = NULL;
-	ck_assert_int_eq(profdata_reader_open_callbacks(&r, trickle_read, &t, "<trickle>"), 0);
+	ck_assert_int_eq(profdata_reader_open_callbacks(&r, test_chunk_read, &t, "<trickle>"), 0);
 	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
 	o.format = "gperftools";
 	int rc = profdata_read(&p, r, &o);
 	ck_assert_msg(rc == 0, "trickle read: %s", profdata_reader_error(r) ? profdata_reader_error(r)->message : "?");
 	profdata_reader_free(r);
 	return p;
-}
-
-static void assert_equal(const profdata_profile *a, const profdata_profile *b)
-{
-	char why[512];
-	ck_assert_msg(profdata_profile_equal(a, b, why, sizeof(why)), "models differ: %s", why);
 }
 
 /* ---- a synthetic native profile through the builder ---- */
@@ -266,7 +231,7 @@ START_TEST(corpus_cppbench)
 	ck_assert_str_eq(m->period_type, "cpu");
 	ck_assert_str_eq(m->period_unit, "microseconds");
 	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), 52);
-	ck_assert_uint_eq(total_count(p), 712);
+	ck_assert_uint_eq(test_total_count(p), 712);
 	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_STACKS), 50);
 	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_FRAMES), 110);
 	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLE_TYPES), 2);
@@ -338,7 +303,7 @@ START_TEST(fixture_totals)
 	profdata_profile *p = read_mem(b, len, PROFDATA_MODE_PERMISSIVE, NULL, &r);
 	ck_assert_msg(p != NULL, "%s: %s", fx->name, r.msg);
 	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), fx->records);
-	ck_assert_uint_eq(total_count(p), fx->total);
+	ck_assert_uint_eq(test_total_count(p), fx->total);
 	ck_assert_uint_eq(profdata_profile_meta(p)->period, fx->period);
 	ck_assert_uint_eq(r.nwarn, fx->trailer ? 0 : 1);
 	if (!fx->trailer) {
@@ -359,7 +324,7 @@ START_TEST(fixture_totals)
 	profdata_profile *ps = read_mem(b, len, PROFDATA_MODE_STRICT, NULL, &r);
 	if (fx->trailer) {
 		ck_assert_ptr_nonnull(ps);
-		assert_equal(p, ps);
+		test_assert_equal(p, ps, NULL);
 		profdata_profile_free(ps);
 	} else {
 		ck_assert_ptr_null(ps);
@@ -369,7 +334,7 @@ START_TEST(fixture_totals)
 
 	/* a reader without mmap, handing out 7 bytes at a time, sees the same */
 	profdata_profile *pt = read_trickle(b, len, 7);
-	assert_equal(p, pt);
+	test_assert_equal(p, pt, NULL);
 	profdata_profile_free(pt);
 
 	/* round trip: same model; our output rewrites byte-identically; files
@@ -382,7 +347,7 @@ START_TEST(fixture_totals)
 	}
 	profdata_profile *p2 = read_mem(w1, l1, PROFDATA_MODE_STRICT, NULL, &r);
 	ck_assert_msg(p2 != NULL, "%s", r.msg);
-	assert_equal(p, p2);
+	test_assert_equal(p, p2, NULL);
 	unsigned char *w2 = test_write(p2, "gperftools", NULL, &l2);
 	ck_assert_uint_eq(l1, l2);
 	ck_assert_mem_eq(w1, w2, l1);
@@ -479,7 +444,7 @@ START_TEST(layouts_independent)
 	snprintf(opt, sizeof(opt), "word_size=%u,byte_order=%s", lo->ws, lo->be ? "big" : "little");
 	profdata_profile *q2 = read_mem(b, len, PROFDATA_MODE_STRICT, opt, &r);
 	ck_assert_ptr_nonnull(q2);
-	assert_equal(q, q2);
+	test_assert_equal(q, q2, NULL);
 	profdata_profile_free(q2);
 	snprintf(opt, sizeof(opt), "word_size=%u", lo->ws == 8 ? 4 : 8);
 	ck_assert_ptr_null(read_mem(b, len, PROFDATA_MODE_STRICT, opt, &r));
@@ -594,7 +559,7 @@ START_TEST(every_prefix)
 			                 cut > trailer_end ? 0 : PROFDATA_ENOTFOUND);
 			if (cut > trailer_end)
 				ck_assert_uint_eq(at.len, cut - trailer_end);
-			assert_equal(q, qs);
+			test_assert_equal(q, qs, NULL);
 		}
 		profdata_profile_free(q);
 		profdata_profile_free(qs);
@@ -617,7 +582,7 @@ START_TEST(zero_pc_is_data)
 	profdata_profile *q = read_mem(b, len, PROFDATA_MODE_STRICT, NULL, &r);
 	ck_assert_ptr_nonnull(q);
 	ck_assert_uint_eq(profdata_profile_count(q, PROFDATA_TABLE_SAMPLES), 6);
-	ck_assert_uint_eq(total_count(q), 21);
+	ck_assert_uint_eq(test_total_count(q), 21);
 	indep *x = indep_alloc();
 	ck_assert(indep_parse(b, len, 8, 0, x));
 	ck_assert_uint_eq(x->pcs[3][0], 0);
@@ -694,7 +659,7 @@ START_TEST(extra_header_slots)
 	rd r;
 	profdata_profile *q = read_mem(raw, sizeof(raw), PROFDATA_MODE_STRICT, NULL, &r);
 	ck_assert_msg(q != NULL, "%s", r.msg);
-	ck_assert_uint_eq(total_count(q), 3);
+	ck_assert_uint_eq(test_total_count(q), 3);
 	const profdata_meta *m = profdata_profile_meta(q);
 	ck_assert_uint_eq(m->ncomments, 1);
 	ck_assert_str_eq(m->comments[0].value, "0x0 0x77");
@@ -832,17 +797,6 @@ static profdata_profile *synth_jvm(void)
 	return p;
 }
 
-static char *folded_of(const profdata_profile *p)
-{
-	size_t len;
-	unsigned char *b = test_write(p, "folded", NULL, &len);
-	char *s = malloc(len + 1);
-	memcpy(s, b, len);
-	s[len] = 0;
-	free(b);
-	return s;
-}
-
 START_TEST(jvm_to_java_variant)
 {
 	profdata_profile *p = synth_jvm();
@@ -893,7 +847,7 @@ START_TEST(jvm_to_java_variant)
 	ck_assert_uint_eq(at.len, strlen(want));
 
 	/* the folded view is the same from the JVM model and from the file */
-	char *f1 = folded_of(p), *f2 = folded_of(q);
+	char *f1 = test_folded(p, NULL), *f2 = test_folded(q, NULL);
 	ck_assert_str_eq(f1, "Main.main;java.lang.Thread.run 8\nMain.main;com.x.Y$Z.<init> 2\n");
 	ck_assert_str_eq(f1, f2);
 	free(f1);
@@ -905,7 +859,7 @@ START_TEST(jvm_to_java_variant)
 	ck_assert_uint_eq(l2, len);
 	ck_assert_mem_eq(b2, b, len);
 	profdata_profile *q2 = read_mem(b2, l2, PROFDATA_MODE_STRICT, NULL, &r);
-	assert_equal(q, q2);
+	test_assert_equal(q, q2, NULL);
 	profdata_profile_free(q2);
 	free(b2);
 	profdata_profile_free(q);
@@ -936,7 +890,7 @@ START_TEST(java_symbols)
 	rd r;
 	profdata_profile *q = read_mem(raw, blen, PROFDATA_MODE_STRICT, NULL, &r);
 	ck_assert_msg(q != NULL, "%s", r.msg);
-	ck_assert_uint_eq(total_count(q), 3);
+	ck_assert_uint_eq(test_total_count(q), 3);
 	ck_assert_uint_eq(profdata_profile_count(q, PROFDATA_TABLE_MAPPINGS), 0);
 	struct {
 		uint64_t pc;
@@ -969,7 +923,7 @@ START_TEST(java_symbols)
 		else
 			ck_assert_uint_eq(f.source_file_id, 0);
 	}
-	char *fo = folded_of(q);
+	char *fo = test_folded(q, NULL);
 	ck_assert_str_eq(fo, "GC;JVM_Sleep;com.example.Foo.baz;com.example.Foo.bar 2\n0x6000 1\n");
 	free(fo);
 	size_t len;

@@ -344,36 +344,14 @@ END_TEST
 
 /* ---- truncation ---- */
 
-typedef struct chunks {
-	const unsigned char *p;
-	size_t len, pos, step;
-} chunks;
-
-static long chunk_read(void *payload, void *buf, size_t len)
-{
-	chunks *c = payload;
-	size_t n = c->len - c->pos;
-	if (n > len)
-		n = len;
-	if (n > c->step)
-		n = c->step;
-	memcpy(buf, c->p + c->pos, n);
-	c->pos += n;
-	c->step = c->step * 5 % 97 + 1;
-	return (long)n;
-}
-
 /* Read through callbacks that hand out a few bytes at a time: no blob, only windows. */
 static profdata_profile *read_stream(const unsigned char *buf, size_t len, int mode, profdata_reader **r, int *code)
 {
 	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
 	profdata_profile *p = NULL;
-	chunks *c = malloc(sizeof *c);
-	c->p = buf;
-	c->len = len;
-	c->pos = 0;
-	c->step = 3;
-	ck_assert_int_eq(profdata_reader_open_callbacks(r, chunk_read, c, "<chunks>"), 0);
+	test_chunks *c = malloc(sizeof *c);
+	*c = (test_chunks){ buf, len, 0, 3, 1 };
+	ck_assert_int_eq(profdata_reader_open_callbacks(r, test_chunk_read, c, "<chunks>"), 0);
 	o.format = "hprof";
 	o.mode = mode;
 	*code = profdata_read(&p, *r, &o);
