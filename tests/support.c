@@ -203,3 +203,30 @@ long test_chunk_read(void *payload, void *buf, size_t len)
 		c->step = c->step * 5 % 97 + 1;
 	return (long)n;
 }
+
+profdata_profile *test_build_cpu_profile(const test_cpu_profile *spec)
+{
+	profdata_profile *p;
+	profdata_events ev;
+	ck_assert_int_eq(profdata_profile_new(&p), 0);
+	profdata_profile_builder(&ev);
+	ck_assert_int_eq(ev.begin(p, &spec->meta), 0);
+	for (size_t i = 0; i < spec->nstrings; i++)
+		ck_assert_int_eq(ev.string(p, spec->first_string_id + i, spec->strings[i], strlen(spec->strings[i])), 0);
+	for (size_t i = 0; i < spec->nfunctions; i++)
+		ck_assert_int_eq(ev.function(p, &spec->functions[i]), 0);
+	for (size_t i = 0; i < spec->nframes; i++)
+		ck_assert_int_eq(ev.frame(p, &spec->frames[i]), 0);
+	for (size_t i = 0; i < spec->nstacks; i++)
+		ck_assert_int_eq(ev.stack(p, &spec->stacks[i]), 0);
+	for (size_t i = 0; i < spec->nclass_loads; i++)
+		ck_assert_int_eq(ev.class_load(p, &spec->class_loads[i]), 0);
+	if (spec->sample_type)
+		ck_assert_int_eq(ev.sample_type(p, spec->sample_type), 0);
+	if (spec->sample_group)
+		ck_assert_int_eq(ev.sample_group(p, spec->sample_group), 0);
+	for (size_t i = 0; i < spec->nsamples; i++)
+		ck_assert_int_eq(ev.sample(p, &spec->samples[i]), 0);
+	ck_assert_int_eq(ev.end(p), 0);
+	return p;
+}

@@ -67,6 +67,33 @@ const char *test_class_name(const profdata_profile *p, uint64_t class_id);
 void test_assert_equal(const profdata_profile *a, const profdata_profile *b, const char *what);
 
 /*
+ * A CPU profile as a JVM profiler would emit it, through the builder, in
+ * HPROF's order: strings (ids first_string_id, first_string_id + 1, ...),
+ * functions, frames, stacks, then class loads (after the stacks, as HPROF
+ * files have them), the sample type, the sample group and the samples.
+ * Empty arrays and NULL sample type or group emit nothing.
+ */
+typedef struct test_cpu_profile {
+	profdata_meta meta;
+	const char *const *strings;
+	size_t nstrings;
+	uint64_t first_string_id;
+	const profdata_function *functions;
+	size_t nfunctions;
+	const profdata_frame *frames;
+	size_t nframes;
+	const profdata_stack *stacks;
+	size_t nstacks;
+	const profdata_class_load *class_loads;
+	size_t nclass_loads;
+	const profdata_sample_type *sample_type;
+	const profdata_sample_group *sample_group;
+	const profdata_sample *samples;
+	size_t nsamples;
+} test_cpu_profile;
+profdata_profile *test_build_cpu_profile(const test_cpu_profile *spec);
+
+/*
  * A callback source (profdata_reader_open_callbacks with test_chunk_read)
  * handing out at most `step` bytes per call: no mapping, small windows. With
  * `vary`, the step changes after every call, so reads end at ever other places.

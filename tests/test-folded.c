@@ -114,58 +114,34 @@ END_TEST
 /* A JVM profile through the builder, HPROF style: class loads after the stacks. */
 static profdata_profile *synth_jvm(int class_loads)
 {
-	profdata_profile *p;
-	profdata_events ev;
-	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_profile_builder(&ev);
-	profdata_meta m;
-	memset(&m, 0, sizeof(m));
-	m.format = "hprof";
-	ck_assert_int_eq(ev.begin(p, &m), 0);
-	const char *strs[] = { "java/lang/Thread", "run", "()V", "Thread.java", "Main", "main", "([Ljava/lang/String;)V",
-	                       "Main.java", "samples", "count", "[Lcom/x/Y;", "weird;name\nhere", "native" };
-	for (unsigned i = 0; i < 13; i++)
-		ck_assert_int_eq(ev.string(p, 100 + i, strs[i], strlen(strs[i])), 0);
-	profdata_function f1 = { 1, 101, 102, 103, 1, 0, 0 };
-	profdata_function f2 = { 2, 105, 106, 107, 2, 0, 0 };
-	profdata_function f3 = { 3, 111, 0, 0, 3, 0, 0 };
-	profdata_function f4 = { 4, 0, 0, 0, 0, 0, 0 };   /* no name: falls back */
-	ck_assert_int_eq(ev.function(p, &f1), 0);
-	ck_assert_int_eq(ev.function(p, &f2), 0);
-	ck_assert_int_eq(ev.function(p, &f3), 0);
-	ck_assert_int_eq(ev.function(p, &f4), 0);
-	profdata_frame fr1 = { 11, 1, 748, 0, 0, 0 }, fr1b = { 15, 1, 750, 0, 0, 0 };
-	profdata_frame fr2 = { 12, 2, 5, 0, 0, 0 };
-	profdata_frame fr3 = { 13, 3, PROFDATA_LINE_NATIVE, 0, 0, 0 };
-	profdata_frame fr4 = { 14, 4, 0, 0xdeadbeef, 1, 0 };
-	profdata_frame fr5 = { 16, 0, 0, 0, 0, 0 };
-	profdata_frame *frs[] = { &fr1, &fr1b, &fr2, &fr3, &fr4, &fr5 };
-	for (unsigned i = 0; i < 6; i++)
-		ck_assert_int_eq(ev.frame(p, frs[i]), 0);
-	uint64_t a[] = { 11, 12 }, b[] = { 15, 12 }, c[] = { 13, 14, 16, 12 };
-	profdata_stack s1 = { 1, 1, a, 2 }, s2 = { 2, 2, b, 2 }, s3 = { 3, 1, c, 4 }, s4 = { 4, 3, a, 2 };
-	ck_assert_int_eq(ev.stack(p, &s1), 0);
-	ck_assert_int_eq(ev.stack(p, &s2), 0);
-	ck_assert_int_eq(ev.stack(p, &s3), 0);
-	ck_assert_int_eq(ev.stack(p, &s4), 0);
-	if (class_loads) {
-		profdata_class_load l1 = { 0, 1, 0x100, 0, 100 }, l2 = { 0, 2, 0x200, 0, 104 }, l3 = { 0, 3, 0x300, 0, 110 };
-		ck_assert_int_eq(ev.class_load(p, &l1), 0);
-		ck_assert_int_eq(ev.class_load(p, &l2), 0);
-		ck_assert_int_eq(ev.class_load(p, &l3), 0);
-	}
-	profdata_sample_type t = { 108, 109 };
-	ck_assert_int_eq(ev.sample_type(p, &t), 0);
-	profdata_sample_group g = { 0, 17 };
-	ck_assert_int_eq(ev.sample_group(p, &g), 0);
-	int64_t v[] = { 5, 3, 7, 2 };
-	uint32_t order[] = { 3, 1, 2, 4 };
-	for (unsigned i = 0; i < 4; i++) {
-		profdata_sample x = { order[i], 0, 0, &v[i], 1 };
-		ck_assert_int_eq(ev.sample(p, &x), 0);
-	}
-	ck_assert_int_eq(ev.end(p), 0);
-	return p;
+	static const char *const strs[] = { "java/lang/Thread", "run", "()V", "Thread.java", "Main", "main",
+	                                    "([Ljava/lang/String;)V", "Main.java", "samples", "count", "[Lcom/x/Y;",
+	                                    "weird;name\nhere", "native" };
+	static const profdata_function fns[] = {
+		{ 1, 101, 102, 103, 1, 0, 0 },
+		{ 2, 105, 106, 107, 2, 0, 0 },
+		{ 3, 111, 0, 0, 3, 0, 0 },
+		{ 4, 0, 0, 0, 0, 0, 0 }, /* no name: falls back */
+	};
+	static const profdata_frame frs[] = {
+		{ 11, 1, 748, 0, 0, 0 }, { 15, 1, 750, 0, 0, 0 }, { 12, 2, 5, 0, 0, 0 },
+		{ 13, 3, PROFDATA_LINE_NATIVE, 0, 0, 0 }, { 14, 4, 0, 0xdeadbeef, 1, 0 }, { 16, 0, 0, 0, 0, 0 },
+	};
+	static const uint64_t a[] = { 11, 12 }, b[] = { 15, 12 }, c[] = { 13, 14, 16, 12 };
+	static const profdata_stack sts[] = { { 1, 1, a, 2 }, { 2, 2, b, 2 }, { 3, 1, c, 4 }, { 4, 3, a, 2 } };
+	static const profdata_class_load loads[] = { { 0, 1, 0x100, 0, 100 }, { 0, 2, 0x200, 0, 104 },
+		                                         { 0, 3, 0x300, 0, 110 } };
+	static const profdata_sample_type t = { 108, 109 };
+	static const profdata_sample_group g = { 0, 17 };
+	static const int64_t v[] = { 5, 3, 7, 2 };
+	static const profdata_sample xs[] = { { 3, 0, 0, &v[0], 1 }, { 1, 0, 0, &v[1], 1 }, { 2, 0, 0, &v[2], 1 },
+		                                  { 4, 0, 0, &v[3], 1 } };
+	test_cpu_profile spec = { .strings = strs, .nstrings = 13, .first_string_id = 100, .functions = fns,
+		                      .nfunctions = 4, .frames = frs, .nframes = 6, .stacks = sts, .nstacks = 4,
+		                      .class_loads = loads, .nclass_loads = class_loads ? 3 : 0, .sample_type = &t,
+		                      .sample_group = &g, .samples = xs, .nsamples = 4 };
+	spec.meta.format = "hprof";
+	return test_build_cpu_profile(&spec);
 }
 
 START_TEST(jvm_names)

@@ -749,52 +749,31 @@ END_TEST
 /* A JVM-style profile: frames with functions and no addresses. */
 static profdata_profile *synth_jvm(void)
 {
-	profdata_profile *p;
-	profdata_events ev;
-	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_profile_builder(&ev);
-	profdata_meta m;
-	memset(&m, 0, sizeof(m));
-	m.format = "hprof";
-	m.version = "JAVA PROFILE 1.0.2";
-	m.id_size = 8;
-	ck_assert_int_eq(ev.begin(p, &m), 0);
-	const char *strs[] = { "java/lang/Thread", "run", "()V", "Thread.java", "Main", "main",
-	                       "([Ljava/lang/String;)V", "Main.java", "samples", "count", "com/x/Y$Z", "<init>" };
-	for (unsigned i = 0; i < 12; i++)
-		ck_assert_int_eq(ev.string(p, 100 + i, strs[i], strlen(strs[i])), 0);
-	profdata_function f1 = { 0x7001, 101, 102, 103, 1, 0, 0 };
-	profdata_function f2 = { 0x7002, 105, 106, 107, 2, 0, 0 };
-	profdata_function f3 = { 0x7003, 111, 102, 0, 3, 0, 0 };
-	ck_assert_int_eq(ev.function(p, &f1), 0);
-	ck_assert_int_eq(ev.function(p, &f2), 0);
-	ck_assert_int_eq(ev.function(p, &f3), 0);
-	profdata_frame fr1 = { 0x7f0001, 0x7001, 748, 0, 0, 0 };
-	profdata_frame fr2 = { 0x7f0002, 0x7002, 5, 0, 0, 0 };
-	profdata_frame fr3 = { 0x7f0003, 0x7003, PROFDATA_LINE_UNKNOWN, 0, 0, 0 };
-	ck_assert_int_eq(ev.frame(p, &fr1), 0);
-	ck_assert_int_eq(ev.frame(p, &fr2), 0);
-	ck_assert_int_eq(ev.frame(p, &fr3), 0);
-	uint64_t a[] = { 0x7f0001, 0x7f0002 }, c[] = { 0x7f0003, 0x7f0002 };
-	profdata_stack s1 = { 1, 1, a, 2 }, s2 = { 2, 2, a, 2 }, s3 = { 3, 1, c, 2 };
-	ck_assert_int_eq(ev.stack(p, &s1), 0);
-	ck_assert_int_eq(ev.stack(p, &s2), 0);
-	ck_assert_int_eq(ev.stack(p, &s3), 0);
-	profdata_class_load l1 = { 0, 1, 0x100, 0, 100 }, l2 = { 0, 2, 0x200, 0, 104 }, l3 = { 0, 3, 0x300, 0, 110 };
-	ck_assert_int_eq(ev.class_load(p, &l1), 0);
-	ck_assert_int_eq(ev.class_load(p, &l2), 0);
-	ck_assert_int_eq(ev.class_load(p, &l3), 0);
-	profdata_sample_type t = { 108, 109 };
-	ck_assert_int_eq(ev.sample_type(p, &t), 0);
-	profdata_sample_group g = { 0, 10 };
-	ck_assert_int_eq(ev.sample_group(p, &g), 0);
-	int64_t v5 = 5, v3 = 3, v2 = 2;
-	profdata_sample x1 = { 1, 0, 0, &v5, 1 }, x2 = { 2, 0, 0, &v3, 1 }, x3 = { 3, 0, 0, &v2, 1 };
-	ck_assert_int_eq(ev.sample(p, &x1), 0);
-	ck_assert_int_eq(ev.sample(p, &x3), 0);
-	ck_assert_int_eq(ev.sample(p, &x2), 0);
-	ck_assert_int_eq(ev.end(p), 0);
-	return p;
+	static const char *const strs[] = { "java/lang/Thread", "run", "()V", "Thread.java", "Main", "main",
+	                                    "([Ljava/lang/String;)V", "Main.java", "samples", "count", "com/x/Y$Z",
+	                                    "<init>" };
+	static const profdata_function fns[] = { { 0x7001, 101, 102, 103, 1, 0, 0 },
+		                                      { 0x7002, 105, 106, 107, 2, 0, 0 },
+		                                      { 0x7003, 111, 102, 0, 3, 0, 0 } };
+	static const profdata_frame frs[] = { { 0x7f0001, 0x7001, 748, 0, 0, 0 },
+		                                  { 0x7f0002, 0x7002, 5, 0, 0, 0 },
+		                                  { 0x7f0003, 0x7003, PROFDATA_LINE_UNKNOWN, 0, 0, 0 } };
+	static const uint64_t a[] = { 0x7f0001, 0x7f0002 }, c[] = { 0x7f0003, 0x7f0002 };
+	static const profdata_stack sts[] = { { 1, 1, a, 2 }, { 2, 2, a, 2 }, { 3, 1, c, 2 } };
+	static const profdata_class_load loads[] = { { 0, 1, 0x100, 0, 100 }, { 0, 2, 0x200, 0, 104 },
+		                                         { 0, 3, 0x300, 0, 110 } };
+	static const profdata_sample_type t = { 108, 109 };
+	static const profdata_sample_group g = { 0, 10 };
+	static const int64_t v5 = 5, v3 = 3, v2 = 2;
+	static const profdata_sample xs[] = { { 1, 0, 0, &v5, 1 }, { 3, 0, 0, &v2, 1 }, { 2, 0, 0, &v3, 1 } };
+	test_cpu_profile spec = { .strings = strs, .nstrings = 12, .first_string_id = 100, .functions = fns,
+		                      .nfunctions = 3, .frames = frs, .nframes = 3, .stacks = sts, .nstacks = 3,
+		                      .class_loads = loads, .nclass_loads = 3, .sample_type = &t, .sample_group = &g,
+		                      .samples = xs, .nsamples = 3 };
+	spec.meta.format = "hprof";
+	spec.meta.version = "JAVA PROFILE 1.0.2";
+	spec.meta.id_size = 8;
+	return test_build_cpu_profile(&spec);
 }
 
 START_TEST(jvm_to_java_variant)
