@@ -4,7 +4,7 @@
  * codes reach the caller unchanged, getters write no more than the caller's
  * size.
  */
-#include "test-common.h"
+#include "support.h"
 #include "internal.h"
 
 #include <stdlib.h>

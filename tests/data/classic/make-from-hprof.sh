@@ -8,7 +8,7 @@
 #   profdata convert --via-model tests/data/hprof/NAME.hprof - --to ibm-classic --quiet | gzip -9n > NAME.txt.gz
 # (through the model, as profdata_write() does; a streaming conversion gives the
 # same bytes).
-# tests/test-classic-hprof.c checks that a fresh conversion still gives the
+# tests/codecs/ibm-classic/test-classic-hprof.c checks that a fresh conversion still gives the
 # same text (the header line, which names the library version, aside).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

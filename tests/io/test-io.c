@@ -1,5 +1,5 @@
 /* Readers and writers: every source and sink, gzip, and the window contract codecs rely on. */
-#include "test-common.h"
+#include "support.h"
 #include "internal.h"
 #include "io/pager.h"
 

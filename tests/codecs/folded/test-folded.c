@@ -1,20 +1,10 @@
 /* Folded stacks export: native and JVM profiles, checked against totals and exact text. */
-#include "test-common.h"
+#include "support.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *folded_of(const profdata_profile *p, size_t *len)
-{
-	unsigned char *b = test_write(p, "folded", NULL, len);
-	char *s = malloc(*len + 1);
-	memcpy(s, b, *len);
-	s[*len] = 0;
-	free(b);
-	return s;
-}
 
 /* Lines, their total and a check of the shape of every line. */
 static void check_lines(const char *s, size_t *nlines, uint64_t *total)
@@ -35,17 +25,6 @@ static void check_lines(const char *s, size_t *nlines, uint64_t *total)
 		(*nlines)++;
 		s = nl + 1;
 	}
-}
-
-static uint64_t total_count(const profdata_profile *p)
-{
-	uint64_t t = 0;
-	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_SAMPLES); i++) {
-		profdata_sample s;
-		ck_assert_int_eq(profdata_profile_sample(p, i, &s), 0);
-		t += (uint64_t)s.values[0];
-	}
-	return t;
 }
 
 /* Distinct call chains by frame ids (the decoder gives one stack per chain). */
@@ -77,7 +56,7 @@ START_TEST(corpus_totals)
 	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_STRICT);
 	size_t len, n;
 	uint64_t total;
-	char *s = folded_of(p, &len);
+	char *s = test_folded(p, &len);
 	check_lines(s, &n, &total);
 	ck_assert_uint_eq(total, 712);
 	ck_assert_uint_eq(n, 50);
@@ -103,9 +82,9 @@ START_TEST(fixture_totals)
 	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_PERMISSIVE);
 	size_t len, n;
 	uint64_t total;
-	char *s = folded_of(p, &len);
+	char *s = test_folded(p, &len);
 	check_lines(s, &n, &total);
-	ck_assert_uint_eq(total, total_count(p));
+	ck_assert_uint_eq(total, test_total_count(p));
 	ck_assert_uint_eq(n, distinct_sampled_stacks(p));
 	/* native frames only: every frame is 0x + lower-case hex */
 	for (const char *c = s; *c; c++) {
@@ -124,7 +103,7 @@ START_TEST(fixture_totals)
 	}
 	/* the same twice */
 	size_t len2;
-	char *s2 = folded_of(p, &len2);
+	char *s2 = test_folded(p, &len2);
 	ck_assert_str_eq(s, s2);
 	free(s);
 	free(s2);
@@ -135,65 +114,41 @@ END_TEST
 /* A JVM profile through the builder, HPROF style: class loads after the stacks. */
 static profdata_profile *synth_jvm(int class_loads)
 {
-	profdata_profile *p;
-	profdata_events ev;
-	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	ev = *profdata_profile_builder_events();
-	profdata_meta m;
-	memset(&m, 0, sizeof(m));
-	m.format = "hprof";
-	ck_assert_int_eq(ev.begin(p, &m), 0);
-	const char *strs[] = { "java/lang/Thread", "run", "()V", "Thread.java", "Main", "main", "([Ljava/lang/String;)V",
-	                       "Main.java", "samples", "count", "[Lcom/x/Y;", "weird;name\nhere", "native" };
-	for (unsigned i = 0; i < 13; i++)
-		ck_assert_int_eq(ev.string(p, 100 + i, strs[i], strlen(strs[i])), 0);
-	profdata_function f1 = { 1, 101, 102, 103, 1, 0, 0 };
-	profdata_function f2 = { 2, 105, 106, 107, 2, 0, 0 };
-	profdata_function f3 = { 3, 111, 0, 0, 3, 0, 0 };
-	profdata_function f4 = { 4, 0, 0, 0, 0, 0, 0 };   /* no name: falls back */
-	ck_assert_int_eq(ev.function(p, &f1), 0);
-	ck_assert_int_eq(ev.function(p, &f2), 0);
-	ck_assert_int_eq(ev.function(p, &f3), 0);
-	ck_assert_int_eq(ev.function(p, &f4), 0);
-	profdata_frame fr1 = { 11, 1, 748, 0, 0, 0 }, fr1b = { 15, 1, 750, 0, 0, 0 };
-	profdata_frame fr2 = { 12, 2, 5, 0, 0, 0 };
-	profdata_frame fr3 = { 13, 3, PROFDATA_LINE_NATIVE, 0, 0, 0 };
-	profdata_frame fr4 = { 14, 4, 0, 0xdeadbeef, 1, 0 };
-	profdata_frame fr5 = { 16, 0, 0, 0, 0, 0 };
-	profdata_frame *frs[] = { &fr1, &fr1b, &fr2, &fr3, &fr4, &fr5 };
-	for (unsigned i = 0; i < 6; i++)
-		ck_assert_int_eq(ev.frame(p, frs[i]), 0);
-	uint64_t a[] = { 11, 12 }, b[] = { 15, 12 }, c[] = { 13, 14, 16, 12 };
-	profdata_stack s1 = { 1, 1, a, 2 }, s2 = { 2, 2, b, 2 }, s3 = { 3, 1, c, 4 }, s4 = { 4, 3, a, 2 };
-	ck_assert_int_eq(ev.stack(p, &s1), 0);
-	ck_assert_int_eq(ev.stack(p, &s2), 0);
-	ck_assert_int_eq(ev.stack(p, &s3), 0);
-	ck_assert_int_eq(ev.stack(p, &s4), 0);
-	if (class_loads) {
-		profdata_class_load l1 = { 0, 1, 0x100, 0, 100 }, l2 = { 0, 2, 0x200, 0, 104 }, l3 = { 0, 3, 0x300, 0, 110 };
-		ck_assert_int_eq(ev.class_load(p, &l1), 0);
-		ck_assert_int_eq(ev.class_load(p, &l2), 0);
-		ck_assert_int_eq(ev.class_load(p, &l3), 0);
-	}
-	profdata_sample_type t = { 108, 109 };
-	ck_assert_int_eq(ev.sample_type(p, &t), 0);
-	profdata_sample_group g = { 0, 17 };
-	ck_assert_int_eq(ev.sample_group(p, &g), 0);
-	int64_t v[] = { 5, 3, 7, 2 };
-	uint32_t order[] = { 3, 1, 2, 4 };
-	for (unsigned i = 0; i < 4; i++) {
-		profdata_sample x = { order[i], 0, 0, &v[i], 1 };
-		ck_assert_int_eq(ev.sample(p, &x), 0);
-	}
-	ck_assert_int_eq(ev.end(p), 0);
-	return p;
+	static const char *const strs[] = { "java/lang/Thread", "run", "()V", "Thread.java", "Main", "main",
+	                                    "([Ljava/lang/String;)V", "Main.java", "samples", "count", "[Lcom/x/Y;",
+	                                    "weird;name\nhere", "native" };
+	static const profdata_function fns[] = {
+		{ 1, 101, 102, 103, 1, 0, 0 },
+		{ 2, 105, 106, 107, 2, 0, 0 },
+		{ 3, 111, 0, 0, 3, 0, 0 },
+		{ 4, 0, 0, 0, 0, 0, 0 }, /* no name: falls back */
+	};
+	static const profdata_frame frs[] = {
+		{ 11, 1, 748, 0, 0, 0 }, { 15, 1, 750, 0, 0, 0 }, { 12, 2, 5, 0, 0, 0 },
+		{ 13, 3, PROFDATA_LINE_NATIVE, 0, 0, 0 }, { 14, 4, 0, 0xdeadbeef, 1, 0 }, { 16, 0, 0, 0, 0, 0 },
+	};
+	static const uint64_t a[] = { 11, 12 }, b[] = { 15, 12 }, c[] = { 13, 14, 16, 12 };
+	static const profdata_stack sts[] = { { 1, 1, a, 2 }, { 2, 2, b, 2 }, { 3, 1, c, 4 }, { 4, 3, a, 2 } };
+	static const profdata_class_load loads[] = { { 0, 1, 0x100, 0, 100 }, { 0, 2, 0x200, 0, 104 },
+		                                         { 0, 3, 0x300, 0, 110 } };
+	static const profdata_sample_type t = { 108, 109 };
+	static const profdata_sample_group g = { 0, 17 };
+	static const int64_t v[] = { 5, 3, 7, 2 };
+	static const profdata_sample xs[] = { { 3, 0, 0, &v[0], 1 }, { 1, 0, 0, &v[1], 1 }, { 2, 0, 0, &v[2], 1 },
+		                                  { 4, 0, 0, &v[3], 1 } };
+	test_cpu_profile spec = { .strings = strs, .nstrings = 13, .first_string_id = 100, .functions = fns,
+		                      .nfunctions = 4, .frames = frs, .nframes = 6, .stacks = sts, .nstacks = 4,
+		                      .class_loads = loads, .nclass_loads = class_loads ? 3 : 0, .sample_type = &t,
+		                      .sample_group = &g, .samples = xs, .nsamples = 4 };
+	spec.meta.format = "hprof";
+	return test_build_cpu_profile(&spec);
 }
 
 START_TEST(jvm_names)
 {
 	profdata_profile *p = synth_jvm(1);
 	size_t len;
-	char *s = folded_of(p, &len);
+	char *s = test_folded(p, &len);
 	/* stacks 1, 2 and 4 are one chain by name (different frames, lines and threads): 3 + 7 + 2 */
 	ck_assert_str_eq(s, "Main.main;[unknown];0xdeadbeef;com.x.Y[].weird_name_here 5\n"
 	                    "Main.main;java.lang.Thread.run 12\n");
@@ -201,7 +156,7 @@ START_TEST(jvm_names)
 	profdata_profile_free(p);
 	/* without class loads, the bare method names */
 	p = synth_jvm(0);
-	s = folded_of(p, &len);
+	s = test_folded(p, &len);
 	ck_assert_str_eq(s, "main;[unknown];0xdeadbeef;weird_name_here 5\nmain;run 12\n");
 	free(s);
 	profdata_profile_free(p);
@@ -219,7 +174,7 @@ START_TEST(empty_profile)
 	ck_assert_int_eq(ev.begin(p, &m), 0);
 	ck_assert_int_eq(ev.end(p), 0);
 	size_t len;
-	char *s = folded_of(p, &len);
+	char *s = test_folded(p, &len);
 	ck_assert_uint_eq(len, 0);
 	free(s);
 	profdata_profile_free(p);
@@ -322,7 +277,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, encoder_errors);
 	suite_add_tcase(s, tc);
 	/* Only in the "-corpus" Meson test, which skips (77) when ../shared/corpus is absent. */
-	if (getenv("PD_REQUIRE_CORPUS")) {
+	if (test_case_requested("corpus")) {
 		tc = tcase_create("corpus");
 		tcase_add_test(tc, corpus_totals);
 		suite_add_tcase(s, tc);

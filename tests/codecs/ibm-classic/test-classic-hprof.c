@@ -5,7 +5,7 @@
  * their graph; the committed classic conversions of the JDK fixtures are
  * what the encoder writes today.
  */
-#include "test-common.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,21 +14,11 @@
 static const char *const jdk_fixtures[] = { "jdk17-minimal", "jdk17-types", "jdk17-threads", "jdk17-loaders" };
 #define NJDK (sizeof jdk_fixtures / sizeof jdk_fixtures[0])
 
-static const char *class_name_of(const profdata_profile *p, uint64_t class_id)
-{
-	size_t ci;
-	profdata_class_info info;
-	if (!class_id || profdata_profile_find_class(p, class_id, &ci) != 0)
-		return NULL;
-	profdata_profile_class(p, ci, &info);
-	return info.name;
-}
-
 /* The internal name of object i's type: its class, or "[I" and the like for HPROF primitive arrays. */
 static const char *type_of(const profdata_profile *p, const profdata_object *o, char *buf)
 {
 	static const char letters[] = "??L?ZCFDBSIJ";
-	const char *n = class_name_of(p, o->class_id);
+	const char *n = test_class_name(p, o->class_id);
 	if (n)
 		return n;
 	if (o->kind == PROFDATA_OBJECT_PRIM_ARRAY && o->elem_type < 12) {
@@ -301,7 +291,7 @@ START_TEST(classic_to_hprof)
 		for (size_t i = 0; i < profdata_profile_count(b, PROFDATA_TABLE_OBJECTS); i++) {
 			profdata_object o;
 			profdata_profile_object(b, i, &o);
-			if (o.kind == PROFDATA_OBJECT_INSTANCE && strcmp(class_name_of(b, o.class_id), "java/lang/Object") != 0) {
+			if (o.kind == PROFDATA_OBJECT_INSTANCE && strcmp(test_class_name(b, o.class_id), "java/lang/Object") != 0) {
 				size_t j;
 				profdata_object x;
 				ck_assert_int_eq(profdata_profile_find_object(a, o.id, &j), 0);

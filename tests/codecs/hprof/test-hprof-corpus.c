@@ -1,4 +1,4 @@
-/* The HPROF codec on the real files of the shared corpus (skipped without it). */
+/* The HPROF codec on the real files of the shared corpus: the hprof suite's "corpus" case (skipped without it). */
 #include "test-hprof-common.h"
 
 #include <stdio.h>
@@ -76,15 +76,13 @@ START_TEST(hotspot_file_rewritten_identically)
 }
 END_TEST
 
-Suite *suite_main(void)
+TCase *hprof_corpus_case(void)
 {
-	Suite *s = suite_create("hprof-corpus");
 	TCase *tc = tcase_create("corpus");
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, corpus_round_trips, 0, 2);
 	tcase_add_loop_test(tc, corpus_objects_match_visualvm, 0, 2);
 	tcase_add_test(tc, agent_file_has_the_agent_records);
 	tcase_add_test(tc, hotspot_file_rewritten_identically);
-	suite_add_tcase(s, tc);
-	return s;
+	return tc;
 }

@@ -1,5 +1,5 @@
 /* pprof export: gunzip and decode what we write with protobuf-c, then check it. */
-#include "test-common.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,39 +166,23 @@ END_TEST
 /* JVM frames: functions with Java names, system names, files and lines. */
 START_TEST(jvm)
 {
-	profdata_profile *p;
-	profdata_events ev;
-	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	ev = *profdata_profile_builder_events();
-	profdata_meta m;
-	memset(&m, 0, sizeof(m));
-	m.format = "hprof";
-	m.timestamp_ms = 1700000000000ull;
-	ck_assert_int_eq(ev.begin(p, &m), 0);
-	const char *strs[] = { "java/lang/Thread", "run", "()V", "Thread.java", "Main", "main",
-	                       "([Ljava/lang/String;)V", "Main.java", "samples", "count" };
-	for (unsigned i = 0; i < 10; i++)
-		ck_assert_int_eq(ev.string(p, 100 + i, strs[i], strlen(strs[i])), 0);
-	profdata_function f1 = { 1, 101, 102, 103, 1, 0, 0 }, f2 = { 2, 105, 106, 107, 2, 3, 0 };
-	ck_assert_int_eq(ev.function(p, &f1), 0);
-	ck_assert_int_eq(ev.function(p, &f2), 0);
-	profdata_frame fr1 = { 11, 1, 748, 0, 0, 0 }, fr2 = { 12, 2, PROFDATA_LINE_UNKNOWN, 0, 0, 0 };
-	ck_assert_int_eq(ev.frame(p, &fr1), 0);
-	ck_assert_int_eq(ev.frame(p, &fr2), 0);
-	uint64_t a[] = { 11, 12 };
-	profdata_stack s1 = { 1, 1, a, 2 }, s2 = { 2, 2, a, 2 };
-	ck_assert_int_eq(ev.stack(p, &s1), 0);
-	ck_assert_int_eq(ev.stack(p, &s2), 0);
-	profdata_class_load l1 = { 0, 1, 0x100, 0, 100 }, l2 = { 0, 2, 0x200, 0, 104 };
-	ck_assert_int_eq(ev.class_load(p, &l1), 0);
-	ck_assert_int_eq(ev.class_load(p, &l2), 0);
-	profdata_sample_type t = { 108, 109 };
-	ck_assert_int_eq(ev.sample_type(p, &t), 0);
-	int64_t v1 = 4, v2 = 6;
-	profdata_sample x1 = { 1, 0, 0, &v1, 1 }, x2 = { 2, 0, 0, &v2, 1 };
-	ck_assert_int_eq(ev.sample(p, &x1), 0);
-	ck_assert_int_eq(ev.sample(p, &x2), 0);
-	ck_assert_int_eq(ev.end(p), 0);
+	static const char *const strs[] = { "java/lang/Thread", "run", "()V", "Thread.java", "Main", "main",
+	                                    "([Ljava/lang/String;)V", "Main.java", "samples", "count" };
+	static const profdata_function fns[] = { { 1, 101, 102, 103, 1, 0, 0 }, { 2, 105, 106, 107, 2, 3, 0 } };
+	static const profdata_frame frs[] = { { 11, 1, 748, 0, 0, 0 }, { 12, 2, PROFDATA_LINE_UNKNOWN, 0, 0, 0 } };
+	static const uint64_t a[] = { 11, 12 };
+	static const profdata_stack sts[] = { { 1, 1, a, 2 }, { 2, 2, a, 2 } };
+	static const profdata_class_load loads[] = { { 0, 1, 0x100, 0, 100 }, { 0, 2, 0x200, 0, 104 } };
+	static const profdata_sample_type t = { 108, 109 };
+	static const int64_t v1 = 4, v2 = 6;
+	static const profdata_sample xs[] = { { 1, 0, 0, &v1, 1 }, { 2, 0, 0, &v2, 1 } };
+	test_cpu_profile spec = { .strings = strs, .nstrings = 10, .first_string_id = 100, .functions = fns,
+		                      .nfunctions = 2, .frames = frs, .nframes = 2, .stacks = sts, .nstacks = 2,
+		                      .class_loads = loads, .nclass_loads = 2, .sample_type = &t, .samples = xs,
+		                      .nsamples = 2 };
+	spec.meta.format = "hprof";
+	spec.meta.timestamp_ms = 1700000000000ull;
+	profdata_profile *p = test_build_cpu_profile(&spec);
 
 	Profile *pb = export_pprof(p, "gzip=9");
 	check_valid(pb);
@@ -293,7 +277,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, convert_matches_write);
 	suite_add_tcase(s, tc);
 	/* Only in the "-corpus" Meson test, which skips (77) when ../shared/corpus is absent. */
-	if (getenv("PD_REQUIRE_CORPUS")) {
+	if (test_case_requested("corpus")) {
 		tc = tcase_create("corpus");
 		tcase_add_test(tc, corpus);
 		suite_add_tcase(s, tc);

@@ -1,5 +1,5 @@
 /* The model: built through events, replayed as events, compared. */
-#include "test-common.h"
+#include "support.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Class names between internal and source form. */
-#include "test-common.h"
+#include "support.h"
 
 #include <string.h>
 

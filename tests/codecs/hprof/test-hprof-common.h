@@ -1,8 +1,8 @@
-/* Helpers shared by the HPROF suites (test-hprof.c, test-hprof-corpus.c). */
+/* Helpers shared by the HPROF suite's files (test-hprof.c, test-hprof-corpus.c). */
 #ifndef PD_TEST_HPROF_COMMON_H
 #define PD_TEST_HPROF_COMMON_H
 
-#include "test-common.h"
+#include "support.h"
 
 /*
  * The round trips every HPROF fixture must pass: read -> write (version=source)
@@ -18,5 +18,8 @@ long hprof_visualvm_instances(const char *histo_path);
 
 /* A copy of `p` with another version text and every dump of `kind` (-1 keeps kinds). */
 profdata_profile *hprof_normalized(const profdata_profile *p, const char *version, unsigned id_size, int kind);
+
+/* The "corpus" case: the real files of the shared corpus (test-hprof-corpus.c). */
+TCase *hprof_corpus_case(void);
 
 #endif

@@ -4,7 +4,7 @@
  * independent slot parser written here, damaged input, the Java variant,
  * maps parsing and options.
  */
-#include "test-common.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,17 +103,6 @@ static void check_model_against(const profdata_profile *p, const indep *x)
 	}
 }
 
-static uint64_t total_count(const profdata_profile *p)
-{
-	uint64_t t = 0;
-	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_SAMPLES); i++) {
-		profdata_sample s;
-		ck_assert_int_eq(profdata_profile_sample(p, i, &s), 0);
-		t += (uint64_t)s.values[0];
-	}
-	return t;
-}
-
 /* Read from memory; returns the profile or NULL, with the reader's diagnostics copied out. */
 typedef struct rd {
 	int rc;
@@ -152,42 +141,18 @@ static profdata_profile *read_mem(const void *buf, size_t len, int mode, const c
 }
 
 /* Callback reader handing out at most `chunk` bytes per call: no mmap, small windows. */
-typedef struct trickle {
-	const unsigned char *b;
-	size_t len, pos, chunk;
-} trickle;
-
-static long trickle_read(void *payload, void *buf, size_t len)
-{
-	trickle *t = payload;
-	size_t n = t->len - t->pos;
-	if (n > t->chunk)
-		n = t->chunk;
-	if (n > len)
-		n = len;
-	memcpy(buf, t->b + t->pos, n);
-	t->pos += n;
-	return (long)n;
-}
-
 static profdata_profile *read_trickle(const void *buf, size_t len, size_t chunk)
 {
-	trickle t = { buf, len, 0, chunk };
+	test_chunks t = { buf, len, 0, chunk, 0 };
 	profdata_reader *r;
 	profdata_profile *p = NULL;
-	ck_assert_int_eq(profdata_reader_open_callbacks(&r, trickle_read, &t, "<trickle>"), 0);
+	ck_assert_int_eq(profdata_reader_open_callbacks(&r, test_chunk_read, &t, "<trickle>"), 0);
 	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
 	o.format = "gperftools";
 	int rc = profdata_read(&p, r, &o);
 	ck_assert_msg(rc == 0, "trickle read: %s", profdata_reader_error(r) ? profdata_reader_error(r)->message : "?");
 	profdata_reader_free(r);
 	return p;
-}
-
-static void assert_equal(const profdata_profile *a, const profdata_profile *b)
-{
-	char why[512];
-	ck_assert_msg(profdata_profile_equal(a, b, why, sizeof(why)), "models differ: %s", why);
 }
 
 /* ---- a synthetic native profile through the builder ---- */
@@ -266,7 +231,7 @@ START_TEST(corpus_cppbench)
 	ck_assert_str_eq(m->period_type, "cpu");
 	ck_assert_str_eq(m->period_unit, "microseconds");
 	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), 52);
-	ck_assert_uint_eq(total_count(p), 712);
+	ck_assert_uint_eq(test_total_count(p), 712);
 	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_STACKS), 50);
 	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_FRAMES), 110);
 	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLE_TYPES), 2);
@@ -338,7 +303,7 @@ START_TEST(fixture_totals)
 	profdata_profile *p = read_mem(b, len, PROFDATA_MODE_PERMISSIVE, NULL, &r);
 	ck_assert_msg(p != NULL, "%s: %s", fx->name, r.msg);
 	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), fx->records);
-	ck_assert_uint_eq(total_count(p), fx->total);
+	ck_assert_uint_eq(test_total_count(p), fx->total);
 	ck_assert_uint_eq(profdata_profile_meta(p)->period, fx->period);
 	ck_assert_uint_eq(r.nwarn, fx->trailer ? 0 : 1);
 	if (!fx->trailer) {
@@ -359,7 +324,7 @@ START_TEST(fixture_totals)
 	profdata_profile *ps = read_mem(b, len, PROFDATA_MODE_STRICT, NULL, &r);
 	if (fx->trailer) {
 		ck_assert_ptr_nonnull(ps);
-		assert_equal(p, ps);
+		test_assert_equal(p, ps, NULL);
 		profdata_profile_free(ps);
 	} else {
 		ck_assert_ptr_null(ps);
@@ -369,7 +334,7 @@ START_TEST(fixture_totals)
 
 	/* a reader without mmap, handing out 7 bytes at a time, sees the same */
 	profdata_profile *pt = read_trickle(b, len, 7);
-	assert_equal(p, pt);
+	test_assert_equal(p, pt, NULL);
 	profdata_profile_free(pt);
 
 	/* round trip: same model; our output rewrites byte-identically; files
@@ -382,7 +347,7 @@ START_TEST(fixture_totals)
 	}
 	profdata_profile *p2 = read_mem(w1, l1, PROFDATA_MODE_STRICT, NULL, &r);
 	ck_assert_msg(p2 != NULL, "%s", r.msg);
-	assert_equal(p, p2);
+	test_assert_equal(p, p2, NULL);
 	unsigned char *w2 = test_write(p2, "gperftools", NULL, &l2);
 	ck_assert_uint_eq(l1, l2);
 	ck_assert_mem_eq(w1, w2, l1);
@@ -479,7 +444,7 @@ START_TEST(layouts_independent)
 	snprintf(opt, sizeof(opt), "word_size=%u,byte_order=%s", lo->ws, lo->be ? "big" : "little");
 	profdata_profile *q2 = read_mem(b, len, PROFDATA_MODE_STRICT, opt, &r);
 	ck_assert_ptr_nonnull(q2);
-	assert_equal(q, q2);
+	test_assert_equal(q, q2, NULL);
 	profdata_profile_free(q2);
 	snprintf(opt, sizeof(opt), "word_size=%u", lo->ws == 8 ? 4 : 8);
 	ck_assert_ptr_null(read_mem(b, len, PROFDATA_MODE_STRICT, opt, &r));
@@ -594,7 +559,7 @@ START_TEST(every_prefix)
 			                 cut > trailer_end ? 0 : PROFDATA_ENOTFOUND);
 			if (cut > trailer_end)
 				ck_assert_uint_eq(at.len, cut - trailer_end);
-			assert_equal(q, qs);
+			test_assert_equal(q, qs, NULL);
 		}
 		profdata_profile_free(q);
 		profdata_profile_free(qs);
@@ -617,7 +582,7 @@ START_TEST(zero_pc_is_data)
 	profdata_profile *q = read_mem(b, len, PROFDATA_MODE_STRICT, NULL, &r);
 	ck_assert_ptr_nonnull(q);
 	ck_assert_uint_eq(profdata_profile_count(q, PROFDATA_TABLE_SAMPLES), 6);
-	ck_assert_uint_eq(total_count(q), 21);
+	ck_assert_uint_eq(test_total_count(q), 21);
 	indep *x = indep_alloc();
 	ck_assert(indep_parse(b, len, 8, 0, x));
 	ck_assert_uint_eq(x->pcs[3][0], 0);
@@ -694,7 +659,7 @@ START_TEST(extra_header_slots)
 	rd r;
 	profdata_profile *q = read_mem(raw, sizeof(raw), PROFDATA_MODE_STRICT, NULL, &r);
 	ck_assert_msg(q != NULL, "%s", r.msg);
-	ck_assert_uint_eq(total_count(q), 3);
+	ck_assert_uint_eq(test_total_count(q), 3);
 	const profdata_meta *m = profdata_profile_meta(q);
 	ck_assert_uint_eq(m->ncomments, 1);
 	ck_assert_str_eq(m->comments[0].value, "0x0 0x77");
@@ -784,63 +749,31 @@ END_TEST
 /* A JVM-style profile: frames with functions and no addresses. */
 static profdata_profile *synth_jvm(void)
 {
-	profdata_profile *p;
-	profdata_events ev;
-	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	ev = *profdata_profile_builder_events();
-	profdata_meta m;
-	memset(&m, 0, sizeof(m));
-	m.format = "hprof";
-	m.version = "JAVA PROFILE 1.0.2";
-	m.id_size = 8;
-	ck_assert_int_eq(ev.begin(p, &m), 0);
-	const char *strs[] = { "java/lang/Thread", "run", "()V", "Thread.java", "Main", "main",
-	                       "([Ljava/lang/String;)V", "Main.java", "samples", "count", "com/x/Y$Z", "<init>" };
-	for (unsigned i = 0; i < 12; i++)
-		ck_assert_int_eq(ev.string(p, 100 + i, strs[i], strlen(strs[i])), 0);
-	profdata_function f1 = { 0x7001, 101, 102, 103, 1, 0, 0 };
-	profdata_function f2 = { 0x7002, 105, 106, 107, 2, 0, 0 };
-	profdata_function f3 = { 0x7003, 111, 102, 0, 3, 0, 0 };
-	ck_assert_int_eq(ev.function(p, &f1), 0);
-	ck_assert_int_eq(ev.function(p, &f2), 0);
-	ck_assert_int_eq(ev.function(p, &f3), 0);
-	profdata_frame fr1 = { 0x7f0001, 0x7001, 748, 0, 0, 0 };
-	profdata_frame fr2 = { 0x7f0002, 0x7002, 5, 0, 0, 0 };
-	profdata_frame fr3 = { 0x7f0003, 0x7003, PROFDATA_LINE_UNKNOWN, 0, 0, 0 };
-	ck_assert_int_eq(ev.frame(p, &fr1), 0);
-	ck_assert_int_eq(ev.frame(p, &fr2), 0);
-	ck_assert_int_eq(ev.frame(p, &fr3), 0);
-	uint64_t a[] = { 0x7f0001, 0x7f0002 }, c[] = { 0x7f0003, 0x7f0002 };
-	profdata_stack s1 = { 1, 1, a, 2 }, s2 = { 2, 2, a, 2 }, s3 = { 3, 1, c, 2 };
-	ck_assert_int_eq(ev.stack(p, &s1), 0);
-	ck_assert_int_eq(ev.stack(p, &s2), 0);
-	ck_assert_int_eq(ev.stack(p, &s3), 0);
-	profdata_class_load l1 = { 0, 1, 0x100, 0, 100 }, l2 = { 0, 2, 0x200, 0, 104 }, l3 = { 0, 3, 0x300, 0, 110 };
-	ck_assert_int_eq(ev.class_load(p, &l1), 0);
-	ck_assert_int_eq(ev.class_load(p, &l2), 0);
-	ck_assert_int_eq(ev.class_load(p, &l3), 0);
-	profdata_sample_type t = { 108, 109 };
-	ck_assert_int_eq(ev.sample_type(p, &t), 0);
-	profdata_sample_group g = { 0, 10 };
-	ck_assert_int_eq(ev.sample_group(p, &g), 0);
-	int64_t v5 = 5, v3 = 3, v2 = 2;
-	profdata_sample x1 = { 1, 0, 0, &v5, 1 }, x2 = { 2, 0, 0, &v3, 1 }, x3 = { 3, 0, 0, &v2, 1 };
-	ck_assert_int_eq(ev.sample(p, &x1), 0);
-	ck_assert_int_eq(ev.sample(p, &x3), 0);
-	ck_assert_int_eq(ev.sample(p, &x2), 0);
-	ck_assert_int_eq(ev.end(p), 0);
-	return p;
-}
-
-static char *folded_of(const profdata_profile *p)
-{
-	size_t len;
-	unsigned char *b = test_write(p, "folded", NULL, &len);
-	char *s = malloc(len + 1);
-	memcpy(s, b, len);
-	s[len] = 0;
-	free(b);
-	return s;
+	static const char *const strs[] = { "java/lang/Thread", "run", "()V", "Thread.java", "Main", "main",
+	                                    "([Ljava/lang/String;)V", "Main.java", "samples", "count", "com/x/Y$Z",
+	                                    "<init>" };
+	static const profdata_function fns[] = { { 0x7001, 101, 102, 103, 1, 0, 0 },
+		                                      { 0x7002, 105, 106, 107, 2, 0, 0 },
+		                                      { 0x7003, 111, 102, 0, 3, 0, 0 } };
+	static const profdata_frame frs[] = { { 0x7f0001, 0x7001, 748, 0, 0, 0 },
+		                                  { 0x7f0002, 0x7002, 5, 0, 0, 0 },
+		                                  { 0x7f0003, 0x7003, PROFDATA_LINE_UNKNOWN, 0, 0, 0 } };
+	static const uint64_t a[] = { 0x7f0001, 0x7f0002 }, c[] = { 0x7f0003, 0x7f0002 };
+	static const profdata_stack sts[] = { { 1, 1, a, 2 }, { 2, 2, a, 2 }, { 3, 1, c, 2 } };
+	static const profdata_class_load loads[] = { { 0, 1, 0x100, 0, 100 }, { 0, 2, 0x200, 0, 104 },
+		                                         { 0, 3, 0x300, 0, 110 } };
+	static const profdata_sample_type t = { 108, 109 };
+	static const profdata_sample_group g = { 0, 10 };
+	static const int64_t v5 = 5, v3 = 3, v2 = 2;
+	static const profdata_sample xs[] = { { 1, 0, 0, &v5, 1 }, { 3, 0, 0, &v2, 1 }, { 2, 0, 0, &v3, 1 } };
+	test_cpu_profile spec = { .strings = strs, .nstrings = 12, .first_string_id = 100, .functions = fns,
+		                      .nfunctions = 3, .frames = frs, .nframes = 3, .stacks = sts, .nstacks = 3,
+		                      .class_loads = loads, .nclass_loads = 3, .sample_type = &t, .sample_group = &g,
+		                      .samples = xs, .nsamples = 3 };
+	spec.meta.format = "hprof";
+	spec.meta.version = "JAVA PROFILE 1.0.2";
+	spec.meta.id_size = 8;
+	return test_build_cpu_profile(&spec);
 }
 
 START_TEST(jvm_to_java_variant)
@@ -893,7 +826,7 @@ START_TEST(jvm_to_java_variant)
 	ck_assert_uint_eq(at.len, strlen(want));
 
 	/* the folded view is the same from the JVM model and from the file */
-	char *f1 = folded_of(p), *f2 = folded_of(q);
+	char *f1 = test_folded(p, NULL), *f2 = test_folded(q, NULL);
 	ck_assert_str_eq(f1, "Main.main;java.lang.Thread.run 8\nMain.main;com.x.Y$Z.<init> 2\n");
 	ck_assert_str_eq(f1, f2);
 	free(f1);
@@ -905,7 +838,7 @@ START_TEST(jvm_to_java_variant)
 	ck_assert_uint_eq(l2, len);
 	ck_assert_mem_eq(b2, b, len);
 	profdata_profile *q2 = read_mem(b2, l2, PROFDATA_MODE_STRICT, NULL, &r);
-	assert_equal(q, q2);
+	test_assert_equal(q, q2, NULL);
 	profdata_profile_free(q2);
 	free(b2);
 	profdata_profile_free(q);
@@ -936,7 +869,7 @@ START_TEST(java_symbols)
 	rd r;
 	profdata_profile *q = read_mem(raw, blen, PROFDATA_MODE_STRICT, NULL, &r);
 	ck_assert_msg(q != NULL, "%s", r.msg);
-	ck_assert_uint_eq(total_count(q), 3);
+	ck_assert_uint_eq(test_total_count(q), 3);
 	ck_assert_uint_eq(profdata_profile_count(q, PROFDATA_TABLE_MAPPINGS), 0);
 	struct {
 		uint64_t pc;
@@ -969,7 +902,7 @@ START_TEST(java_symbols)
 		else
 			ck_assert_uint_eq(f.source_file_id, 0);
 	}
-	char *fo = folded_of(q);
+	char *fo = test_folded(q, NULL);
 	ck_assert_str_eq(fo, "GC;JVM_Sleep;com.example.Foo.baz;com.example.Foo.bar 2\n0x6000 1\n");
 	free(fo);
 	size_t len;
@@ -1039,7 +972,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, java_symbols);
 	suite_add_tcase(s, tc);
 	/* Only in the "-corpus" Meson test, which skips (77) when ../shared/corpus is absent. */
-	if (getenv("PD_REQUIRE_CORPUS")) {
+	if (test_case_requested("corpus")) {
 		tc = tcase_create("corpus");
 		tcase_add_test(tc, corpus_cppbench);
 		suite_add_tcase(s, tc);

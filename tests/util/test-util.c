@@ -1,0 +1,209 @@
+/* lib/util: the string interner (pd_intern) and the seeded byte-string hash (pd_hash_bytes). */
+#include "support.h"
+#include "util/hashmap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t put(pd_intern *t, const char *s, size_t len, int want)
+{
+	uint32_t index = UINT32_MAX;
+	ck_assert_int_eq(pd_intern_put(t, s, len, &index), want);
+	return index;
+}
+
+START_TEST(intern_numbers_in_first_seen_order)
+{
+	pd_intern t;
+	memset(&t, 0, sizeof t);
+	uint32_t index;
+	ck_assert_int_eq(pd_intern_find(&t, "run", 3, &index), 0); /* empty: nothing allocated yet */
+	ck_assert_uint_eq(put(&t, "run", 3, 0), 0);
+	ck_assert_uint_eq(put(&t, "main", 4, 0), 1);
+	ck_assert_uint_eq(put(&t, "run", 3, 1), 0);
+	ck_assert_uint_eq(put(&t, "()V", 3, 0), 2);
+	ck_assert_uint_eq(put(&t, "main", 4, 1), 1);
+	ck_assert_uint_eq(t.n, 3);
+	/* a prefix and an extension are other strings */
+	ck_assert_uint_eq(put(&t, "ru", 2, 0), 3);
+	ck_assert_uint_eq(put(&t, "runs", 4, 0), 4);
+	ck_assert_int_eq(pd_intern_find(&t, "main", 4, &index), 1);
+	ck_assert_uint_eq(index, 1);
+	ck_assert_int_eq(pd_intern_find(&t, "mai", 3, &index), 0);
+	ck_assert_int_eq(pd_intern_find(&t, "Main", 4, &index), 0);
+	size_t len;
+	ck_assert_str_eq(pd_intern_str(&t, 0, &len), "run");
+	ck_assert_uint_eq(len, 3);
+	ck_assert_str_eq(pd_intern_str(&t, 2, &len), "()V");
+	ck_assert_str_eq(pd_intern_str(&t, 3, NULL), "ru");
+	/* the key need not be NUL-terminated: only `len` bytes count */
+	ck_assert_uint_eq(put(&t, "mainly", 4, 1), 1);
+	pd_intern_free(&t);
+	ck_assert_uint_eq(t.n, 0);
+	ck_assert_ptr_null(t.bytes);
+	/* freed is empty again, and usable */
+	ck_assert_uint_eq(put(&t, "again", 5, 0), 0);
+	pd_intern_free(&t);
+}
+END_TEST
+
+START_TEST(intern_empty_string_and_embedded_nuls)
+{
+	pd_intern t;
+	memset(&t, 0, sizeof t);
+	uint32_t index;
+	ck_assert_uint_eq(put(&t, "", 0, 0), 0);
+	ck_assert_uint_eq(put(&t, "a\0b", 3, 0), 1);
+	ck_assert_uint_eq(put(&t, "a", 1, 0), 2);
+	ck_assert_uint_eq(put(&t, "a\0", 2, 0), 3);
+	ck_assert_uint_eq(put(&t, "\0", 1, 0), 4);
+	ck_assert_uint_eq(put(&t, "a\0c", 3, 0), 5);
+	ck_assert_uint_eq(put(&t, "", 0, 1), 0);
+	ck_assert_uint_eq(put(&t, "a\0b", 3, 1), 1);
+	ck_assert_uint_eq(put(&t, "\0", 1, 1), 4);
+	ck_assert_int_eq(pd_intern_find(&t, "", 0, &index), 1);
+	ck_assert_uint_eq(index, 0);
+	size_t len;
+	const char *s = pd_intern_str(&t, 0, &len);
+	ck_assert_uint_eq(len, 0);
+	ck_assert_int_eq(s[0], '\0');
+	s = pd_intern_str(&t, 1, &len);
+	ck_assert_uint_eq(len, 3);
+	ck_assert_mem_eq(s, "a\0b", 4); /* and NUL-terminated after its bytes */
+	s = pd_intern_str(&t, 3, &len);
+	ck_assert_uint_eq(len, 2);
+	ck_assert_mem_eq(s, "a\0", 3);
+	pd_intern_free(&t);
+}
+END_TEST
+
+/* Many strings: each keeps its index and bytes through every growth of the table and the byte store. */
+START_TEST(intern_many_strings_through_growth)
+{
+	enum { N = 60000 };
+	pd_intern t;
+	memset(&t, 0, sizeof t);
+	char buf[64];
+	/* only indexes are kept: pointers into the store move as it grows */
+	for (uint32_t i = 0; i < N; i++) {
+		/* lengths 1 to 40, so the store holds strings of every size */
+		int n = snprintf(buf, sizeof buf, "%u/%.*s", i, (int)(i % 32), "java/lang/String.hashCode()I____");
+		ck_assert_uint_eq(put(&t, buf, (size_t)n, 0), i);
+	}
+	ck_assert_uint_eq(t.n, N);
+	for (uint32_t i = 0; i < N; i += 7) {
+		int n = snprintf(buf, sizeof buf, "%u/%.*s", i, (int)(i % 32), "java/lang/String.hashCode()I____");
+		uint32_t index;
+		ck_assert_int_eq(pd_intern_find(&t, buf, (size_t)n, &index), 1);
+		ck_assert_uint_eq(index, i);
+		ck_assert_uint_eq(put(&t, buf, (size_t)n, 1), i);
+		size_t len;
+		const char *s = pd_intern_str(&t, i, &len);
+		ck_assert_uint_eq(len, (size_t)n);
+		ck_assert_mem_eq(s, buf, (size_t)n + 1);
+	}
+	ck_assert_uint_eq(t.n, N);
+	ck_assert_int_eq(pd_intern_find(&t, "60000/", 6, &(uint32_t){ 0 }), 0);
+	/* at most 3/4 full */
+	ck_assert_uint_le(t.n * 4, (t.mask + 1) * 3);
+	pd_intern_free(&t);
+}
+END_TEST
+
+/* Strings sharing long prefixes and differing in one byte anywhere, over the 8-byte steps of the hash. */
+START_TEST(intern_near_misses)
+{
+	pd_intern t;
+	memset(&t, 0, sizeof t);
+	char s[40];
+	uint32_t next = 0;
+	for (size_t len = 1; len <= sizeof s; len++) {
+		memset(s, 'x', sizeof s);
+		ck_assert_uint_eq(put(&t, s, len, 0), next++);
+		for (size_t at = 0; at < len; at++) {
+			s[at] = 'y';
+			ck_assert_uint_eq(put(&t, s, len, 0), next++);
+			s[at] = 'x';
+		}
+	}
+	ck_assert_uint_eq(t.n, next);
+	pd_intern_free(&t);
+}
+END_TEST
+
+START_TEST(hash_bytes_equal_inputs_equal_hashes)
+{
+	/* the same bytes at another address (and alignment) hash the same */
+	static const char text[] = "java/util/concurrent/ConcurrentHashMap$Node";
+	char *copy = malloc(sizeof text + 3);
+	ck_assert_ptr_nonnull(copy);
+	for (size_t shift = 0; shift < 4; shift++) {
+		memcpy(copy + shift, text, sizeof text);
+		for (size_t len = 0; len < sizeof text; len++)
+			ck_assert_uint_eq(pd_hash_bytes(copy + shift, len, 42), pd_hash_bytes(text, len, 42));
+	}
+	free(copy);
+}
+END_TEST
+
+START_TEST(hash_bytes_differ_by_seed_length_and_content)
+{
+	static const char text[] = "java/util/concurrent/ConcurrentHashMap$Node\0\0\0\0\0\0\0\0";
+	const uint64_t seeds[] = { 1, 2, 3, 0x9e3779b97f4a7c15ULL, UINT64_MAX };
+	const size_t nseeds = sizeof seeds / sizeof seeds[0];
+	for (size_t len = 0; len < sizeof text; len++) {
+		/* different seeds give different hashes of the same bytes */
+		for (size_t a = 0; a < nseeds; a++)
+			for (size_t b = a + 1; b < nseeds; b++)
+				ck_assert_msg(pd_hash_bytes(text, len, seeds[a]) != pd_hash_bytes(text, len, seeds[b]),
+				              "length %zu: seeds %zu and %zu agree", len, a, b);
+		/* a string and the same followed by NULs differ: the length counts */
+		if (len)
+			ck_assert_uint_ne(pd_hash_bytes(text, len, 7), pd_hash_bytes(text, len - 1, 7));
+	}
+	/* one changed bit anywhere changes the hash */
+	char buf[24];
+	memset(buf, 0, sizeof buf);
+	uint64_t base = pd_hash_bytes(buf, sizeof buf, 7);
+	for (size_t bit = 0; bit < 8 * sizeof buf; bit++) {
+		buf[bit / 8] ^= (char)(1u << (bit % 8));
+		ck_assert_uint_ne(pd_hash_bytes(buf, sizeof buf, 7), base);
+		buf[bit / 8] ^= (char)(1u << (bit % 8));
+	}
+}
+END_TEST
+
+/* Two interners draw their own seeds, so no one input collides in both (pd_hash_seed). */
+START_TEST(interners_draw_their_own_seeds)
+{
+	pd_intern a, b;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	put(&a, "x", 1, 0);
+	put(&b, "x", 1, 0);
+	ck_assert_uint_ne(a.seed, 0);
+	ck_assert_uint_ne(b.seed, 0);
+	ck_assert_uint_ne(a.seed, b.seed);
+	pd_intern_free(&a);
+	pd_intern_free(&b);
+}
+END_TEST
+
+Suite *suite_main(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("intern");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, intern_numbers_in_first_seen_order);
+	tcase_add_test(tc, intern_empty_string_and_embedded_nuls);
+	tcase_add_test(tc, intern_many_strings_through_growth);
+	tcase_add_test(tc, intern_near_misses);
+	tcase_add_test(tc, interners_draw_their_own_seeds);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("hash");
+	tcase_add_test(tc, hash_bytes_equal_inputs_equal_hashes);
+	tcase_add_test(tc, hash_bytes_differ_by_seed_length_and_content);
+	suite_add_tcase(s, tc);
+	return s;
+}
