@@ -23,7 +23,8 @@
 #include <string.h>
 
 #include "classic.h"
-#include "jvm/jvmsize.h"
+#include "jvm/jvm.h"
+#include "util/hashmap.h"
 
 typedef struct enc_class {
 	uint64_t id;
@@ -35,7 +36,7 @@ typedef struct enc_class {
 	uint8_t *field_types; /* own instance fields of its first dump, in record order */
 	size_t nfields;
 	/* flattened layout: offsets of object fields; layout_state 0 not computed, 1 ok */
-	int layout_state; /* -1 when the chain is cyclic */
+	int layout_state; /* -1 when the chain is cyclic or holds a field of no basic type */
 	uint32_t *ref_offs;
 	size_t nref_offs;
 	uint64_t layout_bytes; /* field bytes along the chain, references of id_size */
@@ -79,15 +80,12 @@ typedef struct cl_enc {
 	char *source;
 	unsigned id_size;
 
-	/* strings */
-	pd_classic_map str_ix;
-	char *str_bytes;
-	size_t str_len, str_cap;
-	struct { size_t off, len; } *strs;
-	size_t nstrs, strs_cap;
+	/* strings: id -> index + 1 into strs */
+	pd_map str_ix;
+	pd_intern strs;
 
-	/* classes */
-	pd_classic_map class_ix;
+	/* classes: id -> index + 1 into classes */
+	pd_map class_ix;
 	enc_class *classes;
 	size_t nclasses, classes_cap;
 
@@ -184,10 +182,10 @@ static size_t fmt_ref(const cl_enc *e, unsigned char *b, uint64_t v)
 
 static int find_class(const cl_enc *e, uint64_t id, size_t *out)
 {
-	uint32_t v;
-	if (!id || !pd_classic_map_get(&e->class_ix, id, &v))
+	uint32_t v = id ? pd_map_get(&e->class_ix, id) : 0;
+	if (!v)
 		return 0;
-	*out = v;
+	*out = v - 1;
 	return 1;
 }
 
@@ -196,13 +194,13 @@ static int class_for(cl_enc *e, uint64_t id, size_t *out)
 	int rc;
 	if (find_class(e, id, out))
 		return 0;
-	if (e->nclasses >= UINT32_MAX)
+	if (e->nclasses >= UINT32_MAX - 1)
 		return PROFDATA_ELIMIT;
 	if ((rc = pd_grow((void **)&e->classes, &e->classes_cap, e->nclasses + 1, sizeof *e->classes)) < 0)
 		return rc;
 	memset(&e->classes[e->nclasses], 0, sizeof *e->classes);
 	e->classes[e->nclasses].id = id;
-	if ((rc = pd_classic_map_put(&e->class_ix, id, (uint32_t)e->nclasses)) < 0)
+	if ((rc = pd_map_put(&e->class_ix, id, (uint32_t)e->nclasses + 1)) < 0)
 		return rc;
 	*out = e->nclasses++;
 	return 0;
@@ -241,24 +239,27 @@ static int do_begin(void *payload, const profdata_meta *m)
 static int do_string(void *payload, uint64_t id, const char *utf8, size_t len)
 {
 	cl_enc *e = payload;
-	uint32_t v;
-	int rc;
-	if (pd_classic_map_get(&e->str_ix, id, &v) || !id)
+	uint32_t index;
+	if (!id || pd_map_get(&e->str_ix, id))
 		return 0; /* the first definition wins, as in the model */
-	if (e->nstrs >= UINT32_MAX)
+	if (len > UINT32_MAX || e->strs.n >= UINT32_MAX - 1)
 		return PROFDATA_ELIMIT;
-	if ((rc = pd_grow((void **)&e->str_bytes, &e->str_cap, e->str_len + len + 1, 1)) < 0 ||
-	    (rc = pd_grow((void **)&e->strs, &e->strs_cap, e->nstrs + 1, sizeof *e->strs)) < 0)
+	int rc = pd_intern_put(&e->strs, utf8, len, &index);
+	if (rc < 0 || (rc = pd_map_put(&e->str_ix, id, index + 1)) < 0)
 		return rc;
-	memcpy(e->str_bytes + e->str_len, utf8, len);
-	e->str_bytes[e->str_len + len] = 0;
-	e->strs[e->nstrs].off = e->str_len;
-	e->strs[e->nstrs].len = len;
-	e->str_len += len + 1;
-	if ((rc = pd_classic_map_put(&e->str_ix, id, (uint32_t)e->nstrs)) < 0)
-		return rc;
-	e->nstrs++;
 	return 0;
+}
+
+/* String `id`, NULL when the input gave none; *len its length when not NULL. */
+static const char *string_of(const cl_enc *e, uint64_t id, size_t *len)
+{
+	uint32_t v = id ? pd_map_get(&e->str_ix, id) : 0;
+	return v ? pd_intern_str(&e->strs, v - 1, len) : NULL;
+}
+
+static const char *static_name(const void *table, uint64_t id)
+{
+	return string_of(table, id, NULL);
 }
 
 /*
@@ -300,8 +301,8 @@ static int set_name(cl_enc *e, enc_class *c, const char *name, size_t len)
 static int do_class_load(void *payload, const profdata_class_load *cl)
 {
 	cl_enc *e = payload;
-	size_t ci;
-	uint32_t si;
+	size_t ci, len;
+	const char *name;
 	int rc;
 	if (!cl->id)
 		return 0;
@@ -309,14 +310,9 @@ static int do_class_load(void *payload, const profdata_class_load *cl)
 		return rc;
 	if (e->classes[ci].name)
 		return 0;
-	if (cl->name_id && pd_classic_map_get(&e->str_ix, cl->name_id, &si))
-		return set_name(e, &e->classes[ci], e->str_bytes + e->strs[si].off, e->strs[si].len);
+	if ((name = string_of(e, cl->name_id, &len)) != NULL)
+		return set_name(e, &e->classes[ci], name, len);
 	return 0;
-}
-
-static uint64_t get_id(const unsigned char *p, unsigned size)
-{
-	return pd_be_id(p, size);
 }
 
 static int do_class_dump(void *payload, const profdata_class_dump *cd)
@@ -343,19 +339,8 @@ static int do_class_dump(void *payload, const profdata_class_dump *cd)
 				c->field_types[i] = cd->fields[i].type;
 			c->nfields = cd->nfields;
 		}
-		if (c->name) {
-			if (!cd->super_id && strcmp(c->name, "java/lang/Object") == 0)
-				e->hints.object_instance_size = cd->instance_size;
-			for (i = 0; i < cd->nstatics; i++) {
-				uint32_t si;
-				int t = cd->statics[i].type;
-				if ((t == PROFDATA_TYPE_LONG || t == PROFDATA_TYPE_INT) &&
-				    pd_classic_map_get(&e->str_ix, cd->statics[i].name_id, &si))
-					pd_jvm_note_static(&e->hints, c->name, e->str_bytes + e->strs[si].off,
-					                   t == PROFDATA_TYPE_INT ? (int32_t)cd->statics[i].value
-					                                          : (int64_t)cd->statics[i].value);
-			}
-		}
+		pd_jvm_note_class(&e->hints, c->name, cd->super_id, cd->instance_size, cd->statics, cd->nstatics,
+		                  static_name, e);
 	}
 	if (!e->in_dump)
 		return 0;
@@ -386,7 +371,7 @@ static int do_class_dump(void *payload, const profdata_class_dump *cd)
 				if (cd->statics[i].type == PROFDATA_TYPE_OBJECT)
 					e->cpool[e->ncpool++] = cd->statics[i].value;
 				else
-					r->statics_bytes += profdata_basic_type_size(cd->statics[i].type, ids);
+					r->statics_bytes += pd_jvm_type_size(cd->statics[i].type, ids);
 			}
 		}
 		r->nrefs = e->ncpool - r->refs_off;
@@ -394,53 +379,45 @@ static int do_class_dump(void *payload, const profdata_class_dump *cd)
 	return 0;
 }
 
+/* The encoder's classes as the JVM module's layout flattening reads them. */
+static int class_fields_view(const void *table, uint64_t class_id, pd_jvm_class_view *v)
+{
+	const cl_enc *e = table;
+	size_t ci;
+	if (!find_class(e, class_id, &ci) || !e->classes[ci].has_dump)
+		return 0;
+	v->fields = NULL;
+	v->types = e->classes[ci].field_types;
+	v->nfields = e->classes[ci].nfields;
+	v->super_id = e->classes[ci].super_id;
+	return 1;
+}
+
 /*
  * The offsets of the object fields of instances of class ci. 1 when known,
- * 0 when a class of the chain has no dump yet, negative on a cycle.
+ * 0 when a class of the chain has no dump yet, negative on a cycle or a
+ * field of no basic type.
  */
 static int layout(cl_enc *e, size_t ci)
 {
 	enc_class *c = &e->classes[ci];
-	size_t k, n = 0, cap = 0, hops = 0;
-	uint32_t off = 0, *offs = NULL;
-	unsigned ids = e->id_size ? e->id_size : 8;
-	size_t cur = ci;
-	uint64_t off64 = 0;
+	pd_jvm_layout l;
 	if (c->layout_state)
 		return c->layout_state == 1 ? 1 : PROFDATA_EFORMAT;
-	for (;;) {
-		enc_class *s = &e->classes[cur];
-		if (!s->has_dump) {
-			free(offs);
-			return 0;
-		}
-		for (k = 0; k < s->nfields; k++) {
-			unsigned sz = profdata_basic_type_size(s->field_types[k], ids);
-			if (s->field_types[k] == PROFDATA_TYPE_OBJECT) {
-				if (pd_grow((void **)&offs, &cap, n + 1, sizeof *offs) < 0) {
-					free(offs);
-					return PROFDATA_ENOMEM;
-				}
-				offs[n++] = off;
-			}
-			off64 += sz;
-			off = off64 > UINT32_MAX ? UINT32_MAX : (uint32_t)off64;
-		}
-		if (!s->super_id)
-			break;
-		if (++hops > e->nclasses) {
-			free(offs);
+	memset(&l, 0, sizeof l);
+	l.want_offsets = 1;
+	int st = pd_jvm_flatten(&l, c->id, e->id_size ? e->id_size : 8, e->nclasses, class_fields_view, e);
+	if (st == 1 && l.bad_type)
+		st = PROFDATA_EFORMAT;
+	if (st != 1) {
+		pd_jvm_layout_free(&l);
+		if (st == PROFDATA_EFORMAT)
 			c->layout_state = -1;
-			return PROFDATA_EFORMAT;
-		}
-		if (!find_class(e, s->super_id, &cur)) {
-			free(offs);
-			return 0;
-		}
+		return st;
 	}
-	c->ref_offs = offs;
-	c->nref_offs = n;
-	c->layout_bytes = off64;
+	c->ref_offs = l.ref_offsets;
+	c->nref_offs = l.nrefs;
+	c->layout_bytes = l.bytes;
 	c->layout_state = 1;
 	return 1;
 }
@@ -560,7 +537,7 @@ static int write_object(cl_enc *e, const profdata_object *o)
 {
 	char buf[48];
 	const char *name;
-	size_t name_len, nrefs = 0, i;
+	size_t name_len, nrefs = 0;
 	const uint64_t *refs = NULL;
 	uint64_t size = o->size, nulls = 0;
 	unsigned ids = e->id_size ? e->id_size : 8;
@@ -590,54 +567,37 @@ static int write_object(cl_enc *e, const profdata_object *o)
 		refs = o->refs;
 		nrefs = o->nrefs;
 	} else if (o->data && o->kind == PROFDATA_OBJECT_ARRAY) {
-		size_t n = (size_t)(o->data_len / ids);
-		const unsigned char *d = o->data;
-		if ((rc = need_refs(e, n)) < 0)
+		if ((rc = need_refs(e, (size_t)(o->data_len / ids))) < 0)
 			return rc;
-		for (i = 0; i < n; i++) {
-			uint64_t r = get_id(d + i * ids, ids);
-			if (r || e->style == PD_CLASSIC_JDMPVIEW)
-				e->refs[nrefs++] = r;
-			else
-				nulls++;
-		}
+		pd_jvm_refs sink = { e->refs, e->refs_cap, e->style == PD_CLASSIC_JDMPVIEW, 0, 0 };
+		pd_jvm_array_refs(o->data, o->data_len, ids, &sink);
 		refs = e->refs;
+		nrefs = sink.n;
+		nulls = sink.nulls;
 	} else if (o->data && o->kind == PROFDATA_OBJECT_INSTANCE && has_class && e->classes[ci].layout_state == 1) {
-		enc_class *c = &e->classes[ci];
-		const unsigned char *d = o->data;
+		const enc_class *c = &e->classes[ci];
 		if ((rc = need_refs(e, c->nref_offs)) < 0)
 			return rc;
-		for (i = 0; i < c->nref_offs; i++) {
-			uint64_t r;
-			if ((uint64_t)c->ref_offs[i] + ids > o->data_len)
-				break;
-			r = get_id(d + c->ref_offs[i], ids);
-			if (r || e->style == PD_CLASSIC_JDMPVIEW)
-				e->refs[nrefs++] = r;
-			else
-				nulls++;
-		}
+		pd_jvm_refs sink = { e->refs, e->refs_cap, e->style == PD_CLASSIC_JDMPVIEW, 0, 0 };
+		pd_jvm_instance_refs(o->data, o->data_len, ids, c->ref_offs, c->nref_offs, &sink);
 		refs = e->refs;
+		nrefs = sink.n;
+		nulls = sink.nulls;
 	} else if (o->data && o->kind == PROFDATA_OBJECT_INSTANCE) {
 		e->no_layout++;
 	}
 
 	if (!size) {
-		/* VisualVM's shallow size, as profdata_profile_object_size() gives it (jvmsize.h) */
+		/* VisualVM's shallow size, as profdata_profile_object_size() gives it (jvm/jvm.h) */
 		pd_jvm_sizes sz;
 		pd_jvm_decide(ids, &e->hints, &sz);
 		if (o->kind == PROFDATA_OBJECT_INSTANCE) {
-			const enc_class *c = has_class ? &e->classes[ci] : NULL;
-			if (!c || c->layout_state != 1)
-				size = pd_align8(sz.header + o->length);
-			else if (sz.stated_instances)
-				size = c->instance_size;
-			else
-				size = pd_align8(sz.header + c->layout_bytes - (uint64_t)c->nref_offs * ids +
-				                 (uint64_t)c->nref_offs * sz.ref);
+			const enc_class *c = has_class && e->classes[ci].layout_state == 1 ? &e->classes[ci] : NULL;
+			size = c ? pd_jvm_instance_size(&sz, 1, c->layout_bytes - (uint64_t)c->nref_offs * ids, c->nref_offs,
+			                                c->instance_size, o->length)
+			         : pd_jvm_instance_size(&sz, 0, 0, 0, 0, o->length);
 		} else {
-			uint64_t esz = o->kind == PROFDATA_OBJECT_ARRAY ? sz.ref : profdata_basic_type_size(o->elem_type, sz.ref);
-			size = pd_align8(sz.header + 4 + o->length * esz);
+			size = pd_jvm_array_size(&sz, o->kind, o->elem_type, o->length);
 		}
 	}
 
@@ -890,10 +850,10 @@ static int write_class(cl_enc *e, const enc_cls_rec *r)
 	uint64_t size = r->size;
 	int rc;
 	if (!size) {
-		/* a class object: a header and its static fields, sized as jvmsize.h sizes objects */
+		/* a class object: a header and its static fields (jvm/jvm.h) */
 		pd_jvm_sizes sz;
 		pd_jvm_decide(ids, &e->hints, &sz);
-		size = pd_align8(sz.header + r->statics_bytes + (uint64_t)(r->derived ? r->nrefs : 0) * sz.ref);
+		size = pd_jvm_class_size(&sz, r->statics_bytes, r->derived ? r->nrefs : 0);
 	}
 	e->cnt.classes++;
 	if (r->derived && e->style != PD_CLASSIC_JDMPVIEW) {
@@ -1010,10 +970,9 @@ static void enc_free(void *state)
 		free(e->atts[i].text);
 	free(e->atts);
 	free(e->classes);
-	pd_classic_map_free(&e->class_ix);
-	pd_classic_map_free(&e->str_ix);
-	free(e->str_bytes);
-	free(e->strs);
+	pd_map_free(&e->class_ix);
+	pd_map_free(&e->str_ix);
+	pd_intern_free(&e->strs);
 	free(e->recs);
 	free(e->cpool);
 	free(e->held);

@@ -1,0 +1,121 @@
+/* The shallow size rule VisualVM applies (jvm.h has it in words). */
+#include "jvm/jvm.h"
+
+#include <string.h>
+
+static int is_class(const char *name, const char *internal, const char *source)
+{
+	return strcmp(name, internal) == 0 || strcmp(name, source) == 0;
+}
+
+/* Record a static field relevant to the decision (by class and field name). */
+static void note_static(pd_jvm_hints *h, const char *cls, const char *field, int64_t value)
+{
+	if (is_class(cls, "java/lang/Class$Atomic", "java.lang.Class$Atomic")) {
+		if (strcmp(field, "annotationTypeOffset") == 0) {
+			h->atomic_type_off = value;
+			h->have_atomic |= 1;
+		} else if (strcmp(field, "annotationDataOffset") == 0) {
+			h->atomic_data_off = value;
+			h->have_atomic |= 2;
+		}
+	} else if (is_class(cls, "java/util/concurrent/FutureTask", "java.util.concurrent.FutureTask")) {
+		if (strcmp(field, "waitersOffset") == 0) {
+			h->future_waiters_off = value;
+			h->have_future |= 1;
+		} else if (strcmp(field, "runnerOffset") == 0) {
+			h->future_runner_off = value;
+			h->have_future |= 2;
+		}
+	}
+}
+
+void pd_jvm_note_class(pd_jvm_hints *h, const char *class_name, uint64_t super_id, uint32_t instance_size,
+                       const profdata_field *statics, size_t nstatics, pd_jvm_string_fn name_of,
+                       const void *table)
+{
+	if (!class_name)
+		return;
+	if (!super_id && strcmp(class_name, "java/lang/Object") == 0)
+		h->object_instance_size = instance_size;
+	for (size_t i = 0; i < nstatics; i++) {
+		int t = statics[i].type;
+		if (t != PROFDATA_TYPE_LONG && t != PROFDATA_TYPE_INT)
+			continue;
+		const char *field = name_of(table, statics[i].name_id);
+		if (field)
+			note_static(h, class_name, field,
+			            t == PROFDATA_TYPE_INT ? (int32_t)statics[i].value : (int64_t)statics[i].value);
+	}
+}
+
+pd_jvm_sizes pd_jvm_sizes_of(unsigned id_size, unsigned ref)
+{
+	pd_jvm_sizes s;
+	s.ref = ref;
+	s.header = id_size == 4 ? 8 : 8 + ref;
+	s.stated_instances = 0;
+	return s;
+}
+
+void pd_jvm_decide(unsigned id_size, const pd_jvm_hints *h, pd_jvm_sizes *out)
+{
+	if (h->object_instance_size > 0) {
+		out->stated_instances = 1;
+		out->header = h->object_instance_size;
+		out->ref = out->header > 8 ? out->header - 8 : id_size;
+		return;
+	}
+	if (id_size == 4) {
+		*out = pd_jvm_sizes_of(4, 4);
+		return;
+	}
+	unsigned ref = 8;
+	int64_t d = 0;
+	if (h->have_atomic == 3)
+		d = h->atomic_type_off - h->atomic_data_off;
+	if ((d != 4 && d != 8) && h->have_future == 3)
+		d = h->future_waiters_off - h->future_runner_off;
+	if (d == 4 || d == 8)
+		ref = (unsigned)d;
+	*out = pd_jvm_sizes_of(id_size, ref);
+}
+
+uint64_t pd_jvm_instance_bytes(const pd_jvm_sizes *s, uint64_t prim_bytes, uint64_t nrefs)
+{
+	return s->header + prim_bytes + nrefs * s->ref;
+}
+
+uint64_t pd_jvm_instance_size(const pd_jvm_sizes *s, int layout_ok, uint64_t prim_bytes, uint64_t nrefs,
+                              uint32_t stated, uint64_t payload_len)
+{
+	if (!layout_ok)
+		return pd_align8(s->header + payload_len);
+	if (s->stated_instances)
+		return stated;
+	return pd_align8(pd_jvm_instance_bytes(s, prim_bytes, nrefs));
+}
+
+uint64_t pd_jvm_array_length(const pd_jvm_sizes *s, int kind, int elem_type, uint64_t size)
+{
+	uint64_t es = pd_jvm_element_size(s, kind, elem_type);
+	if (!es || size <= (uint64_t)s->header + 4)
+		return 0;
+	return (size - s->header - 4) / es;
+}
+
+uint64_t pd_jvm_class_size(const pd_jvm_sizes *s, uint64_t static_prim_bytes, uint64_t static_refs)
+{
+	return pd_align8(s->header + static_prim_bytes + static_refs * s->ref);
+}
+
+/* The three shapes: 4-byte ids; 8-byte ids with compressed references; 8-byte references. */
+pd_jvm_sizes pd_jvm_shape(unsigned i)
+{
+	return i == 0 ? pd_jvm_sizes_of(4, 4) : i == 1 ? pd_jvm_sizes_of(8, 4) : pd_jvm_sizes_of(8, 8);
+}
+
+unsigned pd_jvm_shape_index(const pd_jvm_sizes *s)
+{
+	return s->ref == 8 ? 2 : (s->header == 8 ? 0 : 1);
+}
