@@ -24,6 +24,13 @@
 
 #define PD_NO_OFFSET UINT64_MAX
 
+/*
+ * Ids from the top 256 values of the id space are reserved for ids that
+ * decoders make up (HPROF's sample type strings): no JVM uses them, and
+ * nothing that makes up ids of its own (a transform) may take them.
+ */
+#define PD_RESERVED_ID_MIN UINT64_C(0xFFFFFFFFFFFFFF00)
+
 /* ---- diagnostics (diag.c): one error and a bounded list of warnings ---- */
 
 typedef struct pd_diag {
@@ -168,6 +175,12 @@ struct profdata_format {
 	int (*write_model)(const profdata_profile *p, profdata_writer *w, const pd_options *opts);
 	const char *const *read_options;  /* known option keys, NULL-terminated; NULL none */
 	const char *const *write_options;
+	/*
+	 * Transforms (transform/transform.h) the core puts in front of this
+	 * format's encoder, first one first; NULL-terminated, NULL none. They see
+	 * the encoder's options too.
+	 */
+	const struct pd_transform_desc *const *transforms;
 };
 
 /* Call an event if the consumer has it; evaluates to its return value. */

@@ -63,7 +63,7 @@ typedef struct enc_held {
 	int has_refs;
 } enc_held;
 
-typedef struct cl_enc {
+typedef struct classic_encoder {
 	profdata_writer *w;
 	int failed;
 
@@ -120,13 +120,13 @@ typedef struct cl_enc {
 	uint64_t prim_refs;
 	uint64_t dropped_roots, dropped_other, unnamed, wide, no_layout;
 	int warned_names;
-} cl_enc;
+} classic_encoder;
 
 static const char hexdig[16] = { '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'D', 'E', 'F' };
 
 /* ---- output ---- */
 
-static int put(cl_enc *e, const void *p, size_t n)
+static int put(classic_encoder *e, const void *p, size_t n)
 {
 	int rc = pd_out_write(e->w, p, n);
 	if (rc < 0)
@@ -134,7 +134,7 @@ static int put(cl_enc *e, const void *p, size_t n)
 	return rc < 0 ? rc : 0;
 }
 
-static int put_eol(cl_enc *e)
+static int put_eol(classic_encoder *e)
 {
 	return e->crlf ? put(e, "\r\n", 2) : put(e, "\n", 1);
 }
@@ -171,7 +171,7 @@ static size_t fmt_dec(unsigned char *b, uint64_t v)
 }
 
 /* A reference token: nulls as "0x0" (padded in the class-block style). */
-static size_t fmt_ref(const cl_enc *e, unsigned char *b, uint64_t v)
+static size_t fmt_ref(const classic_encoder *e, unsigned char *b, uint64_t v)
 {
 	if (v == 0 && e->style != PD_CLASSIC_CLASSBLOCK)
 		return fmt_hex(b, 0, 1);
@@ -180,7 +180,7 @@ static size_t fmt_ref(const cl_enc *e, unsigned char *b, uint64_t v)
 
 /* ---- strings and classes ---- */
 
-static int find_class(const cl_enc *e, uint64_t id, size_t *out)
+static int find_class(const classic_encoder *e, uint64_t id, size_t *out)
 {
 	uint32_t v = id ? pd_map_get(&e->class_ix, id) : 0;
 	if (!v)
@@ -189,7 +189,7 @@ static int find_class(const cl_enc *e, uint64_t id, size_t *out)
 	return 1;
 }
 
-static int class_for(cl_enc *e, uint64_t id, size_t *out)
+static int class_for(classic_encoder *e, uint64_t id, size_t *out)
 {
 	int rc;
 	if (find_class(e, id, out))
@@ -208,7 +208,7 @@ static int class_for(cl_enc *e, uint64_t id, size_t *out)
 
 static int do_begin(void *payload, const profdata_meta *m)
 {
-	cl_enc *e = payload;
+	classic_encoder *e = payload;
 	size_t i;
 	e->begun = 1;
 	e->from_classic = m->format && strcmp(m->format, "ibm-classic") == 0;
@@ -238,7 +238,7 @@ static int do_begin(void *payload, const profdata_meta *m)
 
 static int do_string(void *payload, uint64_t id, const char *utf8, size_t len)
 {
-	cl_enc *e = payload;
+	classic_encoder *e = payload;
 	uint32_t index;
 	if (!id || pd_map_get(&e->str_ix, id))
 		return 0; /* the first definition wins, as in the model */
@@ -251,7 +251,7 @@ static int do_string(void *payload, uint64_t id, const char *utf8, size_t len)
 }
 
 /* String `id`, NULL when the input gave none; *len its length when not NULL. */
-static const char *string_of(const cl_enc *e, uint64_t id, size_t *len)
+static const char *string_of(const classic_encoder *e, uint64_t id, size_t *len)
 {
 	uint32_t v = id ? pd_map_get(&e->str_ix, id) : 0;
 	return v ? pd_intern_str(&e->strs, v - 1, len) : NULL;
@@ -267,7 +267,7 @@ static const char *static_name(const void *table, uint64_t id)
  * may be in source form; a classic source's are written as they were read);
  * whitespace becomes '_'.
  */
-static int set_name(cl_enc *e, enc_class *c, const char *name, size_t len)
+static int set_name(classic_encoder *e, enc_class *c, const char *name, size_t len)
 {
 	size_t n = e->from_classic ? len : profdata_internal_name(name, len, NULL, 0), i;
 	char *s = malloc(n + 1);
@@ -300,7 +300,7 @@ static int set_name(cl_enc *e, enc_class *c, const char *name, size_t len)
 
 static int do_class_load(void *payload, const profdata_class_load *cl)
 {
-	cl_enc *e = payload;
+	classic_encoder *e = payload;
 	size_t ci, len;
 	const char *name;
 	int rc;
@@ -317,7 +317,7 @@ static int do_class_load(void *payload, const profdata_class_load *cl)
 
 static int do_class_dump(void *payload, const profdata_class_dump *cd)
 {
-	cl_enc *e = payload;
+	classic_encoder *e = payload;
 	enc_class *c;
 	size_t ci, i;
 	unsigned ids = e->id_size ? e->id_size : 8;
@@ -382,7 +382,7 @@ static int do_class_dump(void *payload, const profdata_class_dump *cd)
 /* The encoder's classes as the JVM module's layout flattening reads them. */
 static int class_fields_view(const void *table, uint64_t class_id, pd_jvm_class_view *v)
 {
-	const cl_enc *e = table;
+	const classic_encoder *e = table;
 	size_t ci;
 	if (!find_class(e, class_id, &ci) || !e->classes[ci].has_dump)
 		return 0;
@@ -398,7 +398,7 @@ static int class_fields_view(const void *table, uint64_t class_id, pd_jvm_class_
  * 0 when a class of the chain has no dump yet, negative on a cycle or a
  * field of no basic type.
  */
-static int layout(cl_enc *e, size_t ci)
+static int layout(classic_encoder *e, size_t ci)
 {
 	enc_class *c = &e->classes[ci];
 	pd_jvm_layout l;
@@ -422,7 +422,7 @@ static int layout(cl_enc *e, size_t ci)
 	return 1;
 }
 
-static const char *class_name(cl_enc *e, uint64_t id, size_t *len, char *buf, size_t buf_len)
+static const char *class_name(classic_encoder *e, uint64_t id, size_t *len, char *buf, size_t buf_len)
 {
 	size_t ci;
 	if (find_class(e, id, &ci) && e->classes[ci].name) {
@@ -434,7 +434,7 @@ static const char *class_name(cl_enc *e, uint64_t id, size_t *len, char *buf, si
 	return buf;
 }
 
-static int need_refs(cl_enc *e, size_t n)
+static int need_refs(classic_encoder *e, size_t n)
 {
 	return pd_grow((void **)&e->refs, &e->refs_cap, n, sizeof *e->refs);
 }
@@ -444,7 +444,7 @@ static int need_refs(cl_enc *e, size_t n)
  * written references (zeros print as null tokens); `hidden` nulls are only
  * counted. `cb` is the class-block address for that style (0 none).
  */
-static int write_record(cl_enc *e, int cls, uint64_t addr, uint64_t size, const char *name, size_t name_len,
+static int write_record(classic_encoder *e, int cls, uint64_t addr, uint64_t size, const char *name, size_t name_len,
                         const uint64_t *refs, size_t nrefs, uint64_t cb)
 {
 	unsigned char *b;
@@ -509,7 +509,7 @@ fail:
  * class, or for a primitive array without one (HPROF) the class named like
  * it, if any. 0 when there is none: the item is then left out.
  */
-static uint64_t class_block(cl_enc *e, const profdata_object *o)
+static uint64_t class_block(classic_encoder *e, const profdata_object *o)
 {
 	char want[3];
 	unsigned t = o->elem_type & 15;
@@ -533,7 +533,7 @@ static uint64_t class_block(cl_enc *e, const profdata_object *o)
 }
 
 /* Write an object whose references are known or decodable now. */
-static int write_object(cl_enc *e, const profdata_object *o)
+static int write_object(classic_encoder *e, const profdata_object *o)
 {
 	char buf[48];
 	const char *name;
@@ -614,7 +614,7 @@ static int write_object(cl_enc *e, const profdata_object *o)
 	                    e->style == PD_CLASSIC_CLASSBLOCK ? class_block(e, o) : 0);
 }
 
-static int hold(cl_enc *e, const profdata_object *o)
+static int hold(classic_encoder *e, const profdata_object *o)
 {
 	enc_held *h;
 	size_t need;
@@ -638,7 +638,7 @@ static int hold(cl_enc *e, const profdata_object *o)
 
 static int do_object(void *payload, const profdata_object *o)
 {
-	cl_enc *e = payload;
+	classic_encoder *e = payload;
 	size_t ci;
 	if (!e->in_dump)
 		return 0;
@@ -657,7 +657,7 @@ static int do_object(void *payload, const profdata_object *o)
 static int on_root(void *payload, const profdata_root *r)
 {
 	(void)r;
-	((cl_enc *)payload)->dropped_roots++;
+	((classic_encoder *)payload)->dropped_roots++;
 	return 0;
 }
 
@@ -689,7 +689,7 @@ static int att_kind(const char *name, int *dump)
 
 static int do_attachment(void *payload, const profdata_attachment *a)
 {
-	cl_enc *e = payload;
+	classic_encoder *e = payload;
 	int dump, kind = a->name ? att_kind(a->name, &dump) : -1, rc;
 	char *s;
 	if (!e->from_classic || kind < 0) {
@@ -712,7 +712,7 @@ static int do_attachment(void *payload, const profdata_attachment *a)
 }
 
 /* The text of attachment (kind, dump), or NULL. */
-static const char *find_att(const cl_enc *e, int trailer, int dump)
+static const char *find_att(const classic_encoder *e, int trailer, int dump)
 {
 	size_t i;
 	for (i = 0; i < e->natts; i++)
@@ -721,7 +721,7 @@ static const char *find_att(const cl_enc *e, int trailer, int dump)
 	return NULL;
 }
 
-static int write_header(cl_enc *e)
+static int write_header(classic_encoder *e)
 {
 	int rc;
 	const char *h = e->ndumps > 0 ? find_att(e, 0, e->ndumps + 1) : NULL;
@@ -750,7 +750,7 @@ static int write_header(cl_enc *e)
 
 static int do_dump_begin(void *payload, const profdata_dump *d)
 {
-	cl_enc *e = payload;
+	classic_encoder *e = payload;
 	(void)d;
 	if (e->in_dump)
 		return 0;
@@ -766,7 +766,7 @@ static int do_dump_begin(void *payload, const profdata_dump *d)
 	return 0;
 }
 
-static int flush_held(cl_enc *e)
+static int flush_held(classic_encoder *e)
 {
 	size_t i, ci;
 	int rc;
@@ -787,7 +787,7 @@ static int flush_held(cl_enc *e)
 }
 
 /* This dump's trailer attachment, parsed; 0 when there is none or it does not parse. */
-static int peek_trailer(const cl_enc *e, pd_classic_trailer *t, const char **text)
+static int peek_trailer(const classic_encoder *e, pd_classic_trailer *t, const char **text)
 {
 	const char *s = find_att(e, 1, e->ndumps), *nl;
 	memset(t, 0, sizeof *t);
@@ -801,7 +801,7 @@ static int peek_trailer(const cl_enc *e, pd_classic_trailer *t, const char **tex
 	return 1;
 }
 
-static int write_trailer(cl_enc *e)
+static int write_trailer(classic_encoder *e)
 {
 	const enc_counts *c = &e->cnt;
 	uint64_t total = c->classes + c->objects + c->arrays + c->prims;
@@ -840,7 +840,7 @@ static int write_trailer(cl_enc *e)
 	return put_eol(e);
 }
 
-static int write_class(cl_enc *e, const enc_cls_rec *r)
+static int write_class(classic_encoder *e, const enc_cls_rec *r)
 {
 	char buf[48];
 	size_t name_len, nrefs = r->nrefs, k;
@@ -873,7 +873,7 @@ static int write_class(cl_enc *e, const enc_cls_rec *r)
 
 static int do_dump_end(void *payload)
 {
-	cl_enc *e = payload;
+	classic_encoder *e = payload;
 	size_t i;
 	int rc;
 	if (!e->in_dump)
@@ -887,7 +887,7 @@ static int do_dump_end(void *payload)
 	return write_trailer(e);
 }
 
-static int on_other(cl_enc *e)
+static int on_other(classic_encoder *e)
 {
 	e->dropped_other++;
 	return 0;
@@ -925,7 +925,7 @@ static int on_trace_event(void *payload, const profdata_trace_event *t)
 
 static int enc_finish(void *state)
 {
-	cl_enc *e = state;
+	classic_encoder *e = state;
 	int rc;
 	if (e->failed)
 		return pd_out_diag(e->w)->has_err ? pd_out_diag(e->w)->err.code : PROFDATA_EIO;
@@ -957,7 +957,7 @@ static int enc_finish(void *state)
 
 static void enc_free(void *state)
 {
-	cl_enc *e = state;
+	classic_encoder *e = state;
 	size_t i;
 	if (!e)
 		return;
@@ -985,7 +985,7 @@ static void enc_free(void *state)
 
 /* ---- the callbacks: failures are recorded on the writer, so that drivers report them ---- */
 
-static int fail(cl_enc *e, int rc)
+static int fail(classic_encoder *e, int rc)
 {
 	if (rc < 0) {
 		e->failed = 1;
@@ -1036,42 +1036,30 @@ static int on_dump_end(void *payload)
 }
 
 static const pd_encoder_ops classic_ops = {
-	{
-		PROFDATA_EVENTS_VERSION,
-		on_begin,
-		on_string,
-		on_class_load,
-		NULL, /* class_unload */
-		NULL, /* function */
-		NULL, /* frame */
-		on_stack,
-		on_thread_start,
-		NULL, /* thread_end */
-		NULL, /* sample_type */
-		NULL, /* sample_group */
-		on_sample,
-		NULL, /* alloc_sites */
-		NULL, /* heap_summary */
-		NULL, /* control_settings */
-		NULL, /* mapping */
-		on_dump_begin,
-		NULL, /* heap_info */
-		on_class_dump,
-		on_root,
-		on_object,
-		on_dump_end,
-		on_unknown,
-		on_attachment,
-		on_trace_event,
-		NULL, /* end */
+	.events = {
+		.version = PROFDATA_EVENTS_VERSION,
+		.begin = on_begin,
+		.string = on_string,
+		.class_load = on_class_load,
+		.stack = on_stack,
+		.thread_start = on_thread_start,
+		.sample = on_sample,
+		.dump_begin = on_dump_begin,
+		.class_dump = on_class_dump,
+		.root = on_root,
+		.object = on_object,
+		.dump_end = on_dump_end,
+		.unknown = on_unknown,
+		.attachment = on_attachment,
+		.trace_event = on_trace_event,
 	},
-	enc_finish,
-	enc_free,
+	.finish = enc_finish,
+	.free = enc_free,
 };
 
 int pd_classic_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writer *w, const pd_options *opts)
 {
-	cl_enc *e = calloc(1, sizeof *e);
+	classic_encoder *e = calloc(1, sizeof *e);
 	const char *v;
 	if (!e)
 		return PROFDATA_ENOMEM;
