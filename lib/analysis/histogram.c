@@ -28,8 +28,7 @@ typedef struct cls {
 	uint64_t instances;
 	uint64_t arr_sum[PD_JVM_SHAPES];
 	uint64_t stated_bytes;    /* bytes of objects whose format stated their size */
-	uint64_t unstated;        /* instances without a stated size */
-	uint64_t unstated_payload[PD_JVM_SHAPES]; /* their sizes should the layout be broken */
+	pd_jvm_payload_sums unstated; /* instances without a stated size, sized at the end */
 } cls;
 
 struct profdata_histogram {
@@ -38,8 +37,12 @@ struct profdata_histogram {
 	long dump;                /* index of the dump being read */
 	pd_jvm_hints hints;
 	pd_jvm_sizes shapes[PD_JVM_SHAPES];
-	pd_map str_ix;            /* string id -> interned index + 1 */
-	pd_intern text;
+	/* Strings by id over their id column: one probe per string, and no hashing
+	 * of their bytes, which most strings of a dump (symbols) never need. */
+	PD_VEC(uint64_t) str_ids;
+	PD_VEC(size_t) str_off;
+	pd_index str_ix;
+	pd_arena text;
 	PD_VEC(cls) classes;
 	PD_VEC(uint64_t) class_ids;
 	PD_VEC(uint8_t) field_types;
@@ -59,8 +62,10 @@ struct profdata_histogram {
 static const char *str_of(const void *table, uint64_t id)
 {
 	const profdata_histogram *h = table;
-	uint32_t v = id ? pd_map_get(&h->str_ix, id) : 0;
-	return v ? pd_intern_str(&h->text, v - 1, NULL) : NULL;
+	uint32_t row;
+	if (!id || !pd_index_find(&h->str_ix, h->str_ids.v, id, &row))
+		return NULL;
+	return (const char *)h->text.p + h->str_off.v[row];
 }
 
 static cls *class_of(profdata_histogram *h, uint64_t id)
@@ -88,12 +93,20 @@ static int on_begin(void *payload, const profdata_meta *m)
 static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 {
 	profdata_histogram *h = payload;
-	uint32_t index;
-	if (pd_map_get(&h->str_ix, id))
-		return 0; /* keep the first definition */
-	if (len > UINT32_MAX || pd_intern_put(&h->text, utf8, len, &index) < 0 ||
-	    index == UINT32_MAX || pd_map_put(&h->str_ix, id, index + 1) < 0)
+	size_t off;
+	if (h->str_ids.n >= UINT32_MAX - 1 || pd_arena_put(&h->text, utf8, len, &off) < 0)
 		return PROFDATA_ENOMEM;
+	h->text.p[h->text.len++] = '\0';
+	if (PD_VEC_PUSH(h->str_ids, id) < 0 || PD_VEC_PUSH(h->str_off, off) < 0)
+		return PROFDATA_ENOMEM;
+	int a = pd_index_add(&h->str_ix, h->str_ids.v, (uint32_t)(h->str_ids.n - 1), NULL);
+	if (a < 0)
+		return PROFDATA_ENOMEM;
+	if (a == 1) { /* keep the first definition */
+		h->str_ids.n--;
+		h->str_off.n--;
+		h->text.len = off;
+	}
 	return 0;
 }
 
@@ -171,9 +184,7 @@ static int on_object(void *payload, const profdata_object *o)
 		return 0;
 	}
 	if (o->kind == PROFDATA_OBJECT_INSTANCE) {
-		k->unstated++; /* sized per class at the end */
-		for (int l = 0; l < PD_JVM_SHAPES; l++)
-			k->unstated_payload[l] += pd_jvm_instance_size(&h->shapes[l], 0, 0, 0, 0, o->length);
+		pd_jvm_payload_sums_add(&k->unstated, o->length);
 		return 0;
 	}
 	for (int l = 0; l < PD_JVM_SHAPES; l++)
@@ -202,17 +213,17 @@ static int unstated_bytes(profdata_histogram *h, size_t row, const pd_jvm_sizes 
 {
 	const cls *k = &h->classes.v[row];
 	*bytes = 0;
-	if (!k->unstated)
+	if (!k->unstated.count)
 		return 0;
 	int e = pd_jvm_flatten(l, h->class_ids.v[row], h->id_size, h->classes.n, class_fields_view, h);
 	if (e == PROFDATA_ENOMEM)
 		return e;
 	if (e != 1 || l->bad_type) {
-		*bytes = k->unstated_payload[pd_jvm_shape_index(sz)];
+		*bytes = pd_jvm_payload_sums_size(sz, &k->unstated);
 		return 0;
 	}
 	uint64_t prim = l->bytes - (uint64_t)l->nrefs * h->id_size;
-	*bytes = k->unstated * pd_jvm_instance_size(sz, 1, prim, l->nrefs, k->stated_isize, 0);
+	*bytes = k->unstated.count * pd_jvm_instance_size(sz, 1, prim, l->nrefs, k->stated_isize, 0);
 	return 0;
 }
 
@@ -348,12 +359,16 @@ static void events_of(profdata_events *ev)
 
 static void release_work(profdata_histogram *h)
 {
-	pd_map_free(&h->str_ix);
-	pd_intern_free(&h->text);
+	free(h->str_ids.v);
+	free(h->str_off.v);
+	pd_index_free(&h->str_ix);
+	free(h->text.p);
 	free(h->classes.v);
 	free(h->class_ids.v);
 	free(h->field_types.v);
 	pd_index_free(&h->class_ix);
+	memset(&h->str_ids, 0, sizeof(h->str_ids));
+	memset(&h->str_off, 0, sizeof(h->str_off));
 	memset(&h->str_ix, 0, sizeof(h->str_ix));
 	memset(&h->text, 0, sizeof(h->text));
 	memset(&h->classes, 0, sizeof(h->classes));

@@ -35,14 +35,11 @@
  */
 static inline unsigned pd_jvm_type_size(int type, unsigned id_size)
 {
-	switch (type) {
-	case PROFDATA_TYPE_OBJECT: return id_size;
-	case PROFDATA_TYPE_BOOLEAN: case PROFDATA_TYPE_BYTE: return 1;
-	case PROFDATA_TYPE_CHAR: case PROFDATA_TYPE_SHORT: return 2;
-	case PROFDATA_TYPE_FLOAT: case PROFDATA_TYPE_INT: return 4;
-	case PROFDATA_TYPE_DOUBLE: case PROFDATA_TYPE_LONG: return 8;
-	default: return 0;
-	}
+	/* by code: none, ?, object, ?, boolean, char, float, double, byte, short, int, long */
+	static const unsigned char sizes[PROFDATA_TYPE_LONG + 1] = { 0, 0, 0, 0, 1, 2, 4, 8, 1, 2, 4, 8 };
+	if (type == PROFDATA_TYPE_OBJECT)
+		return id_size;
+	return (unsigned)type <= PROFDATA_TYPE_LONG ? sizes[type] : 0;
 }
 
 static inline uint64_t pd_align8(uint64_t x) { return (x + 7) & ~(uint64_t)7; }
@@ -83,12 +80,24 @@ pd_jvm_sizes pd_jvm_sizes_of(unsigned id_size, unsigned ref);
  * An instance whose flattened layout holds `prim_bytes` of primitive fields
  * and `nrefs` references. `layout_ok` 0 (chain incomplete or broken): the
  * payload's length stands for the fields. `stated` is its class dump's
- * instance size, which some JVMs' dumps make authoritative.
+ * instance size, which some JVMs' dumps make authoritative. Inline, like
+ * the array sizes: the streaming histogram sizes every object with them.
  */
-uint64_t pd_jvm_instance_size(const pd_jvm_sizes *s, int layout_ok, uint64_t prim_bytes, uint64_t nrefs,
-                              uint32_t stated, uint64_t payload_len);
+static inline uint64_t pd_jvm_instance_bytes(const pd_jvm_sizes *s, uint64_t prim_bytes, uint64_t nrefs);
+static inline uint64_t pd_jvm_instance_size(const pd_jvm_sizes *s, int layout_ok, uint64_t prim_bytes,
+                                            uint64_t nrefs, uint32_t stated, uint64_t payload_len)
+{
+	if (!layout_ok)
+		return pd_align8(s->header + payload_len);
+	if (s->stated_instances)
+		return stated;
+	return pd_align8(pd_jvm_instance_bytes(s, prim_bytes, nrefs));
+}
 /* Header and fields without the alignment: what a class dump states as its instance size. */
-uint64_t pd_jvm_instance_bytes(const pd_jvm_sizes *s, uint64_t prim_bytes, uint64_t nrefs);
+static inline uint64_t pd_jvm_instance_bytes(const pd_jvm_sizes *s, uint64_t prim_bytes, uint64_t nrefs)
+{
+	return s->header + prim_bytes + nrefs * s->ref;
+}
 static inline uint64_t pd_jvm_element_size(const pd_jvm_sizes *s, int kind, int elem_type)
 {
 	return kind == PROFDATA_OBJECT_ARRAY ? s->ref : pd_jvm_type_size(elem_type, s->ref);
@@ -102,6 +111,23 @@ static inline uint64_t pd_jvm_array_size(const pd_jvm_sizes *s, int kind, int el
 uint64_t pd_jvm_array_length(const pd_jvm_sizes *s, int kind, int elem_type, uint64_t size);
 /* A class object: a header and its static fields. */
 uint64_t pd_jvm_class_size(const pd_jvm_sizes *s, uint64_t static_prim_bytes, uint64_t static_refs);
+
+/*
+ * Instances sized without a layout, align8(H + payload), summed by a pass
+ * that learns H only at the end: align8(H + n) is H + align8(n) when H is a
+ * multiple of 8, and H - 4 + align8(n + 4) when it is 4 more.
+ */
+typedef struct pd_jvm_payload_sums {
+	uint64_t count, aligned, aligned_plus4;
+} pd_jvm_payload_sums;
+static inline void pd_jvm_payload_sums_add(pd_jvm_payload_sums *sums, uint64_t payload_len)
+{
+	sums->count++;
+	sums->aligned += pd_align8(payload_len);
+	sums->aligned_plus4 += pd_align8(payload_len + 4);
+}
+/* Their bytes under `s`: the sum of pd_jvm_instance_size(s, 0, ..., payload_len). */
+uint64_t pd_jvm_payload_sums_size(const pd_jvm_sizes *s, const pd_jvm_payload_sums *sums);
 
 /*
  * A pass that must size arrays before it knows the JVM (the streaming

@@ -81,21 +81,6 @@ void pd_jvm_decide(unsigned id_size, const pd_jvm_hints *h, pd_jvm_sizes *out)
 	*out = pd_jvm_sizes_of(id_size, ref);
 }
 
-uint64_t pd_jvm_instance_bytes(const pd_jvm_sizes *s, uint64_t prim_bytes, uint64_t nrefs)
-{
-	return s->header + prim_bytes + nrefs * s->ref;
-}
-
-uint64_t pd_jvm_instance_size(const pd_jvm_sizes *s, int layout_ok, uint64_t prim_bytes, uint64_t nrefs,
-                              uint32_t stated, uint64_t payload_len)
-{
-	if (!layout_ok)
-		return pd_align8(s->header + payload_len);
-	if (s->stated_instances)
-		return stated;
-	return pd_align8(pd_jvm_instance_bytes(s, prim_bytes, nrefs));
-}
-
 uint64_t pd_jvm_array_length(const pd_jvm_sizes *s, int kind, int elem_type, uint64_t size)
 {
 	uint64_t es = pd_jvm_element_size(s, kind, elem_type);
@@ -107,6 +92,17 @@ uint64_t pd_jvm_array_length(const pd_jvm_sizes *s, int kind, int elem_type, uin
 uint64_t pd_jvm_class_size(const pd_jvm_sizes *s, uint64_t static_prim_bytes, uint64_t static_refs)
 {
 	return pd_align8(s->header + static_prim_bytes + static_refs * s->ref);
+}
+
+uint64_t pd_jvm_payload_sums_size(const pd_jvm_sizes *s, const pd_jvm_payload_sums *sums)
+{
+	uint64_t h = s->header;
+	if (h % 8 == 0)
+		return sums->count * h + sums->aligned;
+	if (h % 8 == 4)
+		return sums->count * (h - 4) + sums->aligned_plus4;
+	/* A header no JVM has (a stated size not a multiple of 4): rounded up, as a whole. */
+	return sums->count * pd_align8(h) + sums->aligned;
 }
 
 /* The three shapes: 4-byte ids; 8-byte ids with compressed references; 8-byte references. */
