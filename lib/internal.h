@@ -183,6 +183,23 @@ struct profdata_format {
 	const struct pd_transform_desc *const *transforms;
 };
 
+/*
+ * The initialisers of an events table whose handlers are named p<event>
+ * (on_begin, on_string, ...), for consumers and transforms that take every
+ * event: `.events = { PD_EVERY_EVENT(on_) }`. The one list to extend when
+ * an event is added.
+ */
+#define PD_EVERY_EVENT(p) \
+	.version = PROFDATA_EVENTS_VERSION, \
+	.begin = p##begin, .string = p##string, .class_load = p##class_load, .class_unload = p##class_unload, \
+	.function = p##function, .frame = p##frame, .stack = p##stack, .thread_start = p##thread_start, \
+	.thread_end = p##thread_end, .sample_type = p##sample_type, .sample_group = p##sample_group, \
+	.sample = p##sample, .alloc_sites = p##alloc_sites, .heap_summary = p##heap_summary, \
+	.control_settings = p##control_settings, .mapping = p##mapping, .dump_begin = p##dump_begin, \
+	.heap_info = p##heap_info, .class_dump = p##class_dump, .root = p##root, .object = p##object, \
+	.dump_end = p##dump_end, .unknown = p##unknown, .attachment = p##attachment, .trace_event = p##trace_event, \
+	.end = p##end
+
 /* Call an event if the consumer has it; evaluates to its return value. */
 #define PD_EMIT(a, member, ...) \
 	(((a)->ev->member) ? (a)->ev->member((a)->payload, __VA_ARGS__) : 0)

@@ -345,17 +345,15 @@ static int finish(profdata_histogram *h)
 	return entries_end(h, &l, e);
 }
 
-static void events_of(profdata_events *ev)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->version = PROFDATA_EVENTS_VERSION;
-	ev->begin = on_begin;
-	ev->string = on_string;
-	ev->class_load = on_class_load;
-	ev->class_dump = on_class_dump;
-	ev->object = on_object;
-	ev->dump_begin = on_dump_begin;
-}
+static const profdata_events histogram_events = {
+	.version = PROFDATA_EVENTS_VERSION,
+	.begin = on_begin,
+	.string = on_string,
+	.class_load = on_class_load,
+	.class_dump = on_class_dump,
+	.dump_begin = on_dump_begin,
+	.object = on_object,
+};
 
 static void release_work(profdata_histogram *h)
 {
@@ -410,9 +408,7 @@ int profdata_histogram_read(profdata_histogram **out, profdata_reader *in, const
 	profdata_histogram *h = histogram_new(dump);
 	if (!h)
 		return PROFDATA_ENOMEM;
-	profdata_events ev;
-	events_of(&ev);
-	int e = profdata_decode(in, opts, &ev, h);
+	int e = profdata_decode(in, opts, &histogram_events, h);
 	e = conclude(h, e, out);
 	/* A consumer's own failure (memory) stops the decoder without a message: give it one. */
 	if (e < 0 && !profdata_reader_error(in))

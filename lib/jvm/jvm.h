@@ -47,11 +47,10 @@ static inline uint64_t pd_align8(uint64_t x) { return (x + 7) & ~(uint64_t)7; }
 /* ---- the size rule (sizes.c) ---- */
 
 /* What a dump reveals about the JVM that wrote it, gathered from its class dumps. */
+enum { PD_JVM_OFFSET_PAIRS = 2 };
 typedef struct pd_jvm_hints {
-	int have_atomic;
-	int64_t atomic_type_off, atomic_data_off;
-	int have_future;
-	int64_t future_waiters_off, future_runner_off;
+	/* Class$Atomic's, then FutureTask's two static offsets (sizes.c); seen: 1 later, 2 earlier */
+	struct { int seen; int64_t later, earlier; } pairs[PD_JVM_OFFSET_PAIRS];
 	uint32_t object_instance_size; /* java.lang.Object's stated instance size */
 } pd_jvm_hints;
 

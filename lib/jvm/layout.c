@@ -74,9 +74,9 @@ void pd_jvm_layout_free(pd_jvm_layout *l)
 {
 	free(l->ref_offsets);
 	free(l->types);
-	l->ref_offsets = NULL;
-	l->types = NULL;
-	l->offsets_cap = l->types_cap = 0;
+	/* what the caller set stays: it may flatten again */
+	*l = (pd_jvm_layout){ .want_offsets = l->want_offsets, .want_types = l->want_types, .fields = l->fields,
+		              .fields_cap = l->fields_cap };
 }
 
 void pd_jvm_refs_add(pd_jvm_refs *sink, uint64_t r)

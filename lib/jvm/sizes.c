@@ -3,30 +3,34 @@
 
 #include <string.h>
 
-static int is_class(const char *name, const char *internal, const char *source)
-{
-	return strcmp(name, internal) == 0 || strcmp(name, source) == 0;
-}
+/*
+ * The static fields the reference size is read from, in the order they are
+ * tried: two offsets of one class, whose difference is the size of the
+ * field between them.
+ */
+static const struct offset_pair {
+	const char *internal, *source; /* the class, in both forms */
+	const char *later, *earlier;   /* the two fields */
+} offset_pairs[PD_JVM_OFFSET_PAIRS] = {
+	{ "java/lang/Class$Atomic", "java.lang.Class$Atomic", "annotationTypeOffset", "annotationDataOffset" },
+	{ "java/util/concurrent/FutureTask", "java.util.concurrent.FutureTask", "waitersOffset", "runnerOffset" },
+};
 
 /* Record a static field relevant to the decision (by class and field name). */
 static void note_static(pd_jvm_hints *h, const char *cls, const char *field, int64_t value)
 {
-	if (is_class(cls, "java/lang/Class$Atomic", "java.lang.Class$Atomic")) {
-		if (strcmp(field, "annotationTypeOffset") == 0) {
-			h->atomic_type_off = value;
-			h->have_atomic |= 1;
-		} else if (strcmp(field, "annotationDataOffset") == 0) {
-			h->atomic_data_off = value;
-			h->have_atomic |= 2;
+	for (size_t i = 0; i < PD_JVM_OFFSET_PAIRS; i++) {
+		const struct offset_pair *q = &offset_pairs[i];
+		if (strcmp(cls, q->internal) != 0 && strcmp(cls, q->source) != 0)
+			continue;
+		if (strcmp(field, q->later) == 0) {
+			h->pairs[i].later = value;
+			h->pairs[i].seen |= 1;
+		} else if (strcmp(field, q->earlier) == 0) {
+			h->pairs[i].earlier = value;
+			h->pairs[i].seen |= 2;
 		}
-	} else if (is_class(cls, "java/util/concurrent/FutureTask", "java.util.concurrent.FutureTask")) {
-		if (strcmp(field, "waitersOffset") == 0) {
-			h->future_waiters_off = value;
-			h->have_future |= 1;
-		} else if (strcmp(field, "runnerOffset") == 0) {
-			h->future_runner_off = value;
-			h->have_future |= 2;
-		}
+		return;
 	}
 }
 
@@ -71,13 +75,13 @@ void pd_jvm_decide(unsigned id_size, const pd_jvm_hints *h, pd_jvm_sizes *out)
 		return;
 	}
 	unsigned ref = 8;
-	int64_t d = 0;
-	if (h->have_atomic == 3)
-		d = h->atomic_type_off - h->atomic_data_off;
-	if ((d != 4 && d != 8) && h->have_future == 3)
-		d = h->future_waiters_off - h->future_runner_off;
-	if (d == 4 || d == 8)
-		ref = (unsigned)d;
+	for (size_t i = 0; i < PD_JVM_OFFSET_PAIRS; i++) {
+		int64_t d = h->pairs[i].later - h->pairs[i].earlier;
+		if (h->pairs[i].seen == 3 && (d == 4 || d == 8)) {
+			ref = (unsigned)d;
+			break;
+		}
+	}
 	*out = pd_jvm_sizes_of(id_size, ref);
 }
 

@@ -18,6 +18,7 @@
  *
  * doc/formats-classic.md has the whole mapping.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1057,58 +1058,61 @@ static const pd_encoder_ops classic_ops = {
 	.free = enc_free,
 };
 
+/* Each option: its key, its values and the numbers they stand for, and where they go. */
+static const struct classic_option {
+	const char *key;
+	const char *values[4];
+	int numbers[4];
+	size_t value_at, set_at; /* offsets of the int fields in classic_encoder; set_at 0: none */
+} classic_options[] = {
+	{ "style", { "openj9", "jdmpview", "classblock", NULL },
+	  { PD_CLASSIC_OPENJ9, PD_CLASSIC_JDMPVIEW, PD_CLASSIC_CLASSBLOCK },
+	  offsetof(classic_encoder, style), offsetof(classic_encoder, style_set) },
+	{ "line_end", { "lf", "crlf", NULL }, { 0, 1 },
+	  offsetof(classic_encoder, crlf), offsetof(classic_encoder, crlf_set) },
+	{ "layout", { "two-line", "single-line", NULL }, { 0, 1 },
+	  offsetof(classic_encoder, single), offsetof(classic_encoder, single_set) },
+};
+
+/* 0, or the value of `o` that is none of its choices. */
+static const char *set_option(classic_encoder *e, const pd_options *opts, const struct classic_option *o)
+{
+	const char *v = pd_options_get(opts, o->key);
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < 4 && o->values[i]; i++)
+		if (strcmp(v, o->values[i]) == 0) {
+			*(int *)((char *)e + o->value_at) = o->numbers[i];
+			*(int *)((char *)e + o->set_at) = 1;
+			return NULL;
+		}
+	return v;
+}
+
 int pd_classic_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writer *w, const pd_options *opts)
 {
 	classic_encoder *e = calloc(1, sizeof *e);
-	const char *v;
+	const char *bad = NULL;
 	if (!e)
 		return PROFDATA_ENOMEM;
 	e->w = w;
 	e->word_size = 8;
-	if ((v = pd_options_get(opts, "style")) != NULL) {
-		e->style_set = 1;
-		if (strcmp(v, "openj9") == 0)
-			e->style = PD_CLASSIC_OPENJ9;
-		else if (strcmp(v, "jdmpview") == 0)
-			e->style = PD_CLASSIC_JDMPVIEW;
-		else if (strcmp(v, "classblock") == 0)
-			e->style = PD_CLASSIC_CLASSBLOCK;
-		else
-			goto bad;
-	}
-	if ((v = pd_options_get(opts, "word_size")) != NULL) {
-		if (strcmp(v, "4") == 0)
-			e->word_size = 4;
-		else if (strcmp(v, "8") == 0)
-			e->word_size = 8;
-		else
-			goto bad;
+	for (size_t i = 0; i < sizeof classic_options / sizeof classic_options[0] && !bad; i++)
+		bad = set_option(e, opts, &classic_options[i]);
+	const char *ws = pd_options_get(opts, "word_size");
+	if (!bad && ws) {
+		if (strcmp(ws, "4") != 0 && strcmp(ws, "8") != 0)
+			bad = ws;
+		e->word_size = ws[0] == '4' ? 4 : 8;
 		e->ws_set = 1;
 	}
-	if ((v = pd_options_get(opts, "line_end")) != NULL) {
-		if (strcmp(v, "lf") == 0)
-			e->crlf = 0;
-		else if (strcmp(v, "crlf") == 0)
-			e->crlf = 1;
-		else
-			goto bad;
-		e->crlf_set = 1;
-	}
-	if ((v = pd_options_get(opts, "layout")) != NULL) {
-		if (strcmp(v, "two-line") == 0)
-			e->single = 0;
-		else if (strcmp(v, "single-line") == 0)
-			e->single = 1;
-		else
-			goto bad;
-		e->single_set = 1;
+	if (bad) {
+		free(e);
+		return pd_out_error(w, PROFDATA_EINVAL,
+		                    "ibm-classic: options are style=openj9|jdmpview|classblock, word_size=4|8, "
+		                    "line_end=lf|crlf, layout=two-line|single-line; \"%s\" is not valid", bad);
 	}
 	*state = e;
 	*ops = &classic_ops;
 	return 0;
-bad:
-	free(e);
-	return pd_out_error(w, PROFDATA_EINVAL,
-	                    "ibm-classic: options are style=openj9|jdmpview|classblock, word_size=4|8, "
-	                    "line_end=lf|crlf, layout=two-line|single-line; \"%s\" is not valid", v);
 }
