@@ -894,35 +894,18 @@ static int on_other(classic_encoder *e)
 	return 0;
 }
 
-static int on_thread_start(void *payload, const profdata_thread_start *t)
-{
-	(void)t;
-	return on_other(payload);
-}
-
-static int on_stack(void *payload, const profdata_stack *s)
-{
-	(void)s;
-	return on_other(payload);
-}
-
-static int on_sample(void *payload, const profdata_sample *s)
-{
-	(void)s;
-	return on_other(payload);
-}
-
-static int on_unknown(void *payload, const profdata_unknown *u)
-{
-	(void)u;
-	return on_other(payload);
-}
-
-static int on_trace_event(void *payload, const profdata_trace_event *t)
-{
-	(void)t;
-	return on_other(payload);
-}
+/* Events the classic format has no place for: counted, for a warning at the end. */
+#define DROPPED(name, type) \
+	static int on_##name(void *payload, const type *x) \
+	{ \
+		(void)x; \
+		return on_other(payload); \
+	}
+DROPPED(thread_start, profdata_thread_start)
+DROPPED(stack, profdata_stack)
+DROPPED(sample, profdata_sample)
+DROPPED(unknown, profdata_unknown)
+DROPPED(trace_event, profdata_trace_event)
 
 static int enc_finish(void *state)
 {
@@ -935,24 +918,18 @@ static int enc_finish(void *state)
 	if (!e->ndumps)
 		return pd_out_error(e->w, PROFDATA_EUNSUPPORTED,
 		                    "ibm-classic: the input holds no heap dump, and a classic heapdump holds nothing else");
-	if (e->dropped_roots)
-		pd_out_warn(e->w, "ibm-classic: %llu GC roots dropped (the format has no roots)",
-		            (unsigned long long)e->dropped_roots);
-	if (e->dropped_other)
-		pd_out_warn(e->w, "ibm-classic: %llu records that are not objects or classes dropped (threads, stacks, "
-		            "samples, unknown records, attachments)", (unsigned long long)e->dropped_other);
-	if (e->unnamed)
-		pd_out_warn(e->w, "ibm-classic: %llu records whose class has no name: written as unknown/0x<id>",
-		            (unsigned long long)e->unnamed);
-	if (e->no_layout)
-		pd_out_warn(e->w, "ibm-classic: %llu instances whose class layout is missing or broken: written without "
-		            "references", (unsigned long long)e->no_layout);
-	if (e->prim_refs)
-		pd_out_warn(e->w, "ibm-classic: %llu references of primitive arrays dropped (they cannot hold any)",
-		            (unsigned long long)e->prim_refs);
-	if (e->wide)
-		pd_out_warn(e->w, "ibm-classic: %llu addresses wider than the 32-bit word size: written in full",
-		            (unsigned long long)e->wide);
+	const struct { uint64_t n; const char *what; } counts[] = {
+		{ e->dropped_roots, "GC roots dropped (the format has no roots)" },
+		{ e->dropped_other, "records that are not objects or classes dropped (threads, stacks, samples, unknown "
+		                    "records, attachments)" },
+		{ e->unnamed, "records whose class has no name: written as unknown/0x<id>" },
+		{ e->no_layout, "instances whose class layout is missing or broken: written without references" },
+		{ e->prim_refs, "references of primitive arrays dropped (they cannot hold any)" },
+		{ e->wide, "addresses wider than the 32-bit word size: written in full" },
+	};
+	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+		if (counts[i].n)
+			pd_out_warn(e->w, "ibm-classic: %llu %s", (unsigned long long)counts[i].n, counts[i].what);
 	return 0;
 }
 
