@@ -100,6 +100,51 @@ START_TEST(size_rule_reads_compressed_references)
 }
 END_TEST
 
+static const char *future_names(const void *table, uint64_t id)
+{
+	(void)table;
+	return id == 3 ? "waitersOffset" : id == 4 ? "runnerOffset" : NULL;
+}
+
+/* Class$Atomic's offsets tell nothing (12 apart): FutureTask's are tried next. */
+START_TEST(size_rule_falls_back_to_future_task)
+{
+	pd_jvm_hints h;
+	pd_jvm_sizes s;
+	profdata_field atomic[2] = { { 1, PROFDATA_TYPE_LONG, 28 }, { 2, PROFDATA_TYPE_LONG, 16 } };
+	profdata_field future[3] = { { 3, PROFDATA_TYPE_INT, 24 }, { 4, PROFDATA_TYPE_INT, 20 },
+		                     { 5, PROFDATA_TYPE_OBJECT, 7 } };
+	memset(&h, 0, sizeof h);
+	pd_jvm_note_class(&h, "java/lang/Class$Atomic", 1, 0, atomic, 2, atomic_names, NULL);
+	pd_jvm_note_class(&h, "java/util/concurrent/FutureTask", 1, 0, future, 3, future_names, NULL);
+	pd_jvm_decide(8, &h, &s);
+	ck_assert_uint_eq(s.ref, 4);
+	/* only one of FutureTask's two: references stay 8 bytes */
+	memset(&h, 0, sizeof h);
+	pd_jvm_note_class(&h, "java.util.concurrent.FutureTask", 1, 0, future, 1, future_names, NULL);
+	pd_jvm_decide(8, &h, &s);
+	ck_assert_uint_eq(s.ref, 8);
+}
+END_TEST
+
+/* Instances sized without a layout, summed before the header is known, match one by one. */
+START_TEST(payload_sums_match_instance_sizes)
+{
+	static const uint64_t lens[] = { 0, 1, 3, 4, 5, 8, 12, 13, 100 };
+	for (unsigned shape = 0; shape < PD_JVM_SHAPES; shape++) {
+		pd_jvm_sizes s = pd_jvm_shape(shape);
+		pd_jvm_payload_sums sums;
+		uint64_t one_by_one = 0;
+		memset(&sums, 0, sizeof sums);
+		for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+			pd_jvm_payload_sums_add(&sums, lens[i]);
+			one_by_one += pd_jvm_instance_size(&s, 0, 0, 0, 0, lens[i]);
+		}
+		ck_assert_uint_eq(pd_jvm_payload_sums_size(&s, &sums), one_by_one);
+	}
+}
+END_TEST
+
 START_TEST(size_rule_with_stated_sizes)
 {
 	pd_jvm_hints h;
@@ -158,6 +203,7 @@ START_TEST(flattening_along_the_superclass_chain)
 	/* 30's own fields, then 20's, then 10's: ref@0 byte@8 ref@9 long@17 int@25 ref@29 */
 	ck_assert_uint_eq(l.nfields, 6);
 	ck_assert_uint_eq(l.bytes, 37);
+	ck_assert_uint_eq(l.prim_bytes, 13);
 	ck_assert_uint_eq(l.nrefs, 3);
 	ck_assert_uint_eq(l.ref_offsets[0], 0);
 	ck_assert_uint_eq(l.ref_offsets[1], 9);
@@ -238,6 +284,8 @@ Suite *suite_main(void)
 	tcase_add_test(tc, size_rule_with_4_byte_ids);
 	tcase_add_test(tc, size_rule_with_8_byte_ids);
 	tcase_add_test(tc, size_rule_reads_compressed_references);
+	tcase_add_test(tc, size_rule_falls_back_to_future_task);
+	tcase_add_test(tc, payload_sums_match_instance_sizes);
 	tcase_add_test(tc, size_rule_with_stated_sizes);
 	tcase_add_test(tc, flattening_along_the_superclass_chain);
 	tcase_add_test(tc, flattening_copies_fields);

@@ -222,8 +222,7 @@ static int unstated_bytes(profdata_histogram *h, size_t row, const pd_jvm_sizes 
 		*bytes = pd_jvm_payload_sums_size(sz, &k->unstated);
 		return 0;
 	}
-	uint64_t prim = l->bytes - (uint64_t)l->nrefs * h->id_size;
-	*bytes = k->unstated.count * pd_jvm_instance_size(sz, 1, prim, l->nrefs, k->stated_isize, 0);
+	*bytes = k->unstated.count * pd_jvm_instance_size(sz, 1, l->prim_bytes, l->nrefs, k->stated_isize, 0);
 	return 0;
 }
 

@@ -167,6 +167,7 @@ typedef struct pd_jvm_layout {
 	uint8_t *types;         /* every field's type */
 	size_t types_cap;
 	uint64_t bytes;         /* payload bytes, references taking id_size */
+	uint64_t prim_bytes;    /* of which primitive fields: what the size rule counts besides nrefs */
 	int bad_type;           /* a field of no basic type: offsets past it are unknown */
 } pd_jvm_layout;
 

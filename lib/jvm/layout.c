@@ -29,6 +29,8 @@ static int add_field(pd_jvm_layout *l, const profdata_field *f, int type, unsign
 			l->ref_offsets[l->nrefs] = (uint32_t)l->bytes;
 		}
 		l->nrefs++;
+	} else {
+		l->prim_bytes += sz;
 	}
 	l->bytes += sz;
 	return 0;
@@ -53,7 +55,7 @@ int pd_jvm_flatten(pd_jvm_layout *l, uint64_t class_id, unsigned id_size, size_t
                    const void *table)
 {
 	l->nfields = l->nrefs = 0;
-	l->bytes = 0;
+	l->bytes = l->prim_bytes = 0;
 	l->bad_type = 0;
 	for (size_t hops = 0;; hops++) {
 		pd_jvm_class_view v;

@@ -712,7 +712,7 @@ static int flatten_layouts(profdata_profile *p)
 				return NOMEM(p);
 			}
 		c->nref_offsets = l.nrefs;
-		c->layout_bytes = (uint32_t)l.bytes;
+		c->prim_bytes = (uint32_t)l.prim_bytes;
 		c->layout_ok = 1;
 	}
 	pd_jvm_layout_free(&l);

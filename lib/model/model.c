@@ -458,8 +458,7 @@ uint64_t profdata_profile_object_size(const profdata_profile *p, size_t i)
 	if (c == UINT32_MAX)
 		return pd_jvm_instance_size(&p->jvm, 0, 0, 0, 0, n);
 	const pd_class_row *cr = &p->classes.v[c];
-	uint64_t prim = cr->layout_bytes - (uint64_t)cr->nref_offsets * p->meta.id_size;
-	return pd_jvm_instance_size(&p->jvm, cr->layout_ok, prim, cr->nref_offsets, cr->dump.instance_size, n);
+	return pd_jvm_instance_size(&p->jvm, cr->layout_ok, cr->prim_bytes, cr->nref_offsets, cr->dump.instance_size, n);
 }
 
 /* ---- other tables ---- */

@@ -26,7 +26,7 @@ typedef struct pd_class_row {
 	uint32_t dump_index;
 	/* Flattened layout, filled when the profile is finished: offsets of reference fields. */
 	size_t ref_offsets_off, nref_offsets;
-	uint32_t layout_bytes;      /* sum of field sizes along the superclass chain */
+	uint32_t prim_bytes;        /* primitive field bytes along the superclass chain */
 	int layout_ok;
 } pd_class_row;
 

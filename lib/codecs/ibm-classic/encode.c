@@ -40,7 +40,7 @@ typedef struct enc_class {
 	int layout_state; /* -1 when the chain is cyclic or holds a field of no basic type */
 	uint32_t *ref_offs;
 	size_t nref_offs;
-	uint64_t layout_bytes; /* field bytes along the chain, references of id_size */
+	uint64_t prim_bytes; /* primitive field bytes along the chain */
 } enc_class;
 
 /* A class dump of the open dump: a CLS record to write at its end. */
@@ -418,7 +418,7 @@ static int layout(classic_encoder *e, size_t ci)
 	}
 	c->ref_offs = l.ref_offsets;
 	c->nref_offs = l.nrefs;
-	c->layout_bytes = l.bytes;
+	c->prim_bytes = l.prim_bytes;
 	c->layout_state = 1;
 	return 1;
 }
@@ -594,7 +594,7 @@ static int write_object(classic_encoder *e, const profdata_object *o)
 		pd_jvm_decide(ids, &e->hints, &sz);
 		if (o->kind == PROFDATA_OBJECT_INSTANCE) {
 			const enc_class *c = has_class && e->classes[ci].layout_state == 1 ? &e->classes[ci] : NULL;
-			size = c ? pd_jvm_instance_size(&sz, 1, c->layout_bytes - (uint64_t)c->nref_offs * ids, c->nref_offs,
+			size = c ? pd_jvm_instance_size(&sz, 1, c->prim_bytes, c->nref_offs,
 			                                c->instance_size, o->length)
 			         : pd_jvm_instance_size(&sz, 0, 0, 0, 0, o->length);
 		} else {
