@@ -106,7 +106,7 @@ typedef struct classic_encoder {
 	unsigned char *held_bytes;
 	size_t held_len, held_cap2;
 
-	/* what decides VisualVM's sizes (jvmsize.h) */
+	/* what decides VisualVM's sizes (jvm/jvm.h) */
 	pd_jvm_hints hints;
 
 	/* the classes of primitive arrays without a class id, for the class-block style */
