@@ -12,7 +12,7 @@ static int add_field(pd_jvm_layout *l, const profdata_field *f, int type, unsign
 	if (l->fields && l->nfields < l->fields_cap)
 		l->fields[l->nfields] = *f;
 	if (l->want_types) {
-		if (pd_grow((void **)&l->types, &l->types_cap, l->nfields + 1, 1) < 0)
+		if (l->nfields >= l->types_cap && pd_grow((void **)&l->types, &l->types_cap, l->nfields + 1, 1) < 0)
 			return PROFDATA_ENOMEM;
 		l->types[l->nfields] = (uint8_t)type;
 	}
@@ -24,7 +24,8 @@ static int add_field(pd_jvm_layout *l, const profdata_field *f, int type, unsign
 		return 0;
 	if (type == PROFDATA_TYPE_OBJECT) {
 		if (l->want_offsets) {
-			if (pd_grow((void **)&l->ref_offsets, &l->offsets_cap, l->nrefs + 1, sizeof *l->ref_offsets) < 0)
+			if (l->nrefs >= l->offsets_cap &&
+			    pd_grow((void **)&l->ref_offsets, &l->offsets_cap, l->nrefs + 1, sizeof *l->ref_offsets) < 0)
 				return PROFDATA_ENOMEM;
 			l->ref_offsets[l->nrefs] = (uint32_t)l->bytes;
 		}
