@@ -36,7 +36,6 @@ struct profdata_histogram {
 	long want_dump;           /* dump to count, or PROFDATA_HISTOGRAM_ALL_DUMPS */
 	long dump;                /* index of the dump being read */
 	pd_jvm_hints hints;
-	pd_jvm_sizes shapes[PD_JVM_SHAPES];
 	/* Strings by id over their id column: one probe per string, and no hashing
 	 * of their bytes, which most strings of a dump (symbols) never need. */
 	PD_VEC(uint64_t) str_ids;
@@ -187,8 +186,7 @@ static int on_object(void *payload, const profdata_object *o)
 		pd_jvm_payload_sums_add(&k->unstated, o->length);
 		return 0;
 	}
-	for (int l = 0; l < PD_JVM_SHAPES; l++)
-		k->arr_sum[l] += pd_jvm_array_size(&h->shapes[l], o->kind, (int)elem, o->length);
+	pd_jvm_array_size_per_shape(o->kind, (int)elem, o->length, k->arr_sum);
 	return 0;
 }
 
@@ -394,8 +392,6 @@ static profdata_histogram *histogram_new(long dump)
 	if (h) {
 		h->want_dump = dump;
 		h->dump = -1;
-		for (unsigned l = 0; l < PD_JVM_SHAPES; l++)
-			h->shapes[l] = pd_jvm_shape(l);
 	}
 	return h;
 }

@@ -73,7 +73,14 @@ void pd_jvm_note_class(pd_jvm_hints *h, const char *class_name, uint64_t super_i
                        const void *table);
 void pd_jvm_decide(unsigned id_size, const pd_jvm_hints *h, pd_jvm_sizes *out);
 /* The sizes of a HotSpot-like JVM with references of `ref` bytes under `id_size` identifiers. */
-pd_jvm_sizes pd_jvm_sizes_of(unsigned id_size, unsigned ref);
+static inline pd_jvm_sizes pd_jvm_sizes_of(unsigned id_size, unsigned ref)
+{
+	pd_jvm_sizes s;
+	s.ref = ref;
+	s.header = id_size == 4 ? 8 : 8 + ref;
+	s.stated_instances = 0;
+	return s;
+}
 
 /*
  * An instance whose flattened layout holds `prim_bytes` of primitive fields
@@ -134,8 +141,26 @@ uint64_t pd_jvm_payload_sums_size(const pd_jvm_sizes *s, const pd_jvm_payload_su
  * the end.
  */
 enum { PD_JVM_SHAPES = 3 };
-pd_jvm_sizes pd_jvm_shape(unsigned i);
+static inline pd_jvm_sizes pd_jvm_shape(unsigned i)
+{
+	/* 4-byte ids; 8-byte ids with compressed references; 8-byte references */
+	static const unsigned char ids[PD_JVM_SHAPES] = { 4, 8, 8 }, refs[PD_JVM_SHAPES] = { 4, 4, 8 };
+	return pd_jvm_sizes_of(ids[i], refs[i]);
+}
 unsigned pd_jvm_shape_index(const pd_jvm_sizes *s);
+/*
+ * Add an array's size under each shape to sums[shape]. Every array of a
+ * dump passes here in the streaming histogram: the shapes are constants the
+ * compiler folds in.
+ */
+static inline void pd_jvm_array_size_per_shape(int kind, int elem_type, uint64_t length,
+                                               uint64_t sums[PD_JVM_SHAPES])
+{
+	const pd_jvm_sizes s0 = pd_jvm_shape(0), s1 = pd_jvm_shape(1), s2 = pd_jvm_shape(2);
+	sums[0] += pd_jvm_array_size(&s0, kind, elem_type, length);
+	sums[1] += pd_jvm_array_size(&s1, kind, elem_type, length);
+	sums[2] += pd_jvm_array_size(&s2, kind, elem_type, length);
+}
 
 /* ---- layouts and references (layout.c) ---- */
 

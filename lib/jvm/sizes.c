@@ -53,15 +53,6 @@ void pd_jvm_note_class(pd_jvm_hints *h, const char *class_name, uint64_t super_i
 	}
 }
 
-pd_jvm_sizes pd_jvm_sizes_of(unsigned id_size, unsigned ref)
-{
-	pd_jvm_sizes s;
-	s.ref = ref;
-	s.header = id_size == 4 ? 8 : 8 + ref;
-	s.stated_instances = 0;
-	return s;
-}
-
 void pd_jvm_decide(unsigned id_size, const pd_jvm_hints *h, pd_jvm_sizes *out)
 {
 	if (h->object_instance_size > 0) {
@@ -107,12 +98,6 @@ uint64_t pd_jvm_payload_sums_size(const pd_jvm_sizes *s, const pd_jvm_payload_su
 		return sums->count * (h - 4) + sums->aligned_plus4;
 	/* A header no JVM has (a stated size not a multiple of 4): rounded up, as a whole. */
 	return sums->count * pd_align8(h) + sums->aligned;
-}
-
-/* The three shapes: 4-byte ids; 8-byte ids with compressed references; 8-byte references. */
-pd_jvm_sizes pd_jvm_shape(unsigned i)
-{
-	return i == 0 ? pd_jvm_sizes_of(4, 4) : i == 1 ? pd_jvm_sizes_of(8, 4) : pd_jvm_sizes_of(8, 8);
 }
 
 unsigned pd_jvm_shape_index(const pd_jvm_sizes *s)
