@@ -82,6 +82,11 @@ static inline pd_jvm_sizes pd_jvm_sizes_of(unsigned id_size, unsigned ref)
 	return s;
 }
 
+/* Header and fields without the alignment: what a class dump states as its instance size. */
+static inline uint64_t pd_jvm_instance_bytes(const pd_jvm_sizes *s, uint64_t prim_bytes, uint64_t nrefs)
+{
+	return s->header + prim_bytes + nrefs * s->ref;
+}
 /*
  * An instance whose flattened layout holds `prim_bytes` of primitive fields
  * and `nrefs` references. `layout_ok` 0 (chain incomplete or broken): the
@@ -89,7 +94,6 @@ static inline pd_jvm_sizes pd_jvm_sizes_of(unsigned id_size, unsigned ref)
  * instance size, which some JVMs' dumps make authoritative. Inline, like
  * the array sizes: the streaming histogram sizes every object with them.
  */
-static inline uint64_t pd_jvm_instance_bytes(const pd_jvm_sizes *s, uint64_t prim_bytes, uint64_t nrefs);
 static inline uint64_t pd_jvm_instance_size(const pd_jvm_sizes *s, int layout_ok, uint64_t prim_bytes,
                                             uint64_t nrefs, uint32_t stated, uint64_t payload_len)
 {
@@ -98,11 +102,6 @@ static inline uint64_t pd_jvm_instance_size(const pd_jvm_sizes *s, int layout_ok
 	if (s->stated_instances)
 		return stated;
 	return pd_align8(pd_jvm_instance_bytes(s, prim_bytes, nrefs));
-}
-/* Header and fields without the alignment: what a class dump states as its instance size. */
-static inline uint64_t pd_jvm_instance_bytes(const pd_jvm_sizes *s, uint64_t prim_bytes, uint64_t nrefs)
-{
-	return s->header + prim_bytes + nrefs * s->ref;
 }
 static inline uint64_t pd_jvm_element_size(const pd_jvm_sizes *s, int kind, int elem_type)
 {
