@@ -25,6 +25,13 @@
 
 #define PD_NO_OFFSET UINT64_MAX
 
+/*
+ * Ids from the top 256 values of the id space are reserved for ids that
+ * decoders make up (HPROF's sample type strings): no JVM uses them, and
+ * nothing that makes up ids of its own (a transform) may take them.
+ */
+#define PD_RESERVED_ID_MIN UINT64_C(0xFFFFFFFFFFFFFF00)
+
 /* ---- diagnostics (diag.c): one error and a bounded list of warnings ---- */
 
 typedef struct pd_diag {
@@ -164,7 +171,30 @@ struct profdata_format {
 	int (*write_model)(const profdata_profile *p, profdata_writer *w, const pd_options *opts);
 	const char *const *read_options;  /* known option keys, NULL-terminated; NULL none */
 	const char *const *write_options;
+	/*
+	 * Transforms (transform/transform.h) the core puts in front of this
+	 * format's encoder, first one first; NULL-terminated, NULL none. They see
+	 * the encoder's options too.
+	 */
+	const struct pd_transform_desc *const *transforms;
 };
+
+/*
+ * The initialisers of an events table whose handlers are named p<event>
+ * (on_begin, on_string, ...), for consumers and transforms that take every
+ * event: `.events = { PD_EVERY_EVENT(on_) }`. The one list to extend when
+ * an event is added.
+ */
+#define PD_EVERY_EVENT(p) \
+	.version = PROFDATA_EVENTS_VERSION, \
+	.begin = p##begin, .string = p##string, .class_load = p##class_load, .class_unload = p##class_unload, \
+	.function = p##function, .frame = p##frame, .stack = p##stack, .thread_start = p##thread_start, \
+	.thread_end = p##thread_end, .sample_type = p##sample_type, .sample_group = p##sample_group, \
+	.sample = p##sample, .alloc_sites = p##alloc_sites, .heap_summary = p##heap_summary, \
+	.control_settings = p##control_settings, .mapping = p##mapping, .dump_begin = p##dump_begin, \
+	.heap_info = p##heap_info, .class_dump = p##class_dump, .root = p##root, .object = p##object, \
+	.dump_end = p##dump_end, .unknown = p##unknown, .attachment = p##attachment, .trace_event = p##trace_event, \
+	.end = p##end
 
 /*
  * Call an event if the consumer has it; evaluates to its return value. The

@@ -1,32 +1,34 @@
 /*
- * Class histograms as an events consumer: the streaming pass and the model
- * (replayed as events) share every line of the counting.
+ * Class histograms, two ways with one set of rules (jvm/jvm.h):
  *
- * Array sizes depend on the reference size, which is only known once the
- * class dumps that reveal it have been seen; so arrays are summed under each
- * possible (header, reference) pair and the right sum is picked at the end.
+ * - streaming (profdata_histogram_read): decoder events in, counts per class
+ *   out, holding nothing per object. Array sizes depend on the reference
+ *   size, which only the class dumps reveal, so arrays are summed under each
+ *   shape a JVM can have (pd_jvm_shape) and the right sum is picked at the
+ *   end; instances are counted per class and sized by their flattened layout
+ *   then.
+ * - from a model (profdata_histogram_from_profile): each object's size is
+ *   profdata_profile_object_size(), read straight from the tables.
  */
 #include "model/model_impl.h"
-#include "jvm/jvmsize.h"
+#include "jvm/jvm.h"
+#include "util/hashmap.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { LAYOUTS = 3 };
-static const unsigned layout_h[LAYOUTS] = { 8, 12, 16 };
-static const unsigned layout_r[LAYOUTS] = { 4, 4, 8 };
+enum { PRIM_TYPES = 12 };
 
 typedef struct cls {
 	uint64_t name_id;         /* first load's name */
 	uint64_t super_id;
 	int has_dump, has_load;
 	uint32_t stated_isize;
-	uint32_t prim_bytes;      /* own primitive field bytes */
-	uint32_t nrefs;           /* own reference fields */
+	size_t types_off, nfields; /* own instance field types of its first dump, into field_types */
 	uint64_t instances;
-	uint64_t arr_sum[LAYOUTS];
+	uint64_t arr_sum[PD_JVM_SHAPES];
 	uint64_t stated_bytes;    /* bytes of objects whose format stated their size */
-	uint64_t unstated;        /* instances without a stated size */
+	pd_jvm_payload_sums unstated; /* instances without a stated size, sized at the end */
 } cls;
 
 struct profdata_histogram {
@@ -34,14 +36,17 @@ struct profdata_histogram {
 	long want_dump;           /* dump to count, or PROFDATA_HISTOGRAM_ALL_DUMPS */
 	long dump;                /* index of the dump being read */
 	pd_jvm_hints hints;
+	/* Strings by id over their id column: one probe per string, and no hashing
+	 * of their bytes, which most strings of a dump (symbols) never need. */
 	PD_VEC(uint64_t) str_ids;
 	PD_VEC(size_t) str_off;
 	pd_index str_ix;
 	pd_arena text;
 	PD_VEC(cls) classes;
 	PD_VEC(uint64_t) class_ids;
+	PD_VEC(uint8_t) field_types;
 	pd_index class_ix;
-	cls prim[12];             /* primitive arrays without a class id, by element type */
+	cls prim[PRIM_TYPES];     /* primitive arrays without a class id, by element type */
 	/* Objects of a class come in runs and a heap has few classes: a small
 	 * direct-mapped cache in front of the hash index saves most lookups. */
 	struct { uint64_t id; uint32_t row; } cache[256];
@@ -53,8 +58,9 @@ struct profdata_histogram {
 	int failed;
 };
 
-static const char *str_of(const profdata_histogram *h, uint64_t id)
+static const char *str_of(const void *table, uint64_t id)
 {
+	const profdata_histogram *h = table;
 	uint32_t row;
 	if (!id || !pd_index_find(&h->str_ix, h->str_ids.v, id, &row))
 		return NULL;
@@ -87,7 +93,7 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 {
 	profdata_histogram *h = payload;
 	size_t off;
-	if (pd_arena_put(&h->text, utf8, len, &off) < 0)
+	if (h->str_ids.n >= UINT32_MAX - 1 || pd_arena_put(&h->text, utf8, len, &off) < 0)
 		return PROFDATA_ENOMEM;
 	h->text.p[h->text.len++] = '\0';
 	if (PD_VEC_PUSH(h->str_ids, id) < 0 || PD_VEC_PUSH(h->str_off, off) < 0)
@@ -98,6 +104,7 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 	if (a == 1) { /* keep the first definition */
 		h->str_ids.n--;
 		h->str_off.n--;
+		h->text.len = off;
 	}
 	return 0;
 }
@@ -126,22 +133,13 @@ static int on_class_dump(void *payload, const profdata_class_dump *c)
 	k->has_dump = 1;
 	k->super_id = c->super_id;
 	k->stated_isize = c->instance_size;
-	for (size_t i = 0; i < c->nfields; i++) {
-		if (c->fields[i].type == PROFDATA_TYPE_OBJECT)
-			k->nrefs++;
-		else
-			k->prim_bytes += profdata_basic_type_size(c->fields[i].type, h->id_size);
-	}
-	const char *name = str_of(h, k->name_id);
-	if (!name)
-		return 0;
-	if (!c->super_id && strcmp(name, "java/lang/Object") == 0)
-		h->hints.object_instance_size = c->instance_size;
-	for (size_t i = 0; i < c->nstatics; i++)
-		if (c->statics[i].type == PROFDATA_TYPE_LONG || c->statics[i].type == PROFDATA_TYPE_INT)
-			pd_jvm_note_static(&h->hints, name, str_of(h, c->statics[i].name_id),
-			                   c->statics[i].type == PROFDATA_TYPE_INT ? (int32_t)c->statics[i].value
-			                                                           : (int64_t)c->statics[i].value);
+	k->types_off = h->field_types.n;
+	k->nfields = c->nfields;
+	for (size_t i = 0; i < c->nfields; i++)
+		if (PD_VEC_PUSH(h->field_types, (uint8_t)c->fields[i].type) < 0)
+			return PROFDATA_ENOMEM;
+	pd_jvm_note_class(&h->hints, str_of(h, k->name_id), c->super_id, c->instance_size, c->statics, c->nstatics,
+	                  str_of, h);
 	return 0;
 }
 
@@ -152,9 +150,6 @@ static int on_dump_begin(void *payload, const profdata_dump *d)
 	h->dump++;
 	return 0;
 }
-
-/* Element sizes of primitive arrays by profdata_basic_type (objects are sized per layout). */
-static const uint8_t prim_size[12] = { 0, 0, 0, 0, 1, 2, 4, 8, 1, 2, 4, 8 };
 
 static cls *cached_class(profdata_histogram *h, uint64_t id)
 {
@@ -175,7 +170,7 @@ static int on_object(void *payload, const profdata_object *o)
 	if (h->want_dump != PROFDATA_HISTOGRAM_ALL_DUMPS && h->dump != h->want_dump)
 		return 0;
 	cls *k;
-	unsigned elem = o->elem_type < 12 ? o->elem_type : 0;
+	unsigned elem = o->elem_type < PRIM_TYPES ? o->elem_type : 0;
 	if (o->class_id)
 		k = cached_class(h, o->class_id);
 	else
@@ -188,34 +183,45 @@ static int on_object(void *payload, const profdata_object *o)
 		return 0;
 	}
 	if (o->kind == PROFDATA_OBJECT_INSTANCE) {
-		k->unstated++; /* sized per class at the end */
+		pd_jvm_payload_sums_add(&k->unstated, o->length);
 		return 0;
 	}
-	if (o->kind == PROFDATA_OBJECT_ARRAY) {
-		for (int l = 0; l < LAYOUTS; l++)
-			k->arr_sum[l] += pd_align8(layout_h[l] + 4 + o->length * layout_r[l]);
-	} else {
-		uint64_t bytes = o->length * prim_size[elem];
-		for (int l = 0; l < LAYOUTS; l++)
-			k->arr_sum[l] += pd_align8(layout_h[l] + 4 + bytes);
-	}
+	pd_jvm_array_size_per_shape(o->kind, (int)elem, o->length, k->arr_sum);
 	return 0;
 }
 
-/* Bytes of all fields along the chain, references counted as `ref`; 0 when the chain is broken. */
-static uint64_t instance_fields(profdata_histogram *h, const cls *k, unsigned ref)
+/* The histogram's classes as the JVM module's layout flattening reads them. */
+static int class_fields_view(const void *table, uint64_t class_id, pd_jvm_class_view *v)
 {
-	uint64_t sum = 0;
-	for (size_t hops = 0; k && hops <= h->classes.n; hops++) {
-		if (!k->has_dump)
-			return sum;
-		sum += k->prim_bytes + (uint64_t)k->nrefs * ref;
-		if (!k->super_id)
-			return sum;
-		uint32_t row;
-		k = pd_index_find(&h->class_ix, h->class_ids.v, k->super_id, &row) ? &h->classes.v[row] : NULL;
+	const profdata_histogram *h = table;
+	uint32_t row;
+	if (!pd_index_find(&h->class_ix, h->class_ids.v, class_id, &row) || !h->classes.v[row].has_dump)
+		return 0;
+	const cls *k = &h->classes.v[row];
+	v->fields = NULL;
+	v->types = h->field_types.v + k->types_off;
+	v->nfields = k->nfields;
+	v->super_id = k->super_id;
+	return 1;
+}
+
+/* Bytes of the instances of class `row` that stated no size. */
+static int unstated_bytes(profdata_histogram *h, size_t row, const pd_jvm_sizes *sz, pd_jvm_layout *l,
+                          uint64_t *bytes)
+{
+	const cls *k = &h->classes.v[row];
+	*bytes = 0;
+	if (!k->unstated.count)
+		return 0;
+	int e = pd_jvm_flatten(l, h->class_ids.v[row], h->id_size, h->classes.n, class_fields_view, h);
+	if (e == PROFDATA_ENOMEM)
+		return e;
+	if (e != 1 || l->bad_type) {
+		*bytes = pd_jvm_payload_sums_size(sz, &k->unstated);
+		return 0;
 	}
-	return sum;
+	*bytes = k->unstated.count * pd_jvm_instance_size(sz, 1, l->prim_bytes, l->nrefs, k->stated_isize, 0);
+	return 0;
 }
 
 static const char *prim_internal(int type)
@@ -244,88 +250,107 @@ static int by_bytes(const void *a, const void *b)
 	return x->class_id < y->class_id ? -1 : x->class_id > y->class_id;
 }
 
+/* Entries are gathered with their names in one buffer, which entries point into once it stops moving. */
+typedef struct entry_list {
+	pd_arena names;
+	size_t *name_off;
+} entry_list;
+
+static int entries_start(profdata_histogram *h, entry_list *l, size_t n)
+{
+	memset(l, 0, sizeof(*l));
+	h->entries = calloc(n ? n : 1, sizeof(*h->entries));
+	l->name_off = calloc(n ? n : 1, sizeof(*l->name_off));
+	return h->entries && l->name_off ? 0 : PROFDATA_ENOMEM; /* h->entries is freed with h */
+}
+
+static int entry_add(profdata_histogram *h, entry_list *l, const char *internal, uint64_t class_id,
+                     uint64_t instances, uint64_t bytes)
+{
+	char tmp[512];
+	char *buf = tmp;
+	const char *src = internal ? internal : "<unknown class>";
+	size_t len = profdata_java_name(src, strlen(src), tmp, sizeof(tmp));
+	if (len >= sizeof(tmp)) {
+		if (!(buf = malloc(len + 1)))
+			return PROFDATA_ENOMEM;
+		profdata_java_name(src, strlen(src), buf, len + 1);
+	}
+	int err = pd_arena_put_str(&l->names, buf, &l->name_off[h->nentries]);
+	if (buf != tmp)
+		free(buf);
+	if (err < 0)
+		return PROFDATA_ENOMEM;
+	profdata_histogram_entry *e = &h->entries[h->nentries++];
+	e->class_id = class_id;
+	e->instances = instances;
+	e->bytes = bytes;
+	h->total_instances += instances;
+	h->total_bytes += bytes;
+	return 0;
+}
+
+static int entries_end(profdata_histogram *h, entry_list *l, int e)
+{
+	if (e == 0) {
+		h->names = (char *)l->names.p;
+		l->names.p = NULL;
+		for (size_t i = 0; i < h->nentries; i++)
+			h->entries[i].name = h->names + l->name_off[i];
+		qsort(h->entries, h->nentries, sizeof(*h->entries), by_bytes);
+	}
+	free(l->names.p);
+	free(l->name_off);
+	return e;
+}
+
+static int add_prim_entries(profdata_histogram *h, entry_list *l, const uint64_t *instances, const uint64_t *bytes)
+{
+	int e = 0;
+	for (int t = 0; t < PRIM_TYPES && e == 0; t++)
+		if (instances[t])
+			e = entry_add(h, l, prim_internal(t), 0, instances[t], bytes[t]);
+	return e;
+}
+
 static int finish(profdata_histogram *h)
 {
 	pd_jvm_sizes sz;
 	pd_jvm_decide(h->id_size, &h->hints, &sz);
-	int l = sz.ref == 8 ? 2 : (sz.header == 8 ? 0 : 1);
-	size_t n = h->classes.n + 12;
-	h->entries = calloc(n, sizeof(*h->entries));
-	if (!h->entries)
-		return PROFDATA_ENOMEM;
-	/* Names go into one buffer; entries point into it once it stops moving. */
-	pd_arena names = { NULL, 0, 0 };
-	size_t *name_off = calloc(n, sizeof(*name_off));
-	if (!name_off)
-		return PROFDATA_ENOMEM; /* h->entries is freed with h */
-	for (size_t i = 0; i < n; i++) {
-		int is_prim = i >= h->classes.n;
-		cls *k = is_prim ? &h->prim[i - h->classes.n] : &h->classes.v[i];
-		if (!k->instances)
+	unsigned shape = pd_jvm_shape_index(&sz);
+	entry_list l;
+	pd_jvm_layout layout;
+	memset(&layout, 0, sizeof(layout));
+	int e = entries_start(h, &l, h->classes.n + PRIM_TYPES);
+	for (size_t i = 0; i < h->classes.n && e == 0; i++) {
+		const cls *k = &h->classes.v[i];
+		uint64_t bytes;
+		if (!k->instances || (e = unstated_bytes(h, i, &sz, &layout, &bytes)) < 0)
 			continue;
-		profdata_histogram_entry *e = &h->entries[h->nentries];
-		uint64_t bytes = k->stated_bytes;
-		const char *internal;
-		if (is_prim) {
-			internal = prim_internal((int)(i - h->classes.n));
-			e->class_id = 0;
-			bytes += k->arr_sum[l];
-		} else {
-			internal = str_of(h, k->name_id);
-			e->class_id = h->class_ids.v[i];
-			/* By what the objects were, not by the name: the old agent named arrays "char[]". */
-			bytes += k->arr_sum[l];
-			if (sz.stated_instances)
-				bytes += k->unstated * k->stated_isize;
-			else
-				bytes += k->unstated * pd_align8(sz.header + instance_fields(h, k, sz.ref));
-		}
-		char tmp[512];
-		char *buf = tmp;
-		const char *src = internal ? internal : "<unknown class>";
-		size_t len = profdata_java_name(src, strlen(src), tmp, sizeof(tmp));
-		if (len >= sizeof(tmp)) {
-			buf = malloc(len + 1);
-			if (!buf) {
-				free(name_off);
-				free(names.p);
-				return PROFDATA_ENOMEM;
-			}
-			profdata_java_name(src, strlen(src), buf, len + 1);
-		}
-		int err = pd_arena_put_str(&names, buf, &name_off[h->nentries]);
-		if (buf != tmp)
-			free(buf);
-		if (err < 0) {
-			free(name_off);
-			free(names.p);
-			return PROFDATA_ENOMEM;
-		}
-		e->instances = k->instances;
-		e->bytes = bytes;
-		h->total_instances += e->instances;
-		h->total_bytes += bytes;
-		h->nentries++;
+		/* By what the objects were, not by the name: the old agent named arrays "char[]". */
+		bytes += k->stated_bytes + k->arr_sum[shape];
+		e = entry_add(h, &l, str_of(h, k->name_id), h->class_ids.v[i], k->instances, bytes);
 	}
-	h->names = (char *)names.p;
-	for (size_t i = 0; i < h->nentries; i++)
-		h->entries[i].name = h->names + name_off[i];
-	free(name_off);
-	qsort(h->entries, h->nentries, sizeof(*h->entries), by_bytes);
-	return 0;
+	pd_jvm_layout_free(&layout);
+	uint64_t prim_instances[PRIM_TYPES], prim_bytes[PRIM_TYPES];
+	for (int t = 0; t < PRIM_TYPES; t++) {
+		prim_instances[t] = h->prim[t].instances;
+		prim_bytes[t] = h->prim[t].stated_bytes + h->prim[t].arr_sum[shape];
+	}
+	if (e == 0)
+		e = add_prim_entries(h, &l, prim_instances, prim_bytes);
+	return entries_end(h, &l, e);
 }
 
-static void events_of(profdata_events *ev)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->version = PROFDATA_EVENTS_VERSION;
-	ev->begin = on_begin;
-	ev->string = on_string;
-	ev->class_load = on_class_load;
-	ev->class_dump = on_class_dump;
-	ev->object = on_object;
-	ev->dump_begin = on_dump_begin;
-}
+static const profdata_events histogram_events = {
+	.version = PROFDATA_EVENTS_VERSION,
+	.begin = on_begin,
+	.string = on_string,
+	.class_load = on_class_load,
+	.class_dump = on_class_dump,
+	.dump_begin = on_dump_begin,
+	.object = on_object,
+};
 
 static void release_work(profdata_histogram *h)
 {
@@ -335,12 +360,15 @@ static void release_work(profdata_histogram *h)
 	free(h->text.p);
 	free(h->classes.v);
 	free(h->class_ids.v);
+	free(h->field_types.v);
 	pd_index_free(&h->class_ix);
 	memset(&h->str_ids, 0, sizeof(h->str_ids));
 	memset(&h->str_off, 0, sizeof(h->str_off));
+	memset(&h->str_ix, 0, sizeof(h->str_ix));
 	memset(&h->text, 0, sizeof(h->text));
 	memset(&h->classes, 0, sizeof(h->classes));
 	memset(&h->class_ids, 0, sizeof(h->class_ids));
+	memset(&h->field_types, 0, sizeof(h->field_types));
 }
 
 static int conclude(profdata_histogram *h, int e, profdata_histogram **out)
@@ -375,14 +403,55 @@ int profdata_histogram_read(profdata_histogram **out, profdata_reader *in, const
 	profdata_histogram *h = histogram_new(dump);
 	if (!h)
 		return PROFDATA_ENOMEM;
-	profdata_events ev;
-	events_of(&ev);
-	int e = profdata_decode(in, opts, &ev, h);
+	int e = profdata_decode(in, opts, &histogram_events, h);
 	e = conclude(h, e, out);
 	/* A consumer's own failure (memory) stops the decoder without a message: give it one. */
 	if (e < 0 && !profdata_reader_error(in))
 		pd_in_error(in, e, pd_in_offset(in), "histogram: %s", profdata_strerror(e));
 	return e;
+}
+
+/* Instances and bytes per class row of the model, then per element type of class-less arrays. */
+static void tally_model(const profdata_profile *p, size_t first, size_t end, uint64_t *instances, uint64_t *bytes)
+{
+	size_t ncls = p->classes.n;
+	for (size_t i = first; i < end; i++) {
+		uint32_t c = p->obj_class[i];
+		size_t elem = ((size_t)p->obj_kind[i] >> 2) & 15;
+		size_t slot = c != UINT32_MAX ? c : ncls + (elem < PRIM_TYPES ? elem : 0);
+		instances[slot]++;
+		bytes[slot] += profdata_profile_object_size(p, i);
+	}
+}
+
+static int from_model(profdata_histogram *h, const profdata_profile *p, long dump)
+{
+	size_t first = 0, end = p->nobjects, ncls = p->classes.n;
+	if (dump != PROFDATA_HISTOGRAM_ALL_DUMPS) {
+		if (dump < 0 || (size_t)dump >= p->dumps.n)
+			end = 0;
+		else
+			first = p->dumps.v[dump].first_object, end = first + p->dumps.v[dump].nobjects;
+	}
+	uint64_t *instances = calloc(ncls + PRIM_TYPES, sizeof(*instances));
+	uint64_t *bytes = calloc(ncls + PRIM_TYPES, sizeof(*bytes));
+	entry_list l;
+	int e = entries_start(h, &l, ncls + PRIM_TYPES);
+	if (!instances || !bytes)
+		e = PROFDATA_ENOMEM;
+	if (e == 0)
+		tally_model(p, first, end, instances, bytes);
+	for (size_t c = 0; c < ncls && e == 0; c++) {
+		const pd_class_row *r = &p->classes.v[c];
+		if (instances[c])
+			e = entry_add(h, &l, r->has_load ? profdata_profile_string(p, r->load.name_id, NULL) : NULL, r->id,
+			              instances[c], bytes[c]);
+	}
+	if (e == 0)
+		e = add_prim_entries(h, &l, instances + ncls, bytes + ncls);
+	free(instances);
+	free(bytes);
+	return entries_end(h, &l, e);
 }
 
 int profdata_histogram_from_profile(profdata_histogram **out, const profdata_profile *p, long dump)
@@ -391,10 +460,13 @@ int profdata_histogram_from_profile(profdata_histogram **out, const profdata_pro
 	profdata_histogram *h = histogram_new(dump);
 	if (!h)
 		return PROFDATA_ENOMEM;
-	profdata_events ev;
-	events_of(&ev);
-	int e = profdata_profile_replay(p, &ev, h);
-	return conclude(h, e, out);
+	int e = from_model(h, p, dump);
+	if (e != 0) {
+		profdata_histogram_free(h);
+		return e;
+	}
+	*out = h;
+	return 0;
 }
 
 size_t profdata_histogram_count(const profdata_histogram *h) { return h->nentries; }

@@ -2,6 +2,7 @@
 #include "internal.h"
 #include "model/model.h"
 #include "core/model_encoder.h"
+#include "transform/transform.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -154,8 +155,19 @@ struct profdata_encoder {
 	void *state;
 	pd_options opts;
 	profdata_writer *w;
+	pd_transform_chain *front; /* the format's transforms, in front of the encoder */
 	int finished;
 };
+
+/*
+ * decoder -> transforms -> encoder: put the transforms the format asks for
+ * in front of its encoder; events then enter the first of them.
+ */
+static int compose_transforms(profdata_encoder *enc)
+{
+	return pd_transform_chain_new(&enc->front, enc->f->transforms, &enc->ops->events, enc->state,
+	                              pd_out_diag(enc->w), &enc->opts);
+}
 
 static int find_writer(profdata_writer *w, const profdata_write_options *opts, const profdata_format **out)
 {
@@ -191,18 +203,25 @@ int profdata_encoder_new(profdata_encoder **out, profdata_writer *w, const profd
 		free(enc);
 		return e;
 	}
+	if ((e = compose_transforms(enc)) < 0) {
+		profdata_encoder_free(enc);
+		return e;
+	}
 	*out = enc;
 	return 0;
 }
 
-const profdata_events *profdata_encoder_events(const profdata_encoder *e) { return &e->ops->events; }
-void *profdata_encoder_payload(profdata_encoder *e) { return e->state; }
+const profdata_events *profdata_encoder_events(const profdata_encoder *e) { return pd_transform_chain_events(e->front); }
+void *profdata_encoder_payload(profdata_encoder *e) { return pd_transform_chain_payload(e->front); }
 
 int profdata_encoder_finish(profdata_encoder *e)
 {
 	if (e->finished)
 		return 0;
 	e->finished = 1;
+	int rc = pd_transform_chain_finish(e->front);
+	if (rc != 0)
+		return rc;
 	return e->ops->finish ? e->ops->finish(e->state) : 0;
 }
 
@@ -210,6 +229,7 @@ void profdata_encoder_free(profdata_encoder *e)
 {
 	if (!e)
 		return;
+	pd_transform_chain_free(e->front);
 	if (e->ops && e->ops->free)
 		e->ops->free(e->state);
 	pd_options_free(&e->opts);

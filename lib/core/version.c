@@ -30,31 +30,3 @@ const char *profdata_strerror(int code)
 	default: return "unknown error code";
 	}
 }
-
-unsigned profdata_basic_type_size(int type, unsigned id_size)
-{
-	switch (type) {
-	case PROFDATA_TYPE_OBJECT: return id_size;
-	case PROFDATA_TYPE_BOOLEAN: case PROFDATA_TYPE_BYTE: return 1;
-	case PROFDATA_TYPE_CHAR: case PROFDATA_TYPE_SHORT: return 2;
-	case PROFDATA_TYPE_FLOAT: case PROFDATA_TYPE_INT: return 4;
-	case PROFDATA_TYPE_DOUBLE: case PROFDATA_TYPE_LONG: return 8;
-	default: return 0;
-	}
-}
-
-const char *profdata_basic_type_name(int type)
-{
-	switch (type) {
-	case PROFDATA_TYPE_OBJECT: return "java.lang.Object";
-	case PROFDATA_TYPE_BOOLEAN: return "boolean";
-	case PROFDATA_TYPE_CHAR: return "char";
-	case PROFDATA_TYPE_FLOAT: return "float";
-	case PROFDATA_TYPE_DOUBLE: return "double";
-	case PROFDATA_TYPE_BYTE: return "byte";
-	case PROFDATA_TYPE_SHORT: return "short";
-	case PROFDATA_TYPE_INT: return "int";
-	case PROFDATA_TYPE_LONG: return "long";
-	default: return "?";
-	}
-}

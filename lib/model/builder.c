@@ -699,54 +699,39 @@ void pd_profile_set_source(profdata_profile *p, pd_blob *blob, const char *forma
 /* Flatten each class's layout into the offsets of its reference fields. */
 static int flatten_layouts(profdata_profile *p)
 {
-	unsigned ids = p->meta.id_size;
-	profdata_field *tmp = NULL;
-	size_t tmpcap = 0;
+	pd_jvm_layout l;
+	memset(&l, 0, sizeof(l));
+	l.want_offsets = 1;
 	for (size_t ci = 0; ci < p->classes.n; ci++) {
 		pd_class_row *c = &p->classes.v[ci];
 		c->layout_ok = 0;
 		c->nref_offsets = 0;
 		if (!c->has_dump)
 			continue;
-		long n = pd_class_layout(p, ci, tmp, tmpcap);
-		if (n < 0)
-			continue;
-		if ((size_t)n > tmpcap) {
-			free(tmp);
-			tmpcap = (size_t)n;
-			tmp = malloc(tmpcap * sizeof(*tmp));
-			if (!tmp)
-				return NOMEM(p);
-			n = pd_class_layout(p, ci, tmp, tmpcap);
+		int e = pd_class_flatten(p, ci, &l);
+		if (e == PROFDATA_ENOMEM) {
+			pd_jvm_layout_free(&l);
+			return NOMEM(p);
 		}
+		if (e != 1 || l.bad_type || l.bytes > UINT32_MAX)
+			continue;
 		c->ref_offsets_off = p->ref_offsets.n;
-		uint64_t off = 0;
-		int ok = 1;
-		for (long f = 0; f < n; f++) {
-			unsigned sz = profdata_basic_type_size(tmp[f].type, ids);
-			if (!sz || off > UINT32_MAX) {
-				ok = 0;
-				break;
+		for (size_t k = 0; k < l.nrefs; k++)
+			if (PD_VEC_PUSH(p->ref_offsets, l.ref_offsets[k]) < 0) {
+				pd_jvm_layout_free(&l);
+				return NOMEM(p);
 			}
-			if (tmp[f].type == PROFDATA_TYPE_OBJECT) {
-				if (PD_VEC_PUSH(p->ref_offsets, (uint32_t)off) < 0) {
-					free(tmp);
-					return NOMEM(p);
-				}
-				c->nref_offsets++;
-			}
-			off += sz;
-		}
-		if (!ok) {
-			p->ref_offsets.n = c->ref_offsets_off;
-			c->nref_offsets = 0;
-			continue;
-		}
-		c->layout_bytes = (uint32_t)off;
+		c->nref_offsets = l.nrefs;
+		c->prim_bytes = (uint32_t)l.prim_bytes;
 		c->layout_ok = 1;
 	}
-	free(tmp);
+	pd_jvm_layout_free(&l);
 	return 0;
+}
+
+static const char *model_string(const void *table, uint64_t id)
+{
+	return profdata_profile_string(table, id, NULL);
 }
 
 static void decide_sizes(profdata_profile *p)
@@ -757,17 +742,8 @@ static void decide_sizes(profdata_profile *p)
 		const pd_class_row *c = &p->classes.v[ci];
 		if (!c->has_dump || !c->has_load)
 			continue;
-		const char *name = profdata_profile_string(p, c->load.name_id, NULL);
-		if (!name)
-			continue;
-		if (!c->dump.super_id && strcmp(name, "java/lang/Object") == 0)
-			hints.object_instance_size = c->dump.instance_size;
-		for (size_t f = 0; f < c->dump.nstatics; f++) {
-			const profdata_field *sf = &p->fields.v[c->statics_off + f];
-			if (sf->type == PROFDATA_TYPE_LONG || sf->type == PROFDATA_TYPE_INT)
-				pd_jvm_note_static(&hints, name, profdata_profile_string(p, sf->name_id, NULL),
-				                   sf->type == PROFDATA_TYPE_INT ? (int32_t)sf->value : (int64_t)sf->value);
-		}
+		pd_jvm_note_class(&hints, profdata_profile_string(p, c->load.name_id, NULL), c->dump.super_id,
+		                  c->dump.instance_size, p->fields.v + c->statics_off, c->dump.nstatics, model_string, p);
 	}
 	pd_jvm_decide(p->meta.id_size ? p->meta.id_size : 8, &hints, &p->jvm);
 }

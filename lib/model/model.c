@@ -251,27 +251,38 @@ int profdata_profile_find_class_serial(const profdata_profile *p, uint32_t seria
 	return 0;
 }
 
+/* The model's classes as the JVM module's layout flattening reads them. */
+static int class_fields_view(const void *table, uint64_t class_id, pd_jvm_class_view *v)
+{
+	const profdata_profile *p = table;
+	size_t ci;
+	if (profdata_profile_find_class(p, class_id, &ci) < 0 || !p->classes.v[ci].has_dump)
+		return 0;
+	const pd_class_row *c = &p->classes.v[ci];
+	v->fields = p->fields.v + c->fields_off;
+	v->types = NULL;
+	v->nfields = c->dump.nfields;
+	v->super_id = c->dump.super_id;
+	return 1;
+}
+
+int pd_class_flatten(const profdata_profile *p, size_t ci, pd_jvm_layout *l)
+{
+	if (ci >= p->classes.n || !p->classes.v[ci].has_dump)
+		return PROFDATA_EFORMAT;
+	return pd_jvm_flatten(l, p->classes.v[ci].id, p->meta.id_size, p->classes.n, class_fields_view, p);
+}
+
 long pd_class_layout(const profdata_profile *p, size_t ci, profdata_field *out, size_t cap)
 {
-	size_t n = 0;
-	size_t hops = 0;
-	for (;;) {
-		if (ci >= p->classes.n)
-			return PROFDATA_EFORMAT;
-		const pd_class_row *c = &p->classes.v[ci];
-		if (!c->has_dump)
-			return PROFDATA_EFORMAT;
-		for (size_t f = 0; f < c->dump.nfields; f++, n++)
-			if (n < cap)
-				out[n] = p->fields.v[c->fields_off + f];
-		if (!c->dump.super_id)
-			return (long)n;
-		size_t next;
-		/* A chain longer than the class table is a cycle. */
-		if (++hops > p->classes.n || profdata_profile_find_class(p, c->dump.super_id, &next) < 0)
-			return PROFDATA_EFORMAT;
-		ci = next;
-	}
+	pd_jvm_layout l;
+	memset(&l, 0, sizeof(l));
+	l.fields = out;
+	l.fields_cap = cap;
+	int e = pd_class_flatten(p, ci, &l);
+	if (e < 0)
+		return e;
+	return e == 1 ? (long)l.nfields : PROFDATA_EFORMAT;
 }
 
 long profdata_profile_class_layout(const profdata_profile *p, size_t class_index, profdata_field *out, size_t cap)
@@ -324,7 +335,7 @@ const unsigned char *pd_object_data(const profdata_profile *p, size_t i, uint64_
 	else if (kind == PROFDATA_OBJECT_ARRAY)
 		bytes = n * p->meta.id_size;
 	else
-		bytes = nodata ? 0 : n * profdata_basic_type_size(elem, p->meta.id_size);
+		bytes = nodata ? 0 : n * pd_jvm_type_size(elem, p->meta.id_size);
 	*len = bytes;
 	uint64_t off = p->obj_data[i];
 	if (off == UINT64_MAX)
@@ -410,26 +421,15 @@ int profdata_profile_object_place(const profdata_profile *p, size_t i, uint32_t 
 	return 0;
 }
 
-static uint64_t load_id(const unsigned char *d, unsigned id_size)
-{
-	return pd_be_id(d, id_size);
-}
-
 long profdata_profile_object_refs(const profdata_profile *p, size_t i, int include_null, uint64_t *out, size_t cap)
 {
 	if (i >= p->nobjects)
 		return PROFDATA_ENOTFOUND;
-	size_t n = 0;
+	pd_jvm_refs sink = { out, cap, include_null, 0, 0 };
 	if (p->obj_refs_start && (p->obj_refs_start[i + 1] > p->obj_refs_start[i] || p->obj_data[i] == UINT64_MAX)) {
-		for (uint64_t k = p->obj_refs_start[i]; k < p->obj_refs_start[i + 1]; k++) {
-			uint64_t r = p->obj_refs.v[k];
-			if (!r && !include_null)
-				continue;
-			if (n < cap)
-				out[n] = r;
-			n++;
-		}
-		return (long)n;
+		for (uint64_t k = p->obj_refs_start[i]; k < p->obj_refs_start[i + 1]; k++)
+			pd_jvm_refs_add(&sink, p->obj_refs.v[k]);
+		return (long)sink.n;
 	}
 	uint64_t len;
 	const unsigned char *d = pd_object_data(p, i, &len);
@@ -438,33 +438,16 @@ long profdata_profile_object_refs(const profdata_profile *p, size_t i, int inclu
 	unsigned ids = p->meta.id_size;
 	int kind = p->obj_kind[i] & 3;
 	if (kind == PROFDATA_OBJECT_ARRAY) {
-		for (uint64_t k = 0; k + ids <= len; k += ids) {
-			uint64_t r = load_id(d + k, ids);
-			if (!r && !include_null)
-				continue;
-			if (n < cap)
-				out[n] = r;
-			n++;
-		}
-		return (long)n;
+		pd_jvm_array_refs(d, len, ids, &sink);
+		return (long)sink.n;
 	}
 	if (kind != PROFDATA_OBJECT_INSTANCE || p->obj_class[i] == UINT32_MAX)
 		return 0;
 	const pd_class_row *c = &p->classes.v[p->obj_class[i]];
 	if (!c->layout_ok)
 		return PROFDATA_EFORMAT;
-	for (size_t k = 0; k < c->nref_offsets; k++) {
-		uint32_t off = p->ref_offsets.v[c->ref_offsets_off + k];
-		if ((uint64_t)off + ids > len)
-			break;
-		uint64_t r = load_id(d + off, ids);
-		if (!r && !include_null)
-			continue;
-		if (n < cap)
-			out[n] = r;
-		n++;
-	}
-	return (long)n;
+	pd_jvm_instance_refs(d, len, ids, p->ref_offsets.v + c->ref_offsets_off, c->nref_offsets, &sink);
+	return (long)sink.n;
 }
 
 /*
@@ -490,30 +473,23 @@ uint64_t profdata_profile_reference_count(const profdata_profile *p)
 	return total;
 }
 
-/* VisualVM's shallow sizes: see jvmsize.h. */
+/* VisualVM's shallow sizes (jvm/jvm.h). */
 uint64_t profdata_profile_object_size(const profdata_profile *p, size_t i)
 {
 	if (i >= p->nobjects)
 		return 0;
 	if (p->obj_size && p->obj_size[i])
 		return p->obj_size[i];
-	const pd_jvm_sizes *j = &p->jvm;
 	uint8_t k = p->obj_kind[i];
 	int kind = k & 3, elem = (k >> 2) & 15;
 	uint64_t n = p->obj_len[i];
-	if (kind == PROFDATA_OBJECT_INSTANCE) {
-		uint32_t c = p->obj_class[i];
-		if (c == UINT32_MAX || !p->classes.v[c].layout_ok)
-			return pd_align8(j->header + n);
-		const pd_class_row *cr = &p->classes.v[c];
-		if (j->stated_instances)
-			return cr->dump.instance_size;
-		uint64_t fields = cr->layout_bytes - (uint64_t)cr->nref_offsets * p->meta.id_size +
-		                  (uint64_t)cr->nref_offsets * j->ref;
-		return pd_align8(j->header + fields);
-	}
-	uint64_t esz = kind == PROFDATA_OBJECT_ARRAY ? j->ref : profdata_basic_type_size(elem, j->ref);
-	return pd_align8(j->header + 4 + n * esz);
+	if (kind != PROFDATA_OBJECT_INSTANCE)
+		return pd_jvm_array_size(&p->jvm, kind, elem, n);
+	uint32_t c = p->obj_class[i];
+	if (c == UINT32_MAX)
+		return pd_jvm_instance_size(&p->jvm, 0, 0, 0, 0, n);
+	const pd_class_row *cr = &p->classes.v[c];
+	return pd_jvm_instance_size(&p->jvm, cr->layout_ok, cr->prim_bytes, cr->nref_offsets, cr->dump.instance_size, n);
 }
 
 /* ---- other tables ---- */

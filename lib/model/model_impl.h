@@ -10,7 +10,7 @@
 #include "internal.h"
 #include "model/model.h"
 #include "util/hashmap.h"
-#include "jvm/jvmsize.h"
+#include "jvm/jvm.h"
 
 /* A growable byte arena addressed by offset. */
 typedef struct pd_arena {
@@ -27,7 +27,7 @@ typedef struct pd_class_row {
 	uint32_t dump_index;
 	/* Flattened layout, filled when the profile is finished: offsets of reference fields. */
 	size_t ref_offsets_off, nref_offsets;
-	uint32_t layout_bytes;      /* sum of field sizes along the superclass chain */
+	uint32_t prim_bytes;        /* primitive field bytes along the superclass chain */
 	int layout_ok;
 } pd_class_row;
 
@@ -207,6 +207,8 @@ static inline const char *pd_text(const profdata_profile *p, size_t off) { retur
 const unsigned char *pd_object_data(const profdata_profile *p, size_t i, uint64_t *len);
 /* Called by the builder's end: indexes, flattened layouts. */
 int pd_profile_finish(profdata_profile *p);
+/* Class ci's layout flattened along its superclass chain (pd_jvm_flatten's results). */
+int pd_class_flatten(const profdata_profile *p, size_t ci, pd_jvm_layout *l);
 /* The class's flattened layout (all fields, payload order); caller frees. */
 long pd_class_layout(const profdata_profile *p, size_t ci, profdata_field *out, size_t cap);
 

@@ -13,31 +13,26 @@
 #include <string.h>
 
 #include "hprof.h"
+#include "jvm/jvm.h"
+#include "util/hashmap.h"
 
-typedef struct hbuf {
+typedef struct byte_buf {
 	unsigned char *p;
 	size_t len, cap;
-} hbuf;
+} byte_buf;
 
-/* uint64_t -> index map, open addressing; vals hold index + 1, 0 is empty. */
-typedef struct hmap {
-	uint64_t *keys;
-	uint32_t *vals;
-	size_t cap, n;
-} hmap;
-
-typedef struct he_fn {
+typedef struct function_row {
 	uint64_t name_id, signature_id, source_file_id;
 	uint32_t class_serial;
-} he_fn;
+} function_row;
 
 /* A class's own instance fields, kept when payloads must change id size. */
-typedef struct he_class {
+typedef struct class_fields {
 	uint64_t super_id;
-	size_t first, n; /* into he.ftypes */
-} he_class;
+	size_t first, n; /* into hprof_encoder.ftypes */
+} class_fields;
 
-typedef struct he {
+typedef struct hprof_encoder {
 	profdata_writer *w;
 	int err;
 	int began;
@@ -51,42 +46,43 @@ typedef struct he {
 	int in_dump, dump_kind;
 	uint32_t dump_time;
 	int dump_written;         /* a segment of this dump has been written */
-	hbuf seg;                 /* sub-records of the open segment (or HEAP DUMP) */
-	hbuf rec;                 /* one record or sub-record being built */
-	hbuf conv_buf;            /* a payload with converted identifiers */
-	hbuf tail;                /* unknown sub-records of a HEAP DUMP record, written last in it */
+	byte_buf seg;                 /* sub-records of the open segment (or HEAP DUMP) */
+	byte_buf rec;                 /* one record or sub-record being built */
+	byte_buf conv_buf;            /* a payload with converted identifiers */
+	byte_buf tail;                /* unknown sub-records of a HEAP DUMP record, written last in it */
 	/*
 	 * Once an instance comes before its class layout (id sizes changing),
 	 * the rest of the dump waits here, in order, until the dump ends:
 	 * 'I' entries are such instances, 'R' entries finished sub-records.
 	 */
-	hbuf deferred;
+	byte_buf deferred;
 
-	he_fn *fns;
+	function_row *fns;
 	size_t nfns, fns_cap;
-	hmap fn_map;
+	pd_map fn_map;            /* function id -> index + 1 */
 
-	he_class *cls;
+	class_fields *cls;
 	size_t ncls, cls_cap;
 	unsigned char *ftypes;
 	size_t nftypes, ftypes_cap;
-	hmap cls_map;
+	pd_map cls_map;           /* class id -> index + 1 */
+	pd_jvm_layout layout;     /* scratch: a layout whose identifiers change size */
 
 	int group_open;
 	uint32_t group_time;
 	uint64_t group_total;
 	int group_implicit;
-	hbuf samples;             /* (u4 count, u4 trace) pairs of the open group */
+	byte_buf samples;             /* (u4 count, u4 trace) pairs of the open group */
 
 	uint64_t n_times_clamped, n_counts_clamped, n_values_dropped, n_thread_dropped;
 	uint64_t n_frames_no_fn, n_addresses, n_mappings, n_attachments, n_trace_events;
 	uint64_t n_unknown_dropped, n_refs_dropped, n_zero_filled, n_stripped, n_android;
 	uint64_t n_sample_types;
-} he;
+} hprof_encoder;
 
 /* ---- buffers ---- */
 
-static int hb_reserve(he *e, hbuf *b, size_t more)
+static int buf_reserve(hprof_encoder *e, byte_buf *b, size_t more)
 {
 	size_t cap;
 	unsigned char *np;
@@ -110,11 +106,11 @@ nomem:
 	return -1;
 }
 
-static void hb_u1(hbuf *b, unsigned v) { b->p[b->len++] = (unsigned char)v; }
-static void hb_u2(hbuf *b, unsigned v) { pd_put_be16(b->p + b->len, (uint16_t)v); b->len += 2; }
-static void hb_u4(hbuf *b, uint32_t v) { pd_put_be32(b->p + b->len, v); b->len += 4; }
-static void hb_u8(hbuf *b, uint64_t v) { pd_put_be64(b->p + b->len, v); b->len += 8; }
-static void hb_bytes(hbuf *b, const void *p, size_t n)
+static void buf_u1(byte_buf *b, unsigned v) { b->p[b->len++] = (unsigned char)v; }
+static void buf_u2(byte_buf *b, unsigned v) { pd_put_be16(b->p + b->len, (uint16_t)v); b->len += 2; }
+static void buf_u4(byte_buf *b, uint32_t v) { pd_put_be32(b->p + b->len, v); b->len += 4; }
+static void buf_u8(byte_buf *b, uint64_t v) { pd_put_be64(b->p + b->len, v); b->len += 8; }
+static void buf_bytes(byte_buf *b, const void *p, size_t n)
 {
 	if (n)
 		memcpy(b->p + b->len, p, n);
@@ -122,102 +118,45 @@ static void hb_bytes(hbuf *b, const void *p, size_t n)
 }
 
 /* An identifier in the output size; an id that does not fit is an error. */
-static void hb_id(he *e, hbuf *b, uint64_t id)
+static void buf_id(hprof_encoder *e, byte_buf *b, uint64_t id)
 {
 	if (e->ids == 8) {
-		hb_u8(b, id);
+		buf_u8(b, id);
 		return;
 	}
 	if (id > UINT32_MAX && !e->err)
 		e->err = pd_out_error(e->w, PROFDATA_ERANGE,
 		                      "identifier 0x%llx does not fit in 4 bytes (id_size=4); write with id_size=8",
 		                      (unsigned long long)id);
-	hb_u4(b, (uint32_t)id);
+	buf_u4(b, (uint32_t)id);
 }
 
 /* A value of basic type t, raw bits. */
-static void hb_value(he *e, hbuf *b, unsigned t, uint64_t v)
+static void buf_value(hprof_encoder *e, byte_buf *b, unsigned t, uint64_t v)
 {
-	switch (hprof_type_size(t, e->ids)) {
-	case 1: hb_u1(b, (unsigned)v); break;
-	case 2: hb_u2(b, (unsigned)v); break;
+	switch (pd_jvm_type_size(t, e->ids)) {
+	case 1: buf_u1(b, (unsigned)v); break;
+	case 2: buf_u2(b, (unsigned)v); break;
 	case 4:
 		if (t == PROFDATA_TYPE_OBJECT)
-			hb_id(e, b, v);
+			buf_id(e, b, v);
 		else
-			hb_u4(b, (uint32_t)v);
+			buf_u4(b, (uint32_t)v);
 		break;
-	default: hb_u8(b, v); break;
+	default: buf_u8(b, v); break;
 	}
-}
-
-/* ---- maps ---- */
-
-static size_t hm_slot(const hmap *m, uint64_t key)
-{
-	return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & (m->cap - 1);
-}
-
-static uint32_t hm_get(const hmap *m, uint64_t key)
-{
-	size_t i;
-	if (!m->cap)
-		return 0;
-	for (i = hm_slot(m, key); m->vals[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key)
-			return m->vals[i];
-	return 0;
-}
-
-static int hm_put(hmap *m, uint64_t key, uint32_t val)
-{
-	size_t i;
-	if ((m->n + 1) * 2 > m->cap) {
-		hmap big;
-		size_t j;
-		big.cap = m->cap ? m->cap * 2 : 64;
-		big.n = 0;
-		big.keys = malloc(big.cap * sizeof *big.keys);
-		big.vals = calloc(big.cap, sizeof *big.vals);
-		if (!big.keys || !big.vals) {
-			free(big.keys);
-			free(big.vals);
-			return -1;
-		}
-		for (j = 0; j < m->cap; j++)
-			if (m->vals[j])
-				hm_put(&big, m->keys[j], m->vals[j]);
-		free(m->keys);
-		free(m->vals);
-		*m = big;
-	}
-	for (i = hm_slot(m, key); m->vals[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key) {
-			m->vals[i] = val;
-			return 0;
-		}
-	m->keys[i] = key;
-	m->vals[i] = val;
-	m->n++;
-	return 0;
-}
-
-static void hm_free(hmap *m)
-{
-	free(m->keys);
-	free(m->vals);
 }
 
 /* ---- writing ---- */
 
-static int he_nomem(he *e)
+static int fail_nomem(hprof_encoder *e)
 {
 	if (!e->err)
 		e->err = pd_out_error(e->w, PROFDATA_ENOMEM, "out of memory");
 	return e->err;
 }
 
-static int he_write(he *e, const void *p, size_t n)
+static int write_bytes(hprof_encoder *e, const void *p, size_t n)
 {
 	int rc;
 	if (e->err)
@@ -227,7 +166,7 @@ static int he_write(he *e, const void *p, size_t n)
 	return e->err;
 }
 
-static uint32_t he_time(he *e, uint64_t us)
+static uint32_t clamp_time(hprof_encoder *e, uint64_t us)
 {
 	if (us > UINT32_MAX) {
 		e->n_times_clamped++;
@@ -236,7 +175,7 @@ static uint32_t he_time(he *e, uint64_t us)
 	return (uint32_t)us;
 }
 
-static int he_record_header(he *e, unsigned tag, uint32_t time, uint64_t len)
+static int write_record_header(hprof_encoder *e, unsigned tag, uint32_t time, uint64_t len)
 {
 	unsigned char h[HPROF_RECORD_HEADER];
 	if (len > UINT32_MAX) {
@@ -249,29 +188,29 @@ static int he_record_header(he *e, unsigned tag, uint32_t time, uint64_t len)
 	h[0] = (unsigned char)tag;
 	pd_put_be32(h + 1, time);
 	pd_put_be32(h + 5, (uint32_t)len);
-	return he_write(e, h, sizeof h);
+	return write_bytes(e, h, sizeof h);
 }
 
 /* Write e->rec as the body of a top-level record. */
-static int he_put_record(he *e, unsigned tag, uint32_t time)
+static int write_record(hprof_encoder *e, unsigned tag, uint32_t time)
 {
 	if (e->err)
 		return e->err;
-	if (he_record_header(e, tag, time, e->rec.len))
+	if (write_record_header(e, tag, time, e->rec.len))
 		return e->err;
-	return he_write(e, e->rec.p, e->rec.len);
+	return write_bytes(e, e->rec.p, e->rec.len);
 }
 
 /* Start building a record body of at most `max` bytes in e->rec. */
-static int he_rec(he *e, size_t max)
+static int start_rec(hprof_encoder *e, size_t max)
 {
 	e->rec.len = 0;
 	if (e->err)
 		return e->err;
-	return hb_reserve(e, &e->rec, max) ? e->err : 0;
+	return buf_reserve(e, &e->rec, max) ? e->err : 0;
 }
 
-static int he_header(he *e, const profdata_meta *m)
+static int write_file_header(hprof_encoder *e, const profdata_meta *m)
 {
 	static const char *const names[] = { "", "JAVA PROFILE 1.0.1", "JAVA PROFILE 1.0.2", "JAVA PROFILE 1.0.3" };
 	uint64_t ts = m ? m->timestamp_ms : 0;
@@ -294,26 +233,26 @@ static int he_header(he *e, const profdata_meta *m)
 		if (e->android && e->version == 3)
 			e->version = 2;
 	}
-	if (he_write(e, names[e->version], strlen(names[e->version]) + 1))
+	if (write_bytes(e, names[e->version], strlen(names[e->version]) + 1))
 		return e->err;
 	pd_put_be32(tail, e->ids);
 	pd_put_be64(tail + 4, ts);
-	return he_write(e, tail, sizeof tail);
+	return write_bytes(e, tail, sizeof tail);
 }
 
 /* Events may arrive without begin (a consumer's mistake); give them a header. */
-static int he_ready(he *e)
+static int ensure_file_header(hprof_encoder *e)
 {
 	if (e->err)
 		return e->err;
 	if (!e->began)
-		return he_header(e, NULL);
+		return write_file_header(e, NULL);
 	return 0;
 }
 
 /* ---- CPU samples: one record per group, written when the group is over ---- */
 
-static int he_flush_samples(he *e)
+static int flush_samples(hprof_encoder *e)
 {
 	uint64_t n;
 	unsigned char h[8];
@@ -328,23 +267,23 @@ static int he_flush_samples(he *e)
 		e->n_counts_clamped++;
 		e->group_total = UINT32_MAX;
 	}
-	if (he_record_header(e, HPROF_CPU_SAMPLES, e->group_time, 8 + (uint64_t)e->samples.len))
+	if (write_record_header(e, HPROF_CPU_SAMPLES, e->group_time, 8 + (uint64_t)e->samples.len))
 		return e->err;
 	pd_put_be32(h, (uint32_t)e->group_total);
 	pd_put_be32(h + 4, (uint32_t)n);
-	he_write(e, h, 8);
-	he_write(e, e->samples.p, e->samples.len);
+	write_bytes(e, h, 8);
+	write_bytes(e, e->samples.p, e->samples.len);
 	e->samples.len = 0;
 	return e->err;
 }
 
 /* Every event but the sample ones starts here. */
-static int he_event(he *e)
+static int start_event(hprof_encoder *e)
 {
-	if (he_ready(e))
+	if (ensure_file_header(e))
 		return e->err;
 	if (e->group_open)
-		he_flush_samples(e);
+		flush_samples(e);
 	return e->err;
 }
 
@@ -353,29 +292,29 @@ static int he_event(he *e)
  * that define them as their samples go (gperftools) must not split a group,
  * so these records are written ahead of the open group's CPU SAMPLES.
  */
-static int he_definition(he *e)
+static int start_definition(hprof_encoder *e)
 {
-	return he_ready(e);
+	return ensure_file_header(e);
 }
 
 /* ---- the events ---- */
 
-static int he_begin(void *payload, const profdata_meta *m)
+static int on_begin(void *payload, const profdata_meta *m)
 {
-	he *e = payload;
+	hprof_encoder *e = payload;
 	if (e->err)
 		return e->err;
 	if (e->began) {
 		pd_out_warn(e->w, "a second begin event was ignored");
 		return 0;
 	}
-	return he_header(e, m);
+	return write_file_header(e, m);
 }
 
-static int he_string(void *payload, uint64_t id, const char *utf8, size_t len)
+static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 {
-	he *e = payload;
-	if (he_definition(e))
+	hprof_encoder *e = payload;
+	if (start_definition(e))
 		return e->err;
 	if (id >= HPROF_SYNTH_ID_MIN)
 		return 0; /* made up by the decoder; see hprof.h */
@@ -384,49 +323,49 @@ static int he_string(void *payload, uint64_t id, const char *utf8, size_t len)
 		                      (unsigned long long)id, len);
 		return e->err;
 	}
-	if (he_rec(e, 8 + len))
+	if (start_rec(e, 8 + len))
 		return e->err;
-	hb_id(e, &e->rec, id);
-	hb_bytes(&e->rec, utf8, len);
-	return he_put_record(e, HPROF_STRING, 0);
+	buf_id(e, &e->rec, id);
+	buf_bytes(&e->rec, utf8, len);
+	return write_record(e, HPROF_STRING, 0);
 }
 
-static int he_class_load(void *payload, const profdata_class_load *c)
+static int on_class_load(void *payload, const profdata_class_load *c)
 {
-	he *e = payload;
-	if (he_event(e) || he_rec(e, 24))
+	hprof_encoder *e = payload;
+	if (start_event(e) || start_rec(e, 24))
 		return e->err;
-	hb_u4(&e->rec, c->serial);
-	hb_id(e, &e->rec, c->id);
-	hb_u4(&e->rec, c->trace_serial);
-	hb_id(e, &e->rec, c->name_id);
-	return he_put_record(e, HPROF_LOAD_CLASS, he_time(e, c->time_us));
+	buf_u4(&e->rec, c->serial);
+	buf_id(e, &e->rec, c->id);
+	buf_u4(&e->rec, c->trace_serial);
+	buf_id(e, &e->rec, c->name_id);
+	return write_record(e, HPROF_LOAD_CLASS, clamp_time(e, c->time_us));
 }
 
-static int he_class_unload(void *payload, const profdata_class_unload *c)
+static int on_class_unload(void *payload, const profdata_class_unload *c)
 {
-	he *e = payload;
-	if (he_event(e) || he_rec(e, 4))
+	hprof_encoder *e = payload;
+	if (start_event(e) || start_rec(e, 4))
 		return e->err;
-	hb_u4(&e->rec, c->serial);
-	return he_put_record(e, HPROF_UNLOAD_CLASS, he_time(e, c->time_us));
+	buf_u4(&e->rec, c->serial);
+	return write_record(e, HPROF_UNLOAD_CLASS, clamp_time(e, c->time_us));
 }
 
-static int he_function(void *payload, const profdata_function *f)
+static int on_function(void *payload, const profdata_function *f)
 {
-	he *e = payload;
+	hprof_encoder *e = payload;
 	uint32_t i;
 
-	if (he_definition(e))
+	if (start_definition(e))
 		return e->err;
 	/* The first definition of an id wins, as in the model. */
-	if (hm_get(&e->fn_map, f->id))
+	if (pd_map_get(&e->fn_map, f->id))
 		return 0;
 	if (e->nfns >= UINT32_MAX - 1 || pd_grow((void **)&e->fns, &e->fns_cap, e->nfns + 1, sizeof *e->fns))
-		return he_nomem(e);
+		return fail_nomem(e);
 	i = (uint32_t)++e->nfns;
-	if (hm_put(&e->fn_map, f->id, i))
-		return he_nomem(e);
+	if (pd_map_put(&e->fn_map, f->id, i))
+		return fail_nomem(e);
 	e->fns[i - 1].name_id = f->name_id;
 	e->fns[i - 1].signature_id = f->signature_id;
 	e->fns[i - 1].source_file_id = f->source_file_id;
@@ -434,105 +373,105 @@ static int he_function(void *payload, const profdata_function *f)
 	return 0;
 }
 
-static int he_frame(void *payload, const profdata_frame *f)
+static int on_frame(void *payload, const profdata_frame *f)
 {
-	he *e = payload;
-	he_fn none = { 0, 0, 0, 0 };
-	const he_fn *fn = &none;
+	hprof_encoder *e = payload;
+	function_row none = { 0, 0, 0, 0 };
+	const function_row *fn = &none;
 	uint32_t i;
 
-	if (he_definition(e) || he_rec(e, 40))
+	if (start_definition(e) || start_rec(e, 40))
 		return e->err;
-	i = hm_get(&e->fn_map, f->function_id);
+	i = pd_map_get(&e->fn_map, f->function_id);
 	if (i)
 		fn = &e->fns[i - 1];
 	else
 		e->n_frames_no_fn++;
 	if (f->has_address)
 		e->n_addresses++;
-	hb_id(e, &e->rec, f->id);
-	hb_id(e, &e->rec, fn->name_id);
-	hb_id(e, &e->rec, fn->signature_id);
-	hb_id(e, &e->rec, fn->source_file_id);
-	hb_u4(&e->rec, fn->class_serial);
-	hb_u4(&e->rec, (uint32_t)f->line);
-	return he_put_record(e, HPROF_STACK_FRAME, 0);
+	buf_id(e, &e->rec, f->id);
+	buf_id(e, &e->rec, fn->name_id);
+	buf_id(e, &e->rec, fn->signature_id);
+	buf_id(e, &e->rec, fn->source_file_id);
+	buf_u4(&e->rec, fn->class_serial);
+	buf_u4(&e->rec, (uint32_t)f->line);
+	return write_record(e, HPROF_STACK_FRAME, 0);
 }
 
-static int he_stack(void *payload, const profdata_stack *s)
+static int on_stack(void *payload, const profdata_stack *s)
 {
-	he *e = payload;
+	hprof_encoder *e = payload;
 	size_t i;
 
-	if (he_definition(e))
+	if (start_definition(e))
 		return e->err;
 	if (s->nframes > (UINT32_MAX - 12) / 8) {
 		e->err = pd_out_error(e->w, PROFDATA_ERANGE, "stack %lu has too many frames for HPROF",
 		                      (unsigned long)s->serial);
 		return e->err;
 	}
-	if (he_rec(e, 12 + s->nframes * 8))
+	if (start_rec(e, 12 + s->nframes * 8))
 		return e->err;
-	hb_u4(&e->rec, s->serial);
-	hb_u4(&e->rec, s->thread_serial);
-	hb_u4(&e->rec, (uint32_t)s->nframes);
+	buf_u4(&e->rec, s->serial);
+	buf_u4(&e->rec, s->thread_serial);
+	buf_u4(&e->rec, (uint32_t)s->nframes);
 	for (i = 0; i < s->nframes; i++)
-		hb_id(e, &e->rec, s->frame_ids[i]);
-	return he_put_record(e, HPROF_STACK_TRACE, 0);
+		buf_id(e, &e->rec, s->frame_ids[i]);
+	return write_record(e, HPROF_STACK_TRACE, 0);
 }
 
-static int he_thread_start(void *payload, const profdata_thread_start *t)
+static int on_thread_start(void *payload, const profdata_thread_start *t)
 {
-	he *e = payload;
-	if (he_event(e) || he_rec(e, 40))
+	hprof_encoder *e = payload;
+	if (start_event(e) || start_rec(e, 40))
 		return e->err;
-	hb_u4(&e->rec, t->serial);
-	hb_id(e, &e->rec, t->object_id);
-	hb_u4(&e->rec, t->trace_serial);
-	hb_id(e, &e->rec, t->name_id);
-	hb_id(e, &e->rec, t->group_name_id);
-	hb_id(e, &e->rec, t->parent_group_name_id);
-	return he_put_record(e, HPROF_START_THREAD, he_time(e, t->time_us));
+	buf_u4(&e->rec, t->serial);
+	buf_id(e, &e->rec, t->object_id);
+	buf_u4(&e->rec, t->trace_serial);
+	buf_id(e, &e->rec, t->name_id);
+	buf_id(e, &e->rec, t->group_name_id);
+	buf_id(e, &e->rec, t->parent_group_name_id);
+	return write_record(e, HPROF_START_THREAD, clamp_time(e, t->time_us));
 }
 
-static int he_thread_end(void *payload, const profdata_thread_end *t)
+static int on_thread_end(void *payload, const profdata_thread_end *t)
 {
-	he *e = payload;
-	if (he_event(e) || he_rec(e, 4))
+	hprof_encoder *e = payload;
+	if (start_event(e) || start_rec(e, 4))
 		return e->err;
-	hb_u4(&e->rec, t->serial);
-	return he_put_record(e, HPROF_END_THREAD, he_time(e, t->time_us));
+	buf_u4(&e->rec, t->serial);
+	return write_record(e, HPROF_END_THREAD, clamp_time(e, t->time_us));
 }
 
-static int he_sample_type(void *payload, const profdata_sample_type *t)
+static int on_sample_type(void *payload, const profdata_sample_type *t)
 {
-	he *e = payload;
+	hprof_encoder *e = payload;
 	(void)t;
-	if (he_event(e))
+	if (start_event(e))
 		return e->err;
 	e->n_sample_types++;
 	return 0;
 }
 
-static int he_sample_group(void *payload, const profdata_sample_group *g)
+static int on_sample_group(void *payload, const profdata_sample_group *g)
 {
-	he *e = payload;
-	if (he_event(e))
+	hprof_encoder *e = payload;
+	if (start_event(e))
 		return e->err;
 	e->group_open = 1;
 	e->group_implicit = 0;
-	e->group_time = he_time(e, g->time_us);
+	e->group_time = clamp_time(e, g->time_us);
 	e->group_total = g->total;
 	e->samples.len = 0;
 	return 0;
 }
 
-static int he_sample(void *payload, const profdata_sample *s)
+static int on_sample(void *payload, const profdata_sample *s)
 {
-	he *e = payload;
+	hprof_encoder *e = payload;
 	int64_t v = s->nvalues ? s->values[0] : 0;
 
-	if (he_ready(e))
+	if (ensure_file_header(e))
 		return e->err;
 	if (!e->group_open) {
 		/* Samples without a group: one CPU SAMPLES record whose total is their sum. */
@@ -543,7 +482,7 @@ static int he_sample(void *payload, const profdata_sample *s)
 		e->samples.len = 0;
 	}
 	if (e->samples.len / 8 >= (UINT32_MAX - 8) / 8) {
-		he_flush_samples(e);
+		flush_samples(e);
 		e->group_open = 1;
 		e->group_total = 0;
 	}
@@ -557,114 +496,114 @@ static int he_sample(void *payload, const profdata_sample *s)
 	}
 	if (e->group_implicit)
 		e->group_total += (uint64_t)v;
-	if (hb_reserve(e, &e->samples, 8))
+	if (buf_reserve(e, &e->samples, 8))
 		return e->err;
-	hb_u4(&e->samples, (uint32_t)v);
-	hb_u4(&e->samples, s->stack_serial);
+	buf_u4(&e->samples, (uint32_t)v);
+	buf_u4(&e->samples, s->stack_serial);
 	return 0;
 }
 
-static int he_alloc_sites(void *payload, const profdata_alloc_sites *a)
+static int on_alloc_sites(void *payload, const profdata_alloc_sites *a)
 {
-	he *e = payload;
+	hprof_encoder *e = payload;
 	size_t i;
 
-	if (he_event(e))
+	if (start_event(e))
 		return e->err;
 	if (a->nsites > (UINT32_MAX - 34) / 25) {
 		e->err = pd_out_error(e->w, PROFDATA_ERANGE, "ALLOC SITES with %zu sites is too big for HPROF",
 		                      a->nsites);
 		return e->err;
 	}
-	if (he_rec(e, 34 + a->nsites * 25))
+	if (start_rec(e, 34 + a->nsites * 25))
 		return e->err;
-	hb_u2(&e->rec, a->flags);
-	hb_u4(&e->rec, a->cutoff_bits);
-	hb_u4(&e->rec, a->total_live_bytes);
-	hb_u4(&e->rec, a->total_live_instances);
-	hb_u8(&e->rec, a->total_alloc_bytes);
-	hb_u8(&e->rec, a->total_alloc_instances);
-	hb_u4(&e->rec, (uint32_t)a->nsites);
+	buf_u2(&e->rec, a->flags);
+	buf_u4(&e->rec, a->cutoff_bits);
+	buf_u4(&e->rec, a->total_live_bytes);
+	buf_u4(&e->rec, a->total_live_instances);
+	buf_u8(&e->rec, a->total_alloc_bytes);
+	buf_u8(&e->rec, a->total_alloc_instances);
+	buf_u4(&e->rec, (uint32_t)a->nsites);
 	for (i = 0; i < a->nsites; i++) {
 		const profdata_alloc_site *s = &a->sites[i];
-		hb_u1(&e->rec, s->array_type);
-		hb_u4(&e->rec, s->class_serial);
-		hb_u4(&e->rec, s->trace_serial);
-		hb_u4(&e->rec, s->live_bytes);
-		hb_u4(&e->rec, s->live_instances);
-		hb_u4(&e->rec, s->alloc_bytes);
-		hb_u4(&e->rec, s->alloc_instances);
+		buf_u1(&e->rec, s->array_type);
+		buf_u4(&e->rec, s->class_serial);
+		buf_u4(&e->rec, s->trace_serial);
+		buf_u4(&e->rec, s->live_bytes);
+		buf_u4(&e->rec, s->live_instances);
+		buf_u4(&e->rec, s->alloc_bytes);
+		buf_u4(&e->rec, s->alloc_instances);
 	}
-	return he_put_record(e, HPROF_ALLOC_SITES, he_time(e, a->time_us));
+	return write_record(e, HPROF_ALLOC_SITES, clamp_time(e, a->time_us));
 }
 
-static int he_heap_summary(void *payload, const profdata_heap_summary *h)
+static int on_heap_summary(void *payload, const profdata_heap_summary *h)
 {
-	he *e = payload;
-	if (he_event(e) || he_rec(e, 24))
+	hprof_encoder *e = payload;
+	if (start_event(e) || start_rec(e, 24))
 		return e->err;
-	hb_u4(&e->rec, h->live_bytes);
-	hb_u4(&e->rec, h->live_instances);
-	hb_u8(&e->rec, h->alloc_bytes);
-	hb_u8(&e->rec, h->alloc_instances);
-	return he_put_record(e, HPROF_HEAP_SUMMARY, he_time(e, h->time_us));
+	buf_u4(&e->rec, h->live_bytes);
+	buf_u4(&e->rec, h->live_instances);
+	buf_u8(&e->rec, h->alloc_bytes);
+	buf_u8(&e->rec, h->alloc_instances);
+	return write_record(e, HPROF_HEAP_SUMMARY, clamp_time(e, h->time_us));
 }
 
-static int he_control_settings(void *payload, const profdata_control_settings *c)
+static int on_control_settings(void *payload, const profdata_control_settings *c)
 {
-	he *e = payload;
-	if (he_event(e) || he_rec(e, 6))
+	hprof_encoder *e = payload;
+	if (start_event(e) || start_rec(e, 6))
 		return e->err;
-	hb_u4(&e->rec, c->flags);
-	hb_u2(&e->rec, c->stack_depth);
-	return he_put_record(e, HPROF_CONTROL_SETTINGS, he_time(e, c->time_us));
+	buf_u4(&e->rec, c->flags);
+	buf_u2(&e->rec, c->stack_depth);
+	return write_record(e, HPROF_CONTROL_SETTINGS, clamp_time(e, c->time_us));
 }
 
-static int he_mapping(void *payload, const profdata_mapping *m)
+static int on_mapping(void *payload, const profdata_mapping *m)
 {
-	he *e = payload;
+	hprof_encoder *e = payload;
 	(void)m;
 	e->n_mappings++;
-	return he_event(e);
+	return start_event(e);
 }
 
-static int he_attachment(void *payload, const profdata_attachment *a)
+static int on_attachment(void *payload, const profdata_attachment *a)
 {
-	he *e = payload;
+	hprof_encoder *e = payload;
 	(void)a;
 	e->n_attachments++;
-	return he_event(e);
+	return start_event(e);
 }
 
-static int he_trace_event(void *payload, const profdata_trace_event *t)
+static int on_trace_event(void *payload, const profdata_trace_event *t)
 {
-	he *e = payload;
+	hprof_encoder *e = payload;
 	(void)t;
 	e->n_trace_events++;
-	return he_event(e);
+	return start_event(e);
 }
 
 /* ---- heap dumps ---- */
 
 /* Write the open segment, if it holds anything, as a HEAP DUMP SEGMENT. */
-static int he_flush_segment(he *e)
+static int flush_segment(hprof_encoder *e)
 {
 	if (e->err || e->seg.len == 0)
 		return e->err;
-	if (he_record_header(e, HPROF_HEAP_DUMP_SEGMENT, e->dump_time, e->seg.len))
+	if (write_record_header(e, HPROF_HEAP_DUMP_SEGMENT, e->dump_time, e->seg.len))
 		return e->err;
-	he_write(e, e->seg.p, e->seg.len);
+	write_bytes(e, e->seg.p, e->seg.len);
 	e->seg.len = 0;
 	e->dump_written = 1;
 	return e->err;
 }
 
-static int he_zeros(he *e, uint64_t n)
+static int write_zeros(hprof_encoder *e, uint64_t n)
 {
 	static const unsigned char zero[4096];
 	while (n > 0 && !e->err) {
 		size_t k = n < sizeof zero ? (size_t)n : sizeof zero;
-		he_write(e, zero, k);
+		write_bytes(e, zero, k);
 		n -= k;
 	}
 	return e->err;
@@ -676,7 +615,7 @@ static int he_zeros(he *e, uint64_t n)
  * materialised where the sub-record is written out directly, so an array
  * whose length says more than its data does costs no memory.
  */
-static int he_sub_tail(he *e, const void *payload, uint64_t have, uint64_t plen)
+static int add_sub_record_tail(hprof_encoder *e, const void *payload, uint64_t have, uint64_t plen)
 {
 	uint64_t s = e->rec.len + plen;
 	if (!payload || have > plen)
@@ -685,34 +624,34 @@ static int he_sub_tail(he *e, const void *payload, uint64_t have, uint64_t plen)
 	if (e->err)
 		return e->err;
 	if (e->deferred.len) {
-		if (s > SIZE_MAX - 16 || hb_reserve(e, &e->deferred, 9 + (size_t)s))
-			return he_nomem(e);
-		hb_u1(&e->deferred, 'R');
-		hb_u8(&e->deferred, s);
-		hb_bytes(&e->deferred, e->rec.p, e->rec.len);
+		if (s > SIZE_MAX - 16 || buf_reserve(e, &e->deferred, 9 + (size_t)s))
+			return fail_nomem(e);
+		buf_u1(&e->deferred, 'R');
+		buf_u8(&e->deferred, s);
+		buf_bytes(&e->deferred, e->rec.p, e->rec.len);
 		if (have)
-			hb_bytes(&e->deferred, payload, (size_t)have);
+			buf_bytes(&e->deferred, payload, (size_t)have);
 		memset(e->deferred.p + e->deferred.len, 0, (size_t)(plen - have));
 		e->deferred.len += (size_t)(plen - have);
 		return 0;
 	}
 	if (e->dump_kind == PROFDATA_DUMP_SEGMENTED) {
-		if (e->seg.len > 0 && e->seg.len + s > HPROF_SEGMENT_MAX && he_flush_segment(e))
+		if (e->seg.len > 0 && e->seg.len + s > HPROF_SEGMENT_MAX && flush_segment(e))
 			return e->err;
 		if (s > HPROF_SEGMENT_MAX) {
 			/* A segment of its own, written from the payload where it lies. */
-			if (he_record_header(e, HPROF_HEAP_DUMP_SEGMENT, e->dump_time, s) ||
-			    he_write(e, e->rec.p, e->rec.len))
+			if (write_record_header(e, HPROF_HEAP_DUMP_SEGMENT, e->dump_time, s) ||
+			    write_bytes(e, e->rec.p, e->rec.len))
 				return e->err;
 			e->dump_written = 1;
 			const unsigned char *p = payload;
 			for (uint64_t left = have; left > 0 && !e->err;) {
 				size_t k = left > ((size_t)1 << 30) ? ((size_t)1 << 30) : (size_t)left;
-				he_write(e, p, k);
+				write_bytes(e, p, k);
 				p += k;
 				left -= k;
 			}
-			return e->err ? e->err : he_zeros(e, plen - have);
+			return e->err ? e->err : write_zeros(e, plen - have);
 		}
 	}
 	if (e->dump_kind == PROFDATA_DUMP_HEAP && e->seg.len + s > UINT32_MAX) {
@@ -720,62 +659,62 @@ static int he_sub_tail(he *e, const void *payload, uint64_t have, uint64_t plen)
 		                      "heap dump passes 4 GiB, more than one HEAP DUMP record holds (version=1.0.1); write 1.0.2");
 		return e->err;
 	}
-	if (plen > SIZE_MAX - e->rec.len || hb_reserve(e, &e->seg, (size_t)s))
-		return he_nomem(e);
-	hb_bytes(&e->seg, e->rec.p, e->rec.len);
+	if (plen > SIZE_MAX - e->rec.len || buf_reserve(e, &e->seg, (size_t)s))
+		return fail_nomem(e);
+	buf_bytes(&e->seg, e->rec.p, e->rec.len);
 	if (have)
-		hb_bytes(&e->seg, payload, (size_t)have);
+		buf_bytes(&e->seg, payload, (size_t)have);
 	memset(e->seg.p + e->seg.len, 0, (size_t)(plen - have));
 	e->seg.len += (size_t)(plen - have);
 	return 0;
 }
 
-static int he_sub(he *e, const void *payload, uint64_t plen)
+static int add_sub_record(hprof_encoder *e, const void *payload, uint64_t plen)
 {
-	return he_sub_tail(e, payload, plen, plen);
+	return add_sub_record_tail(e, payload, plen, plen);
 }
 
-static int he_flush_deferred(he *e);
+static int flush_deferred(hprof_encoder *e);
 
-static int he_dump_close(he *e)
+static int close_dump(hprof_encoder *e)
 {
 	if (!e->in_dump || e->err)
 		return e->err;
-	if (e->deferred.len && he_flush_deferred(e))
+	if (e->deferred.len && flush_deferred(e))
 		return e->err;
 	e->in_dump = 0;
 	if (e->dump_kind == PROFDATA_DUMP_HEAP) {
-		if (he_record_header(e, HPROF_HEAP_DUMP, e->dump_time, (uint64_t)e->seg.len + e->tail.len))
+		if (write_record_header(e, HPROF_HEAP_DUMP, e->dump_time, (uint64_t)e->seg.len + e->tail.len))
 			return e->err;
-		he_write(e, e->seg.p, e->seg.len);
-		he_write(e, e->tail.p, e->tail.len);
+		write_bytes(e, e->seg.p, e->seg.len);
+		write_bytes(e, e->tail.p, e->tail.len);
 		e->seg.len = 0;
 		e->tail.len = 0;
 		return e->err;
 	}
 	/* An empty dump is a HEAP DUMP END alone, carrying the dump's time. */
 	if (!e->dump_written && e->seg.len == 0)
-		return he_record_header(e, HPROF_HEAP_DUMP_END, e->dump_time, 0);
-	if (he_flush_segment(e))
+		return write_record_header(e, HPROF_HEAP_DUMP_END, e->dump_time, 0);
+	if (flush_segment(e))
 		return e->err;
-	return he_record_header(e, HPROF_HEAP_DUMP_END, 0, 0);
+	return write_record_header(e, HPROF_HEAP_DUMP_END, 0, 0);
 }
 
-static int he_dump_begin(void *payload, const profdata_dump *d)
+static int on_dump_begin(void *payload, const profdata_dump *d)
 {
-	he *e = payload;
-	if (he_event(e))
+	hprof_encoder *e = payload;
+	if (start_event(e))
 		return e->err;
 	if (e->in_dump) {
 		pd_out_warn(e->w, "a heap dump began before the previous one ended; closing that one");
-		if (he_dump_close(e))
+		if (close_dump(e))
 			return e->err;
 	}
 	e->in_dump = 1;
 	e->dump_written = 0;
 	e->seg.len = 0;
 	e->tail.len = 0;
-	e->dump_time = he_time(e, d->time_us);
+	e->dump_time = clamp_time(e, d->time_us);
 	/* version=source keeps each dump's own kind; otherwise the version decides. */
 	if (e->opt_version == 0)
 		e->dump_kind = d->kind == PROFDATA_DUMP_HEAP ? PROFDATA_DUMP_HEAP : PROFDATA_DUMP_SEGMENTED;
@@ -784,20 +723,20 @@ static int he_dump_begin(void *payload, const profdata_dump *d)
 	return 0;
 }
 
-static int he_dump_end(void *payload)
+static int on_dump_end(void *payload)
 {
-	he *e = payload;
-	if (he_event(e))
+	hprof_encoder *e = payload;
+	if (start_event(e))
 		return e->err;
 	if (!e->in_dump) {
 		pd_out_warn(e->w, "a heap dump end without a heap dump was ignored");
 		return 0;
 	}
-	return he_dump_close(e);
+	return close_dump(e);
 }
 
 /* Sub-records outside a dump: open one so that nothing is lost. */
-static int he_need_dump(he *e)
+static int need_dump(hprof_encoder *e)
 {
 	profdata_dump d;
 	if (e->in_dump)
@@ -805,32 +744,32 @@ static int he_need_dump(he *e)
 	pd_out_warn(e->w, "heap dump records outside a heap dump; writing them into one");
 	d.time_us = 0;
 	d.kind = PROFDATA_DUMP_SEGMENTED;
-	return he_dump_begin(e, &d);
+	return on_dump_begin(e, &d);
 }
 
-static int he_heap_info(void *payload, const profdata_heap_info *h)
+static int on_heap_info(void *payload, const profdata_heap_info *h)
 {
-	he *e = payload;
-	if (he_event(e))
+	hprof_encoder *e = payload;
+	if (start_event(e))
 		return e->err;
 	if (e->android) {
 		e->n_android++;
 		return 0;
 	}
-	if (he_need_dump(e) || he_rec(e, 13))
+	if (need_dump(e) || start_rec(e, 13))
 		return e->err;
-	hb_u1(&e->rec, HPROF_GC_HEAP_DUMP_INFO);
-	hb_u4(&e->rec, h->heap_id);
-	hb_id(e, &e->rec, h->name_id);
-	return he_sub(e, NULL, 0);
+	buf_u1(&e->rec, HPROF_GC_HEAP_DUMP_INFO);
+	buf_u4(&e->rec, h->heap_id);
+	buf_id(e, &e->rec, h->name_id);
+	return add_sub_record(e, NULL, 0);
 }
 
-static int he_root(void *payload, const profdata_root *r)
+static int on_root(void *payload, const profdata_root *r)
 {
-	he *e = payload;
+	hprof_encoder *e = payload;
 	unsigned kind = r->kind;
 
-	if (he_event(e) || he_need_dump(e) || he_rec(e, 17))
+	if (start_event(e) || need_dump(e) || start_rec(e, 17))
 		return e->err;
 	if (hprof_root_size(kind, 8) == 0) {
 		pd_out_warn(e->w, "root of unknown kind %u written as ROOT UNKNOWN", kind);
@@ -839,30 +778,30 @@ static int he_root(void *payload, const profdata_root *r)
 		e->n_android++;
 		kind = PROFDATA_ROOT_UNKNOWN;
 	}
-	hb_u1(&e->rec, kind);
-	hb_id(e, &e->rec, r->object_id);
+	buf_u1(&e->rec, kind);
+	buf_id(e, &e->rec, r->object_id);
 	switch (kind) {
 	case PROFDATA_ROOT_JNI_GLOBAL:
-		hb_id(e, &e->rec, r->extra_id);
+		buf_id(e, &e->rec, r->extra_id);
 		break;
 	case PROFDATA_ROOT_JNI_LOCAL:
 	case PROFDATA_ROOT_JAVA_FRAME:
 	case PROFDATA_ROOT_THREAD_OBJECT:
 	case PROFDATA_ROOT_JNI_MONITOR:
-		hb_u4(&e->rec, r->thread_serial);
-		hb_u4(&e->rec, r->frame);
+		buf_u4(&e->rec, r->thread_serial);
+		buf_u4(&e->rec, r->frame);
 		break;
 	case PROFDATA_ROOT_NATIVE_STACK:
 	case PROFDATA_ROOT_THREAD_BLOCK:
-		hb_u4(&e->rec, r->thread_serial);
+		buf_u4(&e->rec, r->thread_serial);
 		break;
 	default:
 		break;
 	}
-	return he_sub(e, NULL, 0);
+	return add_sub_record(e, NULL, 0);
 }
 
-static int he_bad_type(he *e, const char *what, uint64_t class_id, unsigned t)
+static int fail_bad_type(hprof_encoder *e, const char *what, uint64_t class_id, unsigned t)
 {
 	if (!e->err)
 		e->err = pd_out_error(e->w, PROFDATA_EFORMAT, "class 0x%llx: %s type %u is not a basic type",
@@ -870,12 +809,12 @@ static int he_bad_type(he *e, const char *what, uint64_t class_id, unsigned t)
 	return e->err;
 }
 
-static int he_class_dump(void *payload, const profdata_class_dump *c)
+static int on_class_dump(void *payload, const profdata_class_dump *c)
 {
-	he *e = payload;
+	hprof_encoder *e = payload;
 	size_t i, max = 1 + 7 * 8 + 8 + 6 + c->nconstants * 11 + c->nstatics * 17 + c->nfields * 9;
 
-	if (he_event(e) || he_need_dump(e))
+	if (start_event(e) || need_dump(e))
 		return e->err;
 	if (c->nconstants > 0xFFFF || c->nstatics > 0xFFFF || c->nfields > 0xFFFF) {
 		e->err = pd_out_error(e->w, PROFDATA_ERANGE,
@@ -885,52 +824,52 @@ static int he_class_dump(void *payload, const profdata_class_dump *c)
 	}
 	if (c->refs && c->nrefs)
 		e->n_refs_dropped++;
-	if (he_rec(e, max))
+	if (start_rec(e, max))
 		return e->err;
-	hb_u1(&e->rec, HPROF_GC_CLASS_DUMP);
-	hb_id(e, &e->rec, c->id);
-	hb_u4(&e->rec, c->trace_serial);
-	hb_id(e, &e->rec, c->super_id);
-	hb_id(e, &e->rec, c->loader_id);
-	hb_id(e, &e->rec, c->signers_id);
-	hb_id(e, &e->rec, c->protection_domain_id);
-	hb_id(e, &e->rec, c->reserved1);
-	hb_id(e, &e->rec, c->reserved2);
-	hb_u4(&e->rec, c->instance_size);
-	hb_u2(&e->rec, (unsigned)c->nconstants);
+	buf_u1(&e->rec, HPROF_GC_CLASS_DUMP);
+	buf_id(e, &e->rec, c->id);
+	buf_u4(&e->rec, c->trace_serial);
+	buf_id(e, &e->rec, c->super_id);
+	buf_id(e, &e->rec, c->loader_id);
+	buf_id(e, &e->rec, c->signers_id);
+	buf_id(e, &e->rec, c->protection_domain_id);
+	buf_id(e, &e->rec, c->reserved1);
+	buf_id(e, &e->rec, c->reserved2);
+	buf_u4(&e->rec, c->instance_size);
+	buf_u2(&e->rec, (unsigned)c->nconstants);
 	for (i = 0; i < c->nconstants; i++) {
-		if (!hprof_type_size(c->constants[i].type, 8))
-			return he_bad_type(e, "constant", c->id, c->constants[i].type);
-		hb_u2(&e->rec, c->constants[i].index);
-		hb_u1(&e->rec, c->constants[i].type);
-		hb_value(e, &e->rec, c->constants[i].type, c->constants[i].value);
+		if (!pd_jvm_type_size(c->constants[i].type, 8))
+			return fail_bad_type(e, "constant", c->id, c->constants[i].type);
+		buf_u2(&e->rec, c->constants[i].index);
+		buf_u1(&e->rec, c->constants[i].type);
+		buf_value(e, &e->rec, c->constants[i].type, c->constants[i].value);
 	}
-	hb_u2(&e->rec, (unsigned)c->nstatics);
+	buf_u2(&e->rec, (unsigned)c->nstatics);
 	for (i = 0; i < c->nstatics; i++) {
-		if (!hprof_type_size(c->statics[i].type, 8))
-			return he_bad_type(e, "static field", c->id, c->statics[i].type);
-		hb_id(e, &e->rec, c->statics[i].name_id);
-		hb_u1(&e->rec, c->statics[i].type);
-		hb_value(e, &e->rec, c->statics[i].type, c->statics[i].value);
+		if (!pd_jvm_type_size(c->statics[i].type, 8))
+			return fail_bad_type(e, "static field", c->id, c->statics[i].type);
+		buf_id(e, &e->rec, c->statics[i].name_id);
+		buf_u1(&e->rec, c->statics[i].type);
+		buf_value(e, &e->rec, c->statics[i].type, c->statics[i].value);
 	}
-	hb_u2(&e->rec, (unsigned)c->nfields);
+	buf_u2(&e->rec, (unsigned)c->nfields);
 	for (i = 0; i < c->nfields; i++) {
-		hb_id(e, &e->rec, c->fields[i].name_id);
-		hb_u1(&e->rec, c->fields[i].type);
+		buf_id(e, &e->rec, c->fields[i].name_id);
+		buf_u1(&e->rec, c->fields[i].type);
 	}
 	if (e->conv) {
 		/* Keep the layout: instances of this class change size. */
-		uint32_t k = hm_get(&e->cls_map, c->id);
-		he_class *hc;
+		uint32_t k = pd_map_get(&e->cls_map, c->id);
+		class_fields *hc;
 		if (!k) {
 			if (e->ncls >= UINT32_MAX - 1 || pd_grow((void **)&e->cls, &e->cls_cap, e->ncls + 1, sizeof *e->cls))
-				return he_nomem(e);
+				return fail_nomem(e);
 			k = (uint32_t)++e->ncls;
-			if (hm_put(&e->cls_map, c->id, k))
-				return he_nomem(e);
+			if (pd_map_put(&e->cls_map, c->id, k))
+				return fail_nomem(e);
 		}
 		if (pd_grow((void **)&e->ftypes, &e->ftypes_cap, e->nftypes + c->nfields, 1))
-			return he_nomem(e);
+			return fail_nomem(e);
 		hc = &e->cls[k - 1];
 		hc->super_id = c->super_id;
 		hc->first = e->nftypes;
@@ -938,44 +877,56 @@ static int he_class_dump(void *payload, const profdata_class_dump *c)
 		for (i = 0; i < c->nfields; i++)
 			e->ftypes[e->nftypes++] = c->fields[i].type;
 	}
-	return he_sub(e, NULL, 0);
+	return add_sub_record(e, NULL, 0);
+}
+
+/* The classes kept for conversion as the JVM module's layout flattening reads them. */
+static int class_fields_view(const void *table, uint64_t class_id, pd_jvm_class_view *v)
+{
+	const hprof_encoder *e = table;
+	uint32_t k = pd_map_get(&e->cls_map, class_id);
+	if (!k)
+		return 0;
+	const class_fields *hc = &e->cls[k - 1];
+	v->fields = NULL;
+	v->types = e->ftypes + hc->first;
+	v->nfields = hc->n;
+	v->super_id = hc->super_id;
+	return 1;
 }
 
 /*
  * Instance field values from src_ids to ids identifiers, into e->conv_buf.
  * Returns 0, 1 when a class of the chain has not been dumped yet, or an error.
  */
-static int he_convert_instance(he *e, uint64_t oid, uint64_t class_id, const unsigned char *data, uint64_t len,
+static int convert_instance(hprof_encoder *e, uint64_t oid, uint64_t class_id, const unsigned char *data, uint64_t len,
                                int final)
 {
 	const unsigned char *p = data, *end = data + len;
-	uint64_t cid = class_id;
-	size_t steps = 0;
+	pd_jvm_layout *l = &e->layout;
 
 	e->conv_buf.len = 0;
-	if (len > SIZE_MAX / 2 - 16 || hb_reserve(e, &e->conv_buf, (size_t)len * 2 + 16))
-		return he_nomem(e);
-	while (cid) {
-		uint32_t k = hm_get(&e->cls_map, cid);
-		const he_class *hc;
-		size_t i;
-		if (!k && !final)
-			return 1;
-		if (!k || ++steps > e->ncls)
-			goto broken;
-		hc = &e->cls[k - 1];
-		for (i = 0; i < hc->n; i++) {
-			unsigned t = e->ftypes[hc->first + i];
-			unsigned sz = hprof_type_size(t, e->src_ids);
-			if (sz == 0 || (size_t)(end - p) < sz)
-				goto broken;
-			if (t == PROFDATA_TYPE_OBJECT)
-				hb_id(e, &e->conv_buf, pd_be_id(p, e->src_ids));
-			else
-				hb_bytes(&e->conv_buf, p, sz);
-			p += sz;
-		}
-		cid = hc->super_id;
+	if (len > SIZE_MAX / 2 - 16 || buf_reserve(e, &e->conv_buf, (size_t)len * 2 + 16))
+		return fail_nomem(e);
+	l->want_types = 1;
+	l->nfields = 0;
+	l->bytes = 0;
+	l->bad_type = 0;
+	int st = class_id ? pd_jvm_flatten(l, class_id, e->src_ids, e->ncls, class_fields_view, e) : 1;
+	if (st == PROFDATA_ENOMEM)
+		return fail_nomem(e);
+	if (st == 0 && !final)
+		return 1;
+	if (st != 1 || l->bad_type || l->bytes != len)
+		goto broken;
+	for (size_t i = 0; i < l->nfields; i++) {
+		unsigned t = l->types[i];
+		unsigned sz = pd_jvm_type_size((int)t, e->src_ids);
+		if (t == PROFDATA_TYPE_OBJECT)
+			buf_id(e, &e->conv_buf, pd_be_id(p, e->src_ids));
+		else
+			buf_bytes(&e->conv_buf, p, sz);
+		p += sz;
 	}
 	if (p == end)
 		return e->err;
@@ -987,40 +938,40 @@ broken:
 	return e->err;
 }
 
-static int he_instance_sub(he *e, uint64_t id, uint32_t trace, uint64_t class_id, const void *data, uint64_t plen)
+static int add_instance_sub_record(hprof_encoder *e, uint64_t id, uint32_t trace, uint64_t class_id, const void *data, uint64_t plen)
 {
 	if (plen > UINT32_MAX) {
 		e->err = pd_out_error(e->w, PROFDATA_ERANGE, "instance 0x%llx has too many bytes of fields",
 		                      (unsigned long long)id);
 		return e->err;
 	}
-	if (he_rec(e, 32))
+	if (start_rec(e, 32))
 		return e->err;
-	hb_u1(&e->rec, HPROF_GC_INSTANCE_DUMP);
-	hb_id(e, &e->rec, id);
-	hb_u4(&e->rec, trace);
-	hb_id(e, &e->rec, class_id);
-	hb_u4(&e->rec, (uint32_t)plen);
-	return he_sub(e, data, plen);
+	buf_u1(&e->rec, HPROF_GC_INSTANCE_DUMP);
+	buf_id(e, &e->rec, id);
+	buf_u4(&e->rec, trace);
+	buf_id(e, &e->rec, class_id);
+	buf_u4(&e->rec, (uint32_t)plen);
+	return add_sub_record(e, data, plen);
 }
 
 /* Keep an instance whose class layout is not known yet, until the dump ends. */
-static int he_defer(he *e, const profdata_object *o)
+static int defer_instance(hprof_encoder *e, const profdata_object *o)
 {
-	if (o->data_len > SIZE_MAX - 32 || hb_reserve(e, &e->deferred, 29 + (size_t)o->data_len))
-		return he_nomem(e);
-	hb_u1(&e->deferred, 'I');
-	hb_u8(&e->deferred, o->id);
-	hb_u4(&e->deferred, o->trace_serial);
-	hb_u8(&e->deferred, o->class_id);
-	hb_u8(&e->deferred, o->data_len);
-	hb_bytes(&e->deferred, o->data, (size_t)o->data_len);
+	if (o->data_len > SIZE_MAX - 32 || buf_reserve(e, &e->deferred, 29 + (size_t)o->data_len))
+		return fail_nomem(e);
+	buf_u1(&e->deferred, 'I');
+	buf_u8(&e->deferred, o->id);
+	buf_u4(&e->deferred, o->trace_serial);
+	buf_u8(&e->deferred, o->class_id);
+	buf_u8(&e->deferred, o->data_len);
+	buf_bytes(&e->deferred, o->data, (size_t)o->data_len);
 	return 0;
 }
 
-static int he_flush_deferred(he *e)
+static int flush_deferred(hprof_encoder *e)
 {
-	hbuf d = e->deferred;
+	byte_buf d = e->deferred;
 	size_t pos = 0;
 
 	e->deferred.p = NULL;
@@ -1030,14 +981,14 @@ static int he_flush_deferred(he *e)
 		if (q[0] == 'R') {
 			uint64_t len = pd_be64(q + 1);
 			e->rec.len = 0;
-			he_sub(e, q + 9, len);
+			add_sub_record(e, q + 9, len);
 			pos += 9 + (size_t)len;
 		} else {
 			uint64_t id = pd_be64(q + 1), cid = pd_be64(q + 13), len = pd_be64(q + 21);
 			uint32_t trace = pd_be32(q + 9);
-			if (he_convert_instance(e, id, cid, q + 29, len, 1))
+			if (convert_instance(e, id, cid, q + 29, len, 1))
 				break;
-			he_instance_sub(e, id, trace, cid, e->conv_buf.p, e->conv_buf.len);
+			add_instance_sub_record(e, id, trace, cid, e->conv_buf.p, e->conv_buf.len);
 			pos += 29 + (size_t)len;
 		}
 	}
@@ -1045,115 +996,131 @@ static int he_flush_deferred(he *e)
 	return e->err;
 }
 
-static int he_object(void *payload, const profdata_object *o)
+static int write_instance(hprof_encoder *e, const profdata_object *o)
 {
-	he *e = payload;
 	const void *data = o->data;
 	uint64_t plen;
+	if (!data) {
+		if (o->nrefs)
+			e->n_refs_dropped++;
+		if (o->length)
+			e->n_zero_filled++;
+		plen = o->length;
+	} else if (e->conv) {
+		int rc = convert_instance(e, o->id, o->class_id, o->data, o->data_len, 0);
+		if (rc == 1)
+			return defer_instance(e, o);
+		if (rc)
+			return rc;
+		data = e->conv_buf.p;
+		plen = e->conv_buf.len;
+	} else {
+		plen = o->data_len;
+	}
+	return add_instance_sub_record(e, o->id, o->trace_serial, o->class_id, data, plen);
+}
 
-	if (he_event(e) || he_need_dump(e) || he_rec(e, 32))
+static int write_object_array(hprof_encoder *e, const profdata_object *o)
+{
+	const void *data = o->data;
+	unsigned sids = e->src_ids ? e->src_ids : e->ids;
+	uint64_t n = o->length, i, zeros = 0, plen;
+	if (!data && o->refs && o->nrefs > n)
+		n = o->nrefs;
+	if (n > UINT32_MAX) {
+		e->err = pd_out_error(e->w, PROFDATA_ERANGE, "object array 0x%llx is too long for HPROF",
+		                      (unsigned long long)o->id);
+		return e->err;
+	}
+	buf_u1(&e->rec, HPROF_GC_OBJ_ARRAY_DUMP);
+	buf_id(e, &e->rec, o->id);
+	buf_u4(&e->rec, o->trace_serial);
+	buf_u4(&e->rec, (uint32_t)n);
+	buf_id(e, &e->rec, o->class_id);
+	plen = n * e->ids;
+	if (data && !e->conv && o->data_len >= plen)
+		return add_sub_record(e, data, plen);
+	/*
+	 * Elements from converted ids, or from the explicit references; past
+	 * what the input holds, nulls, which add_sub_record_tail() writes without
+	 * building them (a length taken from a stated size can be huge).
+	 */
+	uint64_t known = data ? o->data_len / sids : (o->refs ? o->nrefs : 0);
+	if (known > n)
+		known = n;
+	zeros = known < n;
+	e->conv_buf.len = 0;
+	if (known * e->ids > SIZE_MAX || buf_reserve(e, &e->conv_buf, (size_t)(known * e->ids)))
+		return fail_nomem(e);
+	for (i = 0; i < known; i++)
+		buf_id(e, &e->conv_buf, data ? pd_be_id((const unsigned char *)data + i * sids, sids) : o->refs[i]);
+	e->n_zero_filled += zeros;
+	return add_sub_record_tail(e, e->conv_buf.p, known * e->ids, plen);
+}
+
+/* Less payload than elements: the rest are zeros. */
+static int add_padded_sub_record(hprof_encoder *e, const profdata_object *o, uint64_t plen)
+{
+	e->n_zero_filled++;
+	e->conv_buf.len = 0;
+	if (plen > SIZE_MAX || buf_reserve(e, &e->conv_buf, (size_t)plen))
+		return fail_nomem(e);
+	memcpy(e->conv_buf.p, o->data, (size_t)o->data_len);
+	memset(e->conv_buf.p + o->data_len, 0, (size_t)(plen - o->data_len));
+	return add_sub_record(e, e->conv_buf.p, plen);
+}
+
+static int write_prim_array(hprof_encoder *e, const profdata_object *o)
+{
+	const void *data = o->data;
+	unsigned es = pd_jvm_type_size(o->elem_type, e->ids);
+	uint64_t n = o->length;
+	int nodata = (o->flags & PROFDATA_OBJECT_NODATA) != 0;
+	if (es == 0 || o->elem_type == PROFDATA_TYPE_OBJECT) {
+		e->err = pd_out_error(e->w, PROFDATA_EFORMAT,
+		                      "primitive array 0x%llx: element type %u is not a primitive type",
+		                      (unsigned long long)o->id, o->elem_type);
+		return e->err;
+	}
+	if (n > UINT32_MAX) {
+		e->err = pd_out_error(e->w, PROFDATA_ERANGE, "primitive array 0x%llx is too long for HPROF",
+		                      (unsigned long long)o->id);
+		return e->err;
+	}
+	if (e->strip || (nodata && e->android)) {
+		if (e->strip)
+			e->n_stripped++;
+		else
+			e->n_android++;
+		n = 0;
+		nodata = 0;
+		data = NULL;
+	}
+	buf_u1(&e->rec, nodata ? HPROF_GC_PRIM_ARRAY_NODATA : HPROF_GC_PRIM_ARRAY_DUMP);
+	buf_id(e, &e->rec, o->id);
+	buf_u4(&e->rec, o->trace_serial);
+	buf_u4(&e->rec, (uint32_t)n);
+	buf_u1(&e->rec, o->elem_type);
+	if (nodata)
+		return add_sub_record(e, NULL, 0);
+	uint64_t plen = n * es;
+	if (!data || o->data_len >= plen) {
+		if (!data && n)
+			e->n_zero_filled++;
+		return add_sub_record(e, data, plen);
+	}
+	return add_padded_sub_record(e, o, plen);
+}
+
+static int on_object(void *payload, const profdata_object *o)
+{
+	hprof_encoder *e = payload;
+	if (start_event(e) || need_dump(e) || start_rec(e, 32))
 		return e->err;
 	switch (o->kind) {
-	case PROFDATA_OBJECT_INSTANCE:
-		if (!data) {
-			if (o->nrefs)
-				e->n_refs_dropped++;
-			if (o->length)
-				e->n_zero_filled++;
-			plen = o->length;
-		} else if (e->conv) {
-			int rc = he_convert_instance(e, o->id, o->class_id, o->data, o->data_len, 0);
-			if (rc == 1)
-				return he_defer(e, o);
-			if (rc)
-				return rc;
-			data = e->conv_buf.p;
-			plen = e->conv_buf.len;
-		} else {
-			plen = o->data_len;
-		}
-		return he_instance_sub(e, o->id, o->trace_serial, o->class_id, data, plen);
-	case PROFDATA_OBJECT_ARRAY: {
-		unsigned sids = e->src_ids ? e->src_ids : e->ids;
-		uint64_t n = o->length, i, zeros = 0;
-		if (!data && o->refs && o->nrefs > n)
-			n = o->nrefs;
-		if (n > UINT32_MAX) {
-			e->err = pd_out_error(e->w, PROFDATA_ERANGE, "object array 0x%llx is too long for HPROF",
-			                      (unsigned long long)o->id);
-			return e->err;
-		}
-		hb_u1(&e->rec, HPROF_GC_OBJ_ARRAY_DUMP);
-		hb_id(e, &e->rec, o->id);
-		hb_u4(&e->rec, o->trace_serial);
-		hb_u4(&e->rec, (uint32_t)n);
-		hb_id(e, &e->rec, o->class_id);
-		plen = n * e->ids;
-		if (data && !e->conv && o->data_len >= plen)
-			return he_sub(e, data, plen);
-		/*
-		 * Elements from converted ids, or from the explicit references; past
-		 * what the input holds, nulls, which he_sub_tail() writes without
-		 * building them (a length taken from a stated size can be huge).
-		 */
-		uint64_t known = data ? o->data_len / sids : (o->refs ? o->nrefs : 0);
-		if (known > n)
-			known = n;
-		zeros = known < n;
-		e->conv_buf.len = 0;
-		if (known * e->ids > SIZE_MAX || hb_reserve(e, &e->conv_buf, (size_t)(known * e->ids)))
-			return he_nomem(e);
-		for (i = 0; i < known; i++)
-			hb_id(e, &e->conv_buf, data ? pd_be_id((const unsigned char *)data + i * sids, sids) : o->refs[i]);
-		e->n_zero_filled += zeros;
-		return he_sub_tail(e, e->conv_buf.p, known * e->ids, plen);
-	}
-	case PROFDATA_OBJECT_PRIM_ARRAY: {
-		unsigned es = hprof_type_size(o->elem_type, e->ids);
-		uint64_t n = o->length;
-		int nodata = (o->flags & PROFDATA_OBJECT_NODATA) != 0;
-		if (es == 0 || o->elem_type == PROFDATA_TYPE_OBJECT) {
-			e->err = pd_out_error(e->w, PROFDATA_EFORMAT,
-			                      "primitive array 0x%llx: element type %u is not a primitive type",
-			                      (unsigned long long)o->id, o->elem_type);
-			return e->err;
-		}
-		if (n > UINT32_MAX) {
-			e->err = pd_out_error(e->w, PROFDATA_ERANGE, "primitive array 0x%llx is too long for HPROF",
-			                      (unsigned long long)o->id);
-			return e->err;
-		}
-		if (e->strip || (nodata && e->android)) {
-			if (e->strip)
-				e->n_stripped++;
-			else
-				e->n_android++;
-			n = 0;
-			nodata = 0;
-			data = NULL;
-		}
-		hb_u1(&e->rec, nodata ? HPROF_GC_PRIM_ARRAY_NODATA : HPROF_GC_PRIM_ARRAY_DUMP);
-		hb_id(e, &e->rec, o->id);
-		hb_u4(&e->rec, o->trace_serial);
-		hb_u4(&e->rec, (uint32_t)n);
-		hb_u1(&e->rec, o->elem_type);
-		if (nodata)
-			return he_sub(e, NULL, 0);
-		plen = n * es;
-		if (!data || o->data_len >= plen) {
-			if (!data && n)
-				e->n_zero_filled++;
-			return he_sub(e, data, plen);
-		}
-		/* Less payload than elements: pad with zeros. */
-		e->n_zero_filled++;
-		e->conv_buf.len = 0;
-		if (plen > SIZE_MAX || hb_reserve(e, &e->conv_buf, (size_t)plen))
-			return he_nomem(e);
-		memcpy(e->conv_buf.p, data, (size_t)o->data_len);
-		memset(e->conv_buf.p + o->data_len, 0, (size_t)(plen - o->data_len));
-		return he_sub(e, e->conv_buf.p, plen);
-	}
+	case PROFDATA_OBJECT_INSTANCE: return write_instance(e, o);
+	case PROFDATA_OBJECT_ARRAY: return write_object_array(e, o);
+	case PROFDATA_OBJECT_PRIM_ARRAY: return write_prim_array(e, o);
 	default:
 		e->err = pd_out_error(e->w, PROFDATA_EINVAL, "object 0x%llx has unknown kind %u",
 		                      (unsigned long long)o->id, o->kind);
@@ -1161,20 +1128,20 @@ static int he_object(void *payload, const profdata_object *o)
 	}
 }
 
-static int he_unknown(void *payload, const profdata_unknown *u)
+static int on_unknown(void *payload, const profdata_unknown *u)
 {
-	he *e = payload;
+	hprof_encoder *e = payload;
 
-	if (he_event(e))
+	if (start_event(e))
 		return e->err;
 	if (u->tag > 0xFF || u->len > UINT32_MAX - 1) {
 		e->n_unknown_dropped++;
 		return 0;
 	}
 	if (!u->in_dump) {
-		if (he_record_header(e, u->tag, he_time(e, u->time_us), u->len))
+		if (write_record_header(e, u->tag, clamp_time(e, u->time_us), u->len))
 			return e->err;
-		return he_write(e, u->data, (size_t)u->len);
+		return write_bytes(e, u->data, (size_t)u->len);
 	}
 	/*
 	 * A sub-record nobody could size makes a reader skip the rest of its
@@ -1186,70 +1153,70 @@ static int he_unknown(void *payload, const profdata_unknown *u)
 		return 0;
 	}
 	if (e->dump_kind == PROFDATA_DUMP_HEAP) {
-		if (hb_reserve(e, &e->tail, 1 + (size_t)u->len))
+		if (buf_reserve(e, &e->tail, 1 + (size_t)u->len))
 			return e->err;
-		hb_u1(&e->tail, u->tag);
-		hb_bytes(&e->tail, u->data, (size_t)u->len);
+		buf_u1(&e->tail, u->tag);
+		buf_bytes(&e->tail, u->data, (size_t)u->len);
 		return 0;
 	}
-	if (he_flush_segment(e) || he_record_header(e, HPROF_HEAP_DUMP_SEGMENT, e->dump_time, 1 + u->len))
+	if (flush_segment(e) || write_record_header(e, HPROF_HEAP_DUMP_SEGMENT, e->dump_time, 1 + u->len))
 		return e->err;
 	{
 		unsigned char t = (unsigned char)u->tag;
-		he_write(e, &t, 1);
+		write_bytes(e, &t, 1);
 	}
 	e->dump_written = 1;
-	return he_write(e, u->data, (size_t)u->len);
+	return write_bytes(e, u->data, (size_t)u->len);
 }
 
-static int he_end(void *payload)
+static int on_end(void *payload)
 {
-	he *e = payload;
-	if (he_event(e))
+	hprof_encoder *e = payload;
+	if (start_event(e))
 		return e->err;
 	if (e->in_dump) {
 		pd_out_warn(e->w, "the input ended inside a heap dump; closing it");
-		he_dump_close(e);
+		close_dump(e);
 	}
 	return e->err;
 }
 
-static void he_warn_count(he *e, uint64_t n, const char *what)
+static void warn_count(hprof_encoder *e, uint64_t n, const char *what)
 {
 	if (n)
 		pd_out_warn(e->w, "%llu %s", (unsigned long long)n, what);
 }
 
-static int he_finish(void *state)
+static int encoder_finish(void *state)
 {
-	he *e = state;
-	if (he_event(e))
+	hprof_encoder *e = state;
+	if (start_event(e))
 		return e->err;
 	if (e->in_dump)
-		he_dump_close(e);
-	he_warn_count(e, e->n_times_clamped, "times over 4295 s were clamped to HPROF's 32-bit microseconds");
-	he_warn_count(e, e->n_counts_clamped, "sample counts or totals did not fit 32 bits and were clamped");
-	he_warn_count(e, e->n_values_dropped, "samples had values beyond the first (HPROF keeps only the count)");
+		close_dump(e);
+	warn_count(e, e->n_times_clamped, "times over 4295 s were clamped to HPROF's 32-bit microseconds");
+	warn_count(e, e->n_counts_clamped, "sample counts or totals did not fit 32 bits and were clamped");
+	warn_count(e, e->n_values_dropped, "samples had values beyond the first (HPROF keeps only the count)");
 	if (e->n_sample_types > 1)
 		pd_out_warn(e->w, "%llu sample types: HPROF keeps only the first value of each sample, as its count",
 		            (unsigned long long)e->n_sample_types);
-	he_warn_count(e, e->n_thread_dropped, "samples named a thread, which CPU SAMPLES cannot hold");
-	he_warn_count(e, e->n_frames_no_fn, "frames had no function; written with empty names");
-	he_warn_count(e, e->n_addresses, "frame addresses were dropped (HPROF frames have none)");
-	he_warn_count(e, e->n_mappings, "mappings were dropped (HPROF has none)");
-	he_warn_count(e, e->n_attachments, "attachments were dropped (HPROF has none)");
-	he_warn_count(e, e->n_trace_events, "trace events were dropped (HPROF has none)");
-	he_warn_count(e, e->n_unknown_dropped, "unknown records could not be written and were dropped");
-	he_warn_count(e, e->n_refs_dropped, "objects or classes had explicit references that HPROF cannot hold");
-	he_warn_count(e, e->n_zero_filled, "objects had no payload for their length and were written with zeros");
-	he_warn_count(e, e->n_stripped, "primitive arrays were written empty (strip_primitive_arrays=1)");
-	he_warn_count(e, e->n_android, "Android-only records were converted or dropped (android_to_hotspot=1)");
+	warn_count(e, e->n_thread_dropped, "samples named a thread, which CPU SAMPLES cannot hold");
+	warn_count(e, e->n_frames_no_fn, "frames had no function; written with empty names");
+	warn_count(e, e->n_addresses, "frame addresses were dropped (HPROF frames have none)");
+	warn_count(e, e->n_mappings, "mappings were dropped (HPROF has none)");
+	warn_count(e, e->n_attachments, "attachments were dropped (HPROF has none)");
+	warn_count(e, e->n_trace_events, "trace events were dropped (HPROF has none)");
+	warn_count(e, e->n_unknown_dropped, "unknown records could not be written and were dropped");
+	warn_count(e, e->n_refs_dropped, "objects or classes had explicit references that HPROF cannot hold");
+	warn_count(e, e->n_zero_filled, "objects had no payload for their length and were written with zeros");
+	warn_count(e, e->n_stripped, "primitive arrays were written empty (strip_primitive_arrays=1)");
+	warn_count(e, e->n_android, "Android-only records were converted or dropped (android_to_hotspot=1)");
 	return e->err;
 }
 
-static void he_free(void *state)
+static void encoder_free(void *state)
 {
-	he *e = state;
+	hprof_encoder *e = state;
 	if (!e)
 		return;
 	free(e->seg.p);
@@ -1259,48 +1226,21 @@ static void he_free(void *state)
 	free(e->tail.p);
 	free(e->samples.p);
 	free(e->fns);
-	hm_free(&e->fn_map);
+	pd_map_free(&e->fn_map);
 	free(e->cls);
 	free(e->ftypes);
-	hm_free(&e->cls_map);
+	pd_map_free(&e->cls_map);
+	pd_jvm_layout_free(&e->layout);
 	free(e);
 }
 
-static const pd_encoder_ops he_ops = {
-	{
-		PROFDATA_EVENTS_VERSION,
-		he_begin,
-		he_string,
-		he_class_load,
-		he_class_unload,
-		he_function,
-		he_frame,
-		he_stack,
-		he_thread_start,
-		he_thread_end,
-		he_sample_type,
-		he_sample_group,
-		he_sample,
-		he_alloc_sites,
-		he_heap_summary,
-		he_control_settings,
-		he_mapping,
-		he_dump_begin,
-		he_heap_info,
-		he_class_dump,
-		he_root,
-		he_object,
-		he_dump_end,
-		he_unknown,
-		he_attachment,
-		he_trace_event,
-		he_end,
-	},
-	he_finish,
-	he_free,
+static const pd_encoder_ops hprof_encoder_ops = {
+	.events = { PD_EVERY_EVENT(on_) },
+	.finish = encoder_finish,
+	.free = encoder_free,
 };
 
-static int he_flag(profdata_writer *w, const pd_options *opts, const char *key, int *out)
+static int bool_option(profdata_writer *w, const pd_options *opts, const char *key, int *out)
 {
 	const char *v = opts ? pd_options_get(opts, key) : NULL;
 	*out = 0;
@@ -1315,13 +1255,13 @@ static int he_flag(profdata_writer *w, const pd_options *opts, const char *key, 
 
 int pd_hprof_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writer *w, const pd_options *opts)
 {
-	he *e;
+	hprof_encoder *e;
 	const char *v;
 	int strip, android, rc;
 
 	*state = NULL;
-	if ((rc = he_flag(w, opts, "strip_primitive_arrays", &strip)) != 0 ||
-	    (rc = he_flag(w, opts, "android_to_hotspot", &android)) != 0)
+	if ((rc = bool_option(w, opts, "strip_primitive_arrays", &strip)) != 0 ||
+	    (rc = bool_option(w, opts, "android_to_hotspot", &android)) != 0)
 		return rc;
 	e = calloc(1, sizeof *e);
 	if (!e)
@@ -1358,6 +1298,6 @@ int pd_hprof_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writ
 		}
 	}
 	*state = e;
-	*ops = &he_ops;
+	*ops = &hprof_encoder_ops;
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hprof.h"
+#include "transform/transform.h"
 
 const char *pd_hprof_record_name(unsigned tag)
 {
@@ -79,6 +80,9 @@ int pd_hprof_bid(const unsigned char *buf, size_t len)
 
 static const char *const hprof_read_options[] = { NULL };
 
+/* HPROF objects carry payloads: objects listing references get them made up. */
+static const pd_transform_desc *const hprof_transforms[] = { &pd_transform_refs_to_payloads, NULL };
+
 static const char *const hprof_write_options[] = {
 	"version",                /* 1.0.1 | 1.0.2 (default) | 1.0.3 | source */
 	"id_size",                /* 4 | 8; default: the source's */
@@ -92,8 +96,9 @@ const struct profdata_format pd_format_hprof = {
 	"HPROF binary heap dumps and profiles (JAVA PROFILE 1.0.1, 1.0.2, 1.0.3)",
 	pd_hprof_bid,
 	pd_hprof_decode,
-	pd_hprof_refs_encoder_new,
+	pd_hprof_encoder_new,
 	NULL,
 	hprof_read_options,
 	hprof_write_options,
+	hprof_transforms,
 };

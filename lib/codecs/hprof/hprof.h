@@ -6,6 +6,7 @@
 #define PD_HPROF_H
 
 #include "internal.h"
+#include "jvm/jvm.h"
 
 /* Top-level record tags. */
 enum {
@@ -53,7 +54,7 @@ enum {
  * writes strings with these ids. Both sides know the rule, so reading,
  * writing and reading again gives the same strings.
  */
-#define HPROF_SYNTH_ID_MIN UINT64_C(0xFFFFFFFFFFFFFF00)
+#define HPROF_SYNTH_ID_MIN PD_RESERVED_ID_MIN
 #define HPROF_SYNTH_SAMPLES (HPROF_SYNTH_ID_MIN + 1)
 #define HPROF_SYNTH_COUNT (HPROF_SYNTH_ID_MIN + 2)
 
@@ -63,10 +64,7 @@ enum {
  */
 static inline unsigned hprof_type_size(unsigned t, unsigned ids)
 {
-	static const unsigned char sizes[12] = { 0, 0, 0, 0, 1, 2, 4, 8, 1, 2, 4, 8 };
-	if (t == PROFDATA_TYPE_OBJECT)
-		return ids;
-	return t < 12 ? sizes[t] : 0;
+	return t <= PROFDATA_TYPE_LONG ? pd_jvm_type_size((int)t, ids) : 0;
 }
 
 /* Bytes after the tag of a root sub-record of kind `tag`; 0 when it is not a root. */
@@ -105,14 +103,12 @@ const char *pd_hprof_subrecord_name(unsigned tag);
 
 int pd_hprof_bid(const unsigned char *buf, size_t len);
 int pd_hprof_decode(const pd_decode_args *a);
+/*
+ * The encoder needs payloads: the descriptor asks the core for the
+ * refs_to_payloads transform in front of it, for objects that list their
+ * references instead (the IBM classic heapdump).
+ */
 int pd_hprof_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writer *w,
                          const pd_options *opts);
-/*
- * The encoder the registry uses: pd_hprof_encoder_new() behind a filter that
- * gives objects listing references (id_size 0: the IBM classic heapdump)
- * synthetic reference fields (synth.c).
- */
-int pd_hprof_refs_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writer *w,
-                              const pd_options *opts);
 
 #endif

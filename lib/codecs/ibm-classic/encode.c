@@ -18,12 +18,14 @@
  *
  * doc/formats-classic.md has the whole mapping.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "classic.h"
-#include "jvm/jvmsize.h"
+#include "jvm/jvm.h"
+#include "util/hashmap.h"
 
 typedef struct enc_class {
 	uint64_t id;
@@ -35,10 +37,10 @@ typedef struct enc_class {
 	uint8_t *field_types; /* own instance fields of its first dump, in record order */
 	size_t nfields;
 	/* flattened layout: offsets of object fields; layout_state 0 not computed, 1 ok */
-	int layout_state; /* -1 when the chain is cyclic */
+	int layout_state; /* -1 when the chain is cyclic or holds a field of no basic type */
 	uint32_t *ref_offs;
 	size_t nref_offs;
-	uint64_t layout_bytes; /* field bytes along the chain, references of id_size */
+	uint64_t prim_bytes; /* primitive field bytes along the chain */
 } enc_class;
 
 /* A class dump of the open dump: a CLS record to write at its end. */
@@ -62,7 +64,7 @@ typedef struct enc_held {
 	int has_refs;
 } enc_held;
 
-typedef struct cl_enc {
+typedef struct classic_encoder {
 	profdata_writer *w;
 	int failed;
 
@@ -79,15 +81,12 @@ typedef struct cl_enc {
 	char *source;
 	unsigned id_size;
 
-	/* strings */
-	pd_classic_map str_ix;
-	char *str_bytes;
-	size_t str_len, str_cap;
-	struct { size_t off, len; } *strs;
-	size_t nstrs, strs_cap;
+	/* strings: id -> index + 1 into strs */
+	pd_map str_ix;
+	pd_intern strs;
 
-	/* classes */
-	pd_classic_map class_ix;
+	/* classes: id -> index + 1 into classes */
+	pd_map class_ix;
 	enc_class *classes;
 	size_t nclasses, classes_cap;
 
@@ -107,7 +106,7 @@ typedef struct cl_enc {
 	unsigned char *held_bytes;
 	size_t held_len, held_cap2;
 
-	/* what decides VisualVM's sizes (jvmsize.h) */
+	/* what decides VisualVM's sizes (jvm/jvm.h) */
 	pd_jvm_hints hints;
 
 	/* the classes of primitive arrays without a class id, for the class-block style */
@@ -122,13 +121,13 @@ typedef struct cl_enc {
 	uint64_t prim_refs;
 	uint64_t dropped_roots, dropped_other, unnamed, wide, no_layout;
 	int warned_names;
-} cl_enc;
+} classic_encoder;
 
 static const char hexdig[16] = { '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'D', 'E', 'F' };
 
 /* ---- output ---- */
 
-static int put(cl_enc *e, const void *p, size_t n)
+static int put(classic_encoder *e, const void *p, size_t n)
 {
 	int rc = pd_out_write(e->w, p, n);
 	if (rc < 0)
@@ -136,7 +135,7 @@ static int put(cl_enc *e, const void *p, size_t n)
 	return rc < 0 ? rc : 0;
 }
 
-static int put_eol(cl_enc *e)
+static int put_eol(classic_encoder *e)
 {
 	return e->crlf ? put(e, "\r\n", 2) : put(e, "\n", 1);
 }
@@ -173,7 +172,7 @@ static size_t fmt_dec(unsigned char *b, uint64_t v)
 }
 
 /* A reference token: nulls as "0x0" (padded in the class-block style). */
-static size_t fmt_ref(const cl_enc *e, unsigned char *b, uint64_t v)
+static size_t fmt_ref(const classic_encoder *e, unsigned char *b, uint64_t v)
 {
 	if (v == 0 && e->style != PD_CLASSIC_CLASSBLOCK)
 		return fmt_hex(b, 0, 1);
@@ -182,27 +181,27 @@ static size_t fmt_ref(const cl_enc *e, unsigned char *b, uint64_t v)
 
 /* ---- strings and classes ---- */
 
-static int find_class(const cl_enc *e, uint64_t id, size_t *out)
+static int find_class(const classic_encoder *e, uint64_t id, size_t *out)
 {
-	uint32_t v;
-	if (!id || !pd_classic_map_get(&e->class_ix, id, &v))
+	uint32_t v = id ? pd_map_get(&e->class_ix, id) : 0;
+	if (!v)
 		return 0;
-	*out = v;
+	*out = v - 1;
 	return 1;
 }
 
-static int class_for(cl_enc *e, uint64_t id, size_t *out)
+static int class_for(classic_encoder *e, uint64_t id, size_t *out)
 {
 	int rc;
 	if (find_class(e, id, out))
 		return 0;
-	if (e->nclasses >= UINT32_MAX)
+	if (e->nclasses >= UINT32_MAX - 1)
 		return PROFDATA_ELIMIT;
 	if ((rc = pd_grow((void **)&e->classes, &e->classes_cap, e->nclasses + 1, sizeof *e->classes)) < 0)
 		return rc;
 	memset(&e->classes[e->nclasses], 0, sizeof *e->classes);
 	e->classes[e->nclasses].id = id;
-	if ((rc = pd_classic_map_put(&e->class_ix, id, (uint32_t)e->nclasses)) < 0)
+	if ((rc = pd_map_put(&e->class_ix, id, (uint32_t)e->nclasses + 1)) < 0)
 		return rc;
 	*out = e->nclasses++;
 	return 0;
@@ -210,7 +209,7 @@ static int class_for(cl_enc *e, uint64_t id, size_t *out)
 
 static int do_begin(void *payload, const profdata_meta *m)
 {
-	cl_enc *e = payload;
+	classic_encoder *e = payload;
 	size_t i;
 	e->begun = 1;
 	e->from_classic = m->format && strcmp(m->format, "ibm-classic") == 0;
@@ -240,25 +239,28 @@ static int do_begin(void *payload, const profdata_meta *m)
 
 static int do_string(void *payload, uint64_t id, const char *utf8, size_t len)
 {
-	cl_enc *e = payload;
-	uint32_t v;
-	int rc;
-	if (pd_classic_map_get(&e->str_ix, id, &v) || !id)
+	classic_encoder *e = payload;
+	uint32_t index;
+	if (!id || pd_map_get(&e->str_ix, id))
 		return 0; /* the first definition wins, as in the model */
-	if (e->nstrs >= UINT32_MAX)
+	if (len > UINT32_MAX || e->strs.n >= UINT32_MAX - 1)
 		return PROFDATA_ELIMIT;
-	if ((rc = pd_grow((void **)&e->str_bytes, &e->str_cap, e->str_len + len + 1, 1)) < 0 ||
-	    (rc = pd_grow((void **)&e->strs, &e->strs_cap, e->nstrs + 1, sizeof *e->strs)) < 0)
+	int rc = pd_intern_put(&e->strs, utf8, len, &index);
+	if (rc < 0 || (rc = pd_map_put(&e->str_ix, id, index + 1)) < 0)
 		return rc;
-	memcpy(e->str_bytes + e->str_len, utf8, len);
-	e->str_bytes[e->str_len + len] = 0;
-	e->strs[e->nstrs].off = e->str_len;
-	e->strs[e->nstrs].len = len;
-	e->str_len += len + 1;
-	if ((rc = pd_classic_map_put(&e->str_ix, id, (uint32_t)e->nstrs)) < 0)
-		return rc;
-	e->nstrs++;
 	return 0;
+}
+
+/* String `id`, NULL when the input gave none; *len its length when not NULL. */
+static const char *string_of(const classic_encoder *e, uint64_t id, size_t *len)
+{
+	uint32_t v = id ? pd_map_get(&e->str_ix, id) : 0;
+	return v ? pd_intern_str(&e->strs, v - 1, len) : NULL;
+}
+
+static const char *static_name(const void *table, uint64_t id)
+{
+	return string_of(table, id, NULL);
 }
 
 /*
@@ -266,7 +268,7 @@ static int do_string(void *payload, uint64_t id, const char *utf8, size_t len)
  * may be in source form; a classic source's are written as they were read);
  * whitespace becomes '_'.
  */
-static int set_name(cl_enc *e, enc_class *c, const char *name, size_t len)
+static int set_name(classic_encoder *e, enc_class *c, const char *name, size_t len)
 {
 	size_t n = e->from_classic ? len : profdata_internal_name(name, len, NULL, 0), i;
 	char *s = malloc(n + 1);
@@ -299,9 +301,9 @@ static int set_name(cl_enc *e, enc_class *c, const char *name, size_t len)
 
 static int do_class_load(void *payload, const profdata_class_load *cl)
 {
-	cl_enc *e = payload;
-	size_t ci;
-	uint32_t si;
+	classic_encoder *e = payload;
+	size_t ci, len;
+	const char *name;
 	int rc;
 	if (!cl->id)
 		return 0;
@@ -309,19 +311,14 @@ static int do_class_load(void *payload, const profdata_class_load *cl)
 		return rc;
 	if (e->classes[ci].name)
 		return 0;
-	if (cl->name_id && pd_classic_map_get(&e->str_ix, cl->name_id, &si))
-		return set_name(e, &e->classes[ci], e->str_bytes + e->strs[si].off, e->strs[si].len);
+	if ((name = string_of(e, cl->name_id, &len)) != NULL)
+		return set_name(e, &e->classes[ci], name, len);
 	return 0;
-}
-
-static uint64_t get_id(const unsigned char *p, unsigned size)
-{
-	return pd_be_id(p, size);
 }
 
 static int do_class_dump(void *payload, const profdata_class_dump *cd)
 {
-	cl_enc *e = payload;
+	classic_encoder *e = payload;
 	enc_class *c;
 	size_t ci, i;
 	unsigned ids = e->id_size ? e->id_size : 8;
@@ -343,19 +340,8 @@ static int do_class_dump(void *payload, const profdata_class_dump *cd)
 				c->field_types[i] = cd->fields[i].type;
 			c->nfields = cd->nfields;
 		}
-		if (c->name) {
-			if (!cd->super_id && strcmp(c->name, "java/lang/Object") == 0)
-				e->hints.object_instance_size = cd->instance_size;
-			for (i = 0; i < cd->nstatics; i++) {
-				uint32_t si;
-				int t = cd->statics[i].type;
-				if ((t == PROFDATA_TYPE_LONG || t == PROFDATA_TYPE_INT) &&
-				    pd_classic_map_get(&e->str_ix, cd->statics[i].name_id, &si))
-					pd_jvm_note_static(&e->hints, c->name, e->str_bytes + e->strs[si].off,
-					                   t == PROFDATA_TYPE_INT ? (int32_t)cd->statics[i].value
-					                                          : (int64_t)cd->statics[i].value);
-			}
-		}
+		pd_jvm_note_class(&e->hints, c->name, cd->super_id, cd->instance_size, cd->statics, cd->nstatics,
+		                  static_name, e);
 	}
 	if (!e->in_dump)
 		return 0;
@@ -386,7 +372,7 @@ static int do_class_dump(void *payload, const profdata_class_dump *cd)
 				if (cd->statics[i].type == PROFDATA_TYPE_OBJECT)
 					e->cpool[e->ncpool++] = cd->statics[i].value;
 				else
-					r->statics_bytes += profdata_basic_type_size(cd->statics[i].type, ids);
+					r->statics_bytes += pd_jvm_type_size(cd->statics[i].type, ids);
 			}
 		}
 		r->nrefs = e->ncpool - r->refs_off;
@@ -394,58 +380,50 @@ static int do_class_dump(void *payload, const profdata_class_dump *cd)
 	return 0;
 }
 
+/* The encoder's classes as the JVM module's layout flattening reads them. */
+static int class_fields_view(const void *table, uint64_t class_id, pd_jvm_class_view *v)
+{
+	const classic_encoder *e = table;
+	size_t ci;
+	if (!find_class(e, class_id, &ci) || !e->classes[ci].has_dump)
+		return 0;
+	v->fields = NULL;
+	v->types = e->classes[ci].field_types;
+	v->nfields = e->classes[ci].nfields;
+	v->super_id = e->classes[ci].super_id;
+	return 1;
+}
+
 /*
  * The offsets of the object fields of instances of class ci. 1 when known,
- * 0 when a class of the chain has no dump yet, negative on a cycle.
+ * 0 when a class of the chain has no dump yet, negative on a cycle or a
+ * field of no basic type.
  */
-static int layout(cl_enc *e, size_t ci)
+static int layout(classic_encoder *e, size_t ci)
 {
 	enc_class *c = &e->classes[ci];
-	size_t k, n = 0, cap = 0, hops = 0;
-	uint32_t off = 0, *offs = NULL;
-	unsigned ids = e->id_size ? e->id_size : 8;
-	size_t cur = ci;
-	uint64_t off64 = 0;
+	pd_jvm_layout l;
 	if (c->layout_state)
 		return c->layout_state == 1 ? 1 : PROFDATA_EFORMAT;
-	for (;;) {
-		enc_class *s = &e->classes[cur];
-		if (!s->has_dump) {
-			free(offs);
-			return 0;
-		}
-		for (k = 0; k < s->nfields; k++) {
-			unsigned sz = profdata_basic_type_size(s->field_types[k], ids);
-			if (s->field_types[k] == PROFDATA_TYPE_OBJECT) {
-				if (pd_grow((void **)&offs, &cap, n + 1, sizeof *offs) < 0) {
-					free(offs);
-					return PROFDATA_ENOMEM;
-				}
-				offs[n++] = off;
-			}
-			off64 += sz;
-			off = off64 > UINT32_MAX ? UINT32_MAX : (uint32_t)off64;
-		}
-		if (!s->super_id)
-			break;
-		if (++hops > e->nclasses) {
-			free(offs);
+	memset(&l, 0, sizeof l);
+	l.want_offsets = 1;
+	int st = pd_jvm_flatten(&l, c->id, e->id_size ? e->id_size : 8, e->nclasses, class_fields_view, e);
+	if (st == 1 && l.bad_type)
+		st = PROFDATA_EFORMAT;
+	if (st != 1) {
+		pd_jvm_layout_free(&l);
+		if (st == PROFDATA_EFORMAT)
 			c->layout_state = -1;
-			return PROFDATA_EFORMAT;
-		}
-		if (!find_class(e, s->super_id, &cur)) {
-			free(offs);
-			return 0;
-		}
+		return st;
 	}
-	c->ref_offs = offs;
-	c->nref_offs = n;
-	c->layout_bytes = off64;
+	c->ref_offs = l.ref_offsets;
+	c->nref_offs = l.nrefs;
+	c->prim_bytes = l.prim_bytes;
 	c->layout_state = 1;
 	return 1;
 }
 
-static const char *class_name(cl_enc *e, uint64_t id, size_t *len, char *buf, size_t buf_len)
+static const char *class_name(classic_encoder *e, uint64_t id, size_t *len, char *buf, size_t buf_len)
 {
 	size_t ci;
 	if (find_class(e, id, &ci) && e->classes[ci].name) {
@@ -457,7 +435,7 @@ static const char *class_name(cl_enc *e, uint64_t id, size_t *len, char *buf, si
 	return buf;
 }
 
-static int need_refs(cl_enc *e, size_t n)
+static int need_refs(classic_encoder *e, size_t n)
 {
 	return pd_grow((void **)&e->refs, &e->refs_cap, n, sizeof *e->refs);
 }
@@ -467,7 +445,7 @@ static int need_refs(cl_enc *e, size_t n)
  * written references (zeros print as null tokens); `hidden` nulls are only
  * counted. `cb` is the class-block address for that style (0 none).
  */
-static int write_record(cl_enc *e, int cls, uint64_t addr, uint64_t size, const char *name, size_t name_len,
+static int write_record(classic_encoder *e, int cls, uint64_t addr, uint64_t size, const char *name, size_t name_len,
                         const uint64_t *refs, size_t nrefs, uint64_t cb)
 {
 	unsigned char *b;
@@ -532,7 +510,7 @@ fail:
  * class, or for a primitive array without one (HPROF) the class named like
  * it, if any. 0 when there is none: the item is then left out.
  */
-static uint64_t class_block(cl_enc *e, const profdata_object *o)
+static uint64_t class_block(classic_encoder *e, const profdata_object *o)
 {
 	char want[3];
 	unsigned t = o->elem_type & 15;
@@ -556,11 +534,11 @@ static uint64_t class_block(cl_enc *e, const profdata_object *o)
 }
 
 /* Write an object whose references are known or decodable now. */
-static int write_object(cl_enc *e, const profdata_object *o)
+static int write_object(classic_encoder *e, const profdata_object *o)
 {
 	char buf[48];
 	const char *name;
-	size_t name_len, nrefs = 0, i;
+	size_t name_len, nrefs = 0;
 	const uint64_t *refs = NULL;
 	uint64_t size = o->size, nulls = 0;
 	unsigned ids = e->id_size ? e->id_size : 8;
@@ -590,54 +568,37 @@ static int write_object(cl_enc *e, const profdata_object *o)
 		refs = o->refs;
 		nrefs = o->nrefs;
 	} else if (o->data && o->kind == PROFDATA_OBJECT_ARRAY) {
-		size_t n = (size_t)(o->data_len / ids);
-		const unsigned char *d = o->data;
-		if ((rc = need_refs(e, n)) < 0)
+		if ((rc = need_refs(e, (size_t)(o->data_len / ids))) < 0)
 			return rc;
-		for (i = 0; i < n; i++) {
-			uint64_t r = get_id(d + i * ids, ids);
-			if (r || e->style == PD_CLASSIC_JDMPVIEW)
-				e->refs[nrefs++] = r;
-			else
-				nulls++;
-		}
+		pd_jvm_refs sink = { e->refs, e->refs_cap, e->style == PD_CLASSIC_JDMPVIEW, 0, 0 };
+		pd_jvm_array_refs(o->data, o->data_len, ids, &sink);
 		refs = e->refs;
+		nrefs = sink.n;
+		nulls = sink.nulls;
 	} else if (o->data && o->kind == PROFDATA_OBJECT_INSTANCE && has_class && e->classes[ci].layout_state == 1) {
-		enc_class *c = &e->classes[ci];
-		const unsigned char *d = o->data;
+		const enc_class *c = &e->classes[ci];
 		if ((rc = need_refs(e, c->nref_offs)) < 0)
 			return rc;
-		for (i = 0; i < c->nref_offs; i++) {
-			uint64_t r;
-			if ((uint64_t)c->ref_offs[i] + ids > o->data_len)
-				break;
-			r = get_id(d + c->ref_offs[i], ids);
-			if (r || e->style == PD_CLASSIC_JDMPVIEW)
-				e->refs[nrefs++] = r;
-			else
-				nulls++;
-		}
+		pd_jvm_refs sink = { e->refs, e->refs_cap, e->style == PD_CLASSIC_JDMPVIEW, 0, 0 };
+		pd_jvm_instance_refs(o->data, o->data_len, ids, c->ref_offs, c->nref_offs, &sink);
 		refs = e->refs;
+		nrefs = sink.n;
+		nulls = sink.nulls;
 	} else if (o->data && o->kind == PROFDATA_OBJECT_INSTANCE) {
 		e->no_layout++;
 	}
 
 	if (!size) {
-		/* VisualVM's shallow size, as profdata_profile_object_size() gives it (jvmsize.h) */
+		/* VisualVM's shallow size, as profdata_profile_object_size() gives it (jvm/jvm.h) */
 		pd_jvm_sizes sz;
 		pd_jvm_decide(ids, &e->hints, &sz);
 		if (o->kind == PROFDATA_OBJECT_INSTANCE) {
-			const enc_class *c = has_class ? &e->classes[ci] : NULL;
-			if (!c || c->layout_state != 1)
-				size = pd_align8(sz.header + o->length);
-			else if (sz.stated_instances)
-				size = c->instance_size;
-			else
-				size = pd_align8(sz.header + c->layout_bytes - (uint64_t)c->nref_offs * ids +
-				                 (uint64_t)c->nref_offs * sz.ref);
+			const enc_class *c = has_class && e->classes[ci].layout_state == 1 ? &e->classes[ci] : NULL;
+			size = c ? pd_jvm_instance_size(&sz, 1, c->prim_bytes, c->nref_offs,
+			                                c->instance_size, o->length)
+			         : pd_jvm_instance_size(&sz, 0, 0, 0, 0, o->length);
 		} else {
-			uint64_t esz = o->kind == PROFDATA_OBJECT_ARRAY ? sz.ref : profdata_basic_type_size(o->elem_type, sz.ref);
-			size = pd_align8(sz.header + 4 + o->length * esz);
+			size = pd_jvm_array_size(&sz, o->kind, o->elem_type, o->length);
 		}
 	}
 
@@ -654,7 +615,7 @@ static int write_object(cl_enc *e, const profdata_object *o)
 	                    e->style == PD_CLASSIC_CLASSBLOCK ? class_block(e, o) : 0);
 }
 
-static int hold(cl_enc *e, const profdata_object *o)
+static int hold(classic_encoder *e, const profdata_object *o)
 {
 	enc_held *h;
 	size_t need;
@@ -678,7 +639,7 @@ static int hold(cl_enc *e, const profdata_object *o)
 
 static int do_object(void *payload, const profdata_object *o)
 {
-	cl_enc *e = payload;
+	classic_encoder *e = payload;
 	size_t ci;
 	if (!e->in_dump)
 		return 0;
@@ -697,7 +658,7 @@ static int do_object(void *payload, const profdata_object *o)
 static int on_root(void *payload, const profdata_root *r)
 {
 	(void)r;
-	((cl_enc *)payload)->dropped_roots++;
+	((classic_encoder *)payload)->dropped_roots++;
 	return 0;
 }
 
@@ -729,7 +690,7 @@ static int att_kind(const char *name, int *dump)
 
 static int do_attachment(void *payload, const profdata_attachment *a)
 {
-	cl_enc *e = payload;
+	classic_encoder *e = payload;
 	int dump, kind = a->name ? att_kind(a->name, &dump) : -1, rc;
 	char *s;
 	if (!e->from_classic || kind < 0) {
@@ -752,7 +713,7 @@ static int do_attachment(void *payload, const profdata_attachment *a)
 }
 
 /* The text of attachment (kind, dump), or NULL. */
-static const char *find_att(const cl_enc *e, int trailer, int dump)
+static const char *find_att(const classic_encoder *e, int trailer, int dump)
 {
 	size_t i;
 	for (i = 0; i < e->natts; i++)
@@ -761,7 +722,7 @@ static const char *find_att(const cl_enc *e, int trailer, int dump)
 	return NULL;
 }
 
-static int write_header(cl_enc *e)
+static int write_header(classic_encoder *e)
 {
 	int rc;
 	const char *h = e->ndumps > 0 ? find_att(e, 0, e->ndumps + 1) : NULL;
@@ -790,7 +751,7 @@ static int write_header(cl_enc *e)
 
 static int do_dump_begin(void *payload, const profdata_dump *d)
 {
-	cl_enc *e = payload;
+	classic_encoder *e = payload;
 	(void)d;
 	if (e->in_dump)
 		return 0;
@@ -806,7 +767,7 @@ static int do_dump_begin(void *payload, const profdata_dump *d)
 	return 0;
 }
 
-static int flush_held(cl_enc *e)
+static int flush_held(classic_encoder *e)
 {
 	size_t i, ci;
 	int rc;
@@ -827,7 +788,7 @@ static int flush_held(cl_enc *e)
 }
 
 /* This dump's trailer attachment, parsed; 0 when there is none or it does not parse. */
-static int peek_trailer(const cl_enc *e, pd_classic_trailer *t, const char **text)
+static int peek_trailer(const classic_encoder *e, pd_classic_trailer *t, const char **text)
 {
 	const char *s = find_att(e, 1, e->ndumps), *nl;
 	memset(t, 0, sizeof *t);
@@ -841,7 +802,7 @@ static int peek_trailer(const cl_enc *e, pd_classic_trailer *t, const char **tex
 	return 1;
 }
 
-static int write_trailer(cl_enc *e)
+static int write_trailer(classic_encoder *e)
 {
 	const enc_counts *c = &e->cnt;
 	uint64_t total = c->classes + c->objects + c->arrays + c->prims;
@@ -880,7 +841,7 @@ static int write_trailer(cl_enc *e)
 	return put_eol(e);
 }
 
-static int write_class(cl_enc *e, const enc_cls_rec *r)
+static int write_class(classic_encoder *e, const enc_cls_rec *r)
 {
 	char buf[48];
 	size_t name_len, nrefs = r->nrefs, k;
@@ -890,10 +851,10 @@ static int write_class(cl_enc *e, const enc_cls_rec *r)
 	uint64_t size = r->size;
 	int rc;
 	if (!size) {
-		/* a class object: a header and its static fields, sized as jvmsize.h sizes objects */
+		/* a class object: a header and its static fields (jvm/jvm.h) */
 		pd_jvm_sizes sz;
 		pd_jvm_decide(ids, &e->hints, &sz);
-		size = pd_align8(sz.header + r->statics_bytes + (uint64_t)(r->derived ? r->nrefs : 0) * sz.ref);
+		size = pd_jvm_class_size(&sz, r->statics_bytes, r->derived ? r->nrefs : 0);
 	}
 	e->cnt.classes++;
 	if (r->derived && e->style != PD_CLASSIC_JDMPVIEW) {
@@ -913,7 +874,7 @@ static int write_class(cl_enc *e, const enc_cls_rec *r)
 
 static int do_dump_end(void *payload)
 {
-	cl_enc *e = payload;
+	classic_encoder *e = payload;
 	size_t i;
 	int rc;
 	if (!e->in_dump)
@@ -927,45 +888,28 @@ static int do_dump_end(void *payload)
 	return write_trailer(e);
 }
 
-static int on_other(cl_enc *e)
+static int on_other(classic_encoder *e)
 {
 	e->dropped_other++;
 	return 0;
 }
 
-static int on_thread_start(void *payload, const profdata_thread_start *t)
-{
-	(void)t;
-	return on_other(payload);
-}
-
-static int on_stack(void *payload, const profdata_stack *s)
-{
-	(void)s;
-	return on_other(payload);
-}
-
-static int on_sample(void *payload, const profdata_sample *s)
-{
-	(void)s;
-	return on_other(payload);
-}
-
-static int on_unknown(void *payload, const profdata_unknown *u)
-{
-	(void)u;
-	return on_other(payload);
-}
-
-static int on_trace_event(void *payload, const profdata_trace_event *t)
-{
-	(void)t;
-	return on_other(payload);
-}
+/* Events the classic format has no place for: counted, for a warning at the end. */
+#define DROPPED(name, type) \
+	static int on_##name(void *payload, const type *x) \
+	{ \
+		(void)x; \
+		return on_other(payload); \
+	}
+DROPPED(thread_start, profdata_thread_start)
+DROPPED(stack, profdata_stack)
+DROPPED(sample, profdata_sample)
+DROPPED(unknown, profdata_unknown)
+DROPPED(trace_event, profdata_trace_event)
 
 static int enc_finish(void *state)
 {
-	cl_enc *e = state;
+	classic_encoder *e = state;
 	int rc;
 	if (e->failed)
 		return pd_out_diag(e->w)->has_err ? pd_out_diag(e->w)->err.code : PROFDATA_EIO;
@@ -974,30 +918,24 @@ static int enc_finish(void *state)
 	if (!e->ndumps)
 		return pd_out_error(e->w, PROFDATA_EUNSUPPORTED,
 		                    "ibm-classic: the input holds no heap dump, and a classic heapdump holds nothing else");
-	if (e->dropped_roots)
-		pd_out_warn(e->w, "ibm-classic: %llu GC roots dropped (the format has no roots)",
-		            (unsigned long long)e->dropped_roots);
-	if (e->dropped_other)
-		pd_out_warn(e->w, "ibm-classic: %llu records that are not objects or classes dropped (threads, stacks, "
-		            "samples, unknown records, attachments)", (unsigned long long)e->dropped_other);
-	if (e->unnamed)
-		pd_out_warn(e->w, "ibm-classic: %llu records whose class has no name: written as unknown/0x<id>",
-		            (unsigned long long)e->unnamed);
-	if (e->no_layout)
-		pd_out_warn(e->w, "ibm-classic: %llu instances whose class layout is missing or broken: written without "
-		            "references", (unsigned long long)e->no_layout);
-	if (e->prim_refs)
-		pd_out_warn(e->w, "ibm-classic: %llu references of primitive arrays dropped (they cannot hold any)",
-		            (unsigned long long)e->prim_refs);
-	if (e->wide)
-		pd_out_warn(e->w, "ibm-classic: %llu addresses wider than the 32-bit word size: written in full",
-		            (unsigned long long)e->wide);
+	const struct { uint64_t n; const char *what; } counts[] = {
+		{ e->dropped_roots, "GC roots dropped (the format has no roots)" },
+		{ e->dropped_other, "records that are not objects or classes dropped (threads, stacks, samples, unknown "
+		                    "records, attachments)" },
+		{ e->unnamed, "records whose class has no name: written as unknown/0x<id>" },
+		{ e->no_layout, "instances whose class layout is missing or broken: written without references" },
+		{ e->prim_refs, "references of primitive arrays dropped (they cannot hold any)" },
+		{ e->wide, "addresses wider than the 32-bit word size: written in full" },
+	};
+	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+		if (counts[i].n)
+			pd_out_warn(e->w, "ibm-classic: %llu %s", (unsigned long long)counts[i].n, counts[i].what);
 	return 0;
 }
 
 static void enc_free(void *state)
 {
-	cl_enc *e = state;
+	classic_encoder *e = state;
 	size_t i;
 	if (!e)
 		return;
@@ -1010,10 +948,9 @@ static void enc_free(void *state)
 		free(e->atts[i].text);
 	free(e->atts);
 	free(e->classes);
-	pd_classic_map_free(&e->class_ix);
-	pd_classic_map_free(&e->str_ix);
-	free(e->str_bytes);
-	free(e->strs);
+	pd_map_free(&e->class_ix);
+	pd_map_free(&e->str_ix);
+	pd_intern_free(&e->strs);
 	free(e->recs);
 	free(e->cpool);
 	free(e->held);
@@ -1026,7 +963,7 @@ static void enc_free(void *state)
 
 /* ---- the callbacks: failures are recorded on the writer, so that drivers report them ---- */
 
-static int fail(cl_enc *e, int rc)
+static int fail(classic_encoder *e, int rc)
 {
 	if (rc < 0) {
 		e->failed = 1;
@@ -1077,91 +1014,82 @@ static int on_dump_end(void *payload)
 }
 
 static const pd_encoder_ops classic_ops = {
-	{
-		PROFDATA_EVENTS_VERSION,
-		on_begin,
-		on_string,
-		on_class_load,
-		NULL, /* class_unload */
-		NULL, /* function */
-		NULL, /* frame */
-		on_stack,
-		on_thread_start,
-		NULL, /* thread_end */
-		NULL, /* sample_type */
-		NULL, /* sample_group */
-		on_sample,
-		NULL, /* alloc_sites */
-		NULL, /* heap_summary */
-		NULL, /* control_settings */
-		NULL, /* mapping */
-		on_dump_begin,
-		NULL, /* heap_info */
-		on_class_dump,
-		on_root,
-		on_object,
-		on_dump_end,
-		on_unknown,
-		on_attachment,
-		on_trace_event,
-		NULL, /* end */
+	.events = {
+		.version = PROFDATA_EVENTS_VERSION,
+		.begin = on_begin,
+		.string = on_string,
+		.class_load = on_class_load,
+		.stack = on_stack,
+		.thread_start = on_thread_start,
+		.sample = on_sample,
+		.dump_begin = on_dump_begin,
+		.class_dump = on_class_dump,
+		.root = on_root,
+		.object = on_object,
+		.dump_end = on_dump_end,
+		.unknown = on_unknown,
+		.attachment = on_attachment,
+		.trace_event = on_trace_event,
 	},
-	enc_finish,
-	enc_free,
+	.finish = enc_finish,
+	.free = enc_free,
 };
+
+/* Each option: its key, its values and the numbers they stand for, and where they go. */
+static const struct classic_option {
+	const char *key;
+	const char *values[4];
+	int numbers[4];
+	size_t value_at, set_at; /* offsets of the int fields in classic_encoder; set_at 0: none */
+} classic_options[] = {
+	{ "style", { "openj9", "jdmpview", "classblock", NULL },
+	  { PD_CLASSIC_OPENJ9, PD_CLASSIC_JDMPVIEW, PD_CLASSIC_CLASSBLOCK },
+	  offsetof(classic_encoder, style), offsetof(classic_encoder, style_set) },
+	{ "line_end", { "lf", "crlf", NULL }, { 0, 1 },
+	  offsetof(classic_encoder, crlf), offsetof(classic_encoder, crlf_set) },
+	{ "layout", { "two-line", "single-line", NULL }, { 0, 1 },
+	  offsetof(classic_encoder, single), offsetof(classic_encoder, single_set) },
+};
+
+/* 0, or the value of `o` that is none of its choices. */
+static const char *set_option(classic_encoder *e, const pd_options *opts, const struct classic_option *o)
+{
+	const char *v = pd_options_get(opts, o->key);
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < 4 && o->values[i]; i++)
+		if (strcmp(v, o->values[i]) == 0) {
+			*(int *)((char *)e + o->value_at) = o->numbers[i];
+			*(int *)((char *)e + o->set_at) = 1;
+			return NULL;
+		}
+	return v;
+}
 
 int pd_classic_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writer *w, const pd_options *opts)
 {
-	cl_enc *e = calloc(1, sizeof *e);
-	const char *v;
+	classic_encoder *e = calloc(1, sizeof *e);
+	const char *bad = NULL;
 	if (!e)
 		return PROFDATA_ENOMEM;
 	e->w = w;
 	e->word_size = 8;
-	if ((v = pd_options_get(opts, "style")) != NULL) {
-		e->style_set = 1;
-		if (strcmp(v, "openj9") == 0)
-			e->style = PD_CLASSIC_OPENJ9;
-		else if (strcmp(v, "jdmpview") == 0)
-			e->style = PD_CLASSIC_JDMPVIEW;
-		else if (strcmp(v, "classblock") == 0)
-			e->style = PD_CLASSIC_CLASSBLOCK;
-		else
-			goto bad;
-	}
-	if ((v = pd_options_get(opts, "word_size")) != NULL) {
-		if (strcmp(v, "4") == 0)
-			e->word_size = 4;
-		else if (strcmp(v, "8") == 0)
-			e->word_size = 8;
-		else
-			goto bad;
+	for (size_t i = 0; i < sizeof classic_options / sizeof classic_options[0] && !bad; i++)
+		bad = set_option(e, opts, &classic_options[i]);
+	const char *ws = pd_options_get(opts, "word_size");
+	if (!bad && ws) {
+		if (strcmp(ws, "4") != 0 && strcmp(ws, "8") != 0)
+			bad = ws;
+		e->word_size = ws[0] == '4' ? 4 : 8;
 		e->ws_set = 1;
 	}
-	if ((v = pd_options_get(opts, "line_end")) != NULL) {
-		if (strcmp(v, "lf") == 0)
-			e->crlf = 0;
-		else if (strcmp(v, "crlf") == 0)
-			e->crlf = 1;
-		else
-			goto bad;
-		e->crlf_set = 1;
-	}
-	if ((v = pd_options_get(opts, "layout")) != NULL) {
-		if (strcmp(v, "two-line") == 0)
-			e->single = 0;
-		else if (strcmp(v, "single-line") == 0)
-			e->single = 1;
-		else
-			goto bad;
-		e->single_set = 1;
+	if (bad) {
+		free(e);
+		return pd_out_error(w, PROFDATA_EINVAL,
+		                    "ibm-classic: options are style=openj9|jdmpview|classblock, word_size=4|8, "
+		                    "line_end=lf|crlf, layout=two-line|single-line; \"%s\" is not valid", bad);
 	}
 	*state = e;
 	*ops = &classic_ops;
 	return 0;
-bad:
-	free(e);
-	return pd_out_error(w, PROFDATA_EINVAL,
-	                    "ibm-classic: options are style=openj9|jdmpview|classblock, word_size=4|8, "
-	                    "line_end=lf|crlf, layout=two-line|single-line; \"%s\" is not valid", v);
 }

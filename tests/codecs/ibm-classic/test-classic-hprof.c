@@ -6,6 +6,7 @@
  * what the encoder writes today.
  */
 #include "support.h"
+#include "transform/transform.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,6 +312,84 @@ START_TEST(classic_to_hprof)
 }
 END_TEST
 
+/* The streaming histogram and the one read from the model agree, for all dumps and per dump. */
+static const char *const histo_inputs[] = {
+	"hprof/jdk17-types.hprof", "hprof/jdk17-loaders.hprof", "hprof/synthetic/agent-1.0.1-id4.hprof",
+	"hprof/synthetic/multi-dump-1.0.2-id8.hprof", "hprof/synthetic/android-1.0.3-tiny-segments.hprof",
+	"classic/openj9-64.txt", "classic/multi-heap.txt",
+};
+
+static hrow *histo_streamed(const void *buf, size_t len, long dump, size_t *n)
+{
+	profdata_reader *r;
+	profdata_histogram *h;
+	ck_assert_int_eq(profdata_reader_open_memory(&r, buf, len, "mem"), 0);
+	ck_assert_int_eq(profdata_histogram_read(&h, r, NULL, dump), 0);
+	profdata_reader_free(r);
+	return histo_rows(h, n);
+}
+
+START_TEST(streaming_and_model_histograms_agree)
+{
+	char path[1024];
+	size_t len, na, nb;
+	unsigned char *buf = test_slurp(test_data_path(path, sizeof path, histo_inputs[_i]), &len);
+	ck_assert_ptr_nonnull(buf);
+	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_PERMISSIVE);
+	ck_assert_ptr_nonnull(p);
+	long dumps[] = { PROFDATA_HISTOGRAM_ALL_DUMPS, 0, 1 };
+	for (size_t d = 0; d < sizeof dumps / sizeof dumps[0]; d++) {
+		profdata_histogram *h;
+		ck_assert_int_eq(profdata_histogram_from_profile(&h, p, dumps[d]), 0);
+		hrow *a = histo_rows(h, &na);
+		hrow *b = histo_streamed(buf, len, dumps[d], &nb);
+		assert_same_histo(a, na, b, nb, histo_inputs[_i], 1);
+		free(a);
+		free(b);
+	}
+	profdata_profile_free(p);
+	free(buf);
+}
+END_TEST
+
+/*
+ * refs_to_payloads has nothing to do on an input with payloads: a model
+ * replayed through it builds the same model; a chain without transforms
+ * hands the consumer's own table back.
+ */
+START_TEST(transform_passes_payload_inputs_through)
+{
+	char path[512], why[256] = "";
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, "hprof/jdk17-types.hprof"), "hprof",
+	                                PROFDATA_MODE_STRICT);
+	profdata_profile *q;
+	profdata_events ev;
+	pd_diag diag;
+	pd_transform_chain *chain;
+	const pd_transform_desc *const descs[] = { &pd_transform_refs_to_payloads, NULL };
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(profdata_profile_new(&q), 0);
+	profdata_profile_builder(&ev);
+	pd_diag_init(&diag, "test");
+	ck_assert_int_eq(pd_transform_chain_new(&chain, NULL, &ev, q, &diag, NULL), 0);
+	ck_assert_ptr_eq(pd_transform_chain_events(chain), &ev);
+	ck_assert_ptr_eq(pd_transform_chain_payload(chain), q);
+	pd_transform_chain_free(chain);
+
+	ck_assert_int_eq(pd_transform_chain_new(&chain, descs, &ev, q, &diag, NULL), 0);
+	ck_assert_ptr_ne(pd_transform_chain_events(chain), &ev);
+	ck_assert_int_eq(profdata_profile_replay(p, pd_transform_chain_events(chain), pd_transform_chain_payload(chain)), 0);
+	ck_assert_int_eq(pd_transform_chain_finish(chain), 0);
+	pd_transform_chain_free(chain);
+	ck_assert_uint_eq(diag.nwarnings, 0);
+	ck_assert_msg(profdata_profile_equal(p, q, why, sizeof why), "%s", why);
+	pd_diag_free(&diag);
+	profdata_profile_free(p);
+	profdata_profile_free(q);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("classic-hprof");
@@ -320,6 +399,9 @@ Suite *suite_main(void)
 	tcase_add_loop_test(tc, hprof_to_classic_streaming, 0, NJDK);
 	tcase_add_loop_test(tc, committed_conversions, 0, NJDK);
 	tcase_add_test(tc, classic_to_hprof);
+	tcase_add_test(tc, transform_passes_payload_inputs_through);
+	tcase_add_loop_test(tc, streaming_and_model_histograms_agree, 0,
+	                    (int)(sizeof histo_inputs / sizeof histo_inputs[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

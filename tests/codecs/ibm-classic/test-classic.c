@@ -933,7 +933,7 @@ START_TEST(encoder_from_payloads)
 	emit_payload_heap(&ev, p);
 	size_t len;
 	unsigned char *out = test_write(p, FMT, NULL, &len);
-	/* 8-byte ids without compressed-oops hints: header 16, references 8 (jvmsize.h) */
+	/* 8-byte ids without compressed-oops hints: header 16, references 8 (jvm/jvm.h) */
 	const char *objs =
 		"0x0000000000001000 [40] OBJ Derived\n\t0x0000000000001100 \n"
 		"0x0000000000001100 [32] OBJ Base\n\t0x0000000000001000 \n"

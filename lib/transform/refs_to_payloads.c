@@ -1,0 +1,600 @@
+/*
+ * Reference lists -> payloads: for formats whose objects list their
+ * references instead of carrying payloads (the IBM classic heapdump:
+ * meta.id_size 0, objects with `refs` and no `data`), in front of encoders
+ * that need payloads (HPROF). It gives them what such an encoder can hold:
+ *
+ * - every class gets synthetic instance fields "ref0", "ref1", ... of type
+ *   object, as many as the most references one of its instances lists; an
+ *   instance's payload holds its references in order, then nulls;
+ * - a class's own references (classic CLS records) become static fields
+ *   "sref0", "sref1", ... of type object;
+ * - classes without a class dump get one (HPROF readers need a dump for the
+ *   class of every instance); every class but java/lang/Object has
+ *   java/lang/Object as superclass when the input has it;
+ * - object arrays take their references as elements; primitive arrays get
+ *   the length their stated size implies (no elements are known: zeros).
+ *
+ * Field layouts depend on every instance of a dump, and the classic format
+ * puts its classes after its objects, so a dump is held until its end and
+ * then written. Inputs with payloads (id_size set) pass straight through.
+ * The field names say what they are; doc/formats-classic.md describes the
+ * mapping. Each dump gets the class dumps its input gave it (classes without
+ * one get theirs in the first dump). A class keeps the layout of the first
+ * dump that had it: an instance of a later dump with more references loses
+ * the extra ones (a warning counts them). Sizes run the JVM rules
+ * (jvm/jvm.h) backwards: from the stated sizes to lengths and layouts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transform/transform.h"
+#include "jvm/jvm.h"
+#include "util/hashmap.h"
+
+/* An object of the held dump. */
+typedef struct held_object {
+	profdata_object o; /* refs and data cleared; see refs_off */
+	size_t refs_off;
+	int has_refs;
+} held_object;
+
+/* A class and the synthetic layout it gets. */
+typedef struct class_plan {
+	uint64_t id;
+	int is_array, is_object;
+	int dumped;          /* written in an earlier dump */
+	uint32_t want;       /* references of its largest instance in this dump */
+	uint32_t nfields;    /* synthetic fields, fixed when written */
+	uint64_t inst_size;  /* stated size of its first instance */
+	int held;            /* a class dump of this dump is held */
+	profdata_class_dump cd;
+	size_t refs_off, nrefs;
+} class_plan;
+
+/* What a string names, as far as the plans care. */
+enum { NAME_SEEN = 4, NAME_ARRAY = 1, NAME_OBJECT = 2 };
+
+/* Synthetic field names written so far: "ref<i>" or "sref<i>" has string id ids[i]. */
+typedef struct field_names {
+	const char *prefix;
+	uint64_t *ids;
+	size_t n, cap;
+} field_names;
+
+typedef struct payload_filter {
+	const profdata_events *down;
+	void *down_payload;
+	pd_diag *diag;
+	int active;
+	unsigned ids;
+	pd_jvm_sizes sizes; /* the object header and reference size the stated sizes imply */
+	int decided;        /* sizes are fixed (at the first dump) */
+	uint64_t max_string;
+	pd_map names;       /* string id -> NAME_* flags (active only) */
+	class_plan *cls;    /* in order of first appearance */
+	size_t ncls, cls_cap;
+	pd_map cls_ix;      /* class id -> index + 1 */
+	uint64_t object_class;
+	uint32_t max_serial;
+	field_names ref_names, sref_names;
+	/* the held dump */
+	int in_dump;
+	profdata_dump dump;
+	held_object *objs;
+	size_t nobjs, objs_cap;
+	profdata_root *roots;
+	size_t nroots, roots_cap;
+	uint64_t *pool;
+	size_t npool, pool_cap;
+	unsigned char *payload;
+	size_t payload_cap;
+	profdata_field *fields; /* scratch for a class dump */
+	size_t fields_cap;
+	uint64_t dropped_refs, dropped_other;
+} payload_filter;
+
+#define DOWN(s, member, ...) \
+	((s)->down->member ? (s)->down->member((s)->down_payload, __VA_ARGS__) : 0)
+#define DOWN0(s, member) ((s)->down->member ? (s)->down->member((s)->down_payload) : 0)
+
+static int out_of_memory(payload_filter *s)
+{
+	return pd_diag_error(s->diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "out of memory");
+}
+
+/* The class plan for id, created when new. */
+static class_plan *plan_of(payload_filter *s, uint64_t id)
+{
+	uint32_t v = pd_map_get(&s->cls_ix, id);
+	if (v)
+		return &s->cls[v - 1];
+	if (s->ncls >= UINT32_MAX - 1 || pd_grow((void **)&s->cls, &s->cls_cap, s->ncls + 1, sizeof *s->cls) < 0 ||
+	    pd_map_put(&s->cls_ix, id, (uint32_t)s->ncls + 1) < 0)
+		return NULL;
+	memset(&s->cls[s->ncls], 0, sizeof *s->cls);
+	s->cls[s->ncls].id = id;
+	return &s->cls[s->ncls++];
+}
+
+static const class_plan *known_plan(const payload_filter *s, uint64_t id)
+{
+	uint32_t v = id ? pd_map_get(&s->cls_ix, id) : 0;
+	return v ? &s->cls[v - 1] : NULL;
+}
+
+static int pool_add(payload_filter *s, const uint64_t *v, size_t n, size_t *off)
+{
+	if (pd_grow((void **)&s->pool, &s->pool_cap, s->npool + n, sizeof *s->pool) < 0)
+		return -1;
+	*off = s->npool;
+	if (n)
+		memcpy(s->pool + s->npool, v, n * sizeof *v);
+	s->npool += n;
+	return 0;
+}
+
+/* ---- events ---- */
+
+static int on_begin(void *payload, const profdata_meta *m)
+{
+	payload_filter *s = payload;
+	profdata_meta copy = *m;
+	s->active = m->id_size == 0;
+	if (!s->active)
+		return DOWN(s, begin, m);
+	s->ids = m->word_size == 4 ? 4 : 8;
+	/* 64-bit IBM and OpenJ9 JVMs mostly run with compressed references, and say so
+	 * in the version text ("amd64-64-Bit Compressed References"). */
+	s->sizes = pd_jvm_sizes_of(s->ids, s->ids == 8 && m->version && strstr(m->version, "Compressed") ? 4 : s->ids);
+	copy.id_size = s->ids; /* the payloads made here use this size */
+	return DOWN(s, begin, &copy);
+}
+
+static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
+{
+	payload_filter *s = payload;
+	if (s->active && !pd_map_get(&s->names, id)) {
+		uint32_t f = NAME_SEEN | ((len && utf8[0] == '[') ? NAME_ARRAY : 0);
+		if (len == 16 && memcmp(utf8, "java/lang/Object", 16) == 0)
+			f |= NAME_OBJECT;
+		if (id > s->max_string && id < PD_RESERVED_ID_MIN)
+			s->max_string = id;
+		if (pd_map_put(&s->names, id, f) < 0)
+			return out_of_memory(s);
+	}
+	return DOWN(s, string, id, utf8, len);
+}
+
+static int on_class_load(void *payload, const profdata_class_load *c)
+{
+	payload_filter *s = payload;
+	if (s->active && c->id) {
+		class_plan *k = plan_of(s, c->id);
+		if (c->serial > s->max_serial)
+			s->max_serial = c->serial;
+		if (!k)
+			return out_of_memory(s);
+		uint32_t f = pd_map_get(&s->names, c->name_id);
+		if (f) {
+			k->is_array = (f & NAME_ARRAY) != 0;
+			k->is_object = (f & NAME_OBJECT) != 0;
+			if (k->is_object && !s->object_class)
+				s->object_class = c->id;
+		}
+	}
+	return DOWN(s, class_load, c);
+}
+
+static int on_dump_begin(void *payload, const profdata_dump *d)
+{
+	payload_filter *s = payload;
+	if (!s->active)
+		return DOWN(s, dump_begin, d);
+	s->in_dump = 1;
+	s->dump = *d;
+	return 0;
+}
+
+static int on_class_dump(void *payload, const profdata_class_dump *c)
+{
+	payload_filter *s = payload;
+	class_plan *k;
+	if (!s->active)
+		return DOWN(s, class_dump, c);
+	if (!c->id || !(k = plan_of(s, c->id)))
+		return c->id ? out_of_memory(s) : 0;
+	if (k->held)
+		return 0; /* once per dump */
+	k->held = 1;
+	k->cd = *c;
+	k->nrefs = c->refs ? c->nrefs : 0;
+	if (pool_add(s, c->refs, k->nrefs, &k->refs_off) < 0)
+		return out_of_memory(s);
+	return 0;
+}
+
+static int on_root(void *payload, const profdata_root *r)
+{
+	payload_filter *s = payload;
+	if (!s->active)
+		return DOWN(s, root, r);
+	if (pd_grow((void **)&s->roots, &s->roots_cap, s->nroots + 1, sizeof *s->roots) < 0)
+		return out_of_memory(s);
+	s->roots[s->nroots++] = *r;
+	return 0;
+}
+
+static int on_object(void *payload, const profdata_object *o)
+{
+	payload_filter *s = payload;
+	held_object *h;
+	if (!s->active)
+		return DOWN(s, object, o);
+	if (pd_grow((void **)&s->objs, &s->objs_cap, s->nobjs + 1, sizeof *s->objs) < 0)
+		return out_of_memory(s);
+	h = &s->objs[s->nobjs];
+	h->o = *o;
+	h->has_refs = o->refs != NULL;
+	if (pool_add(s, o->refs, o->refs ? o->nrefs : 0, &h->refs_off) < 0)
+		return out_of_memory(s);
+	h->o.refs = NULL;
+	h->o.data = NULL;
+	h->o.data_len = 0;
+	s->nobjs++;
+	if (o->kind == PROFDATA_OBJECT_INSTANCE && o->class_id) {
+		class_plan *k = plan_of(s, o->class_id);
+		if (!k)
+			return out_of_memory(s);
+		if (o->nrefs > k->want)
+			k->want = o->nrefs > 0xFFFF ? 0xFFFF : (uint32_t)o->nrefs;
+		if (!k->inst_size)
+			k->inst_size = o->size;
+	}
+	return 0;
+}
+
+/* ---- writing a held dump ---- */
+
+/* Strings "<prefix><i>" for i < want, written once; their ids in names->ids. */
+static int write_field_names(payload_filter *s, field_names *names, size_t want)
+{
+	char buf[32];
+	int rc;
+	if (want > names->n && pd_grow((void **)&names->ids, &names->cap, want, sizeof *names->ids) < 0)
+		return out_of_memory(s);
+	while (names->n < want) {
+		int len = snprintf(buf, sizeof buf, "%s%zu", names->prefix, names->n);
+		uint64_t id = ++s->max_string;
+		if (id >= PD_RESERVED_ID_MIN)
+			return pd_diag_error(s->diag, PROFDATA_ERANGE, PD_NO_OFFSET, 0,
+			                     "no string ids left for synthetic field names");
+		if ((rc = DOWN(s, string, id, buf, (size_t)len)) != 0)
+			return rc;
+		names->ids[names->n++] = id;
+	}
+	return 0;
+}
+
+/* At the first dump: an object array smaller than 8-byte references allow means compressed ones. */
+static void settle_reference_size(payload_filter *s)
+{
+	if (s->decided)
+		return;
+	s->decided = 1;
+	if (s->ids != 8 || s->sizes.ref != 8)
+		return;
+	for (size_t i = 0; i < s->nobjs; i++) {
+		const profdata_object *o = &s->objs[i].o;
+		if (o->kind == PROFDATA_OBJECT_ARRAY && o->size &&
+		    o->size < pd_jvm_array_size(&s->sizes, PROFDATA_OBJECT_ARRAY, 0, o->nrefs)) {
+			s->sizes = pd_jvm_sizes_of(8, 4);
+			return;
+		}
+	}
+}
+
+/*
+ * Every class gets java/lang/Object as superclass, and its stated instance
+ * size tells readers (VisualVM) that instances have stated sizes: made up
+ * when the input has none.
+ */
+static int ensure_object_class(payload_filter *s)
+{
+	profdata_class_load cl;
+	class_plan *k;
+	int rc;
+	if (s->object_class)
+		return 0;
+	memset(&cl, 0, sizeof cl);
+	cl.id = s->ids == 8 ? UINT64_C(0x7FFFFFFFFFFFFFFF) : UINT64_C(0x7FFFFFFF);
+	cl.serial = ++s->max_serial;
+	cl.name_id = ++s->max_string;
+	if (!(k = plan_of(s, cl.id)))
+		return out_of_memory(s);
+	k->is_object = 1;
+	s->object_class = cl.id;
+	if ((rc = DOWN(s, string, cl.name_id, "java/lang/Object", 16)) != 0)
+		return rc;
+	return DOWN(s, class_load, &cl);
+}
+
+/* The "ref<i>" and "sref<i>" names this dump's classes need. */
+static int write_all_field_names(payload_filter *s)
+{
+	size_t want = 0, swant = 0;
+	for (size_t i = 0; i < s->ncls; i++) {
+		const class_plan *k = &s->cls[i];
+		if (!k->dumped && !k->is_array && k->want > want)
+			want = k->want;
+		if (k->held && k->nrefs > swant)
+			swant = k->nrefs;
+	}
+	int rc = write_field_names(s, &s->ref_names, want);
+	return rc ? rc : write_field_names(s, &s->sref_names, swant);
+}
+
+/*
+ * Stated sizes: java/lang/Object's is the object header, so that references
+ * count as many bytes as HotSpot's would; other classes take their first
+ * instance's size, or their fields' when they have no instance.
+ */
+static uint32_t stated_instance_size(const payload_filter *s, const class_plan *k)
+{
+	if (k->is_object)
+		return s->sizes.header;
+	if (k->inst_size && k->inst_size <= UINT32_MAX)
+		return (uint32_t)k->inst_size;
+	return (uint32_t)pd_jvm_instance_bytes(&s->sizes, 0, k->nfields);
+}
+
+static int write_class_dump(payload_filter *s, class_plan *k)
+{
+	profdata_class_dump cd;
+	size_t nf, ns = k->held ? k->nrefs : 0;
+	if (!k->dumped)
+		k->nfields = k->is_array ? 0 : k->want;
+	nf = k->nfields;
+	if (pd_grow((void **)&s->fields, &s->fields_cap, nf + ns + 1, sizeof *s->fields) < 0)
+		return out_of_memory(s);
+	profdata_field *f = s->fields;
+	for (size_t j = 0; j < ns; j++) {
+		f[j].name_id = s->sref_names.ids[j];
+		f[j].type = PROFDATA_TYPE_OBJECT;
+		f[j].value = s->pool[k->refs_off + j];
+	}
+	for (size_t j = 0; j < nf; j++) {
+		f[ns + j].name_id = s->ref_names.ids[j];
+		f[ns + j].type = PROFDATA_TYPE_OBJECT;
+		f[ns + j].value = 0;
+	}
+	if (k->held) {
+		cd = k->cd;
+	} else {
+		memset(&cd, 0, sizeof cd);
+		cd.id = k->id;
+	}
+	if (!cd.super_id && !k->is_object && s->object_class && s->object_class != k->id)
+		cd.super_id = s->object_class;
+	cd.instance_size = stated_instance_size(s, k);
+	cd.statics = ns ? f : NULL;
+	cd.nstatics = ns;
+	cd.fields = nf ? f + ns : NULL;
+	cd.nfields = nf;
+	cd.refs = NULL;
+	cd.nrefs = 0;
+	k->dumped = 1;
+	k->held = 0;
+	return DOWN(s, class_dump, &cd);
+}
+
+static int write_class_dumps(payload_filter *s)
+{
+	int rc = 0;
+	for (size_t i = 0; i < s->ncls && !rc; i++) {
+		class_plan *k = &s->cls[i];
+		if (k->dumped && !k->held)
+			continue; /* dumped before; this dump has no class dump of it */
+		rc = write_class_dump(s, k);
+	}
+	return rc;
+}
+
+/* An instance's payload: its references in its class's synthetic fields, then nulls. */
+static int fill_instance(payload_filter *s, profdata_object *o, const uint64_t *refs, size_t nrefs)
+{
+	const class_plan *k = known_plan(s, o->class_id);
+	size_t nf = k ? k->nfields : 0;
+	if (nf * s->ids > s->payload_cap) {
+		unsigned char *np = realloc(s->payload, nf * s->ids);
+		if (!np)
+			return out_of_memory(s);
+		s->payload = np;
+		s->payload_cap = nf * s->ids;
+	}
+	for (size_t j = 0; j < nf; j++) {
+		uint64_t r = j < nrefs ? refs[j] : 0;
+		if (s->ids == 8)
+			pd_put_be64(s->payload + j * 8, r);
+		else
+			pd_put_be32(s->payload + j * 4, (uint32_t)r);
+	}
+	if (nrefs > nf)
+		s->dropped_refs += nrefs - nf;
+	o->data = nf ? s->payload : NULL;
+	o->data_len = nf * s->ids;
+	o->length = o->data_len;
+	o->refs = NULL;
+	o->nrefs = 0;
+	return 0;
+}
+
+static int write_object(payload_filter *s, const held_object *h)
+{
+	profdata_object o = h->o;
+	const uint64_t *refs = s->pool ? s->pool + h->refs_off : NULL;
+	size_t nrefs = h->has_refs ? h->o.nrefs : 0;
+	int rc;
+	if (o.kind == PROFDATA_OBJECT_INSTANCE) {
+		if ((rc = fill_instance(s, &o, refs, nrefs)) != 0)
+			return rc;
+	} else {
+		/* The stated size tells the length, the header java/lang/Object states
+		 * included; the nulls OpenJ9 leaves out of object arrays fill it up. */
+		if (!o.length)
+			o.length = pd_jvm_array_length(&s->sizes, o.kind, o.elem_type, o.size);
+		if (o.kind == PROFDATA_OBJECT_ARRAY && o.length < nrefs)
+			o.length = nrefs;
+		o.refs = o.kind == PROFDATA_OBJECT_ARRAY && nrefs ? refs : NULL;
+		o.nrefs = o.kind == PROFDATA_OBJECT_ARRAY ? nrefs : 0;
+	}
+	return DOWN(s, object, &o);
+}
+
+static void forget_dump(payload_filter *s)
+{
+	s->nobjs = s->nroots = s->npool = 0;
+	for (size_t i = 0; i < s->ncls; i++)
+		s->cls[i].want = 0, s->cls[i].inst_size = 0;
+}
+
+static int flush_dump(payload_filter *s)
+{
+	int rc;
+	s->in_dump = 0;
+	settle_reference_size(s);
+	if ((rc = ensure_object_class(s)) != 0 || (rc = write_all_field_names(s)) != 0 ||
+	    (rc = DOWN(s, dump_begin, &s->dump)) != 0)
+		return rc;
+	rc = write_class_dumps(s);
+	for (size_t i = 0; i < s->nroots && !rc; i++)
+		rc = DOWN(s, root, &s->roots[i]);
+	for (size_t i = 0; i < s->nobjs && !rc; i++)
+		rc = write_object(s, &s->objs[i]);
+	forget_dump(s);
+	return rc ? rc : DOWN0(s, dump_end);
+}
+
+static int on_dump_end(void *payload)
+{
+	payload_filter *s = payload;
+	if (!s->active)
+		return DOWN0(s, dump_end);
+	if (!s->in_dump)
+		return 0;
+	return flush_dump(s);
+}
+
+static int on_end(void *payload)
+{
+	payload_filter *s = payload;
+	int rc;
+	if (s->active && s->in_dump && (rc = flush_dump(s)) != 0)
+		return rc;
+	return DOWN0(s, end);
+}
+
+/* The other events pass through; inside a held dump those HPROF could place there are dropped. */
+#define PASS(name, type) \
+	static int on_##name(void *payload, const type *x) \
+	{ \
+		payload_filter *s = payload; \
+		return DOWN(s, name, x); \
+	}
+PASS(class_unload, profdata_class_unload)
+PASS(function, profdata_function)
+PASS(frame, profdata_frame)
+PASS(stack, profdata_stack)
+PASS(thread_start, profdata_thread_start)
+PASS(thread_end, profdata_thread_end)
+PASS(sample_type, profdata_sample_type)
+PASS(sample_group, profdata_sample_group)
+PASS(sample, profdata_sample)
+PASS(alloc_sites, profdata_alloc_sites)
+PASS(heap_summary, profdata_heap_summary)
+PASS(control_settings, profdata_control_settings)
+PASS(mapping, profdata_mapping)
+PASS(attachment, profdata_attachment)
+PASS(trace_event, profdata_trace_event)
+
+static int on_heap_info(void *payload, const profdata_heap_info *h)
+{
+	payload_filter *s = payload;
+	if (s->active && s->in_dump) {
+		s->dropped_other++;
+		return 0;
+	}
+	return DOWN(s, heap_info, h);
+}
+
+static int on_unknown(void *payload, const profdata_unknown *u)
+{
+	payload_filter *s = payload;
+	if (s->active && s->in_dump && u->in_dump) {
+		s->dropped_other++;
+		return 0;
+	}
+	return DOWN(s, unknown, u);
+}
+
+static const profdata_events filter_events = { PD_EVERY_EVENT(on_) };
+
+static int filter_finish(void *state)
+{
+	payload_filter *s = state;
+	int rc;
+	if (s->active && s->in_dump && (rc = flush_dump(s)) != 0)
+		return rc;
+	if (s->dropped_refs)
+		pd_diag_warn(s->diag, PROFDATA_OK, PD_NO_OFFSET, 0,
+		             "%llu references beyond the fields their class got in an earlier dump were dropped",
+		             (unsigned long long)s->dropped_refs);
+	if (s->dropped_other)
+		pd_diag_warn(s->diag, PROFDATA_OK, PD_NO_OFFSET, 0,
+		             "%llu heap infos or unknown sub-records of list-of-references dumps were dropped",
+		             (unsigned long long)s->dropped_other);
+	return 0;
+}
+
+static void filter_free(void *state)
+{
+	payload_filter *s = state;
+	if (!s)
+		return;
+	pd_map_free(&s->names);
+	pd_map_free(&s->cls_ix);
+	free(s->cls);
+	free(s->ref_names.ids);
+	free(s->sref_names.ids);
+	free(s->objs);
+	free(s->roots);
+	free(s->pool);
+	free(s->payload);
+	free(s->fields);
+	free(s);
+}
+
+static int filter_create(void **state, const profdata_events **events, const profdata_events *down,
+                         void *down_payload, pd_diag *diag, const pd_options *opts)
+{
+	payload_filter *s = calloc(1, sizeof *s);
+	(void)opts;
+	if (!s)
+		return pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "out of memory");
+	s->down = down;
+	s->down_payload = down_payload;
+	s->diag = diag;
+	s->ref_names.prefix = "ref";
+	s->sref_names.prefix = "sref";
+	*state = s;
+	*events = &filter_events;
+	return 0;
+}
+
+const pd_transform_desc pd_transform_refs_to_payloads = {
+	.name = "refs_to_payloads",
+	.create = filter_create,
+	.finish = filter_finish,
+	.free = filter_free,
+};

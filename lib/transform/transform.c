@@ -1,0 +1,86 @@
+/* Chains of transforms (transform.h). */
+#include "transform/transform.h"
+
+#include <stdlib.h>
+
+typedef struct chain_link {
+	const pd_transform_desc *desc;
+	void *state;
+	const profdata_events *events;
+} chain_link;
+
+struct pd_transform_chain {
+	chain_link *links; /* links[0] receives the events; a link without desc was not built */
+	size_t n;
+	const profdata_events *down;
+	void *down_payload;
+};
+
+static size_t count_descs(const pd_transform_desc *const *descs)
+{
+	size_t n = 0;
+	while (descs && descs[n])
+		n++;
+	return n;
+}
+
+int pd_transform_chain_new(pd_transform_chain **out, const pd_transform_desc *const *descs,
+                           const profdata_events *down, void *down_payload, pd_diag *diag, const pd_options *opts)
+{
+	size_t n = count_descs(descs);
+	pd_transform_chain *c = calloc(1, sizeof(*c));
+	*out = NULL;
+	if (!c || (n && !(c->links = calloc(n, sizeof(*c->links))))) {
+		free(c);
+		return PROFDATA_ENOMEM;
+	}
+	c->n = n;
+	c->down = down;
+	c->down_payload = down_payload;
+	/* Built from the consumer back, each transform in front of the one built before it. */
+	for (size_t i = n; i-- > 0;) {
+		const profdata_events *next = i + 1 < n ? c->links[i + 1].events : down;
+		void *next_payload = i + 1 < n ? c->links[i + 1].state : down_payload;
+		chain_link *l = &c->links[i];
+		int e = descs[i]->create(&l->state, &l->events, next, next_payload, diag, opts);
+		if (e < 0) {
+			pd_transform_chain_free(c);
+			return e;
+		}
+		l->desc = descs[i];
+	}
+	*out = c;
+	return 0;
+}
+
+const profdata_events *pd_transform_chain_events(const pd_transform_chain *c)
+{
+	return c->n ? c->links[0].events : c->down;
+}
+
+void *pd_transform_chain_payload(const pd_transform_chain *c)
+{
+	return c->n ? c->links[0].state : c->down_payload;
+}
+
+int pd_transform_chain_finish(pd_transform_chain *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const pd_transform_desc *d = c->links[i].desc;
+		int e = d->finish ? d->finish(c->links[i].state) : 0;
+		if (e != 0)
+			return e;
+	}
+	return 0;
+}
+
+void pd_transform_chain_free(pd_transform_chain *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->links[i].desc && c->links[i].desc->free)
+			c->links[i].desc->free(c->links[i].state);
+	free(c->links);
+	free(c);
+}

@@ -1,0 +1,52 @@
+/*
+ * Transforms: filters that take events in and give events out, between a
+ * decoder and what consumes its events (an encoder, or the model's builder).
+ * They are not codecs: they read and write no bytes, and a format asks for
+ * the ones it needs in front of its encoder (struct profdata_format's
+ * `transforms`), which the core chains as decoder -> transforms -> encoder
+ * (core/format.c).
+ *
+ * Today: refs_to_payloads, for HPROF (objects that list their references get
+ * payloads). Next: the trace -> call-stack derivation the XML trace format
+ * needs is the same kind of thing: a transform in front of the encoders that
+ * want samples, named in their descriptors the same way.
+ */
+#ifndef PD_TRANSFORM_H
+#define PD_TRANSFORM_H
+
+#include "internal.h"
+
+typedef struct pd_transform_desc {
+	const char *name;
+	/*
+	 * Create the transform in front of `down` (called with `down_payload`):
+	 * *events is the table upstream calls, with *state as payload. Errors
+	 * and warnings go to `diag`.
+	 */
+	int (*create)(void **state, const profdata_events **events, const profdata_events *down, void *down_payload,
+	              pd_diag *diag, const pd_options *opts);
+	/* Pass on whatever is still held; the downstream consumer is finished by the caller. */
+	int (*finish)(void *state);
+	void (*free)(void *state);
+} pd_transform_desc;
+
+/* Transforms in front of a consumer, the first one receiving the events. */
+typedef struct pd_transform_chain pd_transform_chain;
+
+/*
+ * Chain `descs` (NULL-terminated; NULL or empty gives a chain that hands the
+ * consumer's own table back) in front of `down`.
+ */
+int pd_transform_chain_new(pd_transform_chain **out, const pd_transform_desc *const *descs,
+                           const profdata_events *down, void *down_payload, pd_diag *diag, const pd_options *opts);
+/* What upstream calls: the first transform's table and state, or `down`'s when there is none. */
+const profdata_events *pd_transform_chain_events(const pd_transform_chain *c);
+void *pd_transform_chain_payload(const pd_transform_chain *c);
+/* Finish every transform, upstream first, so that each passes on what it held; the first error stops. */
+int pd_transform_chain_finish(pd_transform_chain *c);
+void pd_transform_chain_free(pd_transform_chain *c);
+
+/* The transforms there are. */
+extern const pd_transform_desc pd_transform_refs_to_payloads;
+
+#endif
