@@ -1,6 +1,6 @@
 /*
- * Hostile input (issue 14, item 2): ids crafted to collide under the fixed
- * hashes six tables used before they were seeded (main at 88be008) must not
+ * Hostile input: ids crafted to collide under the fixed hashes six tables
+ * used before they were seeded (release 0.1.0) must not
  * make their path quadratic. For each path the generator inverts the old
  * hash to put every key in one probe chain, runs that input and a random one
  * of the same size through the public API, and fails when the crafted one
