@@ -644,35 +644,7 @@ static int on_end(void *payload)
 	return pd_profile_finish(p);
 }
 
-static const profdata_events builder_events = {
-	.version = PROFDATA_EVENTS_VERSION,
-	.begin = on_begin,
-	.string = on_string,
-	.class_load = on_class_load,
-	.class_unload = on_class_unload,
-	.function = on_function,
-	.frame = on_frame,
-	.stack = on_stack,
-	.thread_start = on_thread_start,
-	.thread_end = on_thread_end,
-	.sample_type = on_sample_type,
-	.sample_group = on_sample_group,
-	.sample = on_sample,
-	.alloc_sites = on_alloc_sites,
-	.heap_summary = on_heap_summary,
-	.control_settings = on_control_settings,
-	.mapping = on_mapping,
-	.dump_begin = on_dump_begin,
-	.heap_info = on_heap_info,
-	.class_dump = on_class_dump,
-	.root = on_root,
-	.object = on_object,
-	.dump_end = on_dump_end,
-	.unknown = on_unknown,
-	.attachment = on_attachment,
-	.trace_event = on_trace_event,
-	.end = on_end,
-};
+static const profdata_events builder_events = { PD_EVERY_EVENT(on_) };
 
 const profdata_events *profdata_profile_builder_events(void)
 {

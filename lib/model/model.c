@@ -74,71 +74,23 @@ void profdata_profile_free(profdata_profile *p)
 	if (!p)
 		return;
 	pd_diag_free(&p->diag);
-	free(p->meta_kv_view);
-	free(p->meta_format_buf);
-	free(p->text.p);
-	free(p->str_ids.v);
-	free(p->str_off.v);
-	free(p->str_len.v);
-	free(p->str_bytes.p);
-	pd_index_free(&p->str_ix);
-	free(p->classes.v);
-	free(p->class_ids.v);
-	free(p->loads.v);
-	free(p->load_serials.v);
-	free(p->load_class.v);
-	pd_index_free(&p->class_ix);
-	pd_index_free(&p->serial_ix);
-	free(p->constants.v);
-	free(p->fields.v);
-	free(p->class_refs.v);
-	free(p->ref_offsets.v);
-	free(p->cdumps.v);
-	free(p->unloads.v);
-	free(p->obj_id);
-	free(p->obj_class);
-	free(p->obj_kind);
-	free(p->obj_data);
-	free(p->obj_len);
-	free(p->obj_trace);
-	free(p->obj_size);
-	free(p->obj_refs_start);
-	free(p->obj_refs.v);
-	pd_index_free(&p->obj_ix);
-	free(p->payload.p);
+	pd_index *indexes[] = { &p->str_ix, &p->class_ix, &p->serial_ix, &p->obj_ix, &p->thread_ix,
+	                        &p->function_ix, &p->frame_ix, &p->stack_ix };
+	for (size_t i = 0; i < sizeof(indexes) / sizeof(indexes[0]); i++)
+		pd_index_free(indexes[i]);
 	pd_blob_release(p->blob);
-	free(p->roots.v);
-	free(p->dumps.v);
-	free(p->heaps.v);
-	free(p->threads.v);
-	free(p->thread_serials.v);
-	pd_index_free(&p->thread_ix);
-	free(p->functions.v);
-	free(p->function_ids.v);
-	pd_index_free(&p->function_ix);
-	free(p->frames.v);
-	free(p->frame_ids.v);
-	pd_index_free(&p->frame_ix);
-	free(p->stacks.v);
-	free(p->stack_serials.v);
-	pd_index_free(&p->stack_ix);
-	free(p->stack_frames.v);
-	free(p->sample_types.v);
-	free(p->groups.v);
-	free(p->samples.v);
-	free(p->values.v);
-	free(p->sites.v);
-	free(p->site_rows.v);
-	free(p->summaries.v);
-	free(p->controls.v);
-	free(p->mappings.v);
-	free(p->traces.v);
-	free(p->kvs.v);
-	free(p->kv_view);
-	free(p->unknowns.v);
-	free(p->attachments.v);
-	free(p->bytes.p);
-	free(p);
+	PD_FREE_ALL(p->meta_kv_view, p->meta_format_buf, p->text.p, p->kvs.v, p->kv_view);
+	PD_FREE_ALL(p->str_ids.v, p->str_off.v, p->str_len.v, p->str_bytes.p);
+	PD_FREE_ALL(p->classes.v, p->class_ids.v, p->loads.v, p->load_serials.v, p->load_class.v, p->unloads.v);
+	PD_FREE_ALL(p->constants.v, p->fields.v, p->class_refs.v, p->ref_offsets.v, p->cdumps.v);
+	PD_FREE_ALL(p->obj_id, p->obj_class, p->obj_kind, p->obj_data, p->obj_len, p->obj_trace, p->obj_size,
+	            p->obj_refs_start, p->obj_refs.v, p->payload.p);
+	PD_FREE_ALL(p->roots.v, p->dumps.v, p->heaps.v, p->threads.v, p->thread_serials.v);
+	PD_FREE_ALL(p->functions.v, p->function_ids.v, p->frames.v, p->frame_ids.v, p->stacks.v,
+	            p->stack_serials.v, p->stack_frames.v);
+	PD_FREE_ALL(p->sample_types.v, p->groups.v, p->samples.v, p->values.v, p->sites.v, p->site_rows.v);
+	PD_FREE_ALL(p->summaries.v, p->controls.v, p->mappings.v, p->traces.v, p->unknowns.v,
+	            p->attachments.v, p->bytes.p, p);
 }
 
 const profdata_error *profdata_profile_error(const profdata_profile *p) { return pd_diag_last(&p->diag); }

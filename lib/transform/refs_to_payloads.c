@@ -564,15 +564,7 @@ static void filter_free(void *state)
 		return;
 	pd_map_free(&s->names);
 	pd_map_free(&s->cls_ix);
-	free(s->cls);
-	free(s->ref_names.ids);
-	free(s->sref_names.ids);
-	free(s->objs);
-	free(s->roots);
-	free(s->pool);
-	free(s->payload);
-	free(s->fields);
-	free(s);
+	PD_FREE_ALL(s->cls, s->ref_names.ids, s->sref_names.ids, s->objs, s->roots, s->pool, s->payload, s->fields, s);
 }
 
 static int filter_create(void **state, const profdata_events **events, const profdata_events *down,

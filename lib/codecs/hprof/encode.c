@@ -1219,19 +1219,11 @@ static void encoder_free(void *state)
 	hprof_encoder *e = state;
 	if (!e)
 		return;
-	free(e->seg.p);
-	free(e->rec.p);
-	free(e->conv_buf.p);
-	free(e->deferred.p);
-	free(e->tail.p);
-	free(e->samples.p);
-	free(e->fns);
-	pd_map_free(&e->fn_map);
-	free(e->cls);
-	free(e->ftypes);
-	pd_map_free(&e->cls_map);
 	pd_jvm_layout_free(&e->layout);
-	free(e);
+	pd_map_free(&e->fn_map);
+	pd_map_free(&e->cls_map);
+	PD_FREE_ALL(e->seg.p, e->rec.p, e->conv_buf.p, e->deferred.p, e->tail.p, e->samples.p, e->fns, e->cls,
+	            e->ftypes, e);
 }
 
 static const pd_encoder_ops hprof_encoder_ops = {
