@@ -258,21 +258,29 @@ int profdata_profile_class_dump_at_sized(const profdata_profile *p, size_t i, pr
 	return deliver(out, out_size, &row, sizeof(row));
 }
 
-int profdata_profile_class_load_sized(const profdata_profile *p, size_t i, profdata_class_load *out,
-                                      size_t out_size)
-{
-	if (i >= p->loads.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->loads.v[i], sizeof(profdata_class_load));
-}
+/*
+ * The getters whose row is stored as the caller sees it: `member` is empty,
+ * or the field of the stored row that holds it.
+ */
+#define STORED_ROW_GETTER(name, type, table, member) \
+	int profdata_profile_##name##_sized(const profdata_profile *p, size_t i, type *out, size_t out_size) \
+	{ \
+		if (i >= p->table.n) \
+			return PROFDATA_ENOTFOUND; \
+		return deliver(out, out_size, &p->table.v[i] member, sizeof(type)); \
+	}
 
-int profdata_profile_unload_sized(const profdata_profile *p, size_t i, profdata_class_unload *out,
-                                  size_t out_size)
-{
-	if (i >= p->unloads.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->unloads.v[i], sizeof(profdata_class_unload));
-}
+STORED_ROW_GETTER(class_load, profdata_class_load, loads, )
+STORED_ROW_GETTER(unload, profdata_class_unload, unloads, )
+STORED_ROW_GETTER(dump, profdata_dump, dumps, .d)
+STORED_ROW_GETTER(heap_info, profdata_heap_info, heaps, .h)
+STORED_ROW_GETTER(thread, profdata_thread_info, threads, )
+STORED_ROW_GETTER(function, profdata_function, functions, )
+STORED_ROW_GETTER(frame, profdata_frame, frames, )
+STORED_ROW_GETTER(sample_type, profdata_sample_type, sample_types, )
+STORED_ROW_GETTER(heap_summary, profdata_heap_summary, summaries, )
+STORED_ROW_GETTER(control_settings, profdata_control_settings, controls, )
+STORED_ROW_GETTER(mapping, profdata_mapping, mappings, )
 
 /* ---- objects ---- */
 
@@ -456,29 +464,6 @@ int profdata_profile_root_sized(const profdata_profile *p, size_t i, profdata_ro
 	return deliver(out, out_size, &p->roots.v[i].r, sizeof(profdata_root));
 }
 
-int profdata_profile_dump_sized(const profdata_profile *p, size_t i, profdata_dump *out, size_t out_size)
-{
-	if (i >= p->dumps.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->dumps.v[i].d, sizeof(profdata_dump));
-}
-
-int profdata_profile_heap_info_sized(const profdata_profile *p, size_t i, profdata_heap_info *out,
-                                     size_t out_size)
-{
-	if (i >= p->heaps.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->heaps.v[i].h, sizeof(profdata_heap_info));
-}
-
-int profdata_profile_thread_sized(const profdata_profile *p, size_t i, profdata_thread_info *out,
-                                  size_t out_size)
-{
-	if (i >= p->threads.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->threads.v[i], sizeof(profdata_thread_info));
-}
-
 static int find_u64(const pd_index *ix, const uint64_t *keys, uint64_t key, size_t *index)
 {
 	uint32_t row;
@@ -493,24 +478,9 @@ int profdata_profile_find_thread(const profdata_profile *p, uint32_t serial, siz
 	return find_u64(&p->thread_ix, p->thread_serials.v, serial, index);
 }
 
-int profdata_profile_function_sized(const profdata_profile *p, size_t i, profdata_function *out,
-                                    size_t out_size)
-{
-	if (i >= p->functions.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->functions.v[i], sizeof(profdata_function));
-}
-
 int profdata_profile_find_function(const profdata_profile *p, uint64_t id, size_t *index)
 {
 	return find_u64(&p->function_ix, p->function_ids.v, id, index);
-}
-
-int profdata_profile_frame_sized(const profdata_profile *p, size_t i, profdata_frame *out, size_t out_size)
-{
-	if (i >= p->frames.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->frames.v[i], sizeof(profdata_frame));
 }
 
 int profdata_profile_find_frame(const profdata_profile *p, uint64_t id, size_t *index)
@@ -523,26 +493,14 @@ int profdata_profile_stack_sized(const profdata_profile *p, size_t i, profdata_s
 	if (i >= p->stacks.n)
 		return PROFDATA_ENOTFOUND;
 	const pd_stack_row *s = &p->stacks.v[i];
-	profdata_stack row;
-	memset(&row, 0, sizeof(row));
-	row.serial = s->serial;
-	row.thread_serial = s->thread_serial;
-	row.nframes = s->nframes;
-	row.frame_ids = s->nframes ? p->stack_frames.v + s->frames_off : NULL;
+	profdata_stack row = { .serial = s->serial, .thread_serial = s->thread_serial, .nframes = s->nframes,
+	                       .frame_ids = s->nframes ? p->stack_frames.v + s->frames_off : NULL };
 	return deliver(out, out_size, &row, sizeof(row));
 }
 
 int profdata_profile_find_stack(const profdata_profile *p, uint32_t serial, size_t *index)
 {
 	return find_u64(&p->stack_ix, p->stack_serials.v, serial, index);
-}
-
-int profdata_profile_sample_type_sized(const profdata_profile *p, size_t i, profdata_sample_type *out,
-                                       size_t out_size)
-{
-	if (i >= p->sample_types.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->sample_types.v[i], sizeof(profdata_sample_type));
 }
 
 int profdata_profile_sample_group_sized(const profdata_profile *p, size_t i, profdata_sample_group *out,
@@ -562,13 +520,8 @@ int profdata_profile_sample_sized(const profdata_profile *p, size_t i, profdata_
 	if (i >= p->samples.n)
 		return PROFDATA_ENOTFOUND;
 	const pd_sample_row *s = &p->samples.v[i];
-	profdata_sample row;
-	memset(&row, 0, sizeof(row));
-	row.stack_serial = s->stack_serial;
-	row.thread_serial = s->thread_serial;
-	row.time_ns = s->time_ns;
-	row.nvalues = s->nvalues;
-	row.values = s->nvalues ? p->values.v + s->values_off : NULL;
+	profdata_sample row = { .stack_serial = s->stack_serial, .thread_serial = s->thread_serial, .time_ns = s->time_ns,
+	                        .nvalues = s->nvalues, .values = s->nvalues ? p->values.v + s->values_off : NULL };
 	return deliver(out, out_size, &row, sizeof(row));
 }
 
@@ -580,30 +533,6 @@ int profdata_profile_alloc_sites_sized(const profdata_profile *p, size_t i, prof
 	profdata_alloc_sites row = p->sites.v[i].a;
 	row.sites = row.nsites ? p->site_rows.v + p->sites.v[i].sites_off : NULL;
 	return deliver(out, out_size, &row, sizeof(row));
-}
-
-int profdata_profile_heap_summary_sized(const profdata_profile *p, size_t i, profdata_heap_summary *out,
-                                        size_t out_size)
-{
-	if (i >= p->summaries.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->summaries.v[i], sizeof(profdata_heap_summary));
-}
-
-int profdata_profile_control_settings_sized(const profdata_profile *p, size_t i, profdata_control_settings *out,
-                                            size_t out_size)
-{
-	if (i >= p->controls.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->controls.v[i], sizeof(profdata_control_settings));
-}
-
-int profdata_profile_mapping_sized(const profdata_profile *p, size_t i, profdata_mapping *out,
-                                   size_t out_size)
-{
-	if (i >= p->mappings.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->mappings.v[i], sizeof(profdata_mapping));
 }
 
 int profdata_profile_trace_event_sized(const profdata_profile *p, size_t i, profdata_trace_event *out,
