@@ -297,6 +297,49 @@ static int start_definition(hprof_encoder *e)
 	return ensure_file_header(e);
 }
 
+/*
+ * Append fields laid out as `layout` says, one character per value: '1',
+ * '2', '4' or '8' for an unsigned of that many bytes, 'i' for an id. Room
+ * for them must be reserved (8 bytes a field is always enough).
+ */
+static void buf_fields(hprof_encoder *e, byte_buf *b, const char *layout, const uint64_t *v)
+{
+	for (; *layout; layout++, v++) {
+		switch (*layout) {
+		case '1': buf_u1(b, (unsigned)*v); break;
+		case '2': buf_u2(b, (unsigned)*v); break;
+		case '4': buf_u4(b, (uint32_t)*v); break;
+		case '8': buf_u8(b, *v); break;
+		default: buf_id(e, b, *v); break;
+		}
+	}
+}
+
+/* A top-level record of fixed fields (buf_fields), its time clamped to HPROF's 32 bits. */
+static int write_fields(hprof_encoder *e, unsigned tag, uint64_t time_us, const char *layout, const uint64_t *v)
+{
+	if (start_rec(e, strlen(layout) * 8))
+		return e->err;
+	buf_fields(e, &e->rec, layout, v);
+	return write_record(e, tag, clamp_time(e, time_us));
+}
+
+/* The same for an event that closes an open group of samples first. */
+static int write_event_fields(hprof_encoder *e, unsigned tag, uint64_t time_us, const char *layout,
+                              const uint64_t *v)
+{
+	if (start_event(e))
+		return e->err;
+	return write_fields(e, tag, time_us, layout, v);
+}
+
+/* UNLOAD CLASS and END THREAD: a serial alone. */
+static int write_serial_record(hprof_encoder *e, unsigned tag, uint64_t time_us, uint32_t serial)
+{
+	const uint64_t v[] = { serial };
+	return write_event_fields(e, tag, time_us, "4", v);
+}
+
 /* ---- the events ---- */
 
 static int on_begin(void *payload, const profdata_meta *m)
@@ -332,23 +375,13 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 
 static int on_class_load(void *payload, const profdata_class_load *c)
 {
-	hprof_encoder *e = payload;
-	if (start_event(e) || start_rec(e, 24))
-		return e->err;
-	buf_u4(&e->rec, c->serial);
-	buf_id(e, &e->rec, c->id);
-	buf_u4(&e->rec, c->trace_serial);
-	buf_id(e, &e->rec, c->name_id);
-	return write_record(e, HPROF_LOAD_CLASS, clamp_time(e, c->time_us));
+	const uint64_t v[] = { c->serial, c->id, c->trace_serial, c->name_id };
+	return write_event_fields(payload, HPROF_LOAD_CLASS, c->time_us, "4i4i", v);
 }
 
 static int on_class_unload(void *payload, const profdata_class_unload *c)
 {
-	hprof_encoder *e = payload;
-	if (start_event(e) || start_rec(e, 4))
-		return e->err;
-	buf_u4(&e->rec, c->serial);
-	return write_record(e, HPROF_UNLOAD_CLASS, clamp_time(e, c->time_us));
+	return write_serial_record(payload, HPROF_UNLOAD_CLASS, c->time_us, c->serial);
 }
 
 static int on_function(void *payload, const profdata_function *f)
@@ -380,7 +413,7 @@ static int on_frame(void *payload, const profdata_frame *f)
 	const function_row *fn = &none;
 	uint32_t i;
 
-	if (start_definition(e) || start_rec(e, 40))
+	if (start_definition(e))
 		return e->err;
 	i = pd_map_get(&e->fn_map, f->function_id);
 	if (i)
@@ -389,13 +422,9 @@ static int on_frame(void *payload, const profdata_frame *f)
 		e->n_frames_no_fn++;
 	if (f->has_address)
 		e->n_addresses++;
-	buf_id(e, &e->rec, f->id);
-	buf_id(e, &e->rec, fn->name_id);
-	buf_id(e, &e->rec, fn->signature_id);
-	buf_id(e, &e->rec, fn->source_file_id);
-	buf_u4(&e->rec, fn->class_serial);
-	buf_u4(&e->rec, (uint32_t)f->line);
-	return write_record(e, HPROF_STACK_FRAME, 0);
+	const uint64_t v[] = { f->id, fn->name_id, fn->signature_id, fn->source_file_id, fn->class_serial,
+	                       (uint32_t)f->line };
+	return write_fields(e, HPROF_STACK_FRAME, 0, "iiii44", v);
 }
 
 static int on_stack(void *payload, const profdata_stack *s)
@@ -422,25 +451,14 @@ static int on_stack(void *payload, const profdata_stack *s)
 
 static int on_thread_start(void *payload, const profdata_thread_start *t)
 {
-	hprof_encoder *e = payload;
-	if (start_event(e) || start_rec(e, 40))
-		return e->err;
-	buf_u4(&e->rec, t->serial);
-	buf_id(e, &e->rec, t->object_id);
-	buf_u4(&e->rec, t->trace_serial);
-	buf_id(e, &e->rec, t->name_id);
-	buf_id(e, &e->rec, t->group_name_id);
-	buf_id(e, &e->rec, t->parent_group_name_id);
-	return write_record(e, HPROF_START_THREAD, clamp_time(e, t->time_us));
+	const uint64_t v[] = { t->serial, t->object_id, t->trace_serial, t->name_id, t->group_name_id,
+	                       t->parent_group_name_id };
+	return write_event_fields(payload, HPROF_START_THREAD, t->time_us, "4i4iii", v);
 }
 
 static int on_thread_end(void *payload, const profdata_thread_end *t)
 {
-	hprof_encoder *e = payload;
-	if (start_event(e) || start_rec(e, 4))
-		return e->err;
-	buf_u4(&e->rec, t->serial);
-	return write_record(e, HPROF_END_THREAD, clamp_time(e, t->time_us));
+	return write_serial_record(payload, HPROF_END_THREAD, t->time_us, t->serial);
 }
 
 static int on_sample_type(void *payload, const profdata_sample_type *t)
@@ -517,46 +535,28 @@ static int on_alloc_sites(void *payload, const profdata_alloc_sites *a)
 	}
 	if (start_rec(e, 34 + a->nsites * 25))
 		return e->err;
-	buf_u2(&e->rec, a->flags);
-	buf_u4(&e->rec, a->cutoff_bits);
-	buf_u4(&e->rec, a->total_live_bytes);
-	buf_u4(&e->rec, a->total_live_instances);
-	buf_u8(&e->rec, a->total_alloc_bytes);
-	buf_u8(&e->rec, a->total_alloc_instances);
-	buf_u4(&e->rec, (uint32_t)a->nsites);
+	const uint64_t head[] = { a->flags, a->cutoff_bits, a->total_live_bytes, a->total_live_instances,
+	                          a->total_alloc_bytes, a->total_alloc_instances, a->nsites };
+	buf_fields(e, &e->rec, "2444884", head);
 	for (i = 0; i < a->nsites; i++) {
 		const profdata_alloc_site *s = &a->sites[i];
-		buf_u1(&e->rec, s->array_type);
-		buf_u4(&e->rec, s->class_serial);
-		buf_u4(&e->rec, s->trace_serial);
-		buf_u4(&e->rec, s->live_bytes);
-		buf_u4(&e->rec, s->live_instances);
-		buf_u4(&e->rec, s->alloc_bytes);
-		buf_u4(&e->rec, s->alloc_instances);
+		const uint64_t site[] = { s->array_type, s->class_serial, s->trace_serial, s->live_bytes,
+		                          s->live_instances, s->alloc_bytes, s->alloc_instances };
+		buf_fields(e, &e->rec, "1444444", site);
 	}
 	return write_record(e, HPROF_ALLOC_SITES, clamp_time(e, a->time_us));
 }
 
 static int on_heap_summary(void *payload, const profdata_heap_summary *h)
 {
-	hprof_encoder *e = payload;
-	if (start_event(e) || start_rec(e, 24))
-		return e->err;
-	buf_u4(&e->rec, h->live_bytes);
-	buf_u4(&e->rec, h->live_instances);
-	buf_u8(&e->rec, h->alloc_bytes);
-	buf_u8(&e->rec, h->alloc_instances);
-	return write_record(e, HPROF_HEAP_SUMMARY, clamp_time(e, h->time_us));
+	const uint64_t v[] = { h->live_bytes, h->live_instances, h->alloc_bytes, h->alloc_instances };
+	return write_event_fields(payload, HPROF_HEAP_SUMMARY, h->time_us, "4488", v);
 }
 
 static int on_control_settings(void *payload, const profdata_control_settings *c)
 {
-	hprof_encoder *e = payload;
-	if (start_event(e) || start_rec(e, 6))
-		return e->err;
-	buf_u4(&e->rec, c->flags);
-	buf_u2(&e->rec, c->stack_depth);
-	return write_record(e, HPROF_CONTROL_SETTINGS, clamp_time(e, c->time_us));
+	const uint64_t v[] = { c->flags, c->stack_depth };
+	return write_event_fields(payload, HPROF_CONTROL_SETTINGS, c->time_us, "42", v);
 }
 
 static int on_mapping(void *payload, const profdata_mapping *m)
