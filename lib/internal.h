@@ -180,21 +180,37 @@ struct profdata_format {
 };
 
 /*
+ * The events outside heap dumps that carry one struct, as X(member, type):
+ * for handlers generated one per event (core/model_encoder.c forwards them).
+ */
+#define PD_EACH_RECORD_EVENT(X) \
+	X(class_load, profdata_class_load) X(class_unload, profdata_class_unload) \
+	X(function, profdata_function) X(frame, profdata_frame) X(stack, profdata_stack) \
+	X(thread_start, profdata_thread_start) X(thread_end, profdata_thread_end) \
+	X(sample_type, profdata_sample_type) X(sample_group, profdata_sample_group) X(sample, profdata_sample) \
+	X(alloc_sites, profdata_alloc_sites) X(heap_summary, profdata_heap_summary) \
+	X(control_settings, profdata_control_settings) X(mapping, profdata_mapping) \
+	X(unknown, profdata_unknown) X(attachment, profdata_attachment) X(trace_event, profdata_trace_event)
+
+/*
  * The initialisers of an events table whose handlers are named p<event>
  * (on_begin, on_string, ...), for consumers and transforms that take every
- * event: `.events = { PD_EVERY_EVENT(on_) }`. The one list to extend when
- * an event is added.
+ * event: `.events = { PD_EVERY_EVENT(on_) }`; PD_PROFILE_EVENTS leaves out
+ * the heap-dump contents (PD_HEAP_DUMP_EVENTS). These and
+ * PD_EACH_RECORD_EVENT are the lists to extend when an event is added.
  */
-#define PD_EVERY_EVENT(p) \
+#define PD_PROFILE_EVENTS(p) \
 	.version = PROFDATA_EVENTS_VERSION, \
 	.begin = p##begin, .string = p##string, .class_load = p##class_load, .class_unload = p##class_unload, \
 	.function = p##function, .frame = p##frame, .stack = p##stack, .thread_start = p##thread_start, \
 	.thread_end = p##thread_end, .sample_type = p##sample_type, .sample_group = p##sample_group, \
 	.sample = p##sample, .alloc_sites = p##alloc_sites, .heap_summary = p##heap_summary, \
-	.control_settings = p##control_settings, .mapping = p##mapping, .dump_begin = p##dump_begin, \
-	.heap_info = p##heap_info, .class_dump = p##class_dump, .root = p##root, .object = p##object, \
-	.dump_end = p##dump_end, .unknown = p##unknown, .attachment = p##attachment, .trace_event = p##trace_event, \
-	.end = p##end
+	.control_settings = p##control_settings, .mapping = p##mapping, .unknown = p##unknown, \
+	.attachment = p##attachment, .trace_event = p##trace_event, .end = p##end
+#define PD_HEAP_DUMP_EVENTS(p) \
+	.dump_begin = p##dump_begin, .heap_info = p##heap_info, .class_dump = p##class_dump, .root = p##root, \
+	.object = p##object, .dump_end = p##dump_end
+#define PD_EVERY_EVENT(p) PD_PROFILE_EVENTS(p), PD_HEAP_DUMP_EVENTS(p)
 
 /*
  * Call an event if the consumer has it; evaluates to its return value. The
@@ -262,6 +278,14 @@ int pd_strbuf_add(pd_strbuf *b, const char *s, size_t n);
 
 /* Growable array helper: ensure room for `need` elements of `size`; 0 or PROFDATA_ENOMEM. */
 int pd_grow(void **ptr, size_t *cap, size_t need, size_t size);
+
+/*
+ * Free every pointer listed (NULLs too): a state holding many buffers is torn
+ * down by one call per group of them, not a line per buffer in every codec.
+ */
+void pd_free_each(void *const *ptrs, size_t n);
+#define PD_FREE_ALL(...) \
+	pd_free_each((void *const[]){ __VA_ARGS__ }, sizeof((void *[]){ __VA_ARGS__ }) / sizeof(void *))
 
 /* Big-endian loads, used by several codecs. */
 static inline uint16_t pd_be16(const unsigned char *p) { return (uint16_t)((p[0] << 8) | p[1]); }

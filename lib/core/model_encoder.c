@@ -55,7 +55,7 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 	return rc ? rc : forward_result(m, m->build.string(m->profile, id, utf8, len));
 }
 
-/* Every other event passes one struct to the builder. */
+/* The record events (PD_EACH_RECORD_EVENT) pass one struct to the builder. */
 #define FORWARD(member, type)                                                   \
 	static int on_##member(void *payload, const type *arg)                      \
 	{                                                                           \
@@ -64,23 +64,7 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 		return rc ? rc : forward_result(m, m->build.member(m->profile, arg));   \
 	}
 
-FORWARD(class_load, profdata_class_load)
-FORWARD(class_unload, profdata_class_unload)
-FORWARD(function, profdata_function)
-FORWARD(frame, profdata_frame)
-FORWARD(stack, profdata_stack)
-FORWARD(thread_start, profdata_thread_start)
-FORWARD(thread_end, profdata_thread_end)
-FORWARD(sample_type, profdata_sample_type)
-FORWARD(sample_group, profdata_sample_group)
-FORWARD(sample, profdata_sample)
-FORWARD(alloc_sites, profdata_alloc_sites)
-FORWARD(heap_summary, profdata_heap_summary)
-FORWARD(control_settings, profdata_control_settings)
-FORWARD(mapping, profdata_mapping)
-FORWARD(unknown, profdata_unknown)
-FORWARD(attachment, profdata_attachment)
-FORWARD(trace_event, profdata_trace_event)
+PD_EACH_RECORD_EVENT(FORWARD)
 
 static int on_end(void *payload)
 {
@@ -116,29 +100,7 @@ static void model_encoder_free(void *state)
  * to a call-stack format would otherwise be copied whole into memory.
  */
 static const pd_encoder_ops model_encoder_ops = {
-	.events = {
-		.version = PROFDATA_EVENTS_VERSION,
-		.begin = on_begin,
-		.string = on_string,
-		.class_load = on_class_load,
-		.class_unload = on_class_unload,
-		.function = on_function,
-		.frame = on_frame,
-		.stack = on_stack,
-		.thread_start = on_thread_start,
-		.thread_end = on_thread_end,
-		.sample_type = on_sample_type,
-		.sample_group = on_sample_group,
-		.sample = on_sample,
-		.alloc_sites = on_alloc_sites,
-		.heap_summary = on_heap_summary,
-		.control_settings = on_control_settings,
-		.mapping = on_mapping,
-		.unknown = on_unknown,
-		.attachment = on_attachment,
-		.trace_event = on_trace_event,
-		.end = on_end,
-	},
+	.events = { PD_PROFILE_EVENTS(on_) },
 	.finish = model_encoder_finish,
 	.free = model_encoder_free,
 };

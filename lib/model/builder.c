@@ -30,6 +30,53 @@ static int put_text(profdata_profile *p, const char *s, size_t *off)
 	return pd_arena_put_str(&p->text, s, off);
 }
 
+/*
+ * Defines on_<event>, which checks that the event comes between begin and
+ * end, and then runs the body that follows the macro with `p` the profile.
+ */
+#define BEGUN_EVENT(event, type, arg) \
+	static int event##_begun(profdata_profile *p, const type *arg); \
+	static int on_##event(void *payload, const type *arg) \
+	{ \
+		int e = need_begun(payload, #event); \
+		return e ? e : event##_begun(payload, arg); \
+	} \
+	static int event##_begun(profdata_profile *p, const type *arg)
+
+/* Copy `count` items of `size` bytes to the end of a column; 0 or a reported PROFDATA_ENOMEM. */
+static int append_items(profdata_profile *p, void **v, size_t *cap, size_t *n, const void *src, size_t count,
+                        size_t size)
+{
+	TRY(p, pd_grow(v, cap, *n + count, size));
+	if (count)
+		memcpy((char *)*v + *n * size, src, count * size);
+	*n += count;
+	return 0;
+}
+#define APPEND(p, vec, src, count) \
+	append_items((p), (void **)&(vec).v, &(vec).cap, &(vec).n, (src), (count), sizeof(*(vec).v))
+
+/*
+ * Index the key just pushed on `keys`; a key already there is warned about
+ * and the new row popped again (the first definition stays, as readers of
+ * HPROF keep it). 0 new, 1 a repeat, or a reported PROFDATA_ENOMEM.
+ */
+static int index_new_key(profdata_profile *p, pd_index *ix, const uint64_t *keys, size_t *nkeys, size_t *nrows,
+                         const char *what)
+{
+	uint64_t key = keys[*nkeys - 1];
+	int a = pd_index_add(ix, keys, (uint32_t)(*nkeys - 1), NULL);
+	if (a < 0)
+		return NOMEM(p);
+	if (a == 1) {
+		(*nrows)--;
+		(*nkeys)--;
+		pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0, "%s %llu defined twice", what,
+		             (unsigned long long)key);
+	}
+	return a;
+}
+
 static int on_begin(void *payload, const profdata_meta *m)
 {
 	profdata_profile *p = payload;
@@ -102,12 +149,9 @@ static int class_row(profdata_profile *p, uint64_t id, uint32_t *row)
 	return 0;
 }
 
-static int on_class_load(void *payload, const profdata_class_load *c)
+BEGUN_EVENT(class_load, profdata_class_load, c)
 {
-	profdata_profile *p = payload;
-	int e = need_begun(p, "class_load");
-	if (e)
-		return e;
+	int e;
 	uint32_t row;
 	if ((e = class_row(p, c->id, &row)) < 0)
 		return e;
@@ -131,32 +175,28 @@ static int on_class_load(void *payload, const profdata_class_load *c)
 	return 0;
 }
 
-static int on_class_unload(void *payload, const profdata_class_unload *u)
-{
-	profdata_profile *p = payload;
-	int e = need_begun(p, "class_unload");
-	if (e)
-		return e;
-	TRY(p, PD_VEC_PUSH(p->unloads, *u));
-	return 0; /* classes are marked unloaded when the profile is finished, whatever the order */
-}
+/*
+ * The events kept as they come, one row each. Classes are marked unloaded
+ * when the profile is finished, whatever the order of the events.
+ */
+#define STORE_AS_IS(event, type, table) \
+	BEGUN_EVENT(event, type, x) \
+	{ \
+		TRY(p, PD_VEC_PUSH(p->table, *x)); \
+		return 0; \
+	}
+
+STORE_AS_IS(class_unload, profdata_class_unload, unloads)
 
 static int push_fields(profdata_profile *p, const profdata_field *f, size_t n, size_t *off)
 {
 	*off = p->fields.n;
-	TRY(p, pd_grow((void **)&p->fields.v, &p->fields.cap, p->fields.n + n, sizeof(*f)));
-	if (n)
-		memcpy(p->fields.v + p->fields.n, f, n * sizeof(*f));
-	p->fields.n += n;
-	return 0;
+	return APPEND(p, p->fields, f, n);
 }
 
-static int on_class_dump(void *payload, const profdata_class_dump *c)
+BEGUN_EVENT(class_dump, profdata_class_dump, c)
 {
-	profdata_profile *p = payload;
-	int e = need_begun(p, "class_dump");
-	if (e)
-		return e;
+	int e;
 	if (!p->in_dump)
 		return fail(p, PROFDATA_EINVAL, "class_dump outside a dump");
 	uint32_t row;
@@ -169,21 +209,11 @@ static int on_class_dump(void *payload, const profdata_class_dump *c)
 	cd.constants_off = p->constants.n;
 	cd.refs_off = p->class_refs.n;
 	cd.has_refs = c->refs != NULL;
-	TRY(p, pd_grow((void **)&p->constants.v, &p->constants.cap, p->constants.n + c->nconstants,
-	               sizeof(*c->constants)));
-	if (c->nconstants)
-		memcpy(p->constants.v + p->constants.n, c->constants, c->nconstants * sizeof(*c->constants));
-	p->constants.n += c->nconstants;
-	if ((e = push_fields(p, c->statics, c->nstatics, &cd.statics_off)) < 0)
+	if ((e = APPEND(p, p->constants, c->constants, c->nconstants)) < 0 ||
+	    (e = push_fields(p, c->statics, c->nstatics, &cd.statics_off)) < 0 ||
+	    (e = push_fields(p, c->fields, c->nfields, &cd.fields_off)) < 0 ||
+	    (c->refs && (e = APPEND(p, p->class_refs, c->refs, c->nrefs)) < 0))
 		return e;
-	if ((e = push_fields(p, c->fields, c->nfields, &cd.fields_off)) < 0)
-		return e;
-	if (c->refs) {
-		TRY(p, pd_grow((void **)&p->class_refs.v, &p->class_refs.cap, p->class_refs.n + c->nrefs, 8));
-		if (c->nrefs)
-			memcpy(p->class_refs.v + p->class_refs.n, c->refs, c->nrefs * 8);
-		p->class_refs.n += c->nrefs;
-	}
 	cd.d = *c;
 	cd.d.constants = NULL;
 	cd.d.statics = cd.d.fields = NULL;
@@ -204,94 +234,54 @@ static int on_class_dump(void *payload, const profdata_class_dump *c)
 	return 0;
 }
 
-static int on_function(void *payload, const profdata_function *f)
-{
-	profdata_profile *p = payload;
-	int e = need_begun(p, "function");
-	if (e)
-		return e;
-	TRY(p, PD_VEC_PUSH(p->functions, *f));
-	TRY(p, PD_VEC_PUSH(p->function_ids, f->id));
-	int a = pd_index_add(&p->function_ix, p->function_ids.v, (uint32_t)(p->functions.n - 1), NULL);
-	if (a < 0)
-		return NOMEM(p);
-	if (a == 1) {
-		p->functions.n--;
-		p->function_ids.n--;
-		pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0, "function id %llu defined twice",
-		             (unsigned long long)f->id);
+/* Functions and frames: kept with their ids in a column, indexed; a repeated id keeps the first. */
+#define STORE_BY_ID(event, type) \
+	BEGUN_EVENT(event, type, x) \
+	{ \
+		TRY(p, PD_VEC_PUSH(p->event##s, *x)); \
+		TRY(p, PD_VEC_PUSH(p->event##_ids, x->id)); \
+		int e = index_new_key(p, &p->event##_ix, p->event##_ids.v, &p->event##_ids.n, &p->event##s.n, \
+		                      #event " id"); \
+		return e < 0 ? e : 0; \
 	}
-	return 0;
-}
 
-static int on_frame(void *payload, const profdata_frame *f)
-{
-	profdata_profile *p = payload;
-	int e = need_begun(p, "frame");
-	if (e)
-		return e;
-	TRY(p, PD_VEC_PUSH(p->frames, *f));
-	TRY(p, PD_VEC_PUSH(p->frame_ids, f->id));
-	int a = pd_index_add(&p->frame_ix, p->frame_ids.v, (uint32_t)(p->frames.n - 1), NULL);
-	if (a < 0)
-		return NOMEM(p);
-	if (a == 1) {
-		p->frames.n--;
-		p->frame_ids.n--;
-		pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0, "frame id %llu defined twice",
-		             (unsigned long long)f->id);
-	}
-	return 0;
-}
+STORE_BY_ID(function, profdata_function)
+STORE_BY_ID(frame, profdata_frame)
 
-static int on_stack(void *payload, const profdata_stack *s)
+BEGUN_EVENT(stack, profdata_stack, s)
 {
-	profdata_profile *p = payload;
-	int e = need_begun(p, "stack");
-	if (e)
-		return e;
+	int e;
 	pd_stack_row r = { s->serial, s->thread_serial, p->stack_frames.n, s->nframes };
 	TRY(p, PD_VEC_PUSH(p->stacks, r));
 	TRY(p, PD_VEC_PUSH(p->stack_serials, s->serial));
-	int a = pd_index_add(&p->stack_ix, p->stack_serials.v, (uint32_t)(p->stacks.n - 1), NULL);
-	if (a < 0)
-		return NOMEM(p);
-	if (a == 1) {
-		p->stacks.n--;
-		p->stack_serials.n--;
-		pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0, "stack serial %u defined twice",
-		             (unsigned)s->serial);
-		return 0;
-	}
-	TRY(p, pd_grow((void **)&p->stack_frames.v, &p->stack_frames.cap, p->stack_frames.n + s->nframes, 8));
-	if (s->nframes)
-		memcpy(p->stack_frames.v + p->stack_frames.n, s->frame_ids, s->nframes * 8);
-	p->stack_frames.n += s->nframes;
-	return 0;
+	e = index_new_key(p, &p->stack_ix, p->stack_serials.v, &p->stack_serials.n, &p->stacks.n, "stack serial");
+	if (e != 0)
+		return e < 0 ? e : 0;
+	return APPEND(p, p->stack_frames, s->frame_ids, s->nframes);
 }
 
-static int thread_row(profdata_profile *p, uint32_t serial, profdata_thread_info **out)
+/* The thread row for `serial`, created empty when new; NULL when out of memory (reported). */
+static profdata_thread_info *thread_row(profdata_profile *p, uint32_t serial)
 {
 	uint32_t row;
 	if (!pd_index_find(&p->thread_ix, p->thread_serials.v, serial, &row)) {
 		profdata_thread_info t;
 		memset(&t, 0, sizeof(t));
-		TRY(p, PD_VEC_PUSH(p->threads, t));
-		TRY(p, PD_VEC_PUSH(p->thread_serials, serial));
-		row = (uint32_t)(p->threads.n - 1);
-		TRY(p, pd_index_add(&p->thread_ix, p->thread_serials.v, row, NULL));
+		row = (uint32_t)p->threads.n;
+		if (PD_VEC_PUSH(p->threads, t) < 0 || PD_VEC_PUSH(p->thread_serials, serial) < 0 ||
+		    pd_index_add(&p->thread_ix, p->thread_serials.v, row, NULL) < 0) {
+			NOMEM(p);
+			return NULL;
+		}
 	}
-	*out = &p->threads.v[row];
-	return 0;
+	return &p->threads.v[row];
 }
 
-static int on_thread_start(void *payload, const profdata_thread_start *t)
+BEGUN_EVENT(thread_start, profdata_thread_start, t)
 {
-	profdata_profile *p = payload;
-	profdata_thread_info *ti;
-	int e = need_begun(p, "thread_start");
-	if (e || (e = thread_row(p, t->serial, &ti)) < 0)
-		return e;
+	profdata_thread_info *ti = thread_row(p, t->serial);
+	if (!ti)
+		return PROFDATA_ENOMEM;
 	if (ti->has_start) {
 		pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0, "thread serial %u started twice",
 		             (unsigned)t->serial);
@@ -302,45 +292,28 @@ static int on_thread_start(void *payload, const profdata_thread_start *t)
 	return 0;
 }
 
-static int on_thread_end(void *payload, const profdata_thread_end *t)
+BEGUN_EVENT(thread_end, profdata_thread_end, t)
 {
-	profdata_profile *p = payload;
-	profdata_thread_info *ti;
-	int e = need_begun(p, "thread_end");
-	if (e || (e = thread_row(p, t->serial, &ti)) < 0)
-		return e;
+	profdata_thread_info *ti = thread_row(p, t->serial);
+	if (!ti)
+		return PROFDATA_ENOMEM;
 	ti->end = *t;
 	ti->has_end = 1;
 	return 0;
 }
 
-static int on_sample_type(void *payload, const profdata_sample_type *t)
-{
-	profdata_profile *p = payload;
-	int e = need_begun(p, "sample_type");
-	if (e)
-		return e;
-	TRY(p, PD_VEC_PUSH(p->sample_types, *t));
-	return 0;
-}
+STORE_AS_IS(sample_type, profdata_sample_type, sample_types)
 
-static int on_sample_group(void *payload, const profdata_sample_group *g)
+BEGUN_EVENT(sample_group, profdata_sample_group, g)
 {
-	profdata_profile *p = payload;
-	int e = need_begun(p, "sample_group");
-	if (e)
-		return e;
 	pd_group_row r = { *g, p->samples.n, 0 };
 	TRY(p, PD_VEC_PUSH(p->groups, r));
 	return 0;
 }
 
-static int on_sample(void *payload, const profdata_sample *s)
+BEGUN_EVENT(sample, profdata_sample, s)
 {
-	profdata_profile *p = payload;
-	int e = need_begun(p, "sample");
-	if (e)
-		return e;
+	int e;
 	if (p->groups.n == 0) {
 		profdata_sample_group g = { 0, 0 };
 		if ((e = on_sample_group(p, &g)) < 0)
@@ -348,66 +321,26 @@ static int on_sample(void *payload, const profdata_sample *s)
 	}
 	pd_sample_row r = { s->stack_serial, s->thread_serial, s->time_ns, p->values.n, s->nvalues };
 	TRY(p, PD_VEC_PUSH(p->samples, r));
-	TRY(p, pd_grow((void **)&p->values.v, &p->values.cap, p->values.n + s->nvalues, 8));
-	if (s->nvalues)
-		memcpy(p->values.v + p->values.n, s->values, s->nvalues * 8);
-	p->values.n += s->nvalues;
+	if ((e = APPEND(p, p->values, s->values, s->nvalues)) < 0)
+		return e;
 	p->groups.v[p->groups.n - 1].count++;
 	return 0;
 }
 
-static int on_alloc_sites(void *payload, const profdata_alloc_sites *a)
+BEGUN_EVENT(alloc_sites, profdata_alloc_sites, a)
 {
-	profdata_profile *p = payload;
-	int e = need_begun(p, "alloc_sites");
-	if (e)
-		return e;
 	pd_sites_row r = { *a, p->site_rows.n };
 	r.a.sites = NULL;
 	TRY(p, PD_VEC_PUSH(p->sites, r));
-	TRY(p, pd_grow((void **)&p->site_rows.v, &p->site_rows.cap, p->site_rows.n + a->nsites, sizeof(*a->sites)));
-	if (a->nsites)
-		memcpy(p->site_rows.v + p->site_rows.n, a->sites, a->nsites * sizeof(*a->sites));
-	p->site_rows.n += a->nsites;
-	return 0;
+	return APPEND(p, p->site_rows, a->sites, a->nsites);
 }
 
-static int on_heap_summary(void *payload, const profdata_heap_summary *h)
-{
-	profdata_profile *p = payload;
-	int e = need_begun(p, "heap_summary");
-	if (e)
-		return e;
-	TRY(p, PD_VEC_PUSH(p->summaries, *h));
-	return 0;
-}
+STORE_AS_IS(heap_summary, profdata_heap_summary, summaries)
+STORE_AS_IS(control_settings, profdata_control_settings, controls)
+STORE_AS_IS(mapping, profdata_mapping, mappings)
 
-static int on_control_settings(void *payload, const profdata_control_settings *c)
+BEGUN_EVENT(dump_begin, profdata_dump, d)
 {
-	profdata_profile *p = payload;
-	int e = need_begun(p, "control_settings");
-	if (e)
-		return e;
-	TRY(p, PD_VEC_PUSH(p->controls, *c));
-	return 0;
-}
-
-static int on_mapping(void *payload, const profdata_mapping *m)
-{
-	profdata_profile *p = payload;
-	int e = need_begun(p, "mapping");
-	if (e)
-		return e;
-	TRY(p, PD_VEC_PUSH(p->mappings, *m));
-	return 0;
-}
-
-static int on_dump_begin(void *payload, const profdata_dump *d)
-{
-	profdata_profile *p = payload;
-	int e = need_begun(p, "dump_begin");
-	if (e)
-		return e;
 	if (p->in_dump)
 		return fail(p, PROFDATA_EINVAL, "dump_begin inside a dump");
 	pd_dump_row r = { *d, p->nobjects, 0 };
@@ -569,55 +502,36 @@ static int on_object(void *payload, const profdata_object *o)
 	return 0;
 }
 
-static int put_bytes(profdata_profile *p, const void *data, uint64_t len, size_t *off)
+/* Keep a record's bytes for row `r`; 0 or PROFDATA_ENOMEM. */
+static int put_bytes(profdata_profile *p, pd_blobref_row *r, const void *data, uint64_t len)
 {
 	if (len > SIZE_MAX / 2)
-		return NOMEM(p);
-	TRY(p, pd_arena_put(&p->bytes, data, (size_t)len, off));
-	return 0;
+		return PROFDATA_ENOMEM;
+	r->len = len;
+	return pd_arena_put(&p->bytes, data, (size_t)len, &r->data_off);
 }
 
-static int on_unknown(void *payload, const profdata_unknown *u)
+BEGUN_EVENT(unknown, profdata_unknown, u)
 {
-	profdata_profile *p = payload;
-	int e = need_begun(p, "unknown");
-	if (e)
-		return e;
-	pd_blobref_row r;
-	memset(&r, 0, sizeof(r));
-	r.tag = u->tag;
-	r.time_us = u->time_us;
-	r.in_dump = u->in_dump;
-	r.dump = p->dumps.n ? (uint32_t)(p->dumps.n - 1) : 0;
-	r.len = u->len;
-	if ((e = put_bytes(p, u->data, u->len, &r.data_off)) < 0)
-		return e;
+	pd_blobref_row r = { .tag = u->tag, .time_us = u->time_us, .in_dump = u->in_dump,
+	                     .dump = p->dumps.n ? (uint32_t)(p->dumps.n - 1) : 0 };
+	TRY(p, put_bytes(p, &r, u->data, u->len));
 	TRY(p, PD_VEC_PUSH(p->unknowns, r));
 	return 0;
 }
 
-static int on_attachment(void *payload, const profdata_attachment *a)
+BEGUN_EVENT(attachment, profdata_attachment, a)
 {
-	profdata_profile *p = payload;
-	int e = need_begun(p, "attachment");
-	if (e)
-		return e;
 	pd_blobref_row r;
 	memset(&r, 0, sizeof(r));
 	TRY(p, put_text(p, a->name, &r.name_off));
-	r.len = a->len;
-	if ((e = put_bytes(p, a->data, a->len, &r.data_off)) < 0)
-		return e;
+	TRY(p, put_bytes(p, &r, a->data, a->len));
 	TRY(p, PD_VEC_PUSH(p->attachments, r));
 	return 0;
 }
 
-static int on_trace_event(void *payload, const profdata_trace_event *t)
+BEGUN_EVENT(trace_event, profdata_trace_event, t)
 {
-	profdata_profile *p = payload;
-	int e = need_begun(p, "trace_event");
-	if (e)
-		return e;
 	pd_trace_row r;
 	r.e = *t;
 	r.e.attrs = NULL;
@@ -644,35 +558,7 @@ static int on_end(void *payload)
 	return pd_profile_finish(p);
 }
 
-static const profdata_events builder_events = {
-	.version = PROFDATA_EVENTS_VERSION,
-	.begin = on_begin,
-	.string = on_string,
-	.class_load = on_class_load,
-	.class_unload = on_class_unload,
-	.function = on_function,
-	.frame = on_frame,
-	.stack = on_stack,
-	.thread_start = on_thread_start,
-	.thread_end = on_thread_end,
-	.sample_type = on_sample_type,
-	.sample_group = on_sample_group,
-	.sample = on_sample,
-	.alloc_sites = on_alloc_sites,
-	.heap_summary = on_heap_summary,
-	.control_settings = on_control_settings,
-	.mapping = on_mapping,
-	.dump_begin = on_dump_begin,
-	.heap_info = on_heap_info,
-	.class_dump = on_class_dump,
-	.root = on_root,
-	.object = on_object,
-	.dump_end = on_dump_end,
-	.unknown = on_unknown,
-	.attachment = on_attachment,
-	.trace_event = on_trace_event,
-	.end = on_end,
-};
+static const profdata_events builder_events = { PD_EVERY_EVENT(on_) };
 
 const profdata_events *profdata_profile_builder_events(void)
 {

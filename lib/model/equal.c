@@ -54,6 +54,11 @@ static int eq_function(const profdata_function *x, const profdata_function *y)
 	return F(id) && F(name_id) && F(signature_id) && F(source_file_id) && F(class_serial) && F(start_line) &&
 	       F(end_line);
 }
+static int eq_sample(const profdata_sample *x, const profdata_sample *y)
+{
+	return F(stack_serial) && F(thread_serial) && F(time_ns) && F(nvalues) &&
+	       (!x->nvalues || memcmp(x->values, y->values, x->nvalues * 8) == 0);
+}
 static int eq_sample_type(const profdata_sample_type *x, const profdata_sample_type *y) { return F(type_id) && F(unit_id); }
 static int eq_heap_summary(const profdata_heap_summary *x, const profdata_heap_summary *y)
 {
@@ -261,21 +266,16 @@ static int root_get(const profdata_profile *p, size_t i, profdata_root *r)
 	return 0;
 }
 
+/* Dumps and heap infos with where they stand among the objects; eq_*_row reads the fields it compares. */
 static int dump_get(const profdata_profile *p, size_t i, pd_dump_row *r)
 {
-	r->d.time_us = p->dumps.v[i].d.time_us;
-	r->d.kind = p->dumps.v[i].d.kind;
-	r->first_object = p->dumps.v[i].first_object;
-	r->nobjects = p->dumps.v[i].nobjects;
+	*r = p->dumps.v[i];
 	return 0;
 }
 
 static int heap_get(const profdata_profile *p, size_t i, pd_heap_row *r)
 {
-	r->h.heap_id = p->heaps.v[i].h.heap_id;
-	r->h.name_id = p->heaps.v[i].h.name_id;
-	r->dump = p->heaps.v[i].dump;
-	r->obj_pos = p->heaps.v[i].obj_pos;
+	*r = p->heaps.v[i];
 	return 0;
 }
 
@@ -336,15 +336,7 @@ static int samples_equal(const profdata_profile *a, const profdata_profile *b, c
 		    a->groups.v[i].g.total != b->groups.v[i].g.total || a->groups.v[i].first != b->groups.v[i].first ||
 		    a->groups.v[i].count != b->groups.v[i].count)
 			return differ(c, "sample group %zu differs", i);
-	CHECK_COUNT(PROFDATA_TABLE_SAMPLES, "samples");
-	for (size_t i = 0; i < a->samples.n; i++) {
-		profdata_sample x, y;
-		profdata_profile_sample(a, i, &x);
-		profdata_profile_sample(b, i, &y);
-		if (x.stack_serial != y.stack_serial || x.thread_serial != y.thread_serial || x.time_ns != y.time_ns ||
-		    x.nvalues != y.nvalues || (x.nvalues && memcmp(x.values, y.values, x.nvalues * 8) != 0))
-			return differ(c, "sample %zu differs", i);
-	}
+	SEQ_EQUAL(PROFDATA_TABLE_SAMPLES, "sample", profdata_sample, profdata_profile_sample, eq_sample);
 	return 1;
 }
 

@@ -74,71 +74,23 @@ void profdata_profile_free(profdata_profile *p)
 	if (!p)
 		return;
 	pd_diag_free(&p->diag);
-	free(p->meta_kv_view);
-	free(p->meta_format_buf);
-	free(p->text.p);
-	free(p->str_ids.v);
-	free(p->str_off.v);
-	free(p->str_len.v);
-	free(p->str_bytes.p);
-	pd_index_free(&p->str_ix);
-	free(p->classes.v);
-	free(p->class_ids.v);
-	free(p->loads.v);
-	free(p->load_serials.v);
-	free(p->load_class.v);
-	pd_index_free(&p->class_ix);
-	pd_index_free(&p->serial_ix);
-	free(p->constants.v);
-	free(p->fields.v);
-	free(p->class_refs.v);
-	free(p->ref_offsets.v);
-	free(p->cdumps.v);
-	free(p->unloads.v);
-	free(p->obj_id);
-	free(p->obj_class);
-	free(p->obj_kind);
-	free(p->obj_data);
-	free(p->obj_len);
-	free(p->obj_trace);
-	free(p->obj_size);
-	free(p->obj_refs_start);
-	free(p->obj_refs.v);
-	pd_index_free(&p->obj_ix);
-	free(p->payload.p);
+	pd_index *indexes[] = { &p->str_ix, &p->class_ix, &p->serial_ix, &p->obj_ix, &p->thread_ix,
+	                        &p->function_ix, &p->frame_ix, &p->stack_ix };
+	for (size_t i = 0; i < sizeof(indexes) / sizeof(indexes[0]); i++)
+		pd_index_free(indexes[i]);
 	pd_blob_release(p->blob);
-	free(p->roots.v);
-	free(p->dumps.v);
-	free(p->heaps.v);
-	free(p->threads.v);
-	free(p->thread_serials.v);
-	pd_index_free(&p->thread_ix);
-	free(p->functions.v);
-	free(p->function_ids.v);
-	pd_index_free(&p->function_ix);
-	free(p->frames.v);
-	free(p->frame_ids.v);
-	pd_index_free(&p->frame_ix);
-	free(p->stacks.v);
-	free(p->stack_serials.v);
-	pd_index_free(&p->stack_ix);
-	free(p->stack_frames.v);
-	free(p->sample_types.v);
-	free(p->groups.v);
-	free(p->samples.v);
-	free(p->values.v);
-	free(p->sites.v);
-	free(p->site_rows.v);
-	free(p->summaries.v);
-	free(p->controls.v);
-	free(p->mappings.v);
-	free(p->traces.v);
-	free(p->kvs.v);
-	free(p->kv_view);
-	free(p->unknowns.v);
-	free(p->attachments.v);
-	free(p->bytes.p);
-	free(p);
+	PD_FREE_ALL(p->meta_kv_view, p->meta_format_buf, p->text.p, p->kvs.v, p->kv_view);
+	PD_FREE_ALL(p->str_ids.v, p->str_off.v, p->str_len.v, p->str_bytes.p);
+	PD_FREE_ALL(p->classes.v, p->class_ids.v, p->loads.v, p->load_serials.v, p->load_class.v, p->unloads.v);
+	PD_FREE_ALL(p->constants.v, p->fields.v, p->class_refs.v, p->ref_offsets.v, p->cdumps.v);
+	PD_FREE_ALL(p->obj_id, p->obj_class, p->obj_kind, p->obj_data, p->obj_len, p->obj_trace, p->obj_size,
+	            p->obj_refs_start, p->obj_refs.v, p->payload.p);
+	PD_FREE_ALL(p->roots.v, p->dumps.v, p->heaps.v, p->threads.v, p->thread_serials.v);
+	PD_FREE_ALL(p->functions.v, p->function_ids.v, p->frames.v, p->frame_ids.v, p->stacks.v,
+	            p->stack_serials.v, p->stack_frames.v);
+	PD_FREE_ALL(p->sample_types.v, p->groups.v, p->samples.v, p->values.v, p->sites.v, p->site_rows.v);
+	PD_FREE_ALL(p->summaries.v, p->controls.v, p->mappings.v, p->traces.v, p->unknowns.v,
+	            p->attachments.v, p->bytes.p, p);
 }
 
 const profdata_error *profdata_profile_error(const profdata_profile *p) { return pd_diag_last(&p->diag); }
@@ -306,21 +258,29 @@ int profdata_profile_class_dump_at_sized(const profdata_profile *p, size_t i, pr
 	return deliver(out, out_size, &row, sizeof(row));
 }
 
-int profdata_profile_class_load_sized(const profdata_profile *p, size_t i, profdata_class_load *out,
-                                      size_t out_size)
-{
-	if (i >= p->loads.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->loads.v[i], sizeof(profdata_class_load));
-}
+/*
+ * The getters whose row is stored as the caller sees it: `member` is empty,
+ * or the field of the stored row that holds it.
+ */
+#define STORED_ROW_GETTER(name, type, table, member) \
+	int profdata_profile_##name##_sized(const profdata_profile *p, size_t i, type *out, size_t out_size) \
+	{ \
+		if (i >= p->table.n) \
+			return PROFDATA_ENOTFOUND; \
+		return deliver(out, out_size, &p->table.v[i] member, sizeof(type)); \
+	}
 
-int profdata_profile_unload_sized(const profdata_profile *p, size_t i, profdata_class_unload *out,
-                                  size_t out_size)
-{
-	if (i >= p->unloads.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->unloads.v[i], sizeof(profdata_class_unload));
-}
+STORED_ROW_GETTER(class_load, profdata_class_load, loads, )
+STORED_ROW_GETTER(unload, profdata_class_unload, unloads, )
+STORED_ROW_GETTER(dump, profdata_dump, dumps, .d)
+STORED_ROW_GETTER(heap_info, profdata_heap_info, heaps, .h)
+STORED_ROW_GETTER(thread, profdata_thread_info, threads, )
+STORED_ROW_GETTER(function, profdata_function, functions, )
+STORED_ROW_GETTER(frame, profdata_frame, frames, )
+STORED_ROW_GETTER(sample_type, profdata_sample_type, sample_types, )
+STORED_ROW_GETTER(heap_summary, profdata_heap_summary, summaries, )
+STORED_ROW_GETTER(control_settings, profdata_control_settings, controls, )
+STORED_ROW_GETTER(mapping, profdata_mapping, mappings, )
 
 /* ---- objects ---- */
 
@@ -504,29 +464,6 @@ int profdata_profile_root_sized(const profdata_profile *p, size_t i, profdata_ro
 	return deliver(out, out_size, &p->roots.v[i].r, sizeof(profdata_root));
 }
 
-int profdata_profile_dump_sized(const profdata_profile *p, size_t i, profdata_dump *out, size_t out_size)
-{
-	if (i >= p->dumps.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->dumps.v[i].d, sizeof(profdata_dump));
-}
-
-int profdata_profile_heap_info_sized(const profdata_profile *p, size_t i, profdata_heap_info *out,
-                                     size_t out_size)
-{
-	if (i >= p->heaps.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->heaps.v[i].h, sizeof(profdata_heap_info));
-}
-
-int profdata_profile_thread_sized(const profdata_profile *p, size_t i, profdata_thread_info *out,
-                                  size_t out_size)
-{
-	if (i >= p->threads.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->threads.v[i], sizeof(profdata_thread_info));
-}
-
 static int find_u64(const pd_index *ix, const uint64_t *keys, uint64_t key, size_t *index)
 {
 	uint32_t row;
@@ -541,24 +478,9 @@ int profdata_profile_find_thread(const profdata_profile *p, uint32_t serial, siz
 	return find_u64(&p->thread_ix, p->thread_serials.v, serial, index);
 }
 
-int profdata_profile_function_sized(const profdata_profile *p, size_t i, profdata_function *out,
-                                    size_t out_size)
-{
-	if (i >= p->functions.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->functions.v[i], sizeof(profdata_function));
-}
-
 int profdata_profile_find_function(const profdata_profile *p, uint64_t id, size_t *index)
 {
 	return find_u64(&p->function_ix, p->function_ids.v, id, index);
-}
-
-int profdata_profile_frame_sized(const profdata_profile *p, size_t i, profdata_frame *out, size_t out_size)
-{
-	if (i >= p->frames.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->frames.v[i], sizeof(profdata_frame));
 }
 
 int profdata_profile_find_frame(const profdata_profile *p, uint64_t id, size_t *index)
@@ -571,26 +493,14 @@ int profdata_profile_stack_sized(const profdata_profile *p, size_t i, profdata_s
 	if (i >= p->stacks.n)
 		return PROFDATA_ENOTFOUND;
 	const pd_stack_row *s = &p->stacks.v[i];
-	profdata_stack row;
-	memset(&row, 0, sizeof(row));
-	row.serial = s->serial;
-	row.thread_serial = s->thread_serial;
-	row.nframes = s->nframes;
-	row.frame_ids = s->nframes ? p->stack_frames.v + s->frames_off : NULL;
+	profdata_stack row = { .serial = s->serial, .thread_serial = s->thread_serial, .nframes = s->nframes,
+	                       .frame_ids = s->nframes ? p->stack_frames.v + s->frames_off : NULL };
 	return deliver(out, out_size, &row, sizeof(row));
 }
 
 int profdata_profile_find_stack(const profdata_profile *p, uint32_t serial, size_t *index)
 {
 	return find_u64(&p->stack_ix, p->stack_serials.v, serial, index);
-}
-
-int profdata_profile_sample_type_sized(const profdata_profile *p, size_t i, profdata_sample_type *out,
-                                       size_t out_size)
-{
-	if (i >= p->sample_types.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->sample_types.v[i], sizeof(profdata_sample_type));
 }
 
 int profdata_profile_sample_group_sized(const profdata_profile *p, size_t i, profdata_sample_group *out,
@@ -610,13 +520,8 @@ int profdata_profile_sample_sized(const profdata_profile *p, size_t i, profdata_
 	if (i >= p->samples.n)
 		return PROFDATA_ENOTFOUND;
 	const pd_sample_row *s = &p->samples.v[i];
-	profdata_sample row;
-	memset(&row, 0, sizeof(row));
-	row.stack_serial = s->stack_serial;
-	row.thread_serial = s->thread_serial;
-	row.time_ns = s->time_ns;
-	row.nvalues = s->nvalues;
-	row.values = s->nvalues ? p->values.v + s->values_off : NULL;
+	profdata_sample row = { .stack_serial = s->stack_serial, .thread_serial = s->thread_serial, .time_ns = s->time_ns,
+	                        .nvalues = s->nvalues, .values = s->nvalues ? p->values.v + s->values_off : NULL };
 	return deliver(out, out_size, &row, sizeof(row));
 }
 
@@ -628,30 +533,6 @@ int profdata_profile_alloc_sites_sized(const profdata_profile *p, size_t i, prof
 	profdata_alloc_sites row = p->sites.v[i].a;
 	row.sites = row.nsites ? p->site_rows.v + p->sites.v[i].sites_off : NULL;
 	return deliver(out, out_size, &row, sizeof(row));
-}
-
-int profdata_profile_heap_summary_sized(const profdata_profile *p, size_t i, profdata_heap_summary *out,
-                                        size_t out_size)
-{
-	if (i >= p->summaries.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->summaries.v[i], sizeof(profdata_heap_summary));
-}
-
-int profdata_profile_control_settings_sized(const profdata_profile *p, size_t i, profdata_control_settings *out,
-                                            size_t out_size)
-{
-	if (i >= p->controls.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->controls.v[i], sizeof(profdata_control_settings));
-}
-
-int profdata_profile_mapping_sized(const profdata_profile *p, size_t i, profdata_mapping *out,
-                                   size_t out_size)
-{
-	if (i >= p->mappings.n)
-		return PROFDATA_ENOTFOUND;
-	return deliver(out, out_size, &p->mappings.v[i], sizeof(profdata_mapping));
 }
 
 int profdata_profile_trace_event_sized(const profdata_profile *p, size_t i, profdata_trace_event *out,

@@ -21,6 +21,22 @@
 		} \
 	} while (0)
 
+/* Every row of a table stored as the event carries it. */
+#define EMIT_STORED(member, vec) \
+	do { \
+		for (size_t i_ = 0; i_ < (vec).n; i_++) \
+			EMIT(member, &(vec).v[i_]); \
+	} while (0)
+/* Every row of a table, as its getter puts it together. */
+#define EMIT_VIA_GETTER(member, type, count, getter) \
+	do { \
+		type row_; \
+		for (size_t i_ = 0; i_ < (count); i_++) { \
+			getter(p, i_, &row_); \
+			EMIT(member, &row_); \
+		} \
+	} while (0)
+
 /*
  * Class dumps, roots, heap infos and in-dump unknown records are appended
  * while their dump is open, so each table is in dump order: one cursor per
@@ -71,22 +87,14 @@ static int replay_all(const profdata_profile *p, const profdata_events *ev, void
 	EMIT(begin, &p->meta);
 	for (size_t i = 0; i < p->str_ids.n; i++)
 		EMIT(string, p->str_ids.v[i], (const char *)p->str_bytes.p + p->str_off.v[i], p->str_len.v[i]);
-	for (size_t i = 0; i < p->functions.n; i++)
-		EMIT(function, &p->functions.v[i]);
-	for (size_t i = 0; i < p->frames.n; i++)
-		EMIT(frame, &p->frames.v[i]);
-	profdata_stack st;
-	for (size_t i = 0; i < p->stacks.n; i++) {
-		profdata_profile_stack(p, i, &st);
-		EMIT(stack, &st);
-	}
+	EMIT_STORED(function, p->functions);
+	EMIT_STORED(frame, p->frames);
+	EMIT_VIA_GETTER(stack, profdata_stack, p->stacks.n, profdata_profile_stack);
 	for (size_t i = 0; i < p->threads.n; i++)
 		if (p->threads.v[i].has_start)
 			EMIT(thread_start, &p->threads.v[i].start);
-	for (size_t i = 0; i < p->loads.n; i++)
-		EMIT(class_load, &p->loads.v[i]);
-	for (size_t i = 0; i < p->sample_types.n; i++)
-		EMIT(sample_type, &p->sample_types.v[i]);
+	EMIT_STORED(class_load, p->loads);
+	EMIT_STORED(sample_type, p->sample_types);
 	profdata_sample s;
 	for (size_t g = 0; g < p->groups.n; g++) {
 		EMIT(sample_group, &p->groups.v[g].g);
@@ -95,22 +103,11 @@ static int replay_all(const profdata_profile *p, const profdata_events *ev, void
 			EMIT(sample, &s);
 		}
 	}
-	profdata_alloc_sites a;
-	for (size_t i = 0; i < p->sites.n; i++) {
-		profdata_profile_alloc_sites(p, i, &a);
-		EMIT(alloc_sites, &a);
-	}
-	for (size_t i = 0; i < p->summaries.n; i++)
-		EMIT(heap_summary, &p->summaries.v[i]);
-	for (size_t i = 0; i < p->controls.n; i++)
-		EMIT(control_settings, &p->controls.v[i]);
-	for (size_t i = 0; i < p->mappings.n; i++)
-		EMIT(mapping, &p->mappings.v[i]);
-	profdata_attachment at;
-	for (size_t i = 0; i < p->attachments.n; i++) {
-		profdata_profile_attachment(p, i, &at);
-		EMIT(attachment, &at);
-	}
+	EMIT_VIA_GETTER(alloc_sites, profdata_alloc_sites, p->sites.n, profdata_profile_alloc_sites);
+	EMIT_STORED(heap_summary, p->summaries);
+	EMIT_STORED(control_settings, p->controls);
+	EMIT_STORED(mapping, p->mappings);
+	EMIT_VIA_GETTER(attachment, profdata_attachment, p->attachments.n, profdata_profile_attachment);
 	profdata_unknown u;
 	for (size_t i = 0; i < p->unknowns.n; i++) {
 		if (p->unknowns.v[i].in_dump)
@@ -124,16 +121,11 @@ static int replay_all(const profdata_profile *p, const profdata_events *ev, void
 		if (r)
 			return r;
 	}
-	for (size_t i = 0; i < p->unloads.n; i++)
-		EMIT(class_unload, &p->unloads.v[i]);
+	EMIT_STORED(class_unload, p->unloads);
 	for (size_t i = 0; i < p->threads.n; i++)
 		if (p->threads.v[i].has_end)
 			EMIT(thread_end, &p->threads.v[i].end);
-	profdata_trace_event t;
-	for (size_t i = 0; i < p->traces.n; i++) {
-		profdata_profile_trace_event(p, i, &t);
-		EMIT(trace_event, &t);
-	}
+	EMIT_VIA_GETTER(trace_event, profdata_trace_event, p->traces.n, profdata_profile_trace_event);
 	EMIT0(end);
 	return 0;
 }

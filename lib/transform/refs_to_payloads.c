@@ -187,22 +187,29 @@ static int on_class_load(void *payload, const profdata_class_load *c)
 	return DOWN(s, class_load, c);
 }
 
-static int on_dump_begin(void *payload, const profdata_dump *d)
+/*
+ * Defines on_<event> for a dump's contents: passed down as they are when the
+ * filter is not active, else held by the body that follows the macro.
+ */
+#define HELD_WHEN_ACTIVE(event, type, arg) \
+	static int event##_held(payload_filter *s, const type *arg); \
+	static int on_##event(void *payload, const type *arg) \
+	{ \
+		payload_filter *s = payload; \
+		return s->active ? event##_held(s, arg) : DOWN(s, event, arg); \
+	} \
+	static int event##_held(payload_filter *s, const type *arg)
+
+HELD_WHEN_ACTIVE(dump_begin, profdata_dump, d)
 {
-	payload_filter *s = payload;
-	if (!s->active)
-		return DOWN(s, dump_begin, d);
 	s->in_dump = 1;
 	s->dump = *d;
 	return 0;
 }
 
-static int on_class_dump(void *payload, const profdata_class_dump *c)
+HELD_WHEN_ACTIVE(class_dump, profdata_class_dump, c)
 {
-	payload_filter *s = payload;
 	class_plan *k;
-	if (!s->active)
-		return DOWN(s, class_dump, c);
 	if (!c->id || !(k = plan_of(s, c->id)))
 		return c->id ? out_of_memory(s) : 0;
 	if (k->held)
@@ -215,23 +222,17 @@ static int on_class_dump(void *payload, const profdata_class_dump *c)
 	return 0;
 }
 
-static int on_root(void *payload, const profdata_root *r)
+HELD_WHEN_ACTIVE(root, profdata_root, r)
 {
-	payload_filter *s = payload;
-	if (!s->active)
-		return DOWN(s, root, r);
 	if (pd_grow((void **)&s->roots, &s->roots_cap, s->nroots + 1, sizeof *s->roots) < 0)
 		return out_of_memory(s);
 	s->roots[s->nroots++] = *r;
 	return 0;
 }
 
-static int on_object(void *payload, const profdata_object *o)
+HELD_WHEN_ACTIVE(object, profdata_object, o)
 {
-	payload_filter *s = payload;
 	held_object *h;
-	if (!s->active)
-		return DOWN(s, object, o);
 	if (pd_grow((void **)&s->objs, &s->objs_cap, s->nobjs + 1, sizeof *s->objs) < 0)
 		return out_of_memory(s);
 	h = &s->objs[s->nobjs];
@@ -564,15 +565,7 @@ static void filter_free(void *state)
 		return;
 	pd_map_free(&s->names);
 	pd_map_free(&s->cls_ix);
-	free(s->cls);
-	free(s->ref_names.ids);
-	free(s->sref_names.ids);
-	free(s->objs);
-	free(s->roots);
-	free(s->pool);
-	free(s->payload);
-	free(s->fields);
-	free(s);
+	PD_FREE_ALL(s->cls, s->ref_names.ids, s->sref_names.ids, s->objs, s->roots, s->pool, s->payload, s->fields, s);
 }
 
 static int filter_create(void **state, const profdata_events **events, const profdata_events *down,

@@ -121,6 +121,12 @@ const profdata_error *pd_diag_warning(const pd_diag *d, size_t i)
 	return i < d->kept ? &d->warnings[i] : NULL;
 }
 
+void pd_free_each(void *const *ptrs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ptrs[i]);
+}
+
 int pd_grow(void **ptr, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)

@@ -210,6 +210,20 @@ static int start_rec(hprof_encoder *e, size_t max)
 	return buf_reserve(e, &e->rec, max) ? e->err : 0;
 }
 
+/*
+ * Start a record of a `head`-byte header and `n` items of `item` bytes, or
+ * fail with "<before><what><after>" when its length would not fit 32 bits.
+ */
+static int start_list_rec(hprof_encoder *e, size_t head, size_t n, size_t item, const char *before,
+                          unsigned long long what, const char *after)
+{
+	if (n > (UINT32_MAX - head) / item) {
+		e->err = pd_out_error(e->w, PROFDATA_ERANGE, "%s%llu%s", before, what, after);
+		return e->err;
+	}
+	return start_rec(e, head + n * item);
+}
+
 static int write_file_header(hprof_encoder *e, const profdata_meta *m)
 {
 	static const char *const names[] = { "", "JAVA PROFILE 1.0.1", "JAVA PROFILE 1.0.2", "JAVA PROFILE 1.0.3" };
@@ -297,6 +311,49 @@ static int start_definition(hprof_encoder *e)
 	return ensure_file_header(e);
 }
 
+/*
+ * Append fields laid out as `layout` says, one character per value: '1',
+ * '2', '4' or '8' for an unsigned of that many bytes, 'i' for an id. Room
+ * for them must be reserved (8 bytes a field is always enough).
+ */
+static void buf_fields(hprof_encoder *e, byte_buf *b, const char *layout, const uint64_t *v)
+{
+	for (; *layout; layout++, v++) {
+		switch (*layout) {
+		case '1': buf_u1(b, (unsigned)*v); break;
+		case '2': buf_u2(b, (unsigned)*v); break;
+		case '4': buf_u4(b, (uint32_t)*v); break;
+		case '8': buf_u8(b, *v); break;
+		default: buf_id(e, b, *v); break;
+		}
+	}
+}
+
+/* A top-level record of fixed fields (buf_fields), its time clamped to HPROF's 32 bits. */
+static int write_fields(hprof_encoder *e, unsigned tag, uint64_t time_us, const char *layout, const uint64_t *v)
+{
+	if (start_rec(e, strlen(layout) * 8))
+		return e->err;
+	buf_fields(e, &e->rec, layout, v);
+	return write_record(e, tag, clamp_time(e, time_us));
+}
+
+/* The same for an event that closes an open group of samples first. */
+static int write_event_fields(hprof_encoder *e, unsigned tag, uint64_t time_us, const char *layout,
+                              const uint64_t *v)
+{
+	if (start_event(e))
+		return e->err;
+	return write_fields(e, tag, time_us, layout, v);
+}
+
+/* UNLOAD CLASS and END THREAD: a serial alone. */
+static int write_serial_record(hprof_encoder *e, unsigned tag, uint64_t time_us, uint32_t serial)
+{
+	const uint64_t v[] = { serial };
+	return write_event_fields(e, tag, time_us, "4", v);
+}
+
 /* ---- the events ---- */
 
 static int on_begin(void *payload, const profdata_meta *m)
@@ -332,23 +389,13 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 
 static int on_class_load(void *payload, const profdata_class_load *c)
 {
-	hprof_encoder *e = payload;
-	if (start_event(e) || start_rec(e, 24))
-		return e->err;
-	buf_u4(&e->rec, c->serial);
-	buf_id(e, &e->rec, c->id);
-	buf_u4(&e->rec, c->trace_serial);
-	buf_id(e, &e->rec, c->name_id);
-	return write_record(e, HPROF_LOAD_CLASS, clamp_time(e, c->time_us));
+	const uint64_t v[] = { c->serial, c->id, c->trace_serial, c->name_id };
+	return write_event_fields(payload, HPROF_LOAD_CLASS, c->time_us, "4i4i", v);
 }
 
 static int on_class_unload(void *payload, const profdata_class_unload *c)
 {
-	hprof_encoder *e = payload;
-	if (start_event(e) || start_rec(e, 4))
-		return e->err;
-	buf_u4(&e->rec, c->serial);
-	return write_record(e, HPROF_UNLOAD_CLASS, clamp_time(e, c->time_us));
+	return write_serial_record(payload, HPROF_UNLOAD_CLASS, c->time_us, c->serial);
 }
 
 static int on_function(void *payload, const profdata_function *f)
@@ -380,7 +427,7 @@ static int on_frame(void *payload, const profdata_frame *f)
 	const function_row *fn = &none;
 	uint32_t i;
 
-	if (start_definition(e) || start_rec(e, 40))
+	if (start_definition(e))
 		return e->err;
 	i = pd_map_get(&e->fn_map, f->function_id);
 	if (i)
@@ -389,58 +436,34 @@ static int on_frame(void *payload, const profdata_frame *f)
 		e->n_frames_no_fn++;
 	if (f->has_address)
 		e->n_addresses++;
-	buf_id(e, &e->rec, f->id);
-	buf_id(e, &e->rec, fn->name_id);
-	buf_id(e, &e->rec, fn->signature_id);
-	buf_id(e, &e->rec, fn->source_file_id);
-	buf_u4(&e->rec, fn->class_serial);
-	buf_u4(&e->rec, (uint32_t)f->line);
-	return write_record(e, HPROF_STACK_FRAME, 0);
+	const uint64_t v[] = { f->id, fn->name_id, fn->signature_id, fn->source_file_id, fn->class_serial,
+	                       (uint32_t)f->line };
+	return write_fields(e, HPROF_STACK_FRAME, 0, "iiii44", v);
 }
 
 static int on_stack(void *payload, const profdata_stack *s)
 {
 	hprof_encoder *e = payload;
-	size_t i;
-
-	if (start_definition(e))
+	if (start_definition(e) ||
+	    start_list_rec(e, 12, s->nframes, 8, "stack ", s->serial, " has too many frames for HPROF"))
 		return e->err;
-	if (s->nframes > (UINT32_MAX - 12) / 8) {
-		e->err = pd_out_error(e->w, PROFDATA_ERANGE, "stack %lu has too many frames for HPROF",
-		                      (unsigned long)s->serial);
-		return e->err;
-	}
-	if (start_rec(e, 12 + s->nframes * 8))
-		return e->err;
-	buf_u4(&e->rec, s->serial);
-	buf_u4(&e->rec, s->thread_serial);
-	buf_u4(&e->rec, (uint32_t)s->nframes);
-	for (i = 0; i < s->nframes; i++)
+	const uint64_t head[] = { s->serial, s->thread_serial, s->nframes };
+	buf_fields(e, &e->rec, "444", head);
+	for (size_t i = 0; i < s->nframes; i++)
 		buf_id(e, &e->rec, s->frame_ids[i]);
 	return write_record(e, HPROF_STACK_TRACE, 0);
 }
 
 static int on_thread_start(void *payload, const profdata_thread_start *t)
 {
-	hprof_encoder *e = payload;
-	if (start_event(e) || start_rec(e, 40))
-		return e->err;
-	buf_u4(&e->rec, t->serial);
-	buf_id(e, &e->rec, t->object_id);
-	buf_u4(&e->rec, t->trace_serial);
-	buf_id(e, &e->rec, t->name_id);
-	buf_id(e, &e->rec, t->group_name_id);
-	buf_id(e, &e->rec, t->parent_group_name_id);
-	return write_record(e, HPROF_START_THREAD, clamp_time(e, t->time_us));
+	const uint64_t v[] = { t->serial, t->object_id, t->trace_serial, t->name_id, t->group_name_id,
+	                       t->parent_group_name_id };
+	return write_event_fields(payload, HPROF_START_THREAD, t->time_us, "4i4iii", v);
 }
 
 static int on_thread_end(void *payload, const profdata_thread_end *t)
 {
-	hprof_encoder *e = payload;
-	if (start_event(e) || start_rec(e, 4))
-		return e->err;
-	buf_u4(&e->rec, t->serial);
-	return write_record(e, HPROF_END_THREAD, clamp_time(e, t->time_us));
+	return write_serial_record(payload, HPROF_END_THREAD, t->time_us, t->serial);
 }
 
 static int on_sample_type(void *payload, const profdata_sample_type *t)
@@ -506,57 +529,31 @@ static int on_sample(void *payload, const profdata_sample *s)
 static int on_alloc_sites(void *payload, const profdata_alloc_sites *a)
 {
 	hprof_encoder *e = payload;
-	size_t i;
-
-	if (start_event(e))
+	if (start_event(e) ||
+	    start_list_rec(e, 34, a->nsites, 25, "ALLOC SITES with ", a->nsites, " sites is too big for HPROF"))
 		return e->err;
-	if (a->nsites > (UINT32_MAX - 34) / 25) {
-		e->err = pd_out_error(e->w, PROFDATA_ERANGE, "ALLOC SITES with %zu sites is too big for HPROF",
-		                      a->nsites);
-		return e->err;
-	}
-	if (start_rec(e, 34 + a->nsites * 25))
-		return e->err;
-	buf_u2(&e->rec, a->flags);
-	buf_u4(&e->rec, a->cutoff_bits);
-	buf_u4(&e->rec, a->total_live_bytes);
-	buf_u4(&e->rec, a->total_live_instances);
-	buf_u8(&e->rec, a->total_alloc_bytes);
-	buf_u8(&e->rec, a->total_alloc_instances);
-	buf_u4(&e->rec, (uint32_t)a->nsites);
-	for (i = 0; i < a->nsites; i++) {
+	const uint64_t head[] = { a->flags, a->cutoff_bits, a->total_live_bytes, a->total_live_instances,
+	                          a->total_alloc_bytes, a->total_alloc_instances, a->nsites };
+	buf_fields(e, &e->rec, "2444884", head);
+	for (size_t i = 0; i < a->nsites; i++) {
 		const profdata_alloc_site *s = &a->sites[i];
-		buf_u1(&e->rec, s->array_type);
-		buf_u4(&e->rec, s->class_serial);
-		buf_u4(&e->rec, s->trace_serial);
-		buf_u4(&e->rec, s->live_bytes);
-		buf_u4(&e->rec, s->live_instances);
-		buf_u4(&e->rec, s->alloc_bytes);
-		buf_u4(&e->rec, s->alloc_instances);
+		const uint64_t site[] = { s->array_type, s->class_serial, s->trace_serial, s->live_bytes,
+		                          s->live_instances, s->alloc_bytes, s->alloc_instances };
+		buf_fields(e, &e->rec, "1444444", site);
 	}
 	return write_record(e, HPROF_ALLOC_SITES, clamp_time(e, a->time_us));
 }
 
 static int on_heap_summary(void *payload, const profdata_heap_summary *h)
 {
-	hprof_encoder *e = payload;
-	if (start_event(e) || start_rec(e, 24))
-		return e->err;
-	buf_u4(&e->rec, h->live_bytes);
-	buf_u4(&e->rec, h->live_instances);
-	buf_u8(&e->rec, h->alloc_bytes);
-	buf_u8(&e->rec, h->alloc_instances);
-	return write_record(e, HPROF_HEAP_SUMMARY, clamp_time(e, h->time_us));
+	const uint64_t v[] = { h->live_bytes, h->live_instances, h->alloc_bytes, h->alloc_instances };
+	return write_event_fields(payload, HPROF_HEAP_SUMMARY, h->time_us, "4488", v);
 }
 
 static int on_control_settings(void *payload, const profdata_control_settings *c)
 {
-	hprof_encoder *e = payload;
-	if (start_event(e) || start_rec(e, 6))
-		return e->err;
-	buf_u4(&e->rec, c->flags);
-	buf_u2(&e->rec, c->stack_depth);
-	return write_record(e, HPROF_CONTROL_SETTINGS, clamp_time(e, c->time_us));
+	const uint64_t v[] = { c->flags, c->stack_depth };
+	return write_event_fields(payload, HPROF_CONTROL_SETTINGS, c->time_us, "42", v);
 }
 
 static int on_mapping(void *payload, const profdata_mapping *m)
@@ -609,6 +606,16 @@ static int write_zeros(hprof_encoder *e, uint64_t n)
 	return e->err;
 }
 
+/* Append e->rec and `plen` payload bytes, zeros past the first `have`, to `b` (room reserved). */
+static void buf_sub_record(hprof_encoder *e, byte_buf *b, const void *payload, uint64_t have, uint64_t plen)
+{
+	buf_bytes(b, e->rec.p, e->rec.len);
+	if (have)
+		buf_bytes(b, payload, (size_t)have);
+	memset(b->p + b->len, 0, (size_t)(plen - have));
+	b->len += (size_t)(plen - have);
+}
+
 /*
  * Add one sub-record: the e->rec.len bytes of e->rec, then `plen` payload
  * bytes: the first `have` from `payload`, zeros after them. Zeros are never
@@ -628,11 +635,7 @@ static int add_sub_record_tail(hprof_encoder *e, const void *payload, uint64_t h
 			return fail_nomem(e);
 		buf_u1(&e->deferred, 'R');
 		buf_u8(&e->deferred, s);
-		buf_bytes(&e->deferred, e->rec.p, e->rec.len);
-		if (have)
-			buf_bytes(&e->deferred, payload, (size_t)have);
-		memset(e->deferred.p + e->deferred.len, 0, (size_t)(plen - have));
-		e->deferred.len += (size_t)(plen - have);
+		buf_sub_record(e, &e->deferred, payload, have, plen);
 		return 0;
 	}
 	if (e->dump_kind == PROFDATA_DUMP_SEGMENTED) {
@@ -661,11 +664,7 @@ static int add_sub_record_tail(hprof_encoder *e, const void *payload, uint64_t h
 	}
 	if (plen > SIZE_MAX - e->rec.len || buf_reserve(e, &e->seg, (size_t)s))
 		return fail_nomem(e);
-	buf_bytes(&e->seg, e->rec.p, e->rec.len);
-	if (have)
-		buf_bytes(&e->seg, payload, (size_t)have);
-	memset(e->seg.p + e->seg.len, 0, (size_t)(plen - have));
-	e->seg.len += (size_t)(plen - have);
+	buf_sub_record(e, &e->seg, payload, have, plen);
 	return 0;
 }
 
@@ -1219,19 +1218,11 @@ static void encoder_free(void *state)
 	hprof_encoder *e = state;
 	if (!e)
 		return;
-	free(e->seg.p);
-	free(e->rec.p);
-	free(e->conv_buf.p);
-	free(e->deferred.p);
-	free(e->tail.p);
-	free(e->samples.p);
-	free(e->fns);
-	pd_map_free(&e->fn_map);
-	free(e->cls);
-	free(e->ftypes);
-	pd_map_free(&e->cls_map);
 	pd_jvm_layout_free(&e->layout);
-	free(e);
+	pd_map_free(&e->fn_map);
+	pd_map_free(&e->cls_map);
+	PD_FREE_ALL(e->seg.p, e->rec.p, e->conv_buf.p, e->deferred.p, e->tail.p, e->samples.p, e->fns, e->cls,
+	            e->ftypes, e);
 }
 
 static const pd_encoder_ops hprof_encoder_ops = {
@@ -1240,63 +1231,50 @@ static const pd_encoder_ops hprof_encoder_ops = {
 	.free = encoder_free,
 };
 
-static int bool_option(profdata_writer *w, const pd_options *opts, const char *key, int *out)
+typedef struct option_choice {
+	const char *name;
+	int value;
+} option_choice;
+
+/* The value `key` names among `choices` (ended by a NULL name) into *out, which stays as it is when unset. */
+static int choice_option(profdata_writer *w, const pd_options *opts, const char *key, const option_choice *choices,
+                         const char *expected, int *out)
 {
 	const char *v = opts ? pd_options_get(opts, key) : NULL;
-	*out = 0;
 	if (!v)
 		return 0;
-	if (strcmp(v, "1") == 0 || strcmp(v, "") == 0 || strcmp(v, "yes") == 0 || strcmp(v, "true") == 0)
-		*out = 1;
-	else if (strcmp(v, "0") != 0 && strcmp(v, "no") != 0 && strcmp(v, "false") != 0)
-		return pd_out_error(w, PROFDATA_EINVAL, "hprof option %s=%s: expected 0 or 1", key, v);
-	return 0;
+	for (; choices->name; choices++) {
+		if (strcmp(v, choices->name) == 0) {
+			*out = choices->value;
+			return 0;
+		}
+	}
+	return pd_out_error(w, PROFDATA_EINVAL, "hprof option %s=%s: expected %s", key, v, expected);
 }
 
 int pd_hprof_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writer *w, const pd_options *opts)
 {
-	hprof_encoder *e;
-	const char *v;
-	int strip, android, rc;
+	static const option_choice booleans[] = { { "1", 1 }, { "", 1 }, { "yes", 1 }, { "true", 1 },
+	                                          { "0", 0 }, { "no", 0 }, { "false", 0 }, { NULL, 0 } };
+	static const option_choice versions[] = { { "source", 0 }, { "1.0.1", 1 }, { "1.0.2", 2 }, { "1.0.3", 3 },
+	                                          { NULL, 0 } };
+	static const option_choice id_sizes[] = { { "4", 4 }, { "8", 8 }, { "source", 0 }, { NULL, 0 } };
+	int strip = 0, android = 0, version = 2, ids = 0, rc;
 
 	*state = NULL;
-	if ((rc = bool_option(w, opts, "strip_primitive_arrays", &strip)) != 0 ||
-	    (rc = bool_option(w, opts, "android_to_hotspot", &android)) != 0)
+	if ((rc = choice_option(w, opts, "strip_primitive_arrays", booleans, "0 or 1", &strip)) != 0 ||
+	    (rc = choice_option(w, opts, "android_to_hotspot", booleans, "0 or 1", &android)) != 0 ||
+	    (rc = choice_option(w, opts, "version", versions, "1.0.1, 1.0.2, 1.0.3 or source", &version)) != 0 ||
+	    (rc = choice_option(w, opts, "id_size", id_sizes, "4, 8 or source", &ids)) != 0)
 		return rc;
-	e = calloc(1, sizeof *e);
+	hprof_encoder *e = calloc(1, sizeof *e);
 	if (!e)
 		return pd_out_error(w, PROFDATA_ENOMEM, "out of memory");
 	e->w = w;
 	e->strip = strip;
 	e->android = android;
-	e->opt_version = 2;
-	v = opts ? pd_options_get(opts, "version") : NULL;
-	if (v) {
-		if (strcmp(v, "source") == 0)
-			e->opt_version = 0;
-		else if (strcmp(v, "1.0.1") == 0)
-			e->opt_version = 1;
-		else if (strcmp(v, "1.0.2") == 0)
-			e->opt_version = 2;
-		else if (strcmp(v, "1.0.3") == 0)
-			e->opt_version = 3;
-		else {
-			free(e);
-			return pd_out_error(w, PROFDATA_EINVAL,
-			                    "hprof option version=%s: expected 1.0.1, 1.0.2, 1.0.3 or source", v);
-		}
-	}
-	v = opts ? pd_options_get(opts, "id_size") : NULL;
-	if (v) {
-		if (strcmp(v, "4") == 0)
-			e->opt_ids = 4;
-		else if (strcmp(v, "8") == 0)
-			e->opt_ids = 8;
-		else if (strcmp(v, "source") != 0) {
-			free(e);
-			return pd_out_error(w, PROFDATA_EINVAL, "hprof option id_size=%s: expected 4, 8 or source", v);
-		}
-	}
+	e->opt_version = version;
+	e->opt_ids = (unsigned)ids;
 	*state = e;
 	*ops = &hprof_encoder_ops;
 	return 0;

@@ -76,6 +76,15 @@ static const char *expect(const char *p, const char *end, const char *lit)
 	return p + n;
 }
 
+/* Past `c` and the spaces around it; NULL when `c` is not next. */
+static const char *after_mark(const char *p, const char *end, char c)
+{
+	p = skip_spaces(p, end);
+	if (p == end || *p != c)
+		return NULL;
+	return skip_spaces(p + 1, end);
+}
+
 int pd_classic_parse_breakdown(const unsigned char *up, size_t len, pd_classic_trailer *t)
 {
 	static const char *const names[4] = { "Classes:", "Objects:", "ObjectArrays:", "PrimitiveArrays:" };
@@ -86,14 +95,8 @@ int pd_classic_parse_breakdown(const unsigned char *up, size_t len, pd_classic_t
 	if (!p)
 		return -1;
 	for (i = 0; i < 4; i++) {
-		p = skip_spaces(p, end);
-		if (i > 0) {
-			if (p == end || *p != ',')
-				return -1;
-			p = skip_spaces(p + 1, end);
-		}
-		p = expect(p, end, names[i]);
-		if (!p)
+		p = i > 0 ? after_mark(p, end, ',') : skip_spaces(p, end);
+		if (!p || !(p = expect(p, end, names[i])))
 			return -1;
 		if (p < end && *p != ' ')
 			t->bd_compact = 1;
@@ -124,28 +127,13 @@ int pd_classic_parse_eof(const unsigned char *up, size_t len, pd_classic_trailer
 	p = expect(q, end, "Total 'Objects',Refs(null)");
 	if (!p)
 		return -1;
-	p = skip_spaces(p, end);
-	if (p == end || *p != ':')
-		return -1;
-	p = skip_spaces(p + 1, end);
-	if (!(p = parse_u64(p, end, &t->total)))
-		return -1;
-	p = skip_spaces(p, end);
-	if (p == end || *p != ',')
-		return -1;
-	p = skip_spaces(p + 1, end);
-	if (!(p = parse_u64(p, end, &t->refs)))
-		return -1;
-	p = skip_spaces(p, end);
-	if (p == end || *p != '(')
-		return -1;
-	p = skip_spaces(p + 1, end);
-	if (!(p = parse_u64(p, end, &t->nulls)))
-		return -1;
-	p = skip_spaces(p, end);
-	if (p == end || *p != ')')
-		return -1;
-	if (skip_spaces(p + 1, end) != end)
+	/* ": total, refs (nulls)" */
+	static const char marks[3] = { ':', ',', '(' };
+	uint64_t *values[3] = { &t->total, &t->refs, &t->nulls };
+	for (int i = 0; i < 3; i++)
+		if (!(p = after_mark(p, end, marks[i])) || !(p = parse_u64(p, end, values[i])))
+			return -1;
+	if (!(p = after_mark(p, end, ')')) || p != end)
 		return -1;
 	t->has_eof = 1;
 	return 0;

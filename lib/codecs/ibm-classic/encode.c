@@ -946,19 +946,10 @@ static void enc_free(void *state)
 	}
 	for (i = 0; i < e->natts; i++)
 		free(e->atts[i].text);
-	free(e->atts);
-	free(e->classes);
 	pd_map_free(&e->class_ix);
 	pd_map_free(&e->str_ix);
 	pd_intern_free(&e->strs);
-	free(e->recs);
-	free(e->cpool);
-	free(e->held);
-	free(e->held_bytes);
-	free(e->refs);
-	free(e->version);
-	free(e->source);
-	free(e);
+	PD_FREE_ALL(e->atts, e->classes, e->recs, e->cpool, e->held, e->held_bytes, e->refs, e->version, e->source, e);
 }
 
 /* ---- the callbacks: failures are recorded on the writer, so that drivers report them ---- */
