@@ -1,0 +1,340 @@
+/*
+ * Frame names, per-stack sums and the call tree (stacks.h): what folded
+ * stacks and the pictures drawn from samples share.
+ */
+#include "analysis/stacks.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/model_encoder.h"
+
+/* Replace the characters that would break a folded line in b from `start` on. */
+static void clean_from(pd_strbuf *b, size_t start)
+{
+	for (size_t i = start; i < b->n; i++)
+		if (b->p[i] == ';' || b->p[i] == '\n' || b->p[i] == '\r')
+			b->p[i] = '_';
+}
+
+static int function_name(const profdata_profile *p, uint64_t function_id, pd_strbuf *b, int *has_class)
+{
+	profdata_function fn;
+	size_t fi, len = 0;
+	const char *name = NULL;
+	if (function_id && profdata_profile_find_function(p, function_id, &fi) == 0 &&
+	    profdata_profile_function(p, fi, &fn) == 0)
+		name = pd_profile_text(p, fn.name_id, &len);
+	if (!name || !len)
+		return 0;
+	size_t start = b->n;
+	if (pd_class_prefix(b, p, fn.class_serial, 1))
+		return PROFDATA_ENOMEM;
+	*has_class = b->n > start;
+	if (pd_strbuf_add(b, name, len))
+		return PROFDATA_ENOMEM;
+	clean_from(b, start);
+	return 1;
+}
+
+int pd_function_name(const profdata_profile *p, uint64_t function_id, pd_strbuf *b)
+{
+	int has_class = 0;
+	return function_name(p, function_id, b, &has_class);
+}
+
+/* Addresses in the upper half are the kernel's on the 64-bit systems that profile. */
+static int kernel_address(uint64_t address)
+{
+	return address >= 0xffff800000000000ULL;
+}
+
+static int render_frame_name(const profdata_profile *p, const profdata_frame *fr, pd_strbuf *names,
+                             unsigned char *kind)
+{
+	int has_class = 0;
+	int rc = function_name(p, fr->function_id, names, &has_class);
+	if (rc < 0)
+		return rc;
+	if (rc == 1) {
+		int jvm = has_class || (fr->line != PROFDATA_LINE_NONE && !fr->has_address);
+		*kind = (unsigned char)(jvm ? PD_FRAME_JVM : fr->has_address && kernel_address(fr->address)
+		                                                 ? PD_FRAME_KERNEL : PD_FRAME_NATIVE);
+		return 0;
+	}
+	if (fr->has_address) {
+		char num[32];
+		int n = snprintf(num, sizeof num, "0x%" PRIx64, fr->address);
+		*kind = (unsigned char)(kernel_address(fr->address) ? PD_FRAME_KERNEL : PD_FRAME_NATIVE);
+		return pd_strbuf_add(names, num, (size_t)n);
+	}
+	*kind = PD_FRAME_UNKNOWN;
+	return pd_strbuf_add(names, "[unknown]", 9);
+}
+
+int pd_frame_names_render(const profdata_profile *p, pd_frame_names *names)
+{
+	size_t n = profdata_profile_count(p, PROFDATA_TABLE_FRAMES);
+	memset(names, 0, sizeof *names);
+	names->nframes = n;
+	names->off = malloc((n + 1) * sizeof *names->off);
+	names->kind = malloc(n + 1);
+	if (!names->off || !names->kind)
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		profdata_frame fr;
+		names->off[i] = names->text.n;
+		profdata_profile_frame(p, i, &fr);
+		if (render_frame_name(p, &fr, &names->text, &names->kind[i]))
+			return PROFDATA_ENOMEM;
+	}
+	names->off[n] = names->text.n;
+	return 0;
+}
+
+void pd_frame_names_free(pd_frame_names *names)
+{
+	free(names->text.p);
+	free(names->off);
+	free(names->kind);
+	memset(names, 0, sizeof *names);
+}
+
+int pd_stack_sums_compute(const profdata_profile *p, size_t value_index, pd_stack_sums *sums, profdata_writer *w,
+                          const char *format)
+{
+	size_t nsamples = profdata_profile_count(p, PROFDATA_TABLE_SAMPLES);
+	size_t nstacks = profdata_profile_count(p, PROFDATA_TABLE_STACKS);
+	memset(sums, 0, sizeof *sums);
+	sums->value = calloc(nstacks + 1, sizeof *sums->value);
+	sums->seen = calloc(nstacks + 1, 1);
+	sums->order = malloc((nstacks + 1) * sizeof *sums->order);
+	if (!sums->value || !sums->seen || !sums->order)
+		return pd_out_error(w, PROFDATA_ENOMEM, "%s: out of memory", format);
+	for (size_t i = 0; i < nsamples; i++) {
+		profdata_sample s;
+		size_t si;
+		if (pd_sample_with_stack(p, i, &s, &si, w, format))
+			return PROFDATA_EINVAL;
+		if (!sums->seen[si]) {
+			sums->seen[si] = 1;
+			sums->order[sums->nordered++] = (uint32_t)si;
+		}
+		sums->value[si] = (int64_t)((uint64_t)sums->value[si] + (uint64_t)pd_sample_count(&s, value_index));
+	}
+	return 0;
+}
+
+void pd_stack_sums_free(pd_stack_sums *sums)
+{
+	free(sums->value);
+	free(sums->seen);
+	free(sums->order);
+	memset(sums, 0, sizeof *sums);
+}
+
+/* ---- the call tree ---- */
+
+static int tree_child(pd_call_tree *t, uint32_t parent, uint32_t name, uint8_t kind, uint32_t *child)
+{
+	uint64_t key = (uint64_t)parent << 32 | name;
+	uint32_t found = pd_map_get(&t->children, key);
+	if (found) {
+		*child = found - 1;
+		return 0;
+	}
+	if (t->n >= UINT32_MAX - 1 || pd_grow((void **)&t->nodes, &t->cap, t->n + 1, sizeof *t->nodes))
+		return PROFDATA_ENOMEM;
+	pd_call_node *node = &t->nodes[t->n];
+	memset(node, 0, sizeof *node);
+	node->parent = parent;
+	node->name = name;
+	node->kind = kind;
+	node->depth = t->nodes[parent].depth + 1;
+	if (node->depth > t->max_depth)
+		t->max_depth = node->depth;
+	*child = (uint32_t)t->n++;
+	return pd_map_put(&t->children, key, *child + 1);
+}
+
+typedef struct tree_names {
+	const pd_frame_names *frames;
+	uint32_t *frame_name;      /* frame index -> index in the tree's names */
+	uint32_t empty, unknown;
+} tree_names;
+
+/* Add the value of stack si along its chain, root first. */
+static int tree_add_stack(pd_call_tree *t, const profdata_profile *p, const tree_names *tn, size_t si,
+                          int64_t value)
+{
+	profdata_stack st;
+	uint32_t node = 0, child;
+	profdata_profile_stack(p, si, &st);
+	t->nodes[0].total = (int64_t)((uint64_t)t->nodes[0].total + (uint64_t)value);
+	if (st.nframes == 0) {
+		if (tree_child(t, 0, tn->empty, PD_FRAME_UNKNOWN, &node))
+			return PROFDATA_ENOMEM;
+		t->nodes[node].total = (int64_t)((uint64_t)t->nodes[node].total + (uint64_t)value);
+	}
+	for (size_t j = st.nframes; j-- > 0;) {
+		size_t fi;
+		int known = profdata_profile_find_frame(p, st.frame_ids[j], &fi) == 0;
+		uint32_t name = known ? tn->frame_name[fi] : tn->unknown;
+		uint8_t kind = known ? tn->frames->kind[fi] : PD_FRAME_UNKNOWN;
+		if (tree_child(t, node, name, kind, &child))
+			return PROFDATA_ENOMEM;
+		node = child;
+		t->nodes[node].total = (int64_t)((uint64_t)t->nodes[node].total + (uint64_t)value);
+	}
+	t->nodes[node].self = (int64_t)((uint64_t)t->nodes[node].self + (uint64_t)value);
+	return 0;
+}
+
+typedef struct name_key {
+	const char *s;
+	size_t len;
+	uint32_t id;
+} name_key;
+
+static int compare_names(const void *a, const void *b)
+{
+	const name_key *x = a, *y = b;
+	int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+	if (c)
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+typedef struct sibling_key {
+	uint32_t parent, rank, node;
+} sibling_key;
+
+static int compare_siblings(const void *a, const void *b)
+{
+	const sibling_key *x = a, *y = b;
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Siblings in name order (as flamegraph.pl draws them), each placed after the ones before. */
+static int tree_layout(pd_call_tree *t)
+{
+	name_key *names = malloc((t->names.n + 1) * sizeof *names);
+	uint32_t *rank = malloc((t->names.n + 1) * sizeof *rank);
+	sibling_key *sib = malloc(t->n * sizeof *sib);
+	int64_t *cursor = malloc(t->n * sizeof *cursor);
+	t->order = malloc(t->n * sizeof *t->order);
+	if (!names || !rank || !sib || !cursor || !t->order) {
+		free(names), free(rank), free(sib), free(cursor);
+		return PROFDATA_ENOMEM;
+	}
+	for (uint32_t i = 0; i < t->names.n; i++) {
+		names[i].s = pd_intern_str(&t->names, i, &names[i].len);
+		names[i].id = i;
+	}
+	qsort(names, t->names.n, sizeof *names, compare_names);
+	for (uint32_t i = 0; i < t->names.n; i++)
+		rank[names[i].id] = i;
+	sib[0].parent = 0, sib[0].rank = 0, sib[0].node = 0;
+	for (uint32_t i = 1; i < t->n; i++) {
+		sib[i].parent = t->nodes[i].parent;
+		sib[i].rank = rank[t->nodes[i].name];
+		sib[i].node = i;
+	}
+	/* The root sorts first: parent 0, and it is the only node whose name has no rank. */
+	qsort(sib + 1, t->n - 1, sizeof *sib, compare_siblings);
+	t->nodes[0].x = 0;
+	cursor[0] = 0;
+	for (size_t k = 0; k < t->n; k++) {
+		pd_call_node *node = &t->nodes[sib[k].node];
+		t->order[k] = sib[k].node;
+		if (sib[k].node != 0) {
+			node->x = cursor[node->parent];
+			if (node->total > 0)
+				cursor[node->parent] += node->total;
+		}
+		cursor[sib[k].node] = node->x;
+	}
+	free(names), free(rank), free(sib), free(cursor);
+	return 0;
+}
+
+static int tree_fill(pd_call_tree *t, const profdata_profile *p, const pd_stack_sums *sums,
+                     const pd_frame_names *frames)
+{
+	tree_names tn;
+	int rc = 0;
+	tn.frames = frames;
+	tn.frame_name = malloc((frames->nframes + 1) * sizeof *tn.frame_name);
+	if (!tn.frame_name)
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < frames->nframes && rc >= 0; i++) {
+		size_t len;
+		const char *s = pd_frame_name(frames, i, &len);
+		rc = pd_intern_put(&t->names, s, len, &tn.frame_name[i]);
+	}
+	if (rc >= 0)
+		rc = pd_intern_put(&t->names, "[empty]", 7, &tn.empty);
+	if (rc >= 0)
+		rc = pd_intern_put(&t->names, "[unknown]", 9, &tn.unknown);
+	for (size_t k = 0; k < sums->nordered && rc >= 0; k++) {
+		uint32_t si = sums->order[k];
+		if (sums->value[si] == 0)
+			t->nstacks_skipped++;
+		else
+			rc = tree_add_stack(t, p, &tn, si, sums->value[si]);
+	}
+	free(tn.frame_name);
+	return rc < 0 ? rc : 0;
+}
+
+int pd_call_tree_build(const profdata_profile *p, size_t value_index, pd_call_tree *t, profdata_writer *w,
+                       const char *format)
+{
+	pd_stack_sums sums;
+	pd_frame_names frames;
+	int rc;
+	memset(t, 0, sizeof *t);
+	memset(&frames, 0, sizeof frames);
+	rc = pd_stack_sums_compute(p, value_index, &sums, w, format);
+	if (rc == 0 && pd_grow((void **)&t->nodes, &t->cap, 1, sizeof *t->nodes))
+		rc = PROFDATA_ENOMEM;
+	if (rc == 0) {
+		memset(&t->nodes[0], 0, sizeof t->nodes[0]);
+		t->nodes[0].name = PD_CALL_ROOT;
+		t->n = 1;
+		if (pd_frame_names_render(p, &frames) || tree_fill(t, p, &sums, &frames) || tree_layout(t))
+			rc = pd_out_error(w, PROFDATA_ENOMEM, "%s: out of memory", format);
+	}
+	pd_frame_names_free(&frames);
+	pd_stack_sums_free(&sums);
+	return rc;
+}
+
+void pd_call_tree_free(pd_call_tree *t)
+{
+	free(t->nodes);
+	free(t->order);
+	pd_intern_free(&t->names);
+	pd_map_free(&t->children);
+	memset(t, 0, sizeof *t);
+}
+
+const char *pd_sample_unit(const profdata_profile *p, size_t value_index, size_t *len)
+{
+	profdata_sample_type st;
+	if (value_index >= profdata_profile_count(p, PROFDATA_TABLE_SAMPLE_TYPES) ||
+	    profdata_profile_sample_type(p, value_index, &st) < 0) {
+		*len = 7;
+		return "samples";
+	}
+	const char *unit = pd_profile_text(p, st.unit_id, len);
+	if (!unit || !*len || (*len == 5 && memcmp(unit, "count", 5) == 0)) {
+		*len = 7;
+		return "samples";
+	}
+	return unit;
+}
