@@ -338,3 +338,119 @@ const char *pd_sample_unit(const profdata_profile *p, size_t value_index, size_t
 	}
 	return unit;
 }
+
+int pd_thread_name(const profdata_profile *p, uint32_t serial, pd_strbuf *b)
+{
+	size_t ti, len = 0;
+	profdata_thread_info info;
+	const char *name = NULL;
+	if (serial && profdata_profile_find_thread(p, serial, &ti) == 0 && profdata_profile_thread(p, ti, &info) == 0 &&
+	    info.has_start)
+		name = pd_profile_text(p, info.start.name_id, &len);
+	if (name && len)
+		return pd_strbuf_add(b, name, len);
+	char num[32];
+	int n = snprintf(num, sizeof num, "thread %" PRIu32, serial);
+	return pd_strbuf_add(b, num, (size_t)n);
+}
+
+/* ---- trace calls ---- */
+
+typedef struct trace_key {
+	uint32_t thread_serial;
+	uint8_t open;
+	uint64_t time_ns, function_id;
+	size_t index;
+} trace_key;
+
+static int compare_trace_keys(const void *a, const void *b)
+{
+	const trace_key *x = a, *y = b;
+	if (x->thread_serial != y->thread_serial)
+		return x->thread_serial < y->thread_serial ? -1 : 1;
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int trace_emit(pd_trace_calls *c, uint32_t thread, int open, uint64_t time_ns, uint64_t function_id)
+{
+	if (pd_grow((void **)&c->calls, &c->cap, c->n + 1, sizeof *c->calls))
+		return PROFDATA_ENOMEM;
+	pd_trace_call *t = &c->calls[c->n++];
+	t->thread_serial = thread;
+	t->open = (uint8_t)open;
+	t->time_ns = time_ns;
+	t->function_id = function_id;
+	return 0;
+}
+
+/* One thread's keys k[0..n): nest them, with `open` as the stack of open functions. */
+static int trace_nest(pd_trace_calls *c, const trace_key *k, size_t n, uint64_t **open, size_t *cap)
+{
+	size_t depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (k[i].open) {
+			if (pd_grow((void **)open, cap, depth + 1, sizeof **open))
+				return PROFDATA_ENOMEM;
+			(*open)[depth++] = k[i].function_id;
+			if (trace_emit(c, k[i].thread_serial, 1, k[i].time_ns, k[i].function_id))
+				return PROFDATA_ENOMEM;
+			continue;
+		}
+		size_t d = depth;
+		while (d > 0 && (*open)[d - 1] != k[i].function_id)
+			d--;
+		if (d == 0) {
+			c->nunmatched++;
+			continue;
+		}
+		while (depth >= d)
+			if (trace_emit(c, k[i].thread_serial, 0, k[i].time_ns, (*open)[--depth]))
+				return PROFDATA_ENOMEM;
+	}
+	for (; depth > 0; depth--, c->nclosed_at_end++)
+		if (trace_emit(c, k[n - 1].thread_serial, 0, k[n - 1].time_ns, (*open)[depth - 1]))
+			return PROFDATA_ENOMEM;
+	return 0;
+}
+
+int pd_trace_calls_collect(const profdata_profile *p, pd_trace_calls *c)
+{
+	size_t n = profdata_profile_count(p, PROFDATA_TABLE_TRACE_EVENTS), nk = 0, cap = 0;
+	uint64_t *open = NULL;
+	int rc = 0;
+	memset(c, 0, sizeof *c);
+	trace_key *k = malloc((n + 1) * sizeof *k);
+	if (!k)
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		profdata_trace_event e;
+		if (profdata_profile_trace_event(p, i, &e) < 0 ||
+		    (e.kind != PROFDATA_TRACE_METHOD_ENTRY && e.kind != PROFDATA_TRACE_METHOD_EXIT))
+			continue;
+		k[nk].thread_serial = e.thread_serial;
+		k[nk].open = e.kind == PROFDATA_TRACE_METHOD_ENTRY;
+		k[nk].time_ns = e.time_ns;
+		k[nk].function_id = e.method_id;
+		k[nk].index = i;
+		nk++;
+	}
+	qsort(k, nk, sizeof *k, compare_trace_keys);
+	for (size_t from = 0; from < nk && rc == 0;) {
+		size_t to = from;
+		while (to < nk && k[to].thread_serial == k[from].thread_serial)
+			to++;
+		rc = trace_nest(c, k + from, to - from, &open, &cap);
+		from = to;
+	}
+	free(open);
+	free(k);
+	return rc;
+}
+
+void pd_trace_calls_free(pd_trace_calls *c)
+{
+	free(c->calls);
+	memset(c, 0, sizeof *c);
+}

@@ -104,6 +104,34 @@ static inline const char *pd_call_node_name(const pd_call_tree *t, const pd_call
 }
 
 /*
+ * A trace's method entries and exits (PROFDATA_TRACE_METHOD_ENTRY/EXIT in
+ * the trace-event table), per thread in time order and well nested: an exit
+ * closes the calls above its method too; an exit with no open call of its
+ * method is dropped (and counted); calls still open at the thread's last
+ * event close there.
+ */
+typedef struct pd_trace_call {
+	uint32_t thread_serial;
+	uint8_t open;              /* 1 open (entry), 0 close */
+	uint64_t time_ns;
+	uint64_t function_id;
+} pd_trace_call;
+
+typedef struct pd_trace_calls {
+	pd_trace_call *calls;      /* by thread serial, then time */
+	size_t n, cap;
+	size_t nunmatched;         /* exits dropped */
+	size_t nclosed_at_end;     /* calls closed at their thread's end */
+} pd_trace_calls;
+
+/* Append thread `serial`'s name as its start event gives it, else "thread N". 0 or PROFDATA_ENOMEM. */
+int pd_thread_name(const profdata_profile *p, uint32_t serial, pd_strbuf *b);
+
+/* 0 or PROFDATA_ENOMEM. */
+int pd_trace_calls_collect(const profdata_profile *p, pd_trace_calls *c);
+void pd_trace_calls_free(pd_trace_calls *c);
+
+/*
  * The unit a sample type's values are in, for "N samples" style labels:
  * "samples" for counts (and profiles without sample types), else the type's
  * unit as stored ("nanoseconds", "bytes").
