@@ -57,17 +57,19 @@ static const char *kind_category(int kind)
 	}
 }
 
-/* One begin or end; `us` in microseconds, written to the nanosecond. */
+/*
+ * One begin or end; `us` in microseconds, written to the nanosecond. Ends
+ * carry their name too: viewers that sort begins and ends apart (speedscope)
+ * pair them by name.
+ */
 static void span_event(trace_writer *tw, int begin, int pid, uint32_t tid, double us, const char *name, size_t len,
                        const char *category)
 {
 	event_start(tw);
 	pd_outbuf_printf(&tw->out, "{\"ph\":\"%c\",\"pid\":%d,\"tid\":%" PRIu32 ",\"ts\":%.3f", begin ? 'B' : 'E', pid,
 	                 tid, us);
-	if (begin) {
-		pd_outbuf_printf(&tw->out, ",\"cat\":\"%s\",\"name\":", category);
-		pd_outbuf_json_string(&tw->out, name, len);
-	}
+	pd_outbuf_printf(&tw->out, ",\"cat\":\"%s\",\"name\":", category);
+	pd_outbuf_json_string(&tw->out, name, len);
 	pd_outbuf_str(&tw->out, "}");
 }
 
@@ -141,8 +143,10 @@ static int write_tree(trace_writer *tw, const pd_call_tree *t, int pid, double s
 		uint32_t top = stack[depth - 1], child = cursor[top];
 		if (child == UINT32_MAX) {
 			const pd_call_node *n = &t->nodes[top];
+			size_t len;
+			const char *name = pd_call_node_name(t, n, &len);
 			if (top != 0)
-				span_event(tw, 0, pid, 1, (double)(n->x + n->total) * scale, NULL, 0, NULL);
+				span_event(tw, 0, pid, 1, (double)(n->x + n->total) * scale, name, len, kind_category(n->kind));
 			depth--;
 			continue;
 		}

@@ -24,7 +24,7 @@ START_TEST(trace_events)
 	ck_assert_ptr_nonnull(strstr(s, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main-thread\"}}"));
 	ck_assert_ptr_nonnull(strstr(s, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":2,\"args\":{\"name\":\"thread 2\"}}"));
 	ck_assert_ptr_nonnull(strstr(s, "{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":1000.000,\"cat\":\"method\",\"name\":\"Main.main\"}"));
-	ck_assert_ptr_nonnull(strstr(s, "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":1007.500}"));
+	ck_assert_ptr_nonnull(strstr(s, "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":1007.500,\"cat\":\"method\",\"name\":\"Main.work\"}"));
 	/* balanced: 6 begins, 6 ends (thread 1: 3 calls, thread 2: 2 calls + the one closed at the end) */
 	ck_assert_uint_eq(count_of(s, "\"ph\":\"B\""), 5);
 	ck_assert_uint_eq(count_of(s, "\"ph\":\"E\""), 5);
@@ -45,13 +45,13 @@ START_TEST(samples_call_tree)
 	ck_assert_ptr_nonnull(strstr(s, "\"args\":{\"name\":\"call tree (samples)\"}"));
 	/* every chain starts at one root PC here: its end is the total */
 	char end[64];
-	snprintf(end, sizeof end, "\"ts\":%" PRIu64 ".000}\n]", test_total_count(p));
+	snprintf(end, sizeof end, "\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":%" PRIu64 ".000,", test_total_count(p));
 	ck_assert_msg(strstr(s, end) != NULL, "no %s", end);
 	free(s);
 	/* nanoseconds become microseconds */
 	s = test_write_text(p, "chrome-trace", "value=1");
 	ck_assert_ptr_nonnull(strstr(s, "\"args\":{\"name\":\"call tree (nanoseconds)\"}"));
-	snprintf(end, sizeof end, "\"ts\":%" PRIu64 ".000}\n]", test_total_count(p) * 10000);
+	snprintf(end, sizeof end, "\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":%" PRIu64 ".000,", test_total_count(p) * 10000);
 	ck_assert_msg(strstr(s, end) != NULL, "no %s", end);
 	free(s);
 	profdata_profile_free(p);
