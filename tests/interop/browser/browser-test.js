@@ -95,8 +95,12 @@ async function checkSvg(context, base, name, blank) {
   const png = await page.screenshot();
   const colours = await distinctColours(blank, png);
   check(colours > (written > 1 ? 8 : 2), `${name}.svg: screenshot not blank (${colours} colours)`);
-  if (shotDir && name === 'cppbench')
-    await page.screenshot({ path: path.join(shotDir, 'flamegraph.png'), clip: { x: 0, y: 0, width: 1200, height: 620 } });
+  if (shotDir && name === 'cpu-100hz') {
+    const height = Math.ceil(parseFloat(await page.evaluate(() => document.documentElement.getAttribute('height'))));
+    await page.setViewportSize({ width: 1200, height });
+    await page.screenshot({ path: path.join(shotDir, 'flamegraph.png') });
+    await page.setViewportSize({ width: 1200, height: 700 });
+  }
   if (written > 1) {
     // The widest frame that is not full width: a click makes it so.
     const pick = await page.$$eval('g.f', els => {
@@ -153,7 +157,7 @@ async function checkSpeedscope(context, base, name, ext, totals) {
     await page.close();
     return;
   }
-  if (shotDir && name === 'cppbench' && ext === '.speedscope.json') {
+  if (shotDir && name === 'cpu-100hz' && ext === '.speedscope.json') {
     await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(shotDir, 'speedscope.png') });
   }
