@@ -11,7 +11,6 @@
  * these. See doc/formats-flamegraph.md.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +48,7 @@ typedef struct svg_writer {
 	uint32_t depth;            /* the deepest drawn frame */
 	const char *unit;
 	size_t unit_len;
-	pd_strbuf out;
-	int rc;
+	pd_outbuf out;
 } svg_writer;
 
 static int read_settings(const pd_options *opts, svg_settings *set, profdata_writer *w)
@@ -74,29 +72,6 @@ static int read_settings(const pd_options *opts, svg_settings *set, profdata_wri
 	return 0;
 }
 
-static void add(svg_writer *sw, const char *s, size_t n)
-{
-	if (sw->rc == 0 && pd_strbuf_add(&sw->out, s, n))
-		sw->rc = PROFDATA_ENOMEM;
-}
-
-static void adds(svg_writer *sw, const char *s)
-{
-	add(sw, s, strlen(s));
-}
-
-static void addf(svg_writer *sw, const char *fmt, ...) PD_PRINTF(2, 3);
-static void addf(svg_writer *sw, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		add(sw, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
-
 /* Text as XML character data; control characters (not allowed in XML 1.0) become '?'. */
 static void add_escaped(svg_writer *sw, const char *s, size_t n)
 {
@@ -115,12 +90,12 @@ static void add_escaped(svg_writer *sw, const char *s, size_t n)
 		else if (c < 0x20 && c != '\t')
 			rep = "?";
 		if (rep) {
-			add(sw, s + from, i - from);
-			adds(sw, rep);
+			pd_outbuf_add(&sw->out, s + from, i - from);
+			pd_outbuf_str(&sw->out, rep);
 			from = i + 1;
 		}
 	}
-	add(sw, s + from, n - from);
+	pd_outbuf_add(&sw->out, s + from, n - from);
 }
 
 /* 1234567 as "1,234,567", as flamegraph.pl writes counts. */
@@ -135,7 +110,7 @@ static void add_grouped(svg_writer *sw, int64_t v)
 		if (i >= lead && left > 1 && (left - 1) % 3 == 0)
 			out[k++] = ',';
 	}
-	add(sw, out, (size_t)k);
+	pd_outbuf_add(&sw->out, out, (size_t)k);
 }
 
 /* Deterministic by name: the same function has the same colour in every graph, its kind sets the hue. */
@@ -200,7 +175,7 @@ static void write_label(svg_writer *sw, const char *name, size_t len, double w)
 	while (keep > 0 && ((unsigned char)name[keep] & 0xC0) == 0x80)
 		keep--;  /* never cut a UTF-8 character */
 	add_escaped(sw, name, keep);
-	adds(sw, "..");
+	pd_outbuf_str(&sw->out, "..");
 }
 
 static void write_frame(svg_writer *sw, const pd_call_node *n, double height)
@@ -212,33 +187,29 @@ static void write_frame(svg_writer *sw, const pd_call_node *n, double height)
 	                           : height - BOTTOM_PAD - (double)(n->depth + 1) * FRAME_HEIGHT;
 	int r, g, b;
 	frame_colour(name, len, n->name == PD_CALL_ROOT ? PD_FRAME_NATIVE : n->kind, &r, &g, &b);
-	addf(sw, "<g class=\"f\" fg:x=\"%" PRId64 "\" fg:w=\"%" PRId64 "\" fg:d=\"%" PRIu32 "\"><title>", n->x,
+	pd_outbuf_printf(&sw->out, "<g class=\"f\" fg:x=\"%" PRId64 "\" fg:w=\"%" PRId64 "\" fg:d=\"%" PRIu32 "\"><title>", n->x,
 	     n->total, n->depth);
 	add_escaped(sw, name, len);
-	adds(sw, " (");
+	pd_outbuf_str(&sw->out, " (");
 	add_grouped(sw, n->total);
-	adds(sw, " ");
+	pd_outbuf_str(&sw->out, " ");
 	add_escaped(sw, sw->unit, sw->unit_len);
-	addf(sw, ", %.2f%%)</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" "
+	pd_outbuf_printf(&sw->out, ", %.2f%%)</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" "
 	     "rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
 	     100.0 * (double)n->total / (double)sw->tree.nodes[0].total, x, y, w, FRAME_HEIGHT - 1, r, g, b, x + 3,
 	     y + FRAME_HEIGHT - 5);
 	write_label(sw, name, len, w);
-	adds(sw, "</text></g>\n");
-	if (sw->rc == 0 && sw->out.n >= (1u << 16)) {
-		sw->rc = pd_out_write(sw->w, sw->out.p, sw->out.n);
-		sw->out.n = 0;
-	}
+	pd_outbuf_str(&sw->out, "</text></g>\n");
 }
 
 static void write_head(svg_writer *sw, double height)
 {
 	long long w = sw->set.width;
-	addf(sw, "<?xml version=\"1.0\" standalone=\"no\"?>\n<svg version=\"1.1\" width=\"%lld\" height=\"%.0f\" "
+	pd_outbuf_printf(&sw->out, "<?xml version=\"1.0\" standalone=\"no\"?>\n<svg version=\"1.1\" width=\"%lld\" height=\"%.0f\" "
 	     "viewBox=\"0 0 %lld %.0f\" onload=\"init(evt)\" xmlns=\"http://www.w3.org/2000/svg\" "
 	     "xmlns:xlink=\"http://www.w3.org/1999/xlink\" xmlns:fg=\"http://profdata.dev/flamegraph\">\n",
 	     w, height, w, height);
-	adds(sw, "<!-- Flame graph written by libprofdata: click a frame to zoom, Search (or Ctrl-F) takes a "
+	pd_outbuf_str(&sw->out, "<!-- Flame graph written by libprofdata: click a frame to zoom, Search (or Ctrl-F) takes a "
 	         "regular expression. -->\n<style type=\"text/css\">\n"
 	         "text { font-family: Verdana, sans-serif; font-size: 12px; fill: rgb(0,0,0); }\n"
 	         "#title { text-anchor: middle; font-size: 17px; }\n"
@@ -248,13 +219,13 @@ static void write_head(svg_writer *sw, double height)
 	         "g.f:hover rect { stroke: rgb(0,0,0); stroke-width: 0.5; cursor: pointer; }\n"
 	         "g.parent rect { opacity: 0.5; }\n</style>\n<script type=\"text/ecmascript\"><![CDATA[\n");
 	for (size_t i = 0; i < pd_flamegraph_script_lines; i++) {
-		adds(sw, pd_flamegraph_script[i]);
-		adds(sw, "\n");
+		pd_outbuf_str(&sw->out, pd_flamegraph_script[i]);
+		pd_outbuf_str(&sw->out, "\n");
 	}
-	addf(sw, "]]></script>\n<rect x=\"0\" y=\"0\" width=\"%lld\" height=\"%.0f\" fill=\"rgb(248,248,240)\"/>\n"
+	pd_outbuf_printf(&sw->out, "]]></script>\n<rect x=\"0\" y=\"0\" width=\"%lld\" height=\"%.0f\" fill=\"rgb(248,248,240)\"/>\n"
 	     "<text id=\"title\" x=\"%.1f\" y=\"24\">", w, height, (double)w / 2);
 	add_escaped(sw, sw->set.title, strlen(sw->set.title));
-	addf(sw, "</text>\n<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n"
+	pd_outbuf_printf(&sw->out, "</text>\n<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n"
 	     "<text id=\"search\" x=\"%lld\" y=\"24\">Search</text>\n"
 	     "<text id=\"matched\" class=\"hide\" x=\"%lld\" y=\"%.0f\"> </text>\n"
 	     "<text id=\"details\" x=\"%d\" y=\"%.0f\"> </text>\n",
@@ -265,7 +236,7 @@ static void write_omitted(svg_writer *sw, double height)
 {
 	if (!sw->nomitted)
 		return;
-	addf(sw, "<text id=\"omitted\" x=\"%d\" y=\"%.0f\">%zu frames narrower than %g px left out "
+	pd_outbuf_printf(&sw->out, "<text id=\"omitted\" x=\"%d\" y=\"%.0f\">%zu frames narrower than %g px left out "
 	     "(%.2f%% of the total, drawn in their callers)</text>\n",
 	     XPAD, height - 3, sw->nomitted, sw->set.min_width,
 	     100.0 * (double)sw->omitted_value / (double)sw->tree.nodes[0].total);
@@ -275,24 +246,22 @@ static int write_svg(svg_writer *sw)
 {
 	sw->drawn = calloc(sw->tree.n, 1);
 	if (!sw->drawn)
-		return PROFDATA_ENOMEM;
+		return pd_out_error(sw->w, PROFDATA_ENOMEM, "flamegraph: out of memory");
 	choose_frames(sw);
 	double height = (double)(sw->depth + 1) * FRAME_HEIGHT + TOP_PAD + BOTTOM_PAD + (sw->nomitted ? 8 : 0);
 	write_head(sw, height);
-	addf(sw, "<g id=\"frames\" fg:total=\"%" PRId64 "\" fg:count=\"%zu\" fg:reverse=\"%lld\">\n",
+	pd_outbuf_printf(&sw->out, "<g id=\"frames\" fg:total=\"%" PRId64 "\" fg:count=\"%zu\" fg:reverse=\"%lld\">\n",
 	     sw->tree.nodes[0].total, sw->ndrawn, sw->set.reverse);
-	for (size_t k = 0; k < sw->tree.n && sw->rc == 0; k++)
+	for (size_t k = 0; k < sw->tree.n && sw->out.rc == 0; k++)
 		if (sw->drawn[sw->tree.order[k]])
 			write_frame(sw, &sw->tree.nodes[sw->tree.order[k]], height);
-	adds(sw, "</g>\n");
+	pd_outbuf_str(&sw->out, "</g>\n");
 	if (sw->tree.nodes[0].total <= 0)
-		addf(sw, "<text x=\"%lld\" y=\"%.0f\" text-anchor=\"middle\">No samples</text>\n",
+		pd_outbuf_printf(&sw->out, "<text x=\"%lld\" y=\"%.0f\" text-anchor=\"middle\">No samples</text>\n",
 		     sw->set.width / 2, height / 2);
 	write_omitted(sw, height);
-	adds(sw, "</svg>\n");
-	if (sw->rc == 0)
-		sw->rc = pd_out_write(sw->w, sw->out.p, sw->out.n);
-	return sw->rc;
+	pd_outbuf_str(&sw->out, "</svg>\n");
+	return pd_outbuf_finish(&sw->out);
 }
 
 static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w, const pd_options *opts)
@@ -302,6 +271,7 @@ static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w,
 	memset(&sw, 0, sizeof sw);
 	sw.p = p;
 	sw.w = w;
+	sw.out.w = w;
 	if (read_settings(opts, &sw.set, w))
 		return PROFDATA_EINVAL;
 	if (!pd_options_get(opts, "value"))
@@ -311,14 +281,11 @@ static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w,
 		                    sw.set.value_index, ntypes);
 	sw.unit = pd_sample_unit(p, (size_t)sw.set.value_index, &sw.unit_len);
 	int rc = pd_call_tree_build(p, (size_t)sw.set.value_index, &sw.tree, w, "flamegraph");
-	if (rc == 0) {
+	if (rc == 0)
 		rc = write_svg(&sw);
-		if (rc == PROFDATA_ENOMEM)
-			rc = pd_out_error(w, rc, "flamegraph: out of memory");
-	}
+	pd_outbuf_finish(&sw.out);  /* frees the buffer when write_svg stopped early */
 	pd_call_tree_free(&sw.tree);
 	free(sw.drawn);
-	free(sw.out.p);
 	return rc;
 }
 
