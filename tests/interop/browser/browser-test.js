@@ -171,6 +171,21 @@ async function checkSpeedscope(context, base, name, ext, totals) {
   await page.close();
 }
 
+// A method trace (make-trace.c): evented profiles, one per thread, whose durations speedscope shows.
+async function checkTrace(context, base, validate) {
+  const ours = JSON.parse(fs.readFileSync(path.join(dir, 'trace.speedscope.json'), 'utf8'));
+  const valid = validate(ours);
+  check(valid, 'trace.speedscope.json: valid against the schema' + (valid ? '' : ' ' + JSON.stringify(validate.errors.slice(0, 3))));
+  const evented = ours.profiles.filter(p => p.type === 'evented');
+  check(evented.length === 2, `trace.speedscope.json: ${evented.length} evented profiles, one per thread`);
+  const ns = evented.map(p => p.endValue - p.startValue);
+  const trace = JSON.parse(fs.readFileSync(path.join(dir, 'trace.trace.json'), 'utf8')).traceEvents;
+  const begins = trace.filter(e => e.ph === 'B').length, ends = trace.filter(e => e.ph === 'E').length;
+  check(begins === ends && begins === 22, `trace.trace.json: ${begins} begins, ${ends} ends`);
+  await checkSpeedscope(context, base, 'trace', '.speedscope.json', ns);
+  await checkSpeedscope(context, base, 'trace', '.trace.json', ns.map(v => v / 1000));
+}
+
 async function main() {
   const server = await serve();
   const base = `http://127.0.0.1:${server.address().port}`;
@@ -182,6 +197,10 @@ async function main() {
   const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
   try {
     for (const name of names) {
+      if (name === 'trace') {
+        await checkTrace(context, base, validate);
+        continue;
+      }
       const total = foldedTotal(name);
       const ours = JSON.parse(fs.readFileSync(path.join(dir, name + '.speedscope.json'), 'utf8'));
       const valid = validate(ours);
