@@ -92,6 +92,32 @@ START_TEST(empty_profile)
 }
 END_TEST
 
+/* Names are JSON strings: quotes and control characters escaped, bytes that are not UTF-8 replaced. */
+START_TEST(json_names)
+{
+	static const char *const strs[] = { "a\x01" "b\xff\"c\\d \xc3\xa9t\xc3\xa9", "samples", "count" };
+	static const profdata_function fns[] = { { 1, 100, 0, 0, 0, 0, 0 } };
+	static const profdata_frame frs[] = { { 11, 1, 0, 0, 0, 0 } };
+	static const uint64_t chain[] = { 11 };
+	static const profdata_stack sts[] = { { 1, 0, chain, 1 } };
+	static const profdata_sample_type t = { 101, 102 };
+	static const int64_t v[] = { 4 };
+	static const profdata_sample xs[] = { { 1, 0, 0, v, 1 } };
+	test_cpu_profile spec = { .strings = strs, .nstrings = 3, .first_string_id = 100, .functions = fns,
+		                      .nfunctions = 1, .frames = frs, .nframes = 1, .stacks = sts, .nstacks = 1,
+		                      .sample_type = &t, .samples = xs, .nsamples = 1 };
+	profdata_profile *p = test_build_cpu_profile(&spec);
+	char *s = test_write_text(p, "speedscope", NULL);
+	ck_assert_msg(strstr(s, "{\"name\":\"a\\u0001b\\ufffd\\\"c\\\\d \xc3\xa9t\xc3\xa9\"}") != NULL, "%s", s);
+	ck_assert_ptr_nonnull(strstr(s, "\"samples\":[\n[0]],\"weights\":[4]}"));
+	free(s);
+	s = test_write_text(p, "chrome-trace", NULL);
+	ck_assert_ptr_nonnull(strstr(s, "\"name\":\"a\\u0001b\\ufffd\\\"c\\\\d \xc3\xa9t\xc3\xa9\"}"));
+	free(s);
+	profdata_profile_free(p);
+}
+END_TEST
+
 START_TEST(corpus_totals)
 {
 	const char *dir = test_corpus_dir();
@@ -113,6 +139,7 @@ Suite *suite_main(void)
 	tcase_add_loop_test(tc, fixtures_have_folded_totals, 0, sizeof(fixtures) / sizeof(fixtures[0]));
 	tcase_add_test(tc, trace_threads);
 	tcase_add_test(tc, empty_profile);
+	tcase_add_test(tc, json_names);
 	suite_add_tcase(s, tc);
 	if (test_case_requested("corpus")) {
 		tc = tcase_create("corpus");
