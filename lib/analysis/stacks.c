@@ -165,18 +165,29 @@ typedef struct tree_names {
 	uint32_t empty, unknown;
 } tree_names;
 
-/* Add the value of stack si along its chain, root first. */
+static void tree_add_value(pd_call_node *node, int64_t value)
+{
+	node->total = (int64_t)((uint64_t)node->total + (uint64_t)value);
+}
+
+/*
+ * Add `value` along the chain of stack si, root first (si SIZE_MAX: a chain
+ * of one "[unknown]"), then below it the frame `leaf` unless it is
+ * PD_CALL_ROOT (an allocation site's class).
+ */
 static int tree_add_stack(pd_call_tree *t, const profdata_profile *p, const tree_names *tn, size_t si,
-                          int64_t value)
+                          int64_t value, uint32_t leaf)
 {
 	profdata_stack st;
 	uint32_t node = 0, child;
-	profdata_profile_stack(p, si, &st);
-	t->nodes[0].total = (int64_t)((uint64_t)t->nodes[0].total + (uint64_t)value);
-	if (st.nframes == 0) {
-		if (tree_child(t, 0, tn->empty, PD_FRAME_UNKNOWN, &node))
+	memset(&st, 0, sizeof st);
+	if (si != SIZE_MAX)
+		profdata_profile_stack(p, si, &st);
+	tree_add_value(&t->nodes[0], value);
+	if (st.nframes == 0 && (leaf == PD_CALL_ROOT || si == SIZE_MAX)) {
+		if (tree_child(t, 0, si == SIZE_MAX ? tn->unknown : tn->empty, PD_FRAME_UNKNOWN, &node))
 			return PROFDATA_ENOMEM;
-		t->nodes[node].total = (int64_t)((uint64_t)t->nodes[node].total + (uint64_t)value);
+		tree_add_value(&t->nodes[node], value);
 	}
 	for (size_t j = st.nframes; j-- > 0;) {
 		size_t fi;
@@ -186,7 +197,13 @@ static int tree_add_stack(pd_call_tree *t, const profdata_profile *p, const tree
 		if (tree_child(t, node, name, kind, &child))
 			return PROFDATA_ENOMEM;
 		node = child;
-		t->nodes[node].total = (int64_t)((uint64_t)t->nodes[node].total + (uint64_t)value);
+		tree_add_value(&t->nodes[node], value);
+	}
+	if (leaf != PD_CALL_ROOT) {
+		if (tree_child(t, node, leaf, PD_FRAME_JVM, &child))
+			return PROFDATA_ENOMEM;
+		node = child;
+		tree_add_value(&t->nodes[node], value);
 	}
 	t->nodes[node].self = (int64_t)((uint64_t)t->nodes[node].self + (uint64_t)value);
 	return 0;
@@ -262,56 +279,136 @@ static int tree_layout(pd_call_tree *t)
 	return 0;
 }
 
-static int tree_fill(pd_call_tree *t, const profdata_profile *p, const pd_stack_sums *sums,
-                     const pd_frame_names *frames)
+static int tree_names_init(pd_call_tree *t, const pd_frame_names *frames, tree_names *tn)
 {
-	tree_names tn;
 	int rc = 0;
-	tn.frames = frames;
-	tn.frame_name = malloc((frames->nframes + 1) * sizeof *tn.frame_name);
-	if (!tn.frame_name)
+	tn->frames = frames;
+	tn->frame_name = malloc((frames->nframes + 1) * sizeof *tn->frame_name);
+	if (!tn->frame_name)
 		return PROFDATA_ENOMEM;
 	for (size_t i = 0; i < frames->nframes && rc >= 0; i++) {
 		size_t len;
 		const char *s = pd_frame_name(frames, i, &len);
-		rc = pd_intern_put(&t->names, s, len, &tn.frame_name[i]);
+		rc = pd_intern_put(&t->names, s, len, &tn->frame_name[i]);
 	}
 	if (rc >= 0)
-		rc = pd_intern_put(&t->names, "[empty]", 7, &tn.empty);
+		rc = pd_intern_put(&t->names, "[empty]", 7, &tn->empty);
 	if (rc >= 0)
-		rc = pd_intern_put(&t->names, "[unknown]", 9, &tn.unknown);
-	for (size_t k = 0; k < sums->nordered && rc >= 0; k++) {
+		rc = pd_intern_put(&t->names, "[unknown]", 9, &tn->unknown);
+	return rc < 0 ? rc : 0;
+}
+
+static int tree_fill(pd_call_tree *t, const profdata_profile *p, const pd_stack_sums *sums, const tree_names *tn)
+{
+	int rc = 0;
+	for (size_t k = 0; k < sums->nordered && rc == 0; k++) {
 		uint32_t si = sums->order[k];
 		if (sums->value[si] == 0)
 			t->nstacks_skipped++;
 		else
-			rc = tree_add_stack(t, p, &tn, si, sums->value[si]);
+			rc = tree_add_stack(t, p, tn, si, sums->value[si], PD_CALL_ROOT);
 	}
+	return rc;
+}
+
+/* The allocated class's name: Java source form, "int[]" for primitive arrays. */
+static int site_class_name(pd_call_tree *t, const profdata_profile *p, const profdata_alloc_site *site,
+                           pd_strbuf *b, uint32_t *name)
+{
+	b->n = 0;
+	if (site->array_type) {
+		const char *type = profdata_basic_type_name(site->array_type);
+		if (pd_strbuf_add(b, type, strlen(type)) || pd_strbuf_add(b, "[]", 2))
+			return PROFDATA_ENOMEM;
+	} else if (pd_class_prefix(b, p, site->class_serial, 1)) {
+		return PROFDATA_ENOMEM;
+	}
+	if (b->n && b->p[b->n - 1] == '.')
+		b->n--;  /* pd_class_prefix ends with the dot before a method */
+	if (b->n == 0 && pd_strbuf_add(b, "[unknown class]", 15))
+		return PROFDATA_ENOMEM;
+	return pd_intern_put(&t->names, b->p, b->n, name) < 0 ? PROFDATA_ENOMEM : 0;
+}
+
+static int64_t site_value(const profdata_alloc_site *site, int which)
+{
+	switch (which) {
+	case PD_SITE_ALLOC_INSTANCES: return site->alloc_instances;
+	case PD_SITE_LIVE_BYTES: return site->live_bytes;
+	case PD_SITE_LIVE_INSTANCES: return site->live_instances;
+	default: return site->alloc_bytes;
+	}
+}
+
+/* The last ALLOC SITES record: each is a snapshot of everything so far. */
+static int tree_fill_sites(pd_call_tree *t, const profdata_profile *p, int which, const tree_names *tn)
+{
+	size_t n = profdata_profile_count(p, PROFDATA_TABLE_ALLOC_SITES);
+	profdata_alloc_sites sites;
+	pd_strbuf name = { 0, 0, 0 };
+	int rc = 0;
+	if (n == 0 || profdata_profile_alloc_sites(p, n - 1, &sites) < 0)
+		return 0;
+	for (size_t i = 0; i < sites.nsites && rc == 0; i++) {
+		const profdata_alloc_site *site = &sites.sites[i];
+		int64_t value = site_value(site, which);
+		size_t si;
+		uint32_t leaf;
+		if (value == 0)
+			continue;
+		if (profdata_profile_find_stack(p, site->trace_serial, &si) < 0)
+			si = SIZE_MAX;
+		rc = site_class_name(t, p, site, &name, &leaf);
+		if (rc == 0)
+			rc = tree_add_stack(t, p, tn, si, value, leaf);
+	}
+	free(name.p);
+	return rc;
+}
+
+/* Samples (sums) or, with sums NULL, allocation sites (`which`). */
+static int tree_build(const profdata_profile *p, const pd_stack_sums *sums, int which, pd_call_tree *t)
+{
+	pd_frame_names frames;
+	tree_names tn;
+	int rc;
+	memset(&tn, 0, sizeof tn);
+	if (pd_grow((void **)&t->nodes, &t->cap, 1, sizeof *t->nodes))
+		return PROFDATA_ENOMEM;
+	memset(&t->nodes[0], 0, sizeof t->nodes[0]);
+	t->nodes[0].name = PD_CALL_ROOT;
+	t->n = 1;
+	rc = pd_frame_names_render(p, &frames);
+	if (rc == 0)
+		rc = tree_names_init(t, &frames, &tn);
+	if (rc == 0)
+		rc = sums ? tree_fill(t, p, sums, &tn) : tree_fill_sites(t, p, which, &tn);
+	if (rc == 0)
+		rc = tree_layout(t);
 	free(tn.frame_name);
-	return rc < 0 ? rc : 0;
+	pd_frame_names_free(&frames);
+	return rc;
 }
 
 int pd_call_tree_build(const profdata_profile *p, size_t value_index, pd_call_tree *t, profdata_writer *w,
                        const char *format)
 {
 	pd_stack_sums sums;
-	pd_frame_names frames;
-	int rc;
 	memset(t, 0, sizeof *t);
-	memset(&frames, 0, sizeof frames);
-	rc = pd_stack_sums_compute(p, value_index, &sums, w, format);
-	if (rc == 0 && pd_grow((void **)&t->nodes, &t->cap, 1, sizeof *t->nodes))
-		rc = PROFDATA_ENOMEM;
-	if (rc == 0) {
-		memset(&t->nodes[0], 0, sizeof t->nodes[0]);
-		t->nodes[0].name = PD_CALL_ROOT;
-		t->n = 1;
-		if (pd_frame_names_render(p, &frames) || tree_fill(t, p, &sums, &frames) || tree_layout(t))
-			rc = pd_out_error(w, PROFDATA_ENOMEM, "%s: out of memory", format);
-	}
-	pd_frame_names_free(&frames);
+	int rc = pd_stack_sums_compute(p, value_index, &sums, w, format);
+	if (rc == 0 && tree_build(p, &sums, 0, t))
+		rc = pd_out_error(w, PROFDATA_ENOMEM, "%s: out of memory", format);
 	pd_stack_sums_free(&sums);
 	return rc;
+}
+
+int pd_call_tree_build_sites(const profdata_profile *p, int which, pd_call_tree *t, profdata_writer *w,
+                             const char *format)
+{
+	memset(t, 0, sizeof *t);
+	if (tree_build(p, NULL, which, t))
+		return pd_out_error(w, PROFDATA_ENOMEM, "%s: out of memory", format);
+	return 0;
 }
 
 void pd_call_tree_free(pd_call_tree *t)

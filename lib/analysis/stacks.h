@@ -94,6 +94,23 @@ int pd_call_tree_build(const profdata_profile *p, size_t value_index, pd_call_tr
                        const char *format);
 void pd_call_tree_free(pd_call_tree *t);
 
+/* Which value of HPROF ALLOC SITES a tree of allocations weighs. */
+typedef enum pd_site_value {
+	PD_SITE_ALLOC_BYTES = 1,
+	PD_SITE_ALLOC_INSTANCES,
+	PD_SITE_LIVE_BYTES,
+	PD_SITE_LIVE_INSTANCES
+} pd_site_value;
+
+/*
+ * The tree of the last ALLOC SITES record (each is a snapshot of all so
+ * far): each site's trace, root first, then the allocated class (Java form,
+ * "int[]" for primitive arrays) as the leaf, weighed by `which`
+ * (pd_site_value). A trace no stack has is "[unknown]". 0 or an error said on `w`.
+ */
+int pd_call_tree_build_sites(const profdata_profile *p, int which, pd_call_tree *t, profdata_writer *w,
+                             const char *format);
+
 static inline const char *pd_call_node_name(const pd_call_tree *t, const pd_call_node *n, size_t *len)
 {
 	if (n->name == PD_CALL_ROOT) {

@@ -34,6 +34,7 @@ typedef struct svg_settings {
 	long long width;
 	long long reverse;
 	long long value_index;
+	int sites;                 /* pd_site_value: draw ALLOC SITES instead of samples; 0 samples */
 	double min_width;          /* pixels */
 } svg_settings;
 
@@ -62,6 +63,15 @@ static int read_settings(const pd_options *opts, svg_settings *set, profdata_wri
 	    pd_options_int(opts, "reverse", 0, 0, 1, &set->reverse, d) ||
 	    pd_options_int(opts, "value", 0, 0, 1000000, &set->value_index, d))
 		return PROFDATA_EINVAL;
+	static const char *const site_names[] = { "alloc_bytes", "alloc_instances", "live_bytes", "live_instances" };
+	const char *sites = pd_options_get(opts, "sites");
+	set->sites = 0;
+	for (int i = 0; sites && i < 4; i++)
+		if (strcmp(sites, site_names[i]) == 0)
+			set->sites = PD_SITE_ALLOC_BYTES + i;
+	if (sites && !set->sites)
+		return pd_out_error(w, PROFDATA_EINVAL, "flamegraph: sites=%s is not alloc_bytes, alloc_instances, "
+		                    "live_bytes or live_instances", sites);
 	set->min_width = 0.1;
 	if (min && *min) {
 		char *end;
@@ -274,13 +284,27 @@ static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w,
 	sw.out.w = w;
 	if (read_settings(opts, &sw.set, w))
 		return PROFDATA_EINVAL;
-	if (!pd_options_get(opts, "value"))
+	/* A profile with allocation sites and no samples (HPROF heap=sites) draws its allocations. */
+	if (!sw.set.sites && !profdata_profile_count(p, PROFDATA_TABLE_SAMPLES) &&
+	    profdata_profile_count(p, PROFDATA_TABLE_ALLOC_SITES) && !pd_options_get(opts, "value"))
+		sw.set.sites = PD_SITE_ALLOC_BYTES;
+	if (sw.set.sites)
+		sw.set.value_index = 0;
+	else if (!pd_options_get(opts, "value"))
 		sw.set.value_index = (long long)pd_sample_count_index(p);
 	else if ((size_t)sw.set.value_index >= (ntypes ? ntypes : 1))
 		return pd_out_error(w, PROFDATA_EINVAL, "flamegraph: value=%lld, but the profile has %zu sample types",
 		                    sw.set.value_index, ntypes);
-	sw.unit = pd_sample_unit(p, (size_t)sw.set.value_index, &sw.unit_len);
-	int rc = pd_call_tree_build(p, (size_t)sw.set.value_index, &sw.tree, w, "flamegraph");
+	int rc;
+	if (sw.set.sites) {
+		int bytes = sw.set.sites == PD_SITE_ALLOC_BYTES || sw.set.sites == PD_SITE_LIVE_BYTES;
+		sw.unit = bytes ? "bytes" : "instances";
+		sw.unit_len = strlen(sw.unit);
+		rc = pd_call_tree_build_sites(p, sw.set.sites, &sw.tree, w, "flamegraph");
+	} else {
+		sw.unit = pd_sample_unit(p, (size_t)sw.set.value_index, &sw.unit_len);
+		rc = pd_call_tree_build(p, (size_t)sw.set.value_index, &sw.tree, w, "flamegraph");
+	}
 	if (rc == 0)
 		rc = write_svg(&sw);
 	pd_outbuf_finish(&sw.out);  /* frees the buffer when write_svg stopped early */
@@ -289,7 +313,8 @@ static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w,
 	return rc;
 }
 
-static const char *const flamegraph_write_options[] = { "title", "width", "reverse", "minwidth", "value", NULL };
+static const char *const flamegraph_write_options[] = { "title", "width", "reverse", "minwidth", "value", "sites",
+	                                                           NULL };
 
 const struct profdata_format pd_format_flamegraph = {
 	.name = "flamegraph",

@@ -273,6 +273,34 @@ START_TEST(options)
 }
 END_TEST
 
+/* HPROF ALLOC SITES: the sites' traces with the allocated class on top, weighed by the chosen value. */
+START_TEST(alloc_sites)
+{
+	char path[4096];
+	size_t len;
+	test_data_path(path, sizeof(path), "hprof/synthetic/agent-1.0.1-id4.hprof");
+	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_STRICT);
+	char *svg = write_text(p, "flamegraph", "sites=alloc_bytes", &len);
+	ck_assert_ptr_nonnull(strstr(svg, "<title>all (5,000 bytes, 100.00%)</title>"));
+	ck_assert_ptr_nonnull(strstr(svg, "<title>int[] (2,000 bytes, 40.00%)</title>"));
+	ck_assert_ptr_nonnull(strstr(svg, "<title>Main (3,000 bytes, 60.00%)</title>"));
+	free(svg);
+	svg = write_text(p, "flamegraph", "sites=live_instances", &len);
+	ck_assert_ptr_nonnull(strstr(svg, "<title>all (10 instances, 100.00%)</title>"));
+	free(svg);
+	/* without the option, the CPU samples as folded has them */
+	check_against_folded(p);
+	profdata_writer *w;
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	profdata_write_options o = PROFDATA_WRITE_OPTIONS_INIT;
+	o.format = "flamegraph";
+	o.options = "sites=everything";
+	ck_assert_int_eq(profdata_write(p, w, &o), PROFDATA_EINVAL);
+	profdata_writer_free(w);
+	profdata_profile_free(p);
+}
+END_TEST
+
 START_TEST(empty_profile)
 {
 	test_cpu_profile spec;
@@ -310,6 +338,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, jvm_frames);
 	tcase_add_test(tc, options);
 	tcase_add_test(tc, empty_profile);
+	tcase_add_test(tc, alloc_sites);
 	suite_add_tcase(s, tc);
 	if (test_case_requested("corpus")) {
 		tc = tcase_create("corpus");
