@@ -95,7 +95,7 @@ END_TEST
 /* Names are JSON strings: quotes and control characters escaped, bytes that are not UTF-8 replaced. */
 START_TEST(json_names)
 {
-	static const char *const strs[] = { "a\x01" "b\xff\"c\\d \xc3\xa9t\xc3\xa9", "samples", "count" };
+	static const char *const strs[] = { "a\001b\xff\"c\\d \xc3\xa9t\xc3\xa9", "samples", "count" };
 	static const profdata_function fns[] = { { 1, 100, 0, 0, 0, 0, 0 } };
 	static const profdata_frame frs[] = { { 11, 1, 0, 0, 0, 0 } };
 	static const uint64_t chain[] = { 11 };
