@@ -7,19 +7,44 @@ set -euo pipefail
 pd_packages=(meson ninja-build gcc clang pkg-config check zlib1g-dev libexpat1-dev
              libprotobuf-c-dev protobuf-c-compiler valgrind binutils libclang-rt-14-dev)
 pd_interop_packages=(openjdk-17-jdk-headless visualvm google-perftools libgoogle-perftools-dev
-                     golang-go python3)
+                     golang-go python3 chromium nodejs)
 
 pd_install_deps() {
   local want=("${pd_packages[@]}") missing=()
-  if [ "${1:-}" = "--interop" ]; then want+=("${pd_interop_packages[@]}"); fi
+  if [ "${1:-}" = "--interop" ]; then
+    want+=("${pd_interop_packages[@]}")
+    # Debian's npm only where no npm came with node (NodeSource's nodejs has one, and conflicts with it).
+    command -v npm >/dev/null || want+=(npm)
+  fi
   for p in "${want[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  echo "installing: ${missing[*]}"
+  if [ ${#missing[@]} -gt 0 ]; then
+    pd_apt_install "${missing[@]}"
+  fi
+  if [ "${1:-}" = "--interop" ]; then pd_install_browser_packages; fi
+}
+
+pd_apt_install() {
+  echo "installing: $*"
   local sudo=()
   [ "$(id -u)" -eq 0 ] || sudo=(sudo)
   export DEBIAN_FRONTEND=noninteractive
   "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq
-  "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# The browser checks' npm packages (playwright-core, speedscope, ajv), exactly
+# as tests/interop/browser/package-lock.json pins them, into that folder's
+# node_modules (ignored by git). No browser download: they drive Debian's
+# chromium. Quiet and harmless when npm or the network is missing: the checks
+# then try again under the build directory, or skip (77).
+pd_install_browser_packages() {
+  local here
+  here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/interop/browser"
+  command -v npm >/dev/null || return 0
+  [ -d "$here/node_modules/playwright-core" ] && [ -d "$here/node_modules/speedscope" ] &&
+    [ -d "$here/node_modules/ajv" ] && return 0
+  (cd "$here" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --ignore-scripts >/dev/null 2>&1) ||
+    echo "npm ci in $here failed: the browser checks will skip"
 }

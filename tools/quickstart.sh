@@ -32,3 +32,6 @@ cpu=tests/data/gperftools/cpu-100hz.prof
 echo "\$ profdata convert $cpu $out/cpu.folded --to folded   # made by libprofiler; flamegraph.pl input"
 "$pd" convert "$cpu" "$out/cpu.folded" --to folded
 sort -t' ' -k2 -n -r "$out/cpu.folded" | head -n 3 | cut -c1-150
+# The same profile as an interactive flame graph (format from the name), kept to open in a browser:
+echo "\$ profdata convert $cpu build-quickstart/cpu.svg   # click to zoom, Search takes a regular expression"
+"$pd" convert "$cpu" build-quickstart/cpu.svg

@@ -44,4 +44,23 @@ int64_t pd_sample_count(const profdata_sample *s, size_t count_index);
 int pd_sample_with_stack(const profdata_profile *p, size_t i, profdata_sample *s, size_t *stack_index,
                          profdata_writer *w, const char *format);
 
+/*
+ * Buffered output for writers that build text piece by piece: pieces go to
+ * a buffer that goes to the writer every 64 KiB. The first error sticks in
+ * rc and makes later calls do nothing; pd_outbuf_finish flushes, frees and
+ * returns it.
+ */
+typedef struct pd_outbuf {
+	profdata_writer *w;
+	pd_strbuf buf;
+	int rc;
+} pd_outbuf;
+
+void pd_outbuf_add(pd_outbuf *o, const char *s, size_t n);
+void pd_outbuf_str(pd_outbuf *o, const char *s);
+void pd_outbuf_printf(pd_outbuf *o, const char *fmt, ...) PD_PRINTF(2, 3);
+/* `s` as a JSON string, quotes included; bytes that are not UTF-8 become U+FFFD. */
+void pd_outbuf_json_string(pd_outbuf *o, const char *s, size_t n);
+int pd_outbuf_finish(pd_outbuf *o);
+
 #endif

@@ -2,7 +2,7 @@
 # The benchmarks of the issues, with the reference tools measured in the same
 # run. Prints figures; asserts nothing (speed is not a unit test).
 #
-#   tests/bench/run.sh [BUILD_DIR] [hprof|gperftools|classic|model ...]
+#   tests/bench/run.sh [BUILD_DIR] [hprof|gperftools|svg|classic|model ...]
 #
 # Big inputs are generated once (not committed) under $PD_BENCH_DIR
 # (default /tmp): profdata-big.hprof (~1.8 GB, ~37 M objects, made with jcmd
@@ -14,7 +14,7 @@ src=$(cd "$here/../.." && pwd)
 build=${1:-$src/build}
 shift || true
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(model hprof gperftools classic)
+[ ${#parts[@]} -gt 0 ] || parts=(model hprof gperftools svg classic)
 dir=${PD_BENCH_DIR:-/tmp}
 runs=${PD_BENCH_RUNS:-3}
 pd=$build/tools/profdata/profdata
@@ -90,6 +90,32 @@ bench_gperftools() {
     awk -v g="$t" -v p="$folded_t" 'BEGIN{ printf "folded export is %.1fx faster than go tool pprof -raw\n", g / p }'
   else
     echo "go not installed: no comparison"
+  fi
+  rm -rf "$out"
+}
+
+# The flame graph of the big gperftools profile; against `convert --to folded`
+# followed by flamegraph.pl only where FLAMEGRAPH_PL names a copy of it (it is
+# not packaged), else our time alone.
+bench_svg() {
+  local f=$dir/profdata-big.cpu
+  [ -f "$f" ] || python3 "$here/gen-big-gperftools.py" "$f" >/dev/null || { echo "cannot make $f"; return; }
+  local size; size=$(stat -c %s "$f")
+  local out; out=$(mktemp -d)
+  echo "== svg: $f, $((size / 1000000)) MB"
+  read -r t m < <(measure "$pd" convert "$f" "$out/out.svg" --quiet)
+  row "convert to .svg (flame graph)" "$t" "$(rate "$size" "$t")" "$m"
+  local svg_t=$t
+  "$pd" convert "$f" "$out/out.svg" --quiet
+  printf '%-46s %8s KB, %s frames\n' "  the SVG" "$(($(stat -c %s "$out/out.svg") / 1000))" \
+    "$(grep -c '<g class="f"' "$out/out.svg")"
+  if [ -n "${FLAMEGRAPH_PL:-}" ] && [ -f "$FLAMEGRAPH_PL" ]; then
+    read -r t m < <(measure bash -c '"$1" convert "$2" "$3/f.folded" --to folded --quiet && perl "$4" "$3/f.folded" >"$3/fg.svg"' \
+      _ "$pd" "$f" "$out" "$FLAMEGRAPH_PL")
+    row "convert --to folded + flamegraph.pl" "$t" "$(rate "$size" "$t")" "$m"
+    awk -v a="$t" -v b="$svg_t" 'BEGIN{ if (b <= 0) b = 0.001; printf "the SVG is %.1fx faster than folded + flamegraph.pl\n", a / b }'
+  else
+    echo "FLAMEGRAPH_PL is not set (flamegraph.pl is not packaged): our time alone"
   fi
   rm -rf "$out"
 }

@@ -24,6 +24,8 @@ static const char usage_text[] =
 	"                                  instances and shallow bytes per class (streaming);\n"
 	"                                  a file with several dumps: the first, as VisualVM shows\n"
 	"  convert IN OUT --to FORMAT      convert; OUT is written to a temporary file and renamed\n"
+	"                                  (without --to: from OUT's ending .svg, .folded, .pb.gz,\n"
+	"                                  .speedscope.json, .trace.json, .hprof, .prof)\n"
 	"                                  (OUT '-' is standard output, written as it goes)\n"
 	"  check FILE                      strict validation: exit 0 valid, 1 invalid\n"
 	"  formats                         list the formats\n"
@@ -406,12 +408,51 @@ static int cmd_check(const args *a)
 	return 0;
 }
 
+/*
+ * The output format an OUT name asks for, when its ending says one thing
+ * only (longest endings first: "x.speedscope.json" is not any ".json").
+ * NULL otherwise; *ambiguous then names an ending that could be several.
+ */
+static const char *format_from_extension(const char *out, const char **ambiguous)
+{
+	static const struct { const char *ending, *format; } known[] = {
+		{ ".speedscope.json", "speedscope" }, { ".trace.json", "chrome-trace" }, { ".pb.gz", "pprof" },
+		{ ".svg", "flamegraph" }, { ".folded", "folded" }, { ".hprof", "hprof" }, { ".prof", "gperftools" },
+	};
+	static const char *const unclear[] = { ".txt", ".json", ".gz" };
+	size_t len = strlen(out);
+	*ambiguous = NULL;
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+		size_t n = strlen(known[i].ending);
+		if (len > n && strcmp(out + len - n, known[i].ending) == 0)
+			return known[i].format;
+	}
+	for (size_t i = 0; i < sizeof unclear / sizeof unclear[0]; i++) {
+		size_t n = strlen(unclear[i]);
+		if (len > n && strcmp(out + len - n, unclear[i]) == 0)
+			*ambiguous = unclear[i];
+	}
+	return NULL;
+}
+
 static int cmd_convert(const args *a)
 {
 	if (a->nfiles != 2)
 		return usage("convert takes an input and an output file");
-	if (!a->to)
-		return usage("convert needs --to FORMAT");
+	args chosen = *a;
+	if (!chosen.to) {
+		const char *ambiguous;
+		chosen.to = format_from_extension(a->files[1], &ambiguous);
+		if (!chosen.to && ambiguous)
+			return usage("'%s' could be several formats: convert needs --to FORMAT", ambiguous);
+		if (!chosen.to)
+			return usage("convert needs --to FORMAT (or an OUT ending in .svg, .folded, .pb.gz, "
+			             ".speedscope.json, .trace.json, .hprof or .prof)");
+		if (!a->quiet)
+			fprintf(stderr, "profdata: writing %s as %s (from its name; --to chooses another)\n", a->files[1],
+			        chosen.to);
+	}
+	a = &chosen;
 	const profdata_format *f = profdata_format_find(a->to);
 	if (!f || !profdata_format_can_write(f))
 		return usage("'%s' is not a format profdata can write", a->to);

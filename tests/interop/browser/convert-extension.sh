@@ -1,0 +1,31 @@
+#!/bin/bash
+# profdata convert IN OUT without --to: the format comes from OUT's ending
+# when that ending says one thing, and the tool says which; an ending that
+# could be several (.txt, .json) asks for --to (status 2).
+set -eu
+profdata=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+in="$src/tests/data/gperftools/cpu-100hz.prof"
+check() { # OUT FORMAT
+	"$profdata" convert "$in" "$tmp/$1" 2>"$tmp/err"
+	grep -q "as $2 (from its name" "$tmp/err" || { echo "$1: not chosen as $2:"; cat "$tmp/err"; exit 1; }
+}
+check out.svg flamegraph
+check out.folded folded
+check out.pb.gz pprof
+check out.speedscope.json speedscope
+check out.trace.json chrome-trace
+check out.prof gperftools
+head -c 5 "$tmp/out.svg" | grep -q '<?xml'
+cmp <("$profdata" convert "$in" - --to folded) "$tmp/out.folded"
+for amb in out.txt out.json; do
+	status=0
+	"$profdata" convert "$in" "$tmp/$amb" 2>"$tmp/err" || status=$?
+	[ "$status" = 2 ] && grep -q "could be several formats" "$tmp/err" || { echo "$amb: status $status"; exit 1; }
+done
+# --to still wins over the name
+"$profdata" convert "$in" "$tmp/x.svg" --to folded --quiet
+cmp "$tmp/x.svg" "$tmp/out.folded"
+echo "convert picks formats from OUT's ending"
