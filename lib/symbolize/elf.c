@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "util/hashmap.h"
 #include "util/text.h"
 #include "symbolize/symbolize.h"
 
@@ -32,6 +33,8 @@ struct pd_symbolizer {
 	char *sysroot;
 	int reported;             /* dwfl_report_end was called */
 	pd_symbol_frame frames[MAX_INLINE];
+	pd_intern symbols;        /* symbol names without their version, for frames to point into */
+	const char *symbol;
 };
 
 int pd_symbolizer_new(pd_symbolizer **out, const char *sysroot, const char *debug_dir)
@@ -69,6 +72,7 @@ void pd_symbolizer_free(pd_symbolizer *s)
 		dwfl_end(s->dwfl);
 	free(s->debuginfo_path);
 	free(s->sysroot);
+	pd_intern_free(&s->symbols);
 	free(s);
 }
 
@@ -177,15 +181,34 @@ static const char *call_file(Dwarf_Die *cu, Dwarf_Die *inlined)
 	return dwarf_filesrc(files, index, NULL, NULL);
 }
 
+/* The innermost function scope at pc (an inlined call or a function), into *out; 0 when there is none. */
+static int innermost_function(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes(cu, pc, &scopes), found = 0;
+	for (int i = 0; i < n && !found; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
+			*out = scopes[i];
+			found = 1;
+		}
+	}
+	free(scopes);
+	return found;
+}
+
 /*
  * The DWARF frames at addr: the innermost function at the line the line
- * table gives, then each function an inlined call sits in, at the call's line.
+ * table gives, then each function an inlined call sits in, at the call's
+ * line. dwarf_getscopes follows an inlined call into its abstract
+ * definition; the calls' callers are the DIEs around it, which
+ * dwarf_getscopes_die gives.
  */
 static size_t dwarf_frames(pd_symbolizer *s, Dwfl_Module *mod, Dwarf_Addr addr)
 {
 	Dwarf_Addr bias;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias), *scopes = NULL;
-	int nscopes = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias), *scopes = NULL, inner;
+	int nscopes = cu && innermost_function(cu, addr - bias, &inner) ? dwarf_getscopes_die(&inner, &scopes) : 0;
 	Dwfl_Line *src = dwfl_module_getsrc(mod, addr);
 	int line = 0;
 	const char *file = src ? dwfl_lineinfo(src, NULL, &line, NULL, NULL, NULL) : NULL;
@@ -218,6 +241,18 @@ static size_t dwarf_frames(pd_symbolizer *s, Dwfl_Module *mod, Dwarf_Addr addr)
 	return n;
 }
 
+/* `symbol` without "@VERSION" or "@@VERSION"; NULL when out of memory. */
+static const char *unversioned(pd_symbolizer *s, const char *symbol)
+{
+	const char *at = strchr(symbol, '@');
+	uint32_t index;
+	if (!at || at == symbol)
+		return symbol;
+	if (pd_intern_put(&s->symbols, symbol, (size_t)(at - symbol), &index) < 0)
+		return NULL;
+	return pd_intern_str(&s->symbols, index, NULL);
+}
+
 size_t pd_symbolizer_lookup(pd_symbolizer *s, uint64_t addr, const pd_symbol_frame **frames)
 {
 	if (!s->reported) {
@@ -240,10 +275,18 @@ size_t pd_symbolizer_lookup(pd_symbolizer *s, uint64_t addr, const pd_symbol_fra
 		s->frames[0].line = 0;
 		n = 1;
 	}
-	/* The function the code belongs to is named by the symbol table when it can be, as pprof does. */
+	/*
+	 * The function the code belongs to: its DWARF name, or the symbol's when
+	 * that is a clone of it (sum.constprop.0, f.cold), as google-pprof shows
+	 * them; a symbol's version (memcpy@@GLIBC_2.14) is not part of a name.
+	 */
 	pd_symbol_frame *outer = &s->frames[n - 1];
-	if (symbol)
-		outer->system_name = symbol;
+	if (symbol && (s->symbol = unversioned(s, symbol)) != NULL) {
+		size_t len = outer->name ? strlen(outer->name) : 0;
+		if (!outer->name || (strncmp(s->symbol, outer->name, len) == 0 && s->symbol[len] == '.'))
+			outer->name = s->symbol;
+		outer->system_name = s->symbol;
+	}
 	for (size_t i = 0; i < n; i++) {
 		pd_symbol_frame *f = &s->frames[i];
 		if (!f->name)
