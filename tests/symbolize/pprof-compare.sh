@@ -16,8 +16,8 @@
 # Exit: 0 all agree, 1 a difference, 77 a tool missing (named on stdout).
 set -euo pipefail
 
-profdata=$1
-src=$2
+profdata=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+src=$(cd "$2" && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cd "$scratch"
