@@ -8,10 +8,13 @@ pd_packages=(meson ninja-build gcc clang pkg-config check zlib1g-dev libexpat1-d
              libprotobuf-c-dev protobuf-c-compiler valgrind binutils libclang-rt-14-dev)
 pd_interop_packages=(openjdk-17-jdk-headless visualvm google-perftools libgoogle-perftools-dev
                      golang-go python3)
+# The quick start profiles a bundled program with libprofiler.
+pd_demo_packages=(libgoogle-perftools-dev)
 
 pd_install_deps() {
   local want=("${pd_packages[@]}") missing=()
   if [ "${1:-}" = "--interop" ]; then want+=("${pd_interop_packages[@]}"); fi
+  if [ "${1:-}" = "--demo" ]; then want+=("${pd_demo_packages[@]}"); fi
   for p in "${want[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
