@@ -35,7 +35,22 @@ struct pd_symbolizer {
 	pd_symbol_frame frames[MAX_INLINE];
 	pd_intern symbols;        /* symbol names without their version, for frames to point into */
 	const char *symbol;
+	pd_map unit_of_cu;        /* a compile unit's DIE address -> units index + 1 */
+	struct unit_functions *units;
+	size_t nunits, units_cap;
 };
+
+/* Where a function's code is. */
+typedef struct function_range {
+	Dwarf_Addr low, high;
+	Dwarf_Die die;
+} function_range;
+
+/* A compile unit's functions by address, made at its first lookup. */
+typedef struct unit_functions {
+	function_range *v;
+	size_t n, cap;
+} unit_functions;
 
 int pd_symbolizer_new(pd_symbolizer **out, const char *sysroot, const char *debug_dir)
 {
@@ -73,6 +88,10 @@ void pd_symbolizer_free(pd_symbolizer *s)
 	free(s->debuginfo_path);
 	free(s->sysroot);
 	pd_intern_free(&s->symbols);
+	pd_map_free(&s->unit_of_cu);
+	for (size_t i = 0; i < s->nunits; i++)
+		free(s->units[i].v);
+	free(s->units);
 	free(s);
 }
 
@@ -181,57 +200,148 @@ static const char *call_file(Dwarf_Die *cu, Dwarf_Die *inlined)
 	return dwarf_filesrc(files, index, NULL, NULL);
 }
 
-/* The innermost function scope at pc (an inlined call or a function), into *out; 0 when there is none. */
-static int innermost_function(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+/*
+ * The function scopes holding pc below `parent`, outermost first, into
+ * path[depth...]: the function, then each inlined call down to the
+ * innermost. Lexical blocks are gone through; C++ namespaces and classes
+ * are searched for the functions they define. One walk down the tree: what
+ * dwarf_getscopes does for this visits every DIE of the unit, several times
+ * over for inlined code, and was most of the time symbolization took.
+ */
+static int scope_path(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *path, int depth)
 {
-	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes(cu, pc, &scopes), found = 0;
-	for (int i = 0; i < n && !found; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
-			*out = scopes[i];
-			found = 1;
+	Dwarf_Die child;
+	if (dwarf_child(parent, &child) != 0)
+		return depth;
+	do {
+		int tag = dwarf_tag(&child), found;
+		switch (tag) {
+		case DW_TAG_namespace:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+		case DW_TAG_module:
+			if (depth == 0 && (found = scope_path(&child, pc, path, 0)) > 0)
+				return found;
+			break;
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_lexical_block:
+			if (dwarf_haspc(&child, pc) != 1)
+				break;
+			if (tag != DW_TAG_lexical_block && depth < MAX_INLINE)
+				path[depth++] = child;
+			return scope_path(&child, pc, path, depth);
+		default:
+			break;
 		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return depth;
+}
+
+/* Every range of every function defined below `parent` (through namespaces and classes). */
+static int collect_functions(Dwarf_Die *parent, unit_functions *u)
+{
+	Dwarf_Die child;
+	if (dwarf_child(parent, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
+		    tag == DW_TAG_union_type || tag == DW_TAG_module) {
+			if (collect_functions(&child, u) < 0)
+				return PROFDATA_ENOMEM;
+			continue;
+		}
+		if (tag != DW_TAG_subprogram)
+			continue;
+		Dwarf_Addr base, start, end;
+		ptrdiff_t off = 0;
+		while ((off = dwarf_ranges(&child, off, &base, &start, &end)) > 0) {
+			if (pd_grow((void **)&u->v, &u->cap, u->n + 1, sizeof *u->v) < 0)
+				return PROFDATA_ENOMEM;
+			u->v[u->n].low = start;
+			u->v[u->n].high = end;
+			u->v[u->n++].die = child;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+static int by_low(const void *a, const void *b)
+{
+	const function_range *x = a, *y = b;
+	return x->low < y->low ? -1 : x->low > y->low;
+}
+
+/* The functions of compile unit `cu`, listed at the first call; NULL when out of memory. */
+static const unit_functions *unit_of(pd_symbolizer *s, Dwarf_Die *cu)
+{
+	uint64_t key = (uint64_t)(uintptr_t)cu->addr;
+	uint32_t k = pd_map_get(&s->unit_of_cu, key);
+	if (k)
+		return &s->units[k - 1];
+	if (s->nunits >= UINT32_MAX - 1 || pd_grow((void **)&s->units, &s->units_cap, s->nunits + 1, sizeof *s->units) < 0)
+		return NULL;
+	unit_functions *u = &s->units[s->nunits];
+	memset(u, 0, sizeof *u);
+	if (collect_functions(cu, u) < 0 || pd_map_put(&s->unit_of_cu, key, (uint32_t)s->nunits + 1) < 0) {
+		free(u->v);
+		return NULL;
 	}
-	free(scopes);
-	return found;
+	s->nunits++;
+	qsort(u->v, u->n, sizeof *u->v, by_low);
+	return u;
+}
+
+/* The scopes at pc in cu (scope_path), starting from the function found by address. */
+static int scopes_at(pd_symbolizer *s, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *path)
+{
+	const unit_functions *u = unit_of(s, cu);
+	size_t lo = 0, hi = u ? u->n : 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (u->v[mid].low <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && pc < u->v[lo - 1].high) {
+		path[0] = u->v[lo - 1].die;
+		return scope_path(&path[0], pc, path, 1);
+	}
+	return scope_path(cu, pc, path, 0);
 }
 
 /*
  * The DWARF frames at addr: the innermost function at the line the line
  * table gives, then each function an inlined call sits in, at the call's
- * line. dwarf_getscopes follows an inlined call into its abstract
- * definition; the calls' callers are the DIEs around it, which
- * dwarf_getscopes_die gives.
+ * line.
  */
 static size_t dwarf_frames(pd_symbolizer *s, Dwfl_Module *mod, Dwarf_Addr addr)
 {
 	Dwarf_Addr bias;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias), *scopes = NULL, inner;
-	int nscopes = cu && innermost_function(cu, addr - bias, &inner) ? dwarf_getscopes_die(&inner, &scopes) : 0;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias), path[MAX_INLINE];
+	int depth = cu ? scopes_at(s, cu, addr - bias, path) : 0;
 	Dwfl_Line *src = dwfl_module_getsrc(mod, addr);
 	int line = 0;
 	const char *file = src ? dwfl_lineinfo(src, NULL, &line, NULL, NULL, NULL) : NULL;
 	size_t n = 0;
-	for (int i = 0; i < nscopes && n < MAX_INLINE; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
-			continue;
+	for (int i = depth - 1; i >= 0; i--) {
 		pd_symbol_frame *f = &s->frames[n++];
-		f->name = die_text(&scopes[i], DW_AT_name);
-		f->system_name = die_text(&scopes[i], DW_AT_linkage_name);
+		f->name = die_text(&path[i], DW_AT_name);
+		f->system_name = die_text(&path[i], DW_AT_linkage_name);
 		f->file = file;
 		f->line = line;
-		if (tag == DW_TAG_subprogram)
+		if (dwarf_tag(&path[i]) != DW_TAG_inlined_subroutine)
 			break;
 		Dwarf_Attribute attr;
 		Dwarf_Word call_line = 0;
-		if (dwarf_attr(&scopes[i], DW_AT_call_line, &attr))
+		if (dwarf_attr(&path[i], DW_AT_call_line, &attr))
 			dwarf_formudata(&attr, &call_line);
 		line = (int)call_line;
-		file = call_file(cu, &scopes[i]);
+		file = call_file(cu, &path[i]);
 	}
-	free(scopes);
 	if (n == 0 && file) {
 		s->frames[0].name = s->frames[0].system_name = NULL;
 		s->frames[0].file = file;

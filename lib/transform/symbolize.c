@@ -33,8 +33,11 @@ typedef struct held_stack {
 	size_t off;            /* into frame_ids */
 } held_stack;
 
+/* Small: a profile has a sample per record, hundreds of thousands of them. */
 typedef struct held_sample {
-	profdata_sample s;
+	uint32_t stack_serial, thread_serial;
+	uint64_t time_ns;
+	uint32_t nvalues;
 	size_t off;            /* into values */
 } held_sample;
 
@@ -135,8 +138,13 @@ static int on_sample(void *payload, const profdata_sample *s)
 	if (pd_grow((void **)&st->samples, &st->samples_cap, st->nsamples + 1, sizeof *st->samples) < 0 ||
 	    pd_grow((void **)&st->values, &st->values_cap, st->nvalues + s->nvalues, sizeof *st->values) < 0)
 		return PROFDATA_ENOMEM;
+	if (s->nvalues > UINT32_MAX)
+		return PROFDATA_ELIMIT;
 	held_sample *h = &st->samples[st->nsamples++];
-	h->s = *s;
+	h->stack_serial = s->stack_serial;
+	h->thread_serial = s->thread_serial;
+	h->time_ns = s->time_ns;
+	h->nvalues = (uint32_t)s->nvalues;
 	h->off = st->nvalues;
 	if (s->nvalues)
 		memcpy(st->values + st->nvalues, s->values, s->nvalues * sizeof *s->values);
@@ -332,11 +340,16 @@ static int pass_stacks_and_samples(symbolize_state *st)
 			rc = st->down->stack(st->down_payload, &h->s);
 	}
 	free(ids);
-	for (size_t i = 0; i < st->nsamples && rc == 0; i++) {
-		held_sample *h = &st->samples[i];
-		h->s.values = st->values + h->off;
-		if (st->down->sample)
-			rc = st->down->sample(st->down_payload, &h->s);
+	for (size_t i = 0; i < st->nsamples && rc == 0 && st->down->sample; i++) {
+		const held_sample *h = &st->samples[i];
+		profdata_sample out;
+		memset(&out, 0, sizeof out);
+		out.stack_serial = h->stack_serial;
+		out.thread_serial = h->thread_serial;
+		out.time_ns = h->time_ns;
+		out.values = st->values + h->off;
+		out.nvalues = h->nvalues;
+		rc = st->down->sample(st->down_payload, &out);
 	}
 	return rc;
 }
