@@ -9,6 +9,7 @@
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,11 +159,15 @@ int pd_symbolizer_add(pd_symbolizer *s, const char *path, uint64_t start, uint64
 	pd_strbuf full = { 0, 0, 0 };
 	if ((s->sysroot && pd_strbuf_add(&full, s->sysroot, strlen(s->sysroot))) || pd_strbuf_add(&full, path, strlen(path)))
 		return free(full.p), PROFDATA_ENOMEM;
-	int fd = open(full.p, O_RDONLY | O_CLOEXEC);
+	/* Non-blocking: a profile's maps may name a FIFO or a device, which is no binary and must not hang us. */
+	int fd = open(full.p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat sb;
 	*why = NULL;
-	if (fd < 0) {
+	if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		if (fd >= 0)
+			close(fd);
 		free(full.p);
-		*why = "it cannot be opened";
+		*why = fd < 0 ? "it cannot be opened" : "it is not a regular file";
 		return 1;
 	}
 	elf_version(EV_CURRENT);
@@ -176,7 +181,9 @@ int pd_symbolizer_add(pd_symbolizer *s, const char *path, uint64_t start, uint64
 	/* libdwfl takes the descriptor over, and keeps it open for DWARF it reads lazily. */
 	if (!*why && !dwfl_report_elf(s->dwfl, path, full.p, fd, dyn ? bias : 0, dyn != 0))
 		*why = "libdwfl refused it (does it overlap another mapping?)";
-	else if (*why)
+	else if (!*why)
+		fd = -1;
+	if (fd >= 0)
 		close(fd);
 	free(full.p);
 	return *why ? 1 : 0;

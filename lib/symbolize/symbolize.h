@@ -16,7 +16,7 @@
 
 typedef struct pd_symbolizer pd_symbolizer;
 
-/* One source-level frame of an address. Strings are borrowed from the symbolizer and live as long as it. */
+/* One source-level frame of an address. Strings are borrowed from the symbolizer until its next lookup. */
 typedef struct pd_symbol_frame {
 	const char *name;        /* the source name (DWARF), else the ELF symbol */
 	const char *system_name; /* the linkage name (ELF symbol, DW_AT_linkage_name), else `name` */
