@@ -108,7 +108,7 @@ bench_symbolize() {
   python3 "$here/gen-big-gperftools.py" "$f" --binary "$dir/profdata-bench-text.so" 2>/dev/null ||
     { echo "cannot make $f"; return; }
   echo "== symbolize: $f, $(($(stat -c %s "$f") / 1000000)) MB, PCs in $dir/profdata-bench-text.so"
-  local out; out=$(mktemp -d) t0 t1 c0 c1
+  local out t0 t1 c0 c1; out=$(mktemp -d)
   cpu() { /usr/bin/time -f '%e %U %S' "$@" 2>&1 >/dev/null | tail -n1 | awk '{ print $1, $2 + $3 }'; }
   best() { # best wall and CPU of $runs runs
     local bw="" bc="" w c
