@@ -9,6 +9,7 @@
 #     frames, as google-pprof shows them ("(inline)");
 #   - a stripped binary with a separate debug file (objcopy --only-keep-debug,
 #     --add-gnu-debuglink), found beside it and through --debug-dir;
+#   - the binaries under --sysroot (a profile from another machine);
 #   - a binary replaced since the profile was taken: one warning, addresses;
 #   - the pprof export opens in `go tool pprof` with the same names.
 #
@@ -99,6 +100,16 @@ cp w0.full w0
 compare "stripped, debug link beside it" w0s.folded ./w0 w0.prof main sum_squares
 compare "stripped, --debug-dir" w0s-dir.folded ./w0 w0.prof main sum_squares
 grep -q 'sum_squares' w0s-none.folded && fail "stripped without its debug file: named anyway?"
+
+# A profile from another machine: its binaries under --sysroot.
+mkdir -p "sysroot$scratch"
+grep -a -o ' /[^ ]*$' w0.prof | sort -u | while read -r lib; do
+    [[ -f $lib && $lib != "$scratch/w0" ]] && cp --parents "$lib" sysroot/
+done
+mv w0 "sysroot$scratch/w0"
+"$profdata" convert w0.prof w0-sysroot.folded --to folded --symbolize=yes --sysroot "$scratch/sysroot"
+mv "sysroot$scratch/w0" w0
+compare "--sysroot" w0-sysroot.folded ./w0 w0.prof main sum_squares
 
 # A binary replaced since the profile was taken (here by another program, whose
 # text is not the size mapped): left as addresses, one warning naming it.
