@@ -63,10 +63,9 @@ int pd_symbolizer_new(pd_symbolizer **out, const char *sysroot, const char *debu
 		return PROFDATA_ENOMEM;
 	}
 	/* '-': a debug link's CRC is not checked, as gdb accepts a matching build id without one. */
-	snprintf(s->debuginfo_path, n, "-%s%s:.debug:%s%s/usr/lib/debug", debug_dir ? ":" : "",
-	         debug_dir ? debug_dir : "", sysroot ? sysroot : "", sysroot ? ":" : "");
-	if (sysroot)
-		strncat(s->debuginfo_path, ":/usr/lib/debug", n - strlen(s->debuginfo_path) - 1);
+	/* The binary's own directory (the empty entry), debug_dir, .debug/ beside it, then /usr/lib/debug. */
+	snprintf(s->debuginfo_path, n, "-%s%s:.debug:%s/usr/lib/debug%s", debug_dir ? ":" : "", debug_dir ? debug_dir : "",
+	         sysroot ? sysroot : "", sysroot ? ":/usr/lib/debug" : "");
 	s->callbacks.find_elf = dwfl_build_id_find_elf;
 	s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
 	s->callbacks.debuginfo_path = &s->debuginfo_path;

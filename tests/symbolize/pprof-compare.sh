@@ -9,7 +9,8 @@
 #     frames, as google-pprof shows them ("(inline)");
 #   - a stripped binary with a separate debug file (objcopy --only-keep-debug,
 #     --add-gnu-debuglink), found beside it and through --debug-dir;
-#   - the binaries under --sysroot (a profile from another machine);
+#   - the binaries under --sysroot (a profile from another machine), the
+#     workload's stripped, its debug file found by build id there;
 #   - a binary replaced since the profile was taken: one warning, addresses;
 #   - the pprof export opens in `go tool pprof` with the same names.
 #
@@ -106,9 +107,14 @@ mkdir -p "sysroot$scratch"
 grep -a -o ' /[^ ]*$' w0.prof | sort -u | while read -r lib; do
     [[ -f $lib && $lib != "$scratch/w0" ]] && cp --parents "$lib" sysroot/
 done
-mv w0 "sysroot$scratch/w0"
+# There, the stripped binary, its debug file where Debian puts them: by build id in /usr/lib/debug.
+build_id=$(objcopy --dump-section .note.gnu.build-id=/dev/stdout w0 | od -An -tx1 -v | tr -d ' \n' | cut -c33-)
+mkdir -p "sysroot/usr/lib/debug/.build-id/${build_id:0:2}"
+cp debug/w0.debug "sysroot/usr/lib/debug/.build-id/${build_id:0:2}/${build_id:2}.debug"
+cp w0.stripped "sysroot$scratch/w0"
+mv w0 w0.away
 "$profdata" convert w0.prof w0-sysroot.folded --to folded --symbolize=yes --sysroot "$scratch/sysroot"
-mv "sysroot$scratch/w0" w0
+mv w0.away w0
 compare "--sysroot" w0-sysroot.folded ./w0 w0.prof main sum_squares
 
 # A binary replaced since the profile was taken (here by another program, whose
