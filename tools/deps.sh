@@ -4,10 +4,12 @@
 # real readers and producers the interoperability tests compare against.
 set -euo pipefail
 
-pd_packages=(meson ninja-build gcc clang pkg-config check zlib1g-dev libexpat1-dev
+pd_packages=(meson ninja-build gcc clang pkg-config check zlib1g-dev libexpat1-dev libdw-dev
              libprotobuf-c-dev protobuf-c-compiler valgrind binutils libclang-rt-14-dev)
 pd_interop_packages=(openjdk-17-jdk-headless visualvm google-perftools libgoogle-perftools-dev
                      golang-go python3 chromium nodejs)
+# The quick start profiles a bundled program with libprofiler.
+pd_demo_packages=(libgoogle-perftools-dev)
 
 pd_install_deps() {
   local want=("${pd_packages[@]}") missing=()
@@ -16,6 +18,7 @@ pd_install_deps() {
     # Debian's npm only where no npm came with node (NodeSource's nodejs has one, and conflicts with it).
     command -v npm >/dev/null || want+=(npm)
   fi
+  if [ "${1:-}" = "--demo" ]; then want+=("${pd_demo_packages[@]}"); fi
   for p in "${want[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done

@@ -63,6 +63,23 @@ typedef struct profdata_read_options {
 	const char *options;  /* codec options "key=value,key=value" (see doc/formats.md); NULL none */
 } profdata_read_options;
 
+/*
+ * Naming native frames (gperftools read options, doc/formats-gperftools.md):
+ * "symbolize=1" gives each PC of a binary the profile's maps list a function,
+ * a line and a frame per inlined call, read from the binary's ELF symbols and
+ * DWARF (and separate debug files); "sysroot=DIR" and "debug_dir=DIR" say
+ * where the binaries and debug files are. "symbolize=auto" does it when the
+ * library was built with it (elfutils' libdw), "symbolize=none" not at all
+ * (the default). Works in profdata_read(), profdata_decode() and
+ * profdata_convert(). Errors: PROFDATA_EUNSUPPORTED for symbolize=1 in a
+ * build without it, PROFDATA_EINVAL for another value. A binary that is
+ * missing or unusable is one warning on the reader (its path and why), never
+ * an error; its frames keep their addresses. The option strings are copied;
+ * the binaries are opened during the call and closed before it returns.
+ * Threads: calls on different readers may run at once (each has its own
+ * libdwfl session).
+ */
+
 #define PROFDATA_READ_OPTIONS_VERSION 1
 #define PROFDATA_READ_OPTIONS_INIT { PROFDATA_READ_OPTIONS_VERSION, NULL, PROFDATA_MODE_PERMISSIVE, NULL }
 

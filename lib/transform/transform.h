@@ -48,5 +48,7 @@ void pd_transform_chain_free(pd_transform_chain *c);
 
 /* The transforms there are. */
 extern const pd_transform_desc pd_transform_refs_to_payloads;
+/* Names native frames from the binaries (symbolize.c); only built with PD_HAVE_SYMBOLIZE. Options: sysroot, debug_dir. */
+extern const pd_transform_desc pd_transform_symbolize;
 
 #endif

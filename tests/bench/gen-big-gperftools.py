@@ -13,7 +13,13 @@ each time it evicts it from its hash table), which is what aggregation code
 in readers and exporters has to cope with.
 
 Usage: gen-big-gperftools.py [PATH] [--records N] [--depth D] [--seed S]
+                             [--binary ELF]
 Prints the file size, record count, distinct stacks and total samples.
+
+--binary ELF puts every PC in the executable segment of a real ELF file (a
+64-bit little-endian executable or shared object), mapped where a PIE would
+be, so that symbolizers have something to name (tests/bench/run.sh
+symbolize); the default mappings name files that do not exist.
 """
 
 import argparse
@@ -34,6 +40,26 @@ MAPPINGS = [
     (0x00007FFFF7E10000, 0x00007FFFF7E30000, 0x5000,
      "/usr/lib/x86_64-linux-gnu/libprofiler.so.0.5.5"),
 ]
+
+
+def elf_text_mapping(path):
+    """(start, end, offset, path) of the executable PT_LOAD of an ELF64 LE file, loaded as a PIE would be."""
+    with open(path, "rb") as f:
+        data = f.read(1 << 20)
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        raise SystemExit("%s: not a 64-bit little-endian ELF file" % path)
+    phoff, = struct.unpack_from("<Q", data, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+    base = 0x0000555555554000
+    for i in range(phnum):
+        p_type, p_flags, p_offset, p_vaddr, _, p_filesz, _, _ = \
+            struct.unpack_from("<IIQQQQQQ", data, phoff + i * phentsize)
+        if p_type == 1 and p_flags & 1:
+            page = 0x1000
+            start = base + (p_vaddr & ~(page - 1))
+            end = base + ((p_vaddr + p_filesz + page - 1) & ~(page - 1))
+            return (start, end, p_offset & ~(page - 1), path)
+    raise SystemExit("%s: no executable segment" % path)
 
 
 def make_pc_pool(rng, size):
@@ -91,7 +117,7 @@ def fanout_for(level):
 def maps_text():
     lines = []
     inode = 1000
-    for start, end, offset, path in MAPPINGS:
+    for start, end, offset, path in dict.fromkeys(MAPPINGS):
         inode += 17
         lines.append("%x-%x r-xp %08x 08:01 %-10d %s"
                      % (start, end, offset, inode, path))
@@ -110,7 +136,13 @@ def main():
                     help="distinct call chains to draw records from")
     ap.add_argument("--pcs", type=int, default=4000,
                     help="size of the PC pool")
+    ap.add_argument("--binary", help="put every PC in this ELF file's text")
     args = ap.parse_args()
+    if args.binary:
+        global MAPPINGS
+        start, end, offset, path = elf_text_mapping(args.binary)
+        # The pool draws from start + 0x1000 on: the first page is usually PLT.
+        MAPPINGS = [(start, end, offset, path)] * 4
     if args.records < 0 or not 1 <= args.depth <= 254:
         ap.error("need records >= 0 and 1 <= depth <= 254")
 

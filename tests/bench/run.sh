@@ -2,7 +2,7 @@
 # The benchmarks of the issues, with the reference tools measured in the same
 # run. Prints figures; asserts nothing (speed is not a unit test).
 #
-#   tests/bench/run.sh [BUILD_DIR] [hprof|gperftools|svg|classic|model ...]
+#   tests/bench/run.sh [BUILD_DIR] [hprof|gperftools|svg|classic|model|symbolize ...]
 #
 # Big inputs are generated once (not committed) under $PD_BENCH_DIR
 # (default /tmp): profdata-big.hprof (~1.8 GB, ~37 M objects, made with jcmd
@@ -14,7 +14,7 @@ src=$(cd "$here/../.." && pwd)
 build=${1:-$src/build}
 shift || true
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(model hprof gperftools svg classic)
+[ ${#parts[@]} -gt 0 ] || parts=(model hprof gperftools svg classic symbolize)
 dir=${PD_BENCH_DIR:-/tmp}
 runs=${PD_BENCH_RUNS:-3}
 pd=$build/tools/profdata/profdata
@@ -77,7 +77,8 @@ bench_gperftools() {
   read -r t m < <(measure "$pd" info "$f")
   row "read (profdata info)" "$t" "$(rate "$size" "$t")" "$m"
   for to in folded gperftools pprof; do
-    read -r t m < <(measure "$pd" convert "$f" "$out/out.$to" --to "$to" --quiet)
+    # --symbolize=none: this measures conversion; the symbolize part measures naming.
+    read -r t m < <(measure "$pd" convert "$f" "$out/out.$to" --to "$to" --quiet --symbolize=none)
     row "convert --to $to" "$t" "$(rate "$size" "$t")" "$m"
     [ "$to" = folded ] && folded_t=$t
   done
@@ -116,6 +117,47 @@ bench_svg() {
     awk -v a="$t" -v b="$svg_t" 'BEGIN{ if (b <= 0) b = 0.001; printf "the SVG is %.1fx faster than folded + flamegraph.pl\n", a / b }'
   else
     echo "FLAMEGRAPH_PL is not set (flamegraph.pl is not packaged): our time alone"
+  fi
+  rm -rf "$out"
+}
+
+# Naming frames: the 500,000-record profile with its PCs in a real binary's text
+# (this build's libprofdata.so, -g), converted to folded with and without
+# symbolization, and google-pprof --text on the same profile and binary (one
+# run: it takes minutes). Wall and CPU seconds: on a shared machine the CPU
+# figure is the steadier one.
+bench_symbolize() {
+  local so; so=$(ls "$build"/lib/libprofdata.so.*.*.* 2>/dev/null | head -n1)
+  [ -n "$so" ] || { echo "== symbolize: no libprofdata.so in $build"; return; }
+  cp "$so" "$dir/profdata-bench-text.so"
+  local f=$dir/profdata-big-sym.cpu
+  python3 "$here/gen-big-gperftools.py" "$f" --binary "$dir/profdata-bench-text.so" 2>/dev/null ||
+    { echo "cannot make $f"; return; }
+  echo "== symbolize: $f, $(($(stat -c %s "$f") / 1000000)) MB, PCs in $dir/profdata-bench-text.so"
+  local out t0 t1 c0 c1; out=$(mktemp -d)
+  cpu() { /usr/bin/time -f '%e %U %S' "$@" 2>&1 >/dev/null | tail -n1 | awk '{ print $1, $2 + $3 }'; }
+  best() { # best wall and CPU of $runs runs
+    local bw="" bc="" w c
+    for _ in $(seq "$runs"); do
+      read -r w c < <(cpu "$@")
+      if [ -z "$bw" ] || awk -v a="$w" -v b="$bw" 'BEGIN{exit !(a<b)}'; then bw=$w; fi
+      if [ -z "$bc" ] || awk -v a="$c" -v b="$bc" 'BEGIN{exit !(a<b)}'; then bc=$c; fi
+    done
+    echo "$bw $bc"
+  }
+  read -r t0 c0 < <(best "$pd" convert "$f" "$out/a.folded" --to folded --symbolize=none --quiet)
+  read -r t1 c1 < <(best "$pd" convert "$f" "$out/b.folded" --to folded --symbolize=yes --quiet)
+  printf '%-46s %8s s wall %8s s CPU\n' "convert --to folded --symbolize=none" "$t0" "$c0"
+  printf '%-46s %8s s wall %8s s CPU\n' "convert --to folded --symbolize=yes" "$t1" "$c1"
+  awk -v a="$t0" -v b="$t1" -v c="$c0" -v d="$c1" 'BEGIN{ printf "symbolization adds %.2f s wall, %.2f s CPU\n", b - a, d - c }'
+  if command -v google-pprof >/dev/null; then
+    local gt gc
+    read -r gt gc < <(cpu google-pprof --text "$dir/profdata-bench-text.so" "$f")
+    printf '%-46s %8s s wall %8s s CPU\n' "google-pprof --text (one run)" "$gt" "$gc"
+    awk -v g="$gt" -v p="$t1" -v gc="$gc" -v pc="$c1" 'BEGIN{
+      printf "symbolizing convert is %.0fx faster than google-pprof --text (%.0fx in CPU)\n", g / p, gc / pc }'
+  else
+    echo "google-pprof not installed: no comparison"
   fi
   rm -rf "$out"
 }

@@ -38,6 +38,11 @@ static const char usage_text[] =
 	"  --gzip[=LEVEL]     gzip the output of convert\n"
 	"  --via-model        convert through the in-memory model instead of streaming\n"
 	"  --quiet            no warnings on stderr\n"
+	"  --symbolize=WHEN   convert of a gperftools profile: name native frames from the\n"
+	"                     binaries its maps list: auto (default, unless --to gperftools),\n"
+	"                     yes, or none\n"
+	"  --sysroot DIR      look for those binaries under DIR\n"
+	"  --debug-dir DIR    look for separate debug files in DIR first\n"
 	"\n"
 	"'profdata formats' lists the formats this build reads and writes.\n";
 
@@ -51,6 +56,7 @@ typedef struct args {
 	long limit;
 	long dump;
 	char ropts[1024], wopts[1024];
+	const char *symbolize, *sysroot, *debug_dir; /* --symbolize=WHEN (NULL: the default), --sysroot, --debug-dir */
 } args;
 
 #if defined(__GNUC__)
@@ -133,6 +139,17 @@ static int parse(int argc, char **argv, args *a)
 			a->limit = strtol(val, &end, 10);
 			if (errno || end == val || *end || a->limit < 0)
 				return usage("--limit takes a number");
+		} else if (strncmp(s, "--symbolize=", 12) == 0) {
+			a->symbolize = s + 12;
+			if (strcmp(a->symbolize, "none") != 0 && strcmp(a->symbolize, "auto") != 0 &&
+			    strcmp(a->symbolize, "yes") != 0)
+				return usage("--symbolize takes none, auto or yes");
+		} else if (strcmp(s, "--sysroot") == 0) {
+			WANT_VALUE();
+			a->sysroot = val;
+		} else if (strcmp(s, "--debug-dir") == 0) {
+			WANT_VALUE();
+			a->debug_dir = val;
 		} else if (strcmp(s, "--option") == 0 || strcmp(s, "--read-option") == 0) {
 			int w = s[2] == 'o';
 			WANT_VALUE();
@@ -518,6 +535,47 @@ static int cmd_formats(void)
 	return 0;
 }
 
+/* Whether `path` holds a gperftools profile, by the library's own sniffing of its first bytes. */
+static int is_gperftools(const args *a, const char *path)
+{
+	if (a->from)
+		return strcmp(a->from, "gperftools") == 0;
+	FILE *f = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
+	unsigned char buf[4096];
+	size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+	if (f)
+		fclose(f);
+	const profdata_format *fmt = profdata_format_sniff(buf, n);
+	return fmt && strcmp(profdata_format_name(fmt), "gperftools") == 0;
+}
+
+/*
+ * convert names the native frames of a gperftools profile unless told not to
+ * (a rewrite to gperftools has nothing to gain): symbolize=auto names them
+ * when this build can and the binaries are there, with a warning for each
+ * binary that is not.
+ */
+static int add_symbolize_options(args *a)
+{
+	const char *when = a->symbolize ? a->symbolize : a->to && strcmp(a->to, "gperftools") == 0 ? "none" : "auto";
+	char kv[sizeof a->ropts];
+	if (strcmp(when, "none") == 0 || a->nfiles < 1 || !is_gperftools(a, a->files[0])) {
+		if (a->symbolize && strcmp(a->symbolize, "none") != 0 && a->nfiles >= 1)
+			fprintf(stderr, "profdata: %s: not a gperftools profile; --symbolize does nothing\n", a->files[0]);
+		return 0;
+	}
+	snprintf(kv, sizeof kv, "symbolize=%s", strcmp(when, "yes") == 0 ? "1" : "auto");
+	if (append_opt(a->ropts, sizeof a->ropts, kv) < 0)
+		return usage("too many options");
+	if (a->sysroot && (snprintf(kv, sizeof kv, "sysroot=%s", a->sysroot) >= (int)sizeof kv ||
+	                   append_opt(a->ropts, sizeof a->ropts, kv) < 0))
+		return usage("--sysroot: too long");
+	if (a->debug_dir && (snprintf(kv, sizeof kv, "debug_dir=%s", a->debug_dir) >= (int)sizeof kv ||
+	                     append_opt(a->ropts, sizeof a->ropts, kv) < 0))
+		return usage("--debug-dir: too long");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -543,7 +601,7 @@ int main(int argc, char **argv)
 	if (strcmp(a.cmd, "check") == 0)
 		return cmd_check(&a);
 	if (strcmp(a.cmd, "convert") == 0)
-		return cmd_convert(&a);
+		return (e = add_symbolize_options(&a)) != 0 ? e : cmd_convert(&a);
 	if (strcmp(a.cmd, "formats") == 0)
 		return cmd_formats();
 	return usage("unknown command '%s'", a.cmd);

@@ -83,20 +83,29 @@ static int read_header_extra(gperftools_writer *gw, const profdata_meta *m)
 	return 0;
 }
 
-/* Every frame's PC (made up when it has none), and every stack's PCs. */
+/*
+ * Every frame's PC (made up when it has none), and every stack's PCs. A frame
+ * without an address but with a mapping is a call inlined at the frame
+ * below it (the symbolize transform's): it has no PC of its own and is left
+ * out, so that a symbolized profile writes the PCs it was read with.
+ */
 static int assign_pcs(gperftools_writer *gw)
 {
 	size_t nframes = profdata_profile_count(gw->p, PROFDATA_TABLE_FRAMES);
 	size_t nstacks = profdata_profile_count(gw->p, PROFDATA_TABLE_STACKS), npcs = 0;
 	uint64_t made_up = 0;
+	unsigned char *inlined = calloc(nframes + 1, 1);
 	gw->frame_pc = malloc((nframes + 1) * sizeof *gw->frame_pc);
 	gw->stack_pcs_off = malloc((nstacks + 1) * sizeof *gw->stack_pcs_off);
-	if (!gw->frame_pc || !gw->stack_pcs_off)
+	if (!inlined || !gw->frame_pc || !gw->stack_pcs_off) {
+		free(inlined);
 		return writer_error(gw, PROFDATA_ENOMEM, "out of memory");
+	}
 	for (size_t i = 0; i < nframes; i++) {
 		profdata_frame fr;
 		profdata_profile_frame(gw->p, i, &fr);
-		gw->frame_pc[i] = fr.has_address ? fr.address : ++made_up;
+		inlined[i] = !fr.has_address && fr.mapping != 0;
+		gw->frame_pc[i] = fr.has_address ? fr.address : inlined[i] ? 0 : ++made_up;
 	}
 	gw->java = made_up > 0;
 	for (size_t i = 0; i < nstacks; i++) {
@@ -106,19 +115,28 @@ static int assign_pcs(gperftools_writer *gw)
 		npcs += st.nframes;
 	}
 	gw->stack_pcs_off[nstacks] = npcs;
-	if (!(gw->stack_pcs = malloc((npcs + 1) * sizeof *gw->stack_pcs)))
+	if (!(gw->stack_pcs = malloc((npcs + 1) * sizeof *gw->stack_pcs))) {
+		free(inlined);
 		return writer_error(gw, PROFDATA_ENOMEM, "out of memory");
+	}
+	npcs = 0;
 	for (size_t i = 0; i < nstacks; i++) {
 		profdata_stack st;
 		profdata_profile_stack(gw->p, i, &st);
+		gw->stack_pcs_off[i] = npcs;
 		for (size_t j = 0; j < st.nframes; j++) {
 			size_t fi;
-			if (profdata_profile_find_frame(gw->p, st.frame_ids[j], &fi) < 0)
+			if (profdata_profile_find_frame(gw->p, st.frame_ids[j], &fi) < 0) {
+				free(inlined);
 				return pd_out_error(gw->w, PROFDATA_EINVAL, "gperftools: stack %" PRIu32 " lists frame %" PRIu64
 				                    " that no frame event defined", st.serial, st.frame_ids[j]);
-			gw->stack_pcs[gw->stack_pcs_off[i] + j] = gw->frame_pc[fi];
+			}
+			if (!inlined[fi])
+				gw->stack_pcs[npcs++] = gw->frame_pc[fi];
 		}
 	}
+	gw->stack_pcs_off[nstacks] = npcs;
+	free(inlined);
 	return 0;
 }
 

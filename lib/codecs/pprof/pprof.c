@@ -375,6 +375,24 @@ static uint64_t mapping_of(const pprof_writer *pw, uint64_t addr)
 	return lo > 0 && addr < pw->mappings_by_start[lo - 1]->memory_limit ? pw->mappings_by_start[lo - 1]->id : 0;
 }
 
+/*
+ * A named frame with an address says what its mapping was symbolized with
+ * (a symbolized native profile, lib/transform/symbolize.c): functions, files
+ * and lines; inlined calls were looked for wherever lines were.
+ */
+static void mark_symbolized(pprof_writer *pw, uint64_t mapping_id, const profdata_frame *fr, size_t fn)
+{
+	profdata_function f;
+	if (!mapping_id)
+		return;
+	pb_mapping *m = pw->mapping_ptrs[mapping_id - 1];
+	profdata_profile_function(pw->p, fn, &f);
+	m->has_functions = 1;
+	m->has_filenames |= f.source_file_id != 0;
+	m->has_line_numbers |= fr->line > 0;
+	m->has_inline_frames |= fr->line > 0;
+}
+
 static int add_locations(pprof_writer *pw)
 {
 	static const pb_location init_loc = PERFTOOLS__PROFILES__LOCATION__INIT;
@@ -404,6 +422,7 @@ static int add_locations(pprof_writer *pw)
 			pw->line_ptrs[i] = &pw->lines[i];
 			o->line = &pw->line_ptrs[i];
 			o->n_line = 1;
+			mark_symbolized(pw, o->mapping_id, &fr, fn);
 		}
 		pw->location_ptrs[i] = o;
 	}
