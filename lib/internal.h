@@ -194,7 +194,7 @@ struct profdata_format {
 	.control_settings = p##control_settings, .mapping = p##mapping, .dump_begin = p##dump_begin, \
 	.heap_info = p##heap_info, .class_dump = p##class_dump, .root = p##root, .object = p##object, \
 	.dump_end = p##dump_end, .unknown = p##unknown, .attachment = p##attachment, .trace_event = p##trace_event, \
-	.end = p##end
+	.end = p##end, .trace_context = p##trace_context
 
 /*
  * Call an event if the consumer has it; evaluates to its return value. The
@@ -217,6 +217,9 @@ static inline int pd_emit_rc(const pd_decode_args *a, int rc)
 
 /* Bytes of a profdata_events table of version 1 (0.1 and 0.2): up to and including `end`. */
 #define PD_EVENTS_SIZE_V1 (offsetof(profdata_events, end) + sizeof(int (*)(void *)))
+/* Version 2 (0.2): up to and including `trace_context`. */
+#define PD_EVENTS_SIZE_V2 \
+	(offsetof(profdata_events, trace_context) + sizeof(int (*)(void *, const profdata_trace_context *)))
 
 /*
  * Bytes a table of `version` holds, capped at the library's own size (a newer
@@ -229,6 +232,8 @@ static inline size_t pd_events_size(unsigned version)
 		return 0;
 	if (version == 1)
 		return PD_EVENTS_SIZE_V1;
+	if (version == 2)
+		return PD_EVENTS_SIZE_V2;
 	return sizeof(profdata_events);
 }
 

@@ -81,6 +81,7 @@ FORWARD(mapping, profdata_mapping)
 FORWARD(unknown, profdata_unknown)
 FORWARD(attachment, profdata_attachment)
 FORWARD(trace_event, profdata_trace_event)
+FORWARD(trace_context, profdata_trace_context)
 
 static int on_end(void *payload)
 {
@@ -138,6 +139,7 @@ static const pd_encoder_ops model_encoder_ops = {
 		.attachment = on_attachment,
 		.trace_event = on_trace_event,
 		.end = on_end,
+		.trace_context = on_trace_context,
 	},
 	.finish = model_encoder_finish,
 	.free = model_encoder_free,

@@ -672,6 +672,7 @@ static const profdata_events builder_events = {
 	.attachment = on_attachment,
 	.trace_event = on_trace_event,
 	.end = on_end,
+	.trace_context = pd_model_on_trace_context,
 };
 
 const profdata_events *profdata_profile_builder_events(void)

@@ -133,6 +133,7 @@ void profdata_profile_free(profdata_profile *p)
 	free(p->controls.v);
 	free(p->mappings.v);
 	free(p->traces.v);
+	free(p->contexts.v);
 	free(p->kvs.v);
 	free(p->kv_view);
 	free(p->unknowns.v);
@@ -177,6 +178,7 @@ size_t profdata_profile_count(const profdata_profile *p, profdata_table t)
 	case PROFDATA_TABLE_UNLOADS: return p->unloads.n;
 	case PROFDATA_TABLE_CLASS_LOADS: return p->loads.n;
 	case PROFDATA_TABLE_CLASS_DUMPS: return p->cdumps.n;
+	case PROFDATA_TABLE_TRACE_CONTEXTS: return p->contexts.n;
 	default: return 0;
 	}
 }

@@ -266,11 +266,11 @@ static const char *const table_names[PROFDATA_TABLE_COUNT_] = {
 	"strings", "classes", "objects", "roots", "dumps", "heap_infos", "threads", "functions", "frames",
 	"stacks", "sample_types", "sample_groups", "samples", "alloc_sites", "heap_summaries",
 	"control_settings", "mappings", "trace_events", "unknown_records", "attachments", "class_unloads",
-	"class_loads", "class_dumps",
+	"class_loads", "class_dumps", "trace_contexts",
 };
 /* A new table kind needs its name here. */
 typedef char table_names_complete[sizeof(table_names) / sizeof(table_names[0]) == PROFDATA_TABLE_COUNT_ &&
-                                  PROFDATA_TABLE_CLASS_DUMPS + 1 == PROFDATA_TABLE_COUNT_ ? 1 : -1];
+                                  PROFDATA_TABLE_TRACE_CONTEXTS + 1 == PROFDATA_TABLE_COUNT_ ? 1 : -1];
 
 static int cmd_info(const args *a)
 {
