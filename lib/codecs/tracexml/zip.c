@@ -1,0 +1,115 @@
+/*
+ * .trcxml archives: TPTP's agent wrote a ZIP of TraceContents-<date>.xml
+ * entries, each a trace. Read through libarchive from callbacks that hand
+ * it the reader's windows, so a mapped file, a pipe and a gzip stream are
+ * read the same way and streaming (no seek: the local headers and data
+ * descriptors in order). Why libarchive and not libzip: doc/formats-tracexml.md.
+ */
+#include <string.h>
+
+#include "pd_config.h"
+#include "tracexml_decode.h"
+
+#if PD_HAVE_LIBARCHIVE
+#include <archive.h>
+#include <archive_entry.h>
+
+typedef struct zip_source {
+	profdata_reader *in;
+	size_t pending;      /* bytes handed out last time, consumed on the next call */
+	int64_t error;
+} zip_source;
+
+static la_ssize_t zip_read(struct archive *ar, void *ud, const void **buf)
+{
+	zip_source *z = ud;
+	const unsigned char *p;
+	(void)ar;
+	pd_in_skip(z->in, z->pending);
+	z->pending = 0;
+	int64_t n = pd_in_fill(z->in, 1u << 16, &p);
+	if (n < 0) {
+		z->error = n;
+		return -1;
+	}
+	z->pending = (size_t)n;
+	*buf = p;
+	return (la_ssize_t)n;
+}
+
+static int archive_failed(tx_decoder *d, struct archive *ar, const char *what)
+{
+	return pd_in_damage(d->a->in, d->a->mode, PROFDATA_EFORMAT, pd_in_offset(d->a->in), 0, "tracexml: %s: %s",
+	                    what, archive_error_string(ar) ? archive_error_string(ar) : "unreadable archive");
+}
+
+/* One entry: a document of its own, fed as libarchive inflates it. */
+static int read_entry(tx_decoder *d, struct archive *ar, const char *name)
+{
+	const void *buf;
+	size_t size;
+	la_int64_t off;
+	int first = 1, e = 0, r;
+	d->doc_offset = 0;
+	while (e == 0 && (r = archive_read_data_block(ar, &buf, &size, &off)) == ARCHIVE_OK) {
+		if (first && (e = tx_document_begin(d, name, buf, size)))
+			break;
+		first = 0;
+		e = tx_document_feed(d, buf, size);
+	}
+	if (e == 0 && first)
+		e = tx_document_begin(d, name, (const unsigned char *)"", 0);
+	if (e == 0 && r != ARCHIVE_EOF && r != ARCHIVE_OK)
+		return archive_failed(d, ar, name);
+	return e ? e : tx_document_end(d);
+}
+
+static int is_xml_entry(const char *name)
+{
+	size_t n = strlen(name);
+	return n >= 4 && strcmp(name + n - 4, ".xml") == 0;
+}
+
+int tx_decode_zip(tx_decoder *d)
+{
+	zip_source z = { d->a->in, 0, 0 };
+	struct archive *ar = archive_read_new();
+	struct archive_entry *entry;
+	int e = 0, r;
+	if (!ar)
+		return PROFDATA_ENOMEM;
+	archive_read_support_format_zip(ar);
+	if (archive_read_open(ar, &z, NULL, zip_read, NULL) != ARCHIVE_OK) {
+		e = z.error ? (int)z.error : archive_failed(d, ar, "not a readable ZIP archive");
+		archive_read_free(ar);
+		return e;
+	}
+	while (e == 0 && !d->broken && (r = archive_read_next_header(ar, &entry)) != ARCHIVE_EOF) {
+		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+			e = z.error ? (int)z.error : archive_failed(d, ar, "archive entry");
+			break;
+		}
+		const char *name = archive_entry_pathname(entry);
+		if (!name || !is_xml_entry(name)) {
+			pd_in_warn(d->a->in, PROFDATA_EFORMAT, pd_in_offset(d->a->in),
+			           "tracexml: archive entry '%s' is not a trace (.xml); skipped", name ? name : "");
+			continue;
+		}
+		e = read_entry(d, ar, name);
+		if (z.error)
+			e = (int)z.error;
+	}
+	archive_read_free(ar);
+	return e;
+}
+
+#else
+
+int tx_decode_zip(tx_decoder *d)
+{
+	return pd_in_error(d->a->in, PROFDATA_EUNSUPPORTED, 0,
+	                   "tracexml: this is a .trcxml (ZIP) archive, and libprofdata was built without libarchive "
+	                   "(meson option -Dlibarchive); unzip it and read its TraceContents-*.xml entries instead");
+}
+
+#endif
