@@ -5,6 +5,7 @@
  * read the same way and streaming (no seek: the local headers and data
  * descriptors in order). Why libarchive and not libzip: doc/formats-tracexml.md.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "pd_config.h"
@@ -111,5 +112,92 @@ int tx_decode_zip(tx_decoder *d)
 	                   "tracexml: this is a .trcxml (ZIP) archive, and libprofdata was built without libarchive "
 	                   "(meson option -Dlibarchive); unzip it and read its TraceContents-*.xml entries instead");
 }
+
+#endif
+
+/* ---- writing (zip=1) ---- */
+
+#include "tracexml_encode.h"
+
+#if PD_HAVE_LIBARCHIVE
+static la_ssize_t zip_out(struct archive *ar, void *ud, const void *buf, size_t len)
+{
+	tx_encoder *x = ud;
+	(void)ar;
+	return pd_out_write(x->w, buf, len) < 0 ? -1 : (la_ssize_t)len;
+}
+
+static int zip_failed(tx_encoder *x)
+{
+	const char *why = archive_error_string(x->archive);
+	return profdata_writer_error(x->w) ? profdata_writer_error(x->w)->code
+	       : pd_out_error(x->w, PROFDATA_EIO, "tracexml: writing the archive: %s", why ? why : "failed");
+}
+
+static int zip_open(tx_encoder *x)
+{
+	struct archive *ar = archive_write_new();
+	if (!ar)
+		return PROFDATA_ENOMEM;
+	x->archive = ar;
+	if (archive_write_set_format_zip(ar) != ARCHIVE_OK || archive_write_zip_set_compression_deflate(ar) != ARCHIVE_OK ||
+	    archive_write_set_bytes_per_block(ar, 0) != ARCHIVE_OK ||
+	    archive_write_open(ar, x, NULL, zip_out, NULL) != ARCHIVE_OK)
+		return zip_failed(x);
+	return 0;
+}
+
+/* Entries are streamed (their size unknown until written: a data descriptor follows each). */
+int tx_zip_entry(tx_encoder *x, const char *name)
+{
+	char fallback[64];
+	int e = x->archive ? 0 : zip_open(x);
+	if (e)
+		return e;
+	if (!name || !name[0]) {
+		snprintf(fallback, sizeof fallback, "TraceContents-%llu.xml", (unsigned long long)x->ntraces);
+		name = fallback;
+	}
+	struct archive_entry *en = archive_entry_new();
+	if (!en)
+		return PROFDATA_ENOMEM;
+	archive_entry_set_pathname(en, name);
+	archive_entry_set_filetype(en, AE_IFREG);
+	archive_entry_set_perm(en, 0644);
+	archive_entry_set_mtime(en, 1167609600, 0); /* fixed (2007-01-01) so that rewrites are byte-identical */
+	int r = archive_write_header(x->archive, en);
+	archive_entry_free(en);
+	x->entry_open = 1;
+	return r == ARCHIVE_OK ? 0 : zip_failed(x);
+}
+
+int tx_zip_write(tx_encoder *x, const void *buf, size_t len)
+{
+	if (!x->archive && tx_zip_entry(x, NULL) < 0)
+		return PROFDATA_ERROR;
+	return archive_write_data(x->archive, buf, len) < 0 ? zip_failed(x) : 0;
+}
+
+int tx_zip_close(tx_encoder *x)
+{
+	if (!x->archive)
+		return 0;
+	int r = archive_write_close(x->archive);
+	return r == ARCHIVE_OK ? 0 : zip_failed(x);
+}
+
+void tx_zip_free(tx_encoder *x)
+{
+	if (x->archive)
+		archive_write_free(x->archive);
+	x->archive = NULL;
+}
+
+#else
+
+int tx_zip_entry(tx_encoder *x, const char *name) { (void)name; return pd_out_error(x->w, PROFDATA_EUNSUPPORTED, "tracexml: no libarchive"); }
+int tx_zip_write(tx_encoder *x, const void *buf, size_t len) { (void)buf; (void)len; return tx_zip_entry(x, NULL); }
+int tx_zip_close(tx_encoder *x) { (void)x; return 0; }
+void tx_zip_free(tx_encoder *x) { (void)x; }
 
 #endif
