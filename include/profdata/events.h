@@ -380,7 +380,7 @@ typedef struct profdata_trace_event {
  * entry or document).
  */
 typedef enum profdata_trace_context_kind {
-	PROFDATA_TRACE_CONTEXT_BEGIN = 1,   /* a trace begins: attrs "root" (its root element) and "entry" (archive entry name) */
+	PROFDATA_TRACE_CONTEXT_BEGIN = 1,   /* a trace begins (a document, an archive entry) */
 	PROFDATA_TRACE_CONTEXT_NODE,        /* id: nodeId */
 	PROFDATA_TRACE_CONTEXT_PROCESS,     /* processCreate; id: processId, ref: nodeIdRef */
 	PROFDATA_TRACE_CONTEXT_AGENT,       /* agentCreate; id: agentId, ref: processIdRef */

@@ -18,6 +18,7 @@
 
 #include "internal.h"
 #include "core/model_encoder.h"
+#include "transform/transform.h"
 #include "util/hashmap.h"
 
 extern const struct profdata_format pd_format_folded;
@@ -211,4 +212,5 @@ const struct profdata_format pd_format_folded = {
 	.name = "folded",
 	.description = "folded stacks (flamegraph.pl, speedscope); export only",
 	.write_model = folded_write_model,
+	.transforms = pd_transforms_samples,
 };

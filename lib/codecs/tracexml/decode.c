@@ -121,21 +121,18 @@ static const char *attrs_unbounded(const XML_Char **atts)
 	return NULL;
 }
 
-static int emit_begin(tx_decoder *d, const char *root)
+/*
+ * A trace begins with each document (or archive entry). How it was laid
+ * out (root name, fragments, archive entry name) is the encoding's business,
+ * like gzip, and not kept: the writer's options choose it.
+ */
+static int emit_begin(tx_decoder *d)
 {
-	profdata_kv kv[2];
-	size_t n = 0;
-	if (!d->fragments)
-		kv[n++] = (profdata_kv){ "root", root };
-	if (d->entry)
-		kv[n++] = (profdata_kv){ "entry", d->entry };
 	profdata_trace_context c;
 	memset(&c, 0, sizeof(c));
 	c.kind = PROFDATA_TRACE_CONTEXT_BEGIN;
 	c.trace = ++d->trace;
 	c.position = d->nevents;
-	c.attrs = n ? kv : NULL;
-	c.nattrs = n;
 	return PD_EMIT(d->a, trace_context, &c);
 }
 
@@ -221,7 +218,7 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
 	d->nelements++;
 	if (d->depth == 1) {
 		snprintf(d->root, sizeof d->root, "%s", name);
-		e = emit_begin(d, name);
+		e = emit_begin(d);
 	} else if (d->depth == 2) {
 		const tx_element *el = tx_element_find(name);
 		if (el && el->role == TX_ROLE_CONTEXT)

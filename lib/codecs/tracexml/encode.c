@@ -217,11 +217,12 @@ static int on_trace_context(void *payload, const profdata_trace_context *c)
 {
 	tx_encoder *x = payload;
 	if (c->kind == PROFDATA_TRACE_CONTEXT_BEGIN) {
-		const char *entry = NULL;
-		for (size_t i = 0; i < c->nattrs; i++)
-			if (c->attrs[i].key && strcmp(c->attrs[i].key, "entry") == 0)
-				entry = c->attrs[i].value;
-		return tx_begin_trace(x, entry, 1);
+		/* One document holds one trace: without zip=1 later traces join the first. */
+		if (!x->zip && x->in_trace) {
+			x->merged_traces++;
+			return 0;
+		}
+		return tx_begin_trace(x, NULL, 1);
 	}
 	const tx_element *el = tx_context_element(c->kind);
 	if (!el) {
@@ -314,6 +315,9 @@ static int encoder_finish(void *state)
 		            "(stacks, sites, roots, ...) of the input; they were not written",
 		            (unsigned long long)x->lost_samples, (unsigned long long)x->lost_objects,
 		            (unsigned long long)x->lost_other);
+	if (x->merged_traces)
+		pd_out_warn(x->w, "tracexml: %llu traces after the first were written into its document (zip=1 keeps "
+		            "each in an archive entry of its own)", (unsigned long long)x->merged_traces);
 	if (x->lost_events || x->lost_contexts)
 		pd_out_warn(x->w, "tracexml: %llu elements without a name were not written",
 		            (unsigned long long)(x->lost_events + x->lost_contexts));

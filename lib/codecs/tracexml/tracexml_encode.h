@@ -47,6 +47,7 @@ typedef struct tx_encoder {
 	tx_thread *threads;
 	size_t nthreads, threads_cap;
 	pd_map thread_ix;
+	uint64_t merged_traces;
 	uint64_t lost_samples, lost_objects, lost_other, lost_events, lost_contexts;
 	void *archive;                 /* struct archive * when zip */
 	int entry_open;
