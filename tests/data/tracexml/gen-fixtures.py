@@ -32,7 +32,7 @@ ELEMENTS = [
     '<threadStart threadId="2" time="1171278545.210937501" threadName="worker" groupName="main" parentName="system" objIdRef="77"/>',
     '<classDef threadIdRef="1" name="com.example.Main" sourceName="Main.java" classId="100" objIdRef="101" time="1171278545.300000000" numInterfaces="0" access="public" numStaticFields="1" numMethods="3" numInstanceFields="2"/>',
     '<classDef threadIdRef="1" name="com.example.Util$Inner" sourceName="Util.java" classId="200" time="1171278545.300000001"/>',
-    '<methodDef name="main" signature="([Ljava/lang/String;)V" startLineNumber="10" endLineNumber="20" methodId="1000" classIdRef="100" access="public static"><parameter name="args" classIdRef="200"/><return classIdRef="200"/><exception classIdRef="200"/></methodDef>',
+    '<methodDef name="main" signature="([Ljava/lang/String;)V" startLineNumber="10" endLineNumber="20" methodId="1000" classIdRef="100" access="public static"><return classIdRef="200"/><parameter name="args" classIdRef="200"/><exception classIdRef="200"/></methodDef>',
     '<methodDef name="-init-" signature="()V" startLineNumber="3" endLineNumber="3" methodId="1001" classIdRef="100"/>',
     '<methodDef name="-clinit-" signature="()V" methodId="1002" classIdRef="100"/>',
     '<methodDef name="work" signature="(I)I" startLineNumber="5" endLineNumber="9" methodId="2000" classIdRef="200"/>',
