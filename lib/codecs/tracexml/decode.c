@@ -88,6 +88,17 @@ static int fail_here(tx_decoder *d, int code, const char *what)
 	                    d->entry ? ": " : "", line, col + 1, (unsigned long long)here(d), what);
 }
 
+void tx_warn_here(tx_decoder *d, const char *what, uint64_t value)
+{
+	unsigned long line = (unsigned long)XML_GetCurrentLineNumber(d->parser);
+	unsigned long col = (unsigned long)XML_GetCurrentColumnNumber(d->parser);
+	if (line == 1 && col >= d->prefix_len)
+		col -= (unsigned long)d->prefix_len;
+	pd_in_warn_line(d->a->in, PROFDATA_EFORMAT, here(d), line, "tracexml: %s%sline %lu, column %lu, byte %llu: %s %llu",
+	                d->entry ? d->entry : "", d->entry ? ": " : "", line, col + 1, (unsigned long long)here(d), what,
+	                (unsigned long long)value);
+}
+
 int tx_string(tx_decoder *d, const char *s, size_t len, uint64_t *id)
 {
 	uint32_t index;
@@ -336,6 +347,10 @@ int tx_document_end(tx_decoder *d)
 {
 	if (d->broken || d->rc)
 		return d->rc;
+	if (d->open_tickets)
+		pd_in_warn(d->a->in, PROFDATA_EFORMAT, here(d), "tracexml: %s%s%llu tickets entered and never exited",
+		           d->entry ? d->entry : "", d->entry ? ": " : "", (unsigned long long)d->open_tickets);
+	d->open_tickets = 0;
 	char close[sizeof d->root + 8] = "";
 	if (d->depth == 1 && !d->root_closed)
 		snprintf(close, sizeof close, "</%s>", d->fragments ? SYNTHETIC_ROOT : d->root);
@@ -383,6 +398,7 @@ void tx_decoder_free(tx_decoder *d)
 	ids_free(&d->classes);
 	ids_free(&d->methods);
 	pd_map_free(&d->class_serial_of);
+	pd_map_free(&d->tickets);
 	free(d->class_source);
 	free(d->text.p);
 	free(d->name.p);

@@ -221,6 +221,33 @@ static int undefine(tx_decoder *d, const profdata_trace_event *t, const char *na
 	return 0;
 }
 
+/* Strict mode: ids defined before use, and each ticket entered once and exited once. */
+static int check_refs(tx_decoder *d, const profdata_trace_event *t, const parsed *pa)
+{
+	if (t->kind != PROFDATA_TRACE_THREAD_START && pa->text[SLOT_THREAD] && !pd_map_get(&d->threads.used, pa->v[SLOT_THREAD]))
+		tx_warn_here(d, "a thread used before its threadStart: id", pa->v[SLOT_THREAD]);
+	if (t->kind != PROFDATA_TRACE_METHOD_DEF && pa->text[SLOT_METHOD] && !pd_map_get(&d->methods.used, pa->v[SLOT_METHOD]))
+		tx_warn_here(d, "a method used before its methodDef: id", pa->v[SLOT_METHOD]);
+	if (t->kind != PROFDATA_TRACE_CLASS_DEF && pa->text[SLOT_CLASS] && !pd_map_get(&d->classes.used, pa->v[SLOT_CLASS]))
+		tx_warn_here(d, "a class used before its classDef: id", pa->v[SLOT_CLASS]);
+	int entry = t->kind == PROFDATA_TRACE_METHOD_ENTRY || t->kind == PROFDATA_TRACE_METHOD_CALL;
+	int exit = t->kind == PROFDATA_TRACE_METHOD_EXIT || t->kind == PROFDATA_TRACE_METHOD_RETURN;
+	if (!t->ticket || (!entry && !exit))
+		return 0;
+	/* methodCall/methodReturn tickets are kept apart from methodEntry/methodExit ones. */
+	uint64_t key = t->ticket * 2 + (t->kind == PROFDATA_TRACE_METHOD_CALL || t->kind == PROFDATA_TRACE_METHOD_RETURN);
+	uint32_t state = pd_map_get(&d->tickets, key);
+	if (entry && state)
+		tx_warn_here(d, "a ticket entered twice:", t->ticket);
+	else if (exit && state != 1)
+		tx_warn_here(d, "an exit whose ticket was not entered (or already exited):", t->ticket);
+	if (entry && !state)
+		d->open_tickets++;
+	else if (exit && state == 1)
+		d->open_tickets--;
+	return pd_map_put(&d->tickets, key, entry ? 1 : 2);
+}
+
 int tx_emit_event(tx_decoder *d, unsigned kind, const char *name, const XML_Char **atts)
 {
 	profdata_trace_event t;
@@ -247,6 +274,8 @@ int tx_emit_event(tx_decoder *d, unsigned kind, const char *name, const XML_Char
 		t.class_id = tx_resolve(&d->classes, pa.v[SLOT_CLASS]);
 	if (kind != PROFDATA_TRACE_METHOD_DEF && pa.text[SLOT_METHOD])
 		t.method_id = tx_resolve(&d->methods, pa.v[SLOT_METHOD]);
+	if (d->a->mode == PROFDATA_MODE_STRICT && (e = check_refs(d, &t, &pa)) < 0)
+		return e;
 	if ((e = typed_rows(d, &t, &pa, &n)) || (e = undefine(d, &t, name)))
 		return e;
 	t.attrs = n ? d->kv : NULL;

@@ -45,6 +45,9 @@ typedef struct tx_decoder {
 	pd_strbuf text;            /* character data of the element at text_depth */
 	int text_depth;
 	pd_strbuf name;            /* scratch for names converted to the model's form */
+	/* strict mode (profdata check): tickets entered (1) and exited (2), and those open */
+	pd_map tickets;
+	uint64_t open_tickets;
 } tx_decoder;
 
 int tx_decoder_init(tx_decoder *d, const pd_decode_args *a);
@@ -52,6 +55,8 @@ void tx_decoder_free(tx_decoder *d);
 int tx_document_begin(tx_decoder *d, const char *entry, const unsigned char *head, size_t len);
 int tx_document_feed(tx_decoder *d, const void *buf, size_t len);
 int tx_document_end(tx_decoder *d);
+/* A warning at the parser's position: "<what> <value>" with line, column and byte. */
+void tx_warn_here(tx_decoder *d, const char *what, uint64_t value);
 int tx_string(tx_decoder *d, const char *s, size_t len, uint64_t *id);
 int tx_define(tx_ids *s, uint64_t id, uint64_t *out);
 uint64_t tx_resolve(const tx_ids *s, uint64_t id);
