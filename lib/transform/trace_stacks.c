@@ -52,6 +52,7 @@ typedef struct trace_stacks {
 	thread_calls *threads;
 	size_t nthreads, threads_cap;
 	pd_map thread_ix;       /* thread serial + 1 -> index + 1 */
+	size_t last_thread;     /* the thread of the last event: the next one is mostly the same */
 	uint64_t max_string, max_stack;
 	int saw_function_ids;
 	uint64_t unmatched_exits, skipped_frames, left_open;
@@ -98,7 +99,11 @@ static int child_of(trace_stacks *s, uint32_t parent, uint32_t thread, uint64_t 
 
 static thread_calls *thread_of(trace_stacks *s, uint32_t serial)
 {
+	if (s->nthreads && s->threads[s->last_thread].serial == serial)
+		return &s->threads[s->last_thread];
 	uint32_t i = pd_map_get(&s->thread_ix, (uint64_t)serial + 1);
+	if (i)
+		s->last_thread = i - 1;
 	if (i)
 		return &s->threads[i - 1];
 	if (pd_grow((void **)&s->threads, &s->threads_cap, s->nthreads + 1, sizeof(thread_calls)) < 0)

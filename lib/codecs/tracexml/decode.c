@@ -44,6 +44,8 @@ static int ids_define(tx_ids *s, uint64_t id, uint64_t *out)
 
 static uint64_t ids_resolve(const tx_ids *s, uint64_t id)
 {
+	if (s->nsynth == 0)
+		return id; /* nothing was defined twice: every id is itself (the common case, and the fast one) */
 	uint32_t v = pd_map_get(&s->now, id);
 	return v <= 1 ? id : s->synth_base + (v - 2);
 }
@@ -373,6 +375,9 @@ static int decode_stream(tx_decoder *d)
 			return (int)n;
 		if (n == 0)
 			break;
+		/* A mapped input comes whole: take it piece by piece, so that the pages read can be released. */
+		if (n > (int64_t)CHUNK)
+			n = CHUNK;
 		e = tx_document_feed(d, p, (size_t)n);
 		pd_in_skip(d->a->in, (size_t)n);
 	}

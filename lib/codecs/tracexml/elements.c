@@ -21,30 +21,33 @@ typedef struct parsed {
 	const char *text[SLOT_COUNT_];
 } parsed;
 
+/* First bytes compared inline: most attributes differ there, and this runs for each one. */
+#define EQ(a, b) ((a)[0] == (b)[0] && strcmp((a), (b)) == 0)
+
 /* Which typed field an attribute fills for an element of `kind`, and its value. */
 static slot slot_of(unsigned kind, const tx_typed_names *names, const char *key, const char *v, uint64_t *out)
 {
-	if (strcmp(key, "time") == 0)
+	if (EQ(key, "time"))
 		return tx_parse_time(v, out) ? SLOT_TIME : SLOT_NONE;
-	if (strcmp(key, "threadCpuTime") == 0)
+	if (EQ(key, "threadCpuTime"))
 		return tx_parse_time(v, out) ? SLOT_CPU : SLOT_NONE;
-	slot s = strcmp(key, names->thread) == 0 ? SLOT_THREAD
-	       : strcmp(key, names->method) == 0 ? SLOT_METHOD
-	       : strcmp(key, names->klass) == 0 ? SLOT_CLASS
-	       : strcmp(key, names->object) == 0 ? SLOT_OBJECT
-	       : strcmp(key, "ticket") == 0 ? SLOT_TICKET
-	       : strcmp(key, "stackDepth") == 0 ? SLOT_DEPTH : SLOT_NONE;
+	slot s = EQ(key, names->thread) ? SLOT_THREAD
+	       : EQ(key, names->method) ? SLOT_METHOD
+	       : EQ(key, names->klass) ? SLOT_CLASS
+	       : EQ(key, names->object) ? SLOT_OBJECT
+	       : EQ(key, "ticket") ? SLOT_TICKET
+	       : EQ(key, "stackDepth") ? SLOT_DEPTH : SLOT_NONE;
 	if (s == SLOT_NONE && kind == PROFDATA_TRACE_METHOD_DEF)
-		s = strcmp(key, "name") == 0 ? SLOT_NAME
-		  : strcmp(key, "signature") == 0 ? SLOT_SIGNATURE
-		  : strcmp(key, "startLineNumber") == 0 ? SLOT_START_LINE
-		  : strcmp(key, "endLineNumber") == 0 ? SLOT_END_LINE : SLOT_NONE;
+		s = EQ(key, "name") ? SLOT_NAME
+		  : EQ(key, "signature") ? SLOT_SIGNATURE
+		  : EQ(key, "startLineNumber") ? SLOT_START_LINE
+		  : EQ(key, "endLineNumber") ? SLOT_END_LINE : SLOT_NONE;
 	else if (s == SLOT_NONE && kind == PROFDATA_TRACE_CLASS_DEF)
-		s = strcmp(key, "name") == 0 ? SLOT_NAME : SLOT_NONE;
+		s = EQ(key, "name") ? SLOT_NAME : SLOT_NONE;
 	else if (s == SLOT_NONE && kind == PROFDATA_TRACE_THREAD_START)
-		s = strcmp(key, "threadName") == 0 ? SLOT_NAME
-		  : strcmp(key, "groupName") == 0 ? SLOT_GROUP
-		  : strcmp(key, "parentName") == 0 ? SLOT_PARENT : SLOT_NONE;
+		s = EQ(key, "threadName") ? SLOT_NAME
+		  : EQ(key, "groupName") ? SLOT_GROUP
+		  : EQ(key, "parentName") ? SLOT_PARENT : SLOT_NONE;
 	if (s >= SLOT_NAME && s != SLOT_START_LINE && s != SLOT_END_LINE)
 		return s;
 	if (s == SLOT_NONE || !tx_parse_id(v, out))

@@ -33,6 +33,8 @@ static la_ssize_t zip_read(struct archive *ar, void *ud, const void **buf)
 		z->error = n;
 		return -1;
 	}
+	if (n > (int64_t)1 << 16)
+		n = (int64_t)1 << 16; /* a mapped input comes whole: hand it out piece by piece */
 	z->pending = (size_t)n;
 	*buf = p;
 	return (la_ssize_t)n;
