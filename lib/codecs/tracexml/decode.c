@@ -52,9 +52,8 @@ static uint64_t ids_resolve(const tx_ids *s, uint64_t id)
 
 static void ids_init(tx_ids *s, uint64_t max_identity, uint64_t synth_base)
 {
-	memset(s, 0, sizeof(*s));
-	s->max_identity = max_identity;
-	s->synth_base = synth_base;
+	tx_ids empty = { .max_identity = max_identity, .synth_base = synth_base };
+	*s = empty;
 }
 
 static void ids_free(tx_ids *s)
