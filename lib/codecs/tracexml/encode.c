@@ -60,6 +60,10 @@ static int put_escaped(tx_encoder *x, const char *text, size_t n)
 	int e = 0;
 	while (i < n && e == 0) {
 		unsigned char c = s[i];
+		if (c >= 0x20 && c < 0x7F && c != '&' && c != '<' && c != '>' && c != '"') {
+			i++;
+			continue;
+		}
 		const char *rep = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;"
 		                : c == '\t' ? "&#9;" : c == '\n' ? "&#10;" : c == '\r' ? "&#13;" : NULL;
 		size_t len = rep ? 0 : c < 0x20 ? 0 : utf8_len(s + i, n - i);
@@ -77,8 +81,42 @@ static int put_escaped(tx_encoder *x, const char *text, size_t n)
 	return e ? e : put(x, text + run, i - run);
 }
 
+/* An attribute whose value needs no escaping (digits, '.'). */
+static int put_plain_attr(tx_encoder *x, const char *key, const char *value, size_t len)
+{
+	size_t klen = strlen(key);
+	if (pd_grow((void **)&x->out.p, &x->out.cap, x->out.n + klen + len + 5, 1) < 0)
+		return pd_out_error(x->w, PROFDATA_ENOMEM, "tracexml: out of memory");
+	char *o = x->out.p + x->out.n;
+	*o++ = ' ';
+	memcpy(o, key, klen);
+	o += klen;
+	*o++ = '=';
+	*o++ = '"';
+	memcpy(o, value, len);
+	o += len;
+	*o++ = '"';
+	*o = '\0';
+	x->out.n = (size_t)(o - x->out.p);
+	return x->out.n >= (1u << 16) ? flush_out(x) : 0;
+}
+
+static int plain_ascii(const char *v, size_t *len)
+{
+	const unsigned char *s = (const unsigned char *)v;
+	size_t i = 0;
+	for (; s[i]; i++)
+		if (s[i] < 0x20 || s[i] >= 0x7F || s[i] == '&' || s[i] == '<' || s[i] == '>' || s[i] == '"')
+			return 0;
+	*len = i;
+	return 1;
+}
+
 static int put_attr(tx_encoder *x, const char *key, const char *value)
 {
+	size_t vlen;
+	if (plain_ascii(value, &vlen))
+		return put_plain_attr(x, key, value, vlen);
 	int e = put(x, " ", 1);
 	if (e == 0)
 		e = PUTS(x, key);
@@ -91,11 +129,10 @@ static int put_attr(tx_encoder *x, const char *key, const char *value)
 
 static int put_u64(tx_encoder *x, const char *key, uint64_t v)
 {
-	char num[32];
+	char num[24];
 	if (!v)
 		return 0;
-	snprintf(num, sizeof num, "%llu", (unsigned long long)v);
-	return put_attr(x, key, num);
+	return put_plain_attr(x, key, num, tx_format_u64(v, num));
 }
 
 static int put_time(tx_encoder *x, const char *key, uint64_t ns)
@@ -103,8 +140,7 @@ static int put_time(tx_encoder *x, const char *key, uint64_t ns)
 	char buf[32];
 	if (!ns)
 		return 0;
-	tx_format_time(ns, buf);
-	return put_attr(x, key, buf);
+	return put_plain_attr(x, key, buf, tx_format_time(ns, buf));
 }
 
 static int put_kvs(tx_encoder *x, const profdata_kv *kv, size_t n)

@@ -99,11 +99,29 @@ int tx_parse_time(const char *s, uint64_t *ns)
 	return *ns != 0;
 }
 
+/* By hand: snprintf was a fifth of the writer's time. */
+size_t tx_format_u64(uint64_t v, char *buf)
+{
+	char tmp[24];
+	size_t n = 0;
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+	return n;
+}
+
 size_t tx_format_time(uint64_t ns, char *buf)
 {
-	int n = snprintf(buf, 32, "%llu.%09llu", (unsigned long long)(ns / 1000000000u),
-	                 (unsigned long long)(ns % 1000000000u));
-	return n > 0 ? (size_t)n : 0;
+	size_t n = tx_format_u64(ns / 1000000000u, buf);
+	uint32_t frac = (uint32_t)(ns % 1000000000u);
+	buf[n] = '.';
+	for (int i = 9; i > 0; i--, frac /= 10)
+		buf[n + (size_t)i] = (char)('0' + frac % 10);
+	buf[n + 10] = '\0';
+	return n + 10;
 }
 
 const char *tx_method_to_model(const char *name)

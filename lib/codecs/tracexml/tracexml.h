@@ -49,6 +49,8 @@ void tx_typed_names_of(unsigned kind, tx_typed_names *out);
 int tx_parse_time(const char *s, uint64_t *ns);
 /* A canonical non-zero decimal (no sign, no leading zero) that fits; 0 otherwise. */
 int tx_parse_id(const char *s, uint64_t *out);
+/* v in decimal into buf (at least 21 bytes, NUL-terminated); returns the length. */
+size_t tx_format_u64(uint64_t v, char *buf);
 /* Nanoseconds as "seconds.nnnnnnnnn" into buf (at least 32 bytes); returns the length. */
 size_t tx_format_time(uint64_t ns, char *buf);
 
