@@ -61,6 +61,8 @@ static void round_trip(const profdata_profile *p, const char *opts)
 {
 	size_t len, len2;
 	void *out = write_as(p, "tracexml", opts, &len);
+	if (!out && opts && strcmp(opts, "zip=1") == 0)
+		return; /* a build without libarchive refuses zip=1 */
 	if (!out)
 		abort(); /* everything read can be written */
 	profdata_profile *q = read_as(out, len, PROFDATA_MODE_PERMISSIVE);

@@ -18,7 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ran=0
 
-inputs=("$root/tests/data/tracexml/traceroot-open.xml" "$root/tests/data/tracexml/agent.trcxml"
+inputs=("$root/tests/data/tracexml/traceroot-open.xml" "$root/tests/codecs/tracexml/agent.trcxml"
         "$root/tests/data/tracexml/fragments.xml")
 [ -d "$corpus" ] && inputs+=("$corpus"/*.trcxml)
 

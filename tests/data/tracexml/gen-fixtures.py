@@ -10,7 +10,10 @@ every-element.xml   a closed TRACE document, one element per line, holding every
 traceroot-open.xml  the patent's root, never closed, every element on one line
                     (how the agent wrote its files)
 fragments.xml       the wire form: no declaration, no root
-agent.trcxml        a ZIP with one TraceContents entry, as the agent wrote it
+../../codecs/tracexml/agent.trcxml
+                    a ZIP with one TraceContents entry, as the agent wrote it (beside
+                    its suite, not here: a build without libarchive cannot read it, and
+                    every file here is a conformance fixture)
 """
 import zipfile
 
@@ -86,5 +89,5 @@ write("traceroot-open.xml", '<?xml version="1.0"?>\n<traceRoot>\n' + "".join(AGE
 write("fragments.xml", "\n".join(ELEMENTS[7:20]) + "\n")
 info = zipfile.ZipInfo("TraceContents-Monday__February_12__2007_11_08_58_AM_GMT.xml", (2007, 2, 12, 11, 8, 58))
 info.compress_type = zipfile.ZIP_DEFLATED
-with zipfile.ZipFile("agent.trcxml", "w") as z:
+with zipfile.ZipFile("../../codecs/tracexml/agent.trcxml", "w") as z:
     z.writestr(info, '<?xml version="1.0"?>\n<TRACE>\n' + "".join(AGENT_ELEMENTS))
