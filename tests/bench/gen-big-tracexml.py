@@ -51,7 +51,7 @@ with open(out, "w", buffering=1 << 20) as f:
                 # Callees follow from the caller, mostly the same one: a call tree with few branches.
                 r = rng.random()
                 parent = st[-1][0] if st else t
-                m = (parent * 31 + len(st) * 7 + (0 if r < 0.85 else 1 if r < 0.97 else 2)) % 4000
+                m = (parent * 31 + len(st) * 7 + (0 if r < 0.97 else 1 if r < 0.995 else 2)) % 4000
                 st.append((m, ticket))
                 parts.append(f'<methodEntry threadIdRef="{t}" time="{sec}.{ns:09d}" methodIdRef="{30000 + m}" classIdRef="{10000 + m % 400}" ticket="{ticket}" stackDepth="{len(st)}"/>')
                 ticket += 1

@@ -122,15 +122,22 @@ static void give_up(tx_decoder *d, int code, const char *what)
 	stop(d, e);
 }
 
+/* Values are measured where they are kept (tx_value_too_long): a typed one is a short number. */
 static const char *attrs_unbounded(const XML_Char **atts)
 {
-	for (size_t k = 0; atts[k]; k += 2) {
+	for (size_t k = 0; atts[k]; k += 2)
 		if (k / 2 >= TX_MAX_ATTRS)
 			return "more than 256 attributes on one element";
-		if (strlen(atts[k + 1]) > TX_MAX_VALUE)
-			return "an attribute value longer than 1 MiB";
-	}
 	return NULL;
+}
+
+int tx_value_too_long(tx_decoder *d, const char *v)
+{
+	if (!memchr(v, 0, (size_t)TX_MAX_VALUE + 1)) {
+		give_up(d, PROFDATA_ELIMIT, "an attribute value longer than 1 MiB");
+		return 1;
+	}
+	return 0;
 }
 
 /*
@@ -164,6 +171,8 @@ static int emit_context(tx_decoder *d, const tx_element *el, const XML_Char **at
 			c.ref = v;
 		else if (!c.time_ns && strcmp(key, "time") == 0 && tx_parse_time(v, &c.time_ns))
 			;
+		else if (tx_value_too_long(d, v))
+			return 0;
 		else
 			d->kv[n++] = (profdata_kv){ key, v };
 	}
@@ -182,8 +191,11 @@ static int emit_nested(tx_decoder *d, const char *name, unsigned level, const XM
 	if (e)
 		return e;
 	size_t n = 0;
-	for (size_t k = 0; atts[k]; k += 2)
+	for (size_t k = 0; atts[k]; k += 2) {
+		if (tx_value_too_long(d, atts[k + 1]))
+			return 0;
 		d->kv[n++] = (profdata_kv){ atts[k], atts[k + 1] };
+	}
 	t.attrs = n ? d->kv : NULL;
 	t.nattrs = n;
 	d->nevents++;

@@ -22,7 +22,7 @@ typedef struct parsed {
 } parsed;
 
 /* First bytes compared inline: most attributes differ there, and this runs for each one. */
-#define EQ(a, b) ((a)[0] == (b)[0] && strcmp((a), (b)) == 0)
+#define EQ(a, b) ((a)[0] == (b)[0] && (a)[1] == (b)[1] && strcmp((a), (b)) == 0)
 
 /* Which typed field an attribute fills for an element of `kind`, and its value. */
 static slot slot_of(unsigned kind, const tx_typed_names *names, const char *key, const char *v, uint64_t *out)
@@ -74,6 +74,8 @@ static size_t classify(tx_decoder *d, unsigned kind, const XML_Char **atts, pars
 		if (s != SLOT_NONE && !pa->text[s]) {
 			pa->v[s] = v;
 			pa->text[s] = atts[k + 1];
+		} else if (tx_value_too_long(d, atts[k + 1])) {
+			return SIZE_MAX;
 		} else {
 			d->kv[n++] = (profdata_kv){ atts[k], atts[k + 1] };
 		}
@@ -258,6 +260,8 @@ int tx_emit_event(tx_decoder *d, unsigned kind, const char *name, const XML_Char
 	memset(&t, 0, sizeof(t));
 	t.kind = (uint16_t)kind;
 	size_t n = classify(d, kind, atts, &pa);
+	if (n == SIZE_MAX)
+		return 0; /* the document ended there as damage */
 	int e = kind == PROFDATA_TRACE_OTHER ? tx_string(d, name, strlen(name), &t.name_id) : 0;
 	if (e)
 		return e;

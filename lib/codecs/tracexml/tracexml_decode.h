@@ -55,6 +55,8 @@ void tx_decoder_free(tx_decoder *d);
 int tx_document_begin(tx_decoder *d, const char *entry, const unsigned char *head, size_t len);
 int tx_document_feed(tx_decoder *d, const void *buf, size_t len);
 int tx_document_end(tx_decoder *d);
+/* A value too long to keep: ends the document as damage (1), else 0. */
+int tx_value_too_long(tx_decoder *d, const char *v);
 /* A warning at the parser's position: "<what> <value>" with line, column and byte. */
 void tx_warn_here(tx_decoder *d, const char *what, uint64_t value);
 int tx_string(tx_decoder *d, const char *s, size_t len, uint64_t *id);

@@ -264,6 +264,22 @@ START_TEST(depth_is_bounded)
 }
 END_TEST
 
+START_TEST(attribute_size_is_bounded)
+{
+	size_t n = (1u << 20) + 64;
+	char *doc = malloc(n + 64);
+	ck_assert_ptr_nonnull(doc);
+	strcpy(doc, "<TRACE><tag name=\"");
+	size_t at = strlen(doc);
+	memset(doc + at, 'x', n);
+	strcpy(doc + at + n, "\"/></TRACE>");
+	char why[512] = "";
+	ck_assert_ptr_null(from_text(doc, PROFDATA_MODE_STRICT, why, sizeof why));
+	ck_assert_msg(strstr(why, "1 MiB") != NULL, "%s", why);
+	free(doc);
+}
+END_TEST
+
 /* Malformed XML: line, column and byte offset; permissive mode keeps what came before. */
 START_TEST(malformed_input)
 {
@@ -389,6 +405,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, billion_laughs_is_bounded);
 	tcase_add_test(tc, no_external_entities);
 	tcase_add_test(tc, depth_is_bounded);
+	tcase_add_test(tc, attribute_size_is_bounded);
 	tcase_add_test(tc, malformed_input);
 	tcase_add_test(tc, write_and_convert_derive_alike);
 	tcase_add_test(tc, from_hprof);
