@@ -280,6 +280,26 @@ START_TEST(attribute_size_is_bounded)
 }
 END_TEST
 
+/* Strict reads (profdata check) warn of ids used before their definition and of unpaired tickets. */
+START_TEST(check_ids_and_tickets)
+{
+	const char *doc = "<TRACE>\n<threadStart threadId=\"1\"/>\n"
+	                  "<methodEntry threadIdRef=\"1\" methodIdRef=\"9\" ticket=\"1\"/>\n"
+	                  "<methodExit threadIdRef=\"1\" methodIdRef=\"9\" ticket=\"2\"/>\n</TRACE>\n";
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_memory(&r, doc, strlen(doc), "check"), 0);
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	o.mode = PROFDATA_MODE_STRICT;
+	profdata_profile *p = NULL;
+	ck_assert_int_eq(profdata_read(&p, r, &o), 0);
+	/* method 9 twice, ticket 2 exited unentered, ticket 1 never exited */
+	ck_assert_uint_eq(profdata_reader_warning_count(r), 4);
+	ck_assert_ptr_nonnull(strstr(profdata_reader_warning(r, 0)->message, "line 3, column"));
+	profdata_profile_free(p);
+	profdata_reader_free(r);
+}
+END_TEST
+
 /* Malformed XML: line, column and byte offset; permissive mode keeps what came before. */
 START_TEST(malformed_input)
 {
@@ -406,6 +426,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, no_external_entities);
 	tcase_add_test(tc, depth_is_bounded);
 	tcase_add_test(tc, attribute_size_is_bounded);
+	tcase_add_test(tc, check_ids_and_tickets);
 	tcase_add_test(tc, malformed_input);
 	tcase_add_test(tc, write_and_convert_derive_alike);
 	tcase_add_test(tc, from_hprof);
