@@ -190,7 +190,8 @@ struct profdata_format {
 	X(sample_type, profdata_sample_type) X(sample_group, profdata_sample_group) X(sample, profdata_sample) \
 	X(alloc_sites, profdata_alloc_sites) X(heap_summary, profdata_heap_summary) \
 	X(control_settings, profdata_control_settings) X(mapping, profdata_mapping) \
-	X(unknown, profdata_unknown) X(attachment, profdata_attachment) X(trace_event, profdata_trace_event)
+	X(unknown, profdata_unknown) X(attachment, profdata_attachment) X(trace_event, profdata_trace_event) \
+	X(trace_context, profdata_trace_context)
 
 /*
  * The initialisers of an events table whose handlers are named p<event>
@@ -206,7 +207,7 @@ struct profdata_format {
 	.thread_end = p##thread_end, .sample_type = p##sample_type, .sample_group = p##sample_group, \
 	.sample = p##sample, .alloc_sites = p##alloc_sites, .heap_summary = p##heap_summary, \
 	.control_settings = p##control_settings, .mapping = p##mapping, .unknown = p##unknown, \
-	.attachment = p##attachment, .trace_event = p##trace_event, .end = p##end
+	.attachment = p##attachment, .trace_event = p##trace_event, .end = p##end, .trace_context = p##trace_context
 #define PD_HEAP_DUMP_EVENTS(p) \
 	.dump_begin = p##dump_begin, .heap_info = p##heap_info, .class_dump = p##class_dump, .root = p##root, \
 	.object = p##object, .dump_end = p##dump_end
@@ -233,6 +234,9 @@ static inline int pd_emit_rc(const pd_decode_args *a, int rc)
 
 /* Bytes of a profdata_events table of version 1 (0.1 and 0.2): up to and including `end`. */
 #define PD_EVENTS_SIZE_V1 (offsetof(profdata_events, end) + sizeof(int (*)(void *)))
+/* Version 2 (0.2): up to and including `trace_context`. */
+#define PD_EVENTS_SIZE_V2 \
+	(offsetof(profdata_events, trace_context) + sizeof(int (*)(void *, const profdata_trace_context *)))
 
 /*
  * Bytes a table of `version` holds, capped at the library's own size (a newer
@@ -245,6 +249,8 @@ static inline size_t pd_events_size(unsigned version)
 		return 0;
 	if (version == 1)
 		return PD_EVENTS_SIZE_V1;
+	if (version == 2)
+		return PD_EVENTS_SIZE_V2;
 	return sizeof(profdata_events);
 }
 

@@ -4,10 +4,10 @@
 # real readers and producers the interoperability tests compare against.
 set -euo pipefail
 
-pd_packages=(meson ninja-build gcc clang pkg-config check zlib1g-dev libexpat1-dev libdw-dev
+pd_packages=(meson ninja-build gcc clang pkg-config check zlib1g-dev libexpat1-dev libarchive-dev libdw-dev
              libprotobuf-c-dev protobuf-c-compiler valgrind binutils libclang-rt-14-dev)
 pd_interop_packages=(openjdk-17-jdk-headless visualvm google-perftools libgoogle-perftools-dev
-                     golang-go python3 chromium nodejs)
+                     golang-go python3 chromium nodejs libxml2-utils)
 # The quick start profiles a bundled program with libprofiler.
 pd_demo_packages=(libgoogle-perftools-dev)
 

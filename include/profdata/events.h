@@ -44,7 +44,7 @@
 extern "C" {
 #endif
 
-#define PROFDATA_EVENTS_VERSION 1
+#define PROFDATA_EVENTS_VERSION 2
 
 /* A key/value pair of UTF-8 strings. */
 typedef struct profdata_kv {
@@ -346,7 +346,15 @@ typedef enum profdata_trace_kind {
 	PROFDATA_TRACE_THREAD_END,
 	PROFDATA_TRACE_CLASS_DEF,
 	PROFDATA_TRACE_METHOD_DEF,
-	PROFDATA_TRACE_OTHER
+	PROFDATA_TRACE_OTHER,
+	/*
+	 * (0.2) An element nested in the trace element before it (a `value` in a
+	 * methodEntry, methodDef's `return`/`parameter`/`exception`, anything
+	 * unknown): name_id its name, `depth` its nesting level below the trace
+	 * element (1 for a child), attributes verbatim; an attribute with the
+	 * empty key holds its character data.
+	 */
+	PROFDATA_TRACE_NESTED
 } profdata_trace_kind;
 
 typedef struct profdata_trace_event {
@@ -363,6 +371,38 @@ typedef struct profdata_trace_event {
 	const profdata_kv *attrs; /* attributes with no field above, kept verbatim */
 	size_t nattrs;
 } profdata_trace_event;
+
+/*
+ * (events version 2) What a trace says about itself rather than about the
+ * program: the trace-behaviour elements of the XML trace format (node,
+ * processCreate, agentCreate/Destroy, traceStart/End, processSuspend/Resume,
+ * option, filter) and where each trace of a file begins (one per archive
+ * entry or document).
+ */
+typedef enum profdata_trace_context_kind {
+	PROFDATA_TRACE_CONTEXT_BEGIN = 1,   /* a trace begins (a document, an archive entry) */
+	PROFDATA_TRACE_CONTEXT_NODE,        /* id: nodeId */
+	PROFDATA_TRACE_CONTEXT_PROCESS,     /* processCreate; id: processId, ref: nodeIdRef */
+	PROFDATA_TRACE_CONTEXT_AGENT,       /* agentCreate; id: agentId, ref: processIdRef */
+	PROFDATA_TRACE_CONTEXT_AGENT_END,   /* agentDestroy; ref: agentIdRef */
+	PROFDATA_TRACE_CONTEXT_TRACE_START, /* id: traceId, ref: agentIdRef */
+	PROFDATA_TRACE_CONTEXT_TRACE_END,   /* ref: traceIdRef */
+	PROFDATA_TRACE_CONTEXT_SUSPEND,     /* processSuspend */
+	PROFDATA_TRACE_CONTEXT_RESUME,      /* processResume */
+	PROFDATA_TRACE_CONTEXT_OPTION,      /* id: key, ref: value */
+	PROFDATA_TRACE_CONTEXT_FILTER       /* attributes verbatim */
+} profdata_trace_context_kind;
+
+typedef struct profdata_trace_context {
+	uint16_t kind;            /* profdata_trace_context_kind */
+	uint32_t trace;           /* 1-based: which trace of the input it belongs to */
+	uint64_t position;        /* trace events of the whole input before it (where it stood among them) */
+	const char *id;           /* its own id (or option key); NULL none */
+	const char *ref;          /* the id it refers to (or option value); NULL none */
+	uint64_t time_ns;         /* nanoseconds since 1970; 0 none */
+	const profdata_kv *attrs; /* every other attribute, verbatim and in order */
+	size_t nattrs;
+} profdata_trace_context;
 
 /*
  * The callbacks. A consumer allocates the table: initialise it with
@@ -398,6 +438,8 @@ typedef struct profdata_events {
 	int (*attachment)(void *payload, const profdata_attachment *a);
 	int (*trace_event)(void *payload, const profdata_trace_event *e);
 	int (*end)(void *payload);
+	/* version 2 (0.2) */
+	int (*trace_context)(void *payload, const profdata_trace_context *c);
 } profdata_events;
 
 /*

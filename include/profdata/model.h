@@ -118,6 +118,7 @@ typedef enum profdata_table {
 	PROFDATA_TABLE_UNLOADS,
 	PROFDATA_TABLE_CLASS_LOADS,
 	PROFDATA_TABLE_CLASS_DUMPS,
+	PROFDATA_TABLE_TRACE_CONTEXTS, /* 0.2 */
 	PROFDATA_TABLE_COUNT_
 } profdata_table;
 
@@ -312,6 +313,16 @@ PROFDATA_API int profdata_profile_unload_sized(const profdata_profile *p, size_t
                                                profdata_class_unload *out, size_t out_size);
 #define profdata_profile_unload(p, i, out) \
 	profdata_profile_unload_sized((p), (i), (out), sizeof(*(out)))
+
+/*
+ * (0.2) The i-th trace context row (node, process, agent, trace start and
+ * end, option, filter, the start of each trace) in input order; the number
+ * of traces is the number of PROFDATA_TRACE_CONTEXT_BEGIN rows.
+ */
+PROFDATA_API int profdata_profile_trace_context_sized(const profdata_profile *p, size_t i,
+                                                      profdata_trace_context *out, size_t out_size);
+#define profdata_profile_trace_context(p, i, out) \
+	profdata_profile_trace_context_sized((p), (i), (out), sizeof(*(out)))
 
 /* ---- names ---- */
 

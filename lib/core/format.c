@@ -242,7 +242,9 @@ int profdata_write(const profdata_profile *p, profdata_writer *w, const profdata
 	int e = find_writer(w, opts, &f);
 	if (e < 0)
 		return e;
-	if (f->write_model) {
+	/* A trace's samples come from the format's transforms, which only the encoder path runs. */
+	int derive = f->transforms && profdata_profile_count(p, PROFDATA_TABLE_TRACE_EVENTS) > 0;
+	if (f->write_model && !derive) {
 		pd_options o;
 		if ((e = pd_options_parse(&o, opts->options, f->write_options, pd_out_diag(w))) < 0)
 			return e;

@@ -558,6 +558,12 @@ static int on_end(void *payload)
 	return pd_profile_finish(p);
 }
 
+/* Trace contexts are built in the trace part of the model (pd_model_on_trace_context). */
+static int on_trace_context(void *payload, const profdata_trace_context *c)
+{
+	return pd_model_on_trace_context(payload, c);
+}
+
 static const profdata_events builder_events = { PD_EVERY_EVENT(on_) };
 
 const profdata_events *profdata_profile_builder_events(void)

@@ -417,11 +417,20 @@ static int misc_equal(const profdata_profile *a, const profdata_profile *b, cmp 
 	return 1;
 }
 
+static int contexts_equal(const profdata_profile *a, const profdata_profile *b, cmp *c)
+{
+	size_t at;
+	if (pd_model_contexts_equal(a, b, &at))
+		return 1;
+	return differ(c, "trace context %zu differs", at);
+}
+
 int profdata_profile_equal(const profdata_profile *a, const profdata_profile *b, char *why, size_t why_len)
 {
 	cmp c = { why, why_len };
 	if (why && why_len)
 		why[0] = '\0';
 	return meta_equal(a, b, &c) && strings_equal(a, b, &c) && classes_equal(a, b, &c) &&
-	       objects_equal(a, b, &c) && keyed_equal(a, b, &c) && samples_equal(a, b, &c) && misc_equal(a, b, &c);
+	       objects_equal(a, b, &c) && keyed_equal(a, b, &c) && samples_equal(a, b, &c) && misc_equal(a, b, &c) &&
+	       contexts_equal(a, b, &c);
 }

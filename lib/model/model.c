@@ -89,7 +89,7 @@ void profdata_profile_free(profdata_profile *p)
 	PD_FREE_ALL(p->functions.v, p->function_ids.v, p->frames.v, p->frame_ids.v, p->stacks.v,
 	            p->stack_serials.v, p->stack_frames.v);
 	PD_FREE_ALL(p->sample_types.v, p->groups.v, p->samples.v, p->values.v, p->sites.v, p->site_rows.v);
-	PD_FREE_ALL(p->summaries.v, p->controls.v, p->mappings.v, p->traces.v, p->unknowns.v,
+	PD_FREE_ALL(p->summaries.v, p->controls.v, p->mappings.v, p->traces.v, p->contexts.v, p->unknowns.v,
 	            p->attachments.v, p->bytes.p, p);
 }
 
@@ -129,6 +129,7 @@ size_t profdata_profile_count(const profdata_profile *p, profdata_table t)
 	case PROFDATA_TABLE_UNLOADS: return p->unloads.n;
 	case PROFDATA_TABLE_CLASS_LOADS: return p->loads.n;
 	case PROFDATA_TABLE_CLASS_DUMPS: return p->cdumps.n;
+	case PROFDATA_TABLE_TRACE_CONTEXTS: return p->contexts.n;
 	default: return 0;
 	}
 }

@@ -91,6 +91,12 @@ typedef struct pd_trace_row {
 	size_t attrs_off;           /* into kvs */
 } pd_trace_row;
 
+/* A trace context; pointer members unused, texts by offset (SIZE_MAX: none). */
+typedef struct pd_context_row {
+	profdata_trace_context c;
+	size_t id_off, ref_off, attrs_off;
+} pd_context_row;
+
 typedef struct pd_kv_row {
 	size_t key_off, value_off;  /* into text */
 } pd_kv_row;
@@ -193,6 +199,7 @@ struct profdata_profile {
 	PD_VEC(pd_blobref_row) unknowns;
 	PD_VEC(pd_blobref_row) attachments;
 	pd_arena bytes;                 /* unknown-record and attachment bytes */
+	PD_VEC(pd_context_row) contexts; /* trace contexts (trace_context.c) */
 };
 
 #define PD_VEC_PUSH(vec, item) \
@@ -202,6 +209,13 @@ struct profdata_profile {
 int pd_arena_put(pd_arena *a, const void *data, size_t len, size_t *off);
 int pd_arena_put_str(pd_arena *a, const char *s, size_t *off);
 static inline const char *pd_text(const profdata_profile *p, size_t off) { return (const char *)p->text.p + off; }
+
+/* Trace contexts (trace_context.c): the builder's callback, replay of those
+ * standing before trace event `before`, and equality (*differs_at: the row). */
+int pd_model_on_trace_context(void *payload, const profdata_trace_context *c);
+int pd_model_replay_contexts(const profdata_profile *p, size_t *next, uint64_t before, const profdata_events *ev,
+                             void *payload);
+int pd_model_contexts_equal(const profdata_profile *a, const profdata_profile *b, size_t *differs_at);
 
 /* Object payload access. */
 const unsigned char *pd_object_data(const profdata_profile *p, size_t i, uint64_t *len);

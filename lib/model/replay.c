@@ -125,7 +125,18 @@ static int replay_all(const profdata_profile *p, const profdata_events *ev, void
 	for (size_t i = 0; i < p->threads.n; i++)
 		if (p->threads.v[i].has_end)
 			EMIT(thread_end, &p->threads.v[i].end);
-	EMIT_VIA_GETTER(trace_event, profdata_trace_event, p->traces.n, profdata_profile_trace_event);
+	profdata_trace_event t;
+	size_t next_context = 0;
+	for (size_t i = 0; i < p->traces.n; i++) {
+		int r = pd_model_replay_contexts(p, &next_context, i, ev, payload);
+		if (r)
+			return r;
+		profdata_profile_trace_event(p, i, &t);
+		EMIT(trace_event, &t);
+	}
+	int rc = pd_model_replay_contexts(p, &next_context, UINT64_MAX, ev, payload);
+	if (rc)
+		return rc;
 	EMIT0(end);
 	return 0;
 }

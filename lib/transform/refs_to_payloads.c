@@ -518,6 +518,7 @@ PASS(control_settings, profdata_control_settings)
 PASS(mapping, profdata_mapping)
 PASS(attachment, profdata_attachment)
 PASS(trace_event, profdata_trace_event)
+PASS(trace_context, profdata_trace_context)
 
 static int on_heap_info(void *payload, const profdata_heap_info *h)
 {

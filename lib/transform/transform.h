@@ -6,10 +6,9 @@
  * `transforms`), which the core chains as decoder -> transforms -> encoder
  * (core/format.c).
  *
- * Today: refs_to_payloads, for HPROF (objects that list their references get
- * payloads). Next: the trace -> call-stack derivation the XML trace format
- * needs is the same kind of thing: a transform in front of the encoders that
- * want samples, named in their descriptors the same way.
+ * refs_to_payloads, for HPROF (objects that list their references get
+ * payloads); trace_stacks, in front of every encoder that wants samples
+ * (folded, pprof, gperftools, HPROF): traces become call stacks.
  */
 #ifndef PD_TRANSFORM_H
 #define PD_TRANSFORM_H
@@ -50,5 +49,9 @@ void pd_transform_chain_free(pd_transform_chain *c);
 extern const pd_transform_desc pd_transform_refs_to_payloads;
 /* Names native frames from the binaries (symbolize.c); only built with PD_HAVE_SYMBOLIZE. Options: sysroot, debug_dir. */
 extern const pd_transform_desc pd_transform_symbolize;
+/* Traces (methodEntry/Exit pairs) to call stacks and samples (trace_stacks.c). */
+extern const pd_transform_desc pd_transform_trace_stacks;
+/* The list of the formats that write samples and nothing else needs: trace_stacks alone. */
+extern const pd_transform_desc *const pd_transforms_samples[];
 
 #endif

@@ -2,11 +2,12 @@
 # The benchmarks of the issues, with the reference tools measured in the same
 # run. Prints figures; asserts nothing (speed is not a unit test).
 #
-#   tests/bench/run.sh [BUILD_DIR] [hprof|gperftools|svg|classic|model|symbolize ...]
+#   tests/bench/run.sh [BUILD_DIR] [hprof|gperftools|svg|classic|model|symbolize|tracexml ...]
 #
 # Big inputs are generated once (not committed) under $PD_BENCH_DIR
 # (default /tmp): profdata-big.hprof (~1.8 GB, ~37 M objects, made with jcmd
-# by gen-big-hprof.sh) and profdata-big.cpu (~88 MB, gen-big-gperftools.py).
+# by gen-big-hprof.sh), profdata-big.cpu (~88 MB, gen-big-gperftools.py) and
+# profdata-big.trace.xml (~1 GB, $PD_BENCH_TRACE_MB MB, gen-big-tracexml.py).
 # Each figure is the best of $PD_BENCH_RUNS runs (default 3), page cache warm.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,7 +15,7 @@ src=$(cd "$here/../.." && pwd)
 build=${1:-$src/build}
 shift || true
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(model hprof gperftools svg classic symbolize)
+[ ${#parts[@]} -gt 0 ] || parts=(model hprof gperftools svg classic symbolize tracexml)
 dir=${PD_BENCH_DIR:-/tmp}
 runs=${PD_BENCH_RUNS:-3}
 pd=$build/tools/profdata/profdata
@@ -174,6 +175,31 @@ bench_classic() {
   read -r t m < <(measure "$pd" histo "$txt")
   row "classic ($((tsize / 1000000)) MB) -> histo" "$t" "$(rate "$tsize" "$t")" "$m"
   rm -f "$txt"
+}
+
+# tracexml: conversion to folded against bare expat counting the same file's
+# elements (tests/bench/bare-expat.c), peak RSS, and writing speed.
+bench_tracexml() {
+  local mb=${PD_BENCH_TRACE_MB:-1000}
+  local f=$dir/profdata-big-$mb.trace.xml
+  [ -f "$f" ] || python3 "$here/gen-big-tracexml.py" "$f" "$mb" || { echo "cannot make $f"; return; }
+  local size; size=$(stat -c %s "$f")
+  echo "== tracexml: $f, $((size / 1000000)) MB (agent layout: one line, no closing tag)"
+  local out; out=$(mktemp -d)
+  read -r t m < <(measure "$build/tests/bench/bare-expat" "$f")
+  row "bare expat, counting elements" "$t" "$(rate "$size" "$t")" "$m"
+  local expat_t=$t
+  read -r t m < <(measure "$pd" convert "$f" "$out/out.folded" --to folded --quiet)
+  row "convert --to folded (streaming derivation)" "$t" "$(rate "$size" "$t")" "$m"
+  awk -v e="$expat_t" -v p="$t" 'BEGIN{ printf "folded conversion runs at %.2fx the speed of bare expat\n", e / p }'
+  "$pd" convert "$f" "$out/out.xml" --to tracexml --quiet
+  local wsize; wsize=$(stat -c %s "$out/out.xml")
+  read -r t m < <(measure "$pd" convert "$f" "$out/out.xml" --to tracexml --quiet)
+  row "convert --to tracexml (output MB/s)" "$t" "$(rate "$wsize" "$t")" "$m"
+  # The encoder alone, from a model of the first 20 MB (a model of the whole would not be small).
+  head -c 20000000 "$f" > "$out/head.xml"
+  "$build/tests/bench/bench-tracexml-write" "$out/head.xml"
+  rm -rf "$out"
 }
 
 for p in "${parts[@]}"; do "bench_$p"; done

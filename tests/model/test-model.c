@@ -129,6 +129,9 @@ static void fill_every_table(const profdata_events *ev, void *p, unsigned id_siz
 	profdata_kv attrs[] = { { "extra", "1" } };
 	profdata_trace_event tev = { PROFDATA_TRACE_METHOD_ENTRY, 0, 1000000001ULL, 1, 7, 0x2000, 0, 5, 2, 17, attrs, 1 };
 	ck_assert_int_eq(ev->trace_event(p, &tev), 0);
+	profdata_kv cattrs[] = { { "hostname", "h" } };
+	profdata_trace_context ctx = { PROFDATA_TRACE_CONTEXT_NODE, 1, 1, "UUID-1", NULL, 5, cattrs, 1 };
+	ck_assert_int_eq(ev->trace_context(p, &ctx), 0);
 	ck_assert_int_eq(ev->end(p), 0);
 }
 

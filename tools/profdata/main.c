@@ -285,11 +285,64 @@ static const char *const table_names[PROFDATA_TABLE_COUNT_] = {
 	"strings", "classes", "objects", "roots", "dumps", "heap_infos", "threads", "functions", "frames",
 	"stacks", "sample_types", "sample_groups", "samples", "alloc_sites", "heap_summaries",
 	"control_settings", "mappings", "trace_events", "unknown_records", "attachments", "class_unloads",
-	"class_loads", "class_dumps",
+	"class_loads", "class_dumps", "trace_contexts",
 };
 /* A new table kind needs its name here. */
 typedef char table_names_complete[sizeof(table_names) / sizeof(table_names[0]) == PROFDATA_TABLE_COUNT_ &&
-                                  PROFDATA_TABLE_CLASS_DUMPS + 1 == PROFDATA_TABLE_COUNT_ ? 1 : -1];
+                                  PROFDATA_TABLE_TRACE_CONTEXTS + 1 == PROFDATA_TABLE_COUNT_ ? 1 : -1];
+
+/*
+ * A trace's elements by name, counted from the model (trace events, nested
+ * elements and trace contexts; character data is not an element), and its
+ * number of traces: what `info --json` adds for a tracexml input.
+ */
+static void json_trace_elements(const profdata_profile *p)
+{
+	static const char *const by_kind[] = { NULL, "methodEntry", "methodExit", "methodCall", "methodReturn",
+	                                       "objAlloc", "objFree", "objMove", "gcStart", "gcFinish", "threadStart",
+	                                       "threadEnd", "classDef", "methodDef" };
+	static const char *const by_context[] = { NULL, NULL, "node", "processCreate", "agentCreate", "agentDestroy",
+	                                          "traceStart", "traceEnd", "processSuspend", "processResume",
+	                                          "option", "filter" };
+	struct element_count { const char *name; uint64_t name_id; size_t n; } seen[256];
+	size_t nseen = 0, traces = 0;
+	size_t ne = profdata_profile_count(p, PROFDATA_TABLE_TRACE_EVENTS);
+	size_t nc = profdata_profile_count(p, PROFDATA_TABLE_TRACE_CONTEXTS);
+	for (size_t i = 0; i < ne + nc; i++) {
+		const char *name = NULL;
+		uint64_t name_id = 0;
+		if (i < ne) {
+			profdata_trace_event t;
+			profdata_profile_trace_event(p, i, &t);
+			if (t.kind < sizeof by_kind / sizeof by_kind[0] && by_kind[t.kind])
+				name = by_kind[t.kind];
+			else if ((name_id = t.name_id) != 0)
+				name = profdata_profile_string(p, name_id, NULL);
+		} else {
+			profdata_trace_context c;
+			profdata_profile_trace_context(p, i - ne, &c);
+			traces += c.kind == PROFDATA_TRACE_CONTEXT_BEGIN;
+			if (c.kind < sizeof by_context / sizeof by_context[0])
+				name = by_context[c.kind];
+		}
+		if (!name)
+			continue;
+		size_t k = 0;
+		while (k < nseen && (name_id ? seen[k].name_id != name_id : seen[k].name != name))
+			k++;
+		if (k == nseen && nseen < sizeof seen / sizeof seen[0])
+			seen[nseen++] = (struct element_count){ name, name_id, 0 };
+		if (k < nseen)
+			seen[k].n++;
+	}
+	printf(",\"traces\":%zu,\"elements\":{", traces);
+	for (size_t k = 0; k < nseen; k++) {
+		printf("%s", k ? "," : "");
+		json_string(seen[k].name);
+		printf(":%zu", seen[k].n);
+	}
+	printf("}");
+}
 
 static int cmd_info(const args *a)
 {
@@ -323,8 +376,11 @@ static int cmd_info(const args *a)
 		for (int t = 0; t < PROFDATA_TABLE_COUNT_; t++)
 			printf("%s\"%s\":%zu", t ? "," : "", table_names[t],
 			       profdata_profile_count(p, (profdata_table)t));
-		printf(",\"references\":%llu},\"warnings\":%zu}\n", (unsigned long long)refs,
-		       profdata_reader_warning_count(r));
+		printf(",\"references\":%llu}", (unsigned long long)refs);
+		if (profdata_profile_count(p, PROFDATA_TABLE_TRACE_CONTEXTS) ||
+		    profdata_profile_count(p, PROFDATA_TABLE_TRACE_EVENTS))
+			json_trace_elements(p);
+		printf(",\"warnings\":%zu}\n", profdata_reader_warning_count(r));
 	} else {
 		printf("file:        %s%s\n", a->files[0], profdata_reader_is_gzip(r) ? " (gzip)" : "");
 		printf("format:      %s\n", m->format ? m->format : "");

@@ -19,6 +19,7 @@
 #include "internal.h"
 #include "analysis/stacks.h"
 #include "core/model_encoder.h"
+#include "transform/transform.h"
 #include "util/hashmap.h"
 
 extern const struct profdata_format pd_format_folded;
@@ -133,4 +134,5 @@ const struct profdata_format pd_format_folded = {
 	.name = "folded",
 	.description = "folded stacks (flamegraph.pl, speedscope); export only",
 	.write_model = folded_write_model,
+	.transforms = pd_transforms_samples,
 };

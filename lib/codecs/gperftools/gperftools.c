@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "codecs/gperftools/gperftools.h"
+#include "transform/transform.h"
 
 extern const struct profdata_format pd_format_gperftools;
 
@@ -99,4 +100,5 @@ const struct profdata_format pd_format_gperftools = {
 	.write_model = pd_gperftools_write_model,
 	.read_options = gperftools_read_option_keys,
 	.write_options = gperftools_layout_option_keys,
+	.transforms = pd_transforms_samples,
 };

@@ -580,6 +580,15 @@ static int on_trace_event(void *payload, const profdata_trace_event *t)
 	return start_event(e);
 }
 
+/* Trace contexts say nothing HPROF can hold; counted with the trace events. */
+static int on_trace_context(void *payload, const profdata_trace_context *c)
+{
+	hprof_encoder *e = payload;
+	(void)c;
+	e->n_trace_events++;
+	return start_event(e);
+}
+
 /* ---- heap dumps ---- */
 
 /* Write the open segment, if it holds anything, as a HEAP DUMP SEGMENT. */

@@ -81,7 +81,8 @@ int pd_hprof_bid(const unsigned char *buf, size_t len)
 static const char *const hprof_read_options[] = { NULL };
 
 /* HPROF objects carry payloads: objects listing references get them made up. */
-static const pd_transform_desc *const hprof_transforms[] = { &pd_transform_refs_to_payloads, NULL };
+static const pd_transform_desc *const hprof_transforms[] = { &pd_transform_refs_to_payloads,
+                                                             &pd_transform_trace_stacks, NULL };
 
 static const char *const hprof_write_options[] = {
 	"version",                /* 1.0.1 | 1.0.2 (default) | 1.0.3 | source */

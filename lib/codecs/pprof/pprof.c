@@ -17,6 +17,7 @@
 
 #include "internal.h"
 #include "core/model_encoder.h"
+#include "transform/transform.h"
 #include "util/hashmap.h"
 #include "pd_config.h"
 #include "codecs/pprof/profile.pb-c.h"
@@ -524,4 +525,5 @@ const struct profdata_format pd_format_pprof = {
 	.description = "pprof protobuf (gzip-compressed profile.proto); export only",
 	.write_model = pprof_write_model,
 	.write_options = pprof_write_options,
+	.transforms = pd_transforms_samples,
 };

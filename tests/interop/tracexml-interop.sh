@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# tracexml against readers that are not ours:
+#  - xmllint --dtdvalid lib/codecs/tracexml/trace.dtd accepts what we write from the
+#    synthetic fixtures that hold only what the DTD declares, and from the corpus traces;
+#  - go tool pprof reads the pprof we make from each corpus trace, with a total equal
+#    to the trace's number of methodEntry elements (counted with unzip and grep);
+#  - our folded stacks equal an independent reading of the entry/exit pairs
+#    (tracexml-folded-independent.py, Python's own XML parser).
+# Usage: tracexml-interop.sh PROFDATA SOURCE_ROOT. Exit 77 when no reader is installed.
+set -euo pipefail
+profdata=$1
+root=$2
+here=$(cd "$(dirname "$0")" && pwd)
+dtd=$root/lib/codecs/tracexml/trace.dtd
+corpus=$root/../shared/corpus/tracexml
+[ -d "$corpus" ] || corpus=/work/shared/corpus/tracexml
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ran=0
+
+inputs=("$root/tests/data/tracexml/traceroot-open.xml" "$root/tests/codecs/tracexml/agent.trcxml"
+        "$root/tests/data/tracexml/fragments.xml")
+[ -d "$corpus" ] && inputs+=("$corpus"/*.trcxml)
+
+if command -v xmllint >/dev/null; then
+    for f in "${inputs[@]}"; do
+        "$profdata" convert --quiet "$f" "$tmp/out.xml" --to tracexml
+        xmllint --noout --dtdvalid "$dtd" "$tmp/out.xml"
+        "$profdata" convert --quiet "$f" "$tmp/patent.xml" --to tracexml --option root=traceRoot
+        xmllint --noout --dtdvalid "$dtd" "$tmp/patent.xml"
+        echo "xmllint: $(basename "$f") valid"
+    done
+    ran=1
+fi
+
+if [ -d "$corpus" ]; then
+    for f in "$corpus"/*.trcxml; do
+        entries=$(unzip -p "$f" | grep -o '<methodEntry ' | wc -l)
+        if command -v go >/dev/null; then
+            "$profdata" convert --quiet "$f" "$tmp/out.pb.gz" --to pprof
+            total=$(bash "$here/pprof-totals.sh" --tool go "$tmp/out.pb.gz" | awk '{print $NF}')
+            echo "go tool pprof: $(basename "$f") total $total, methodEntry elements $entries"
+            [ "$total" = "$entries" ]
+            ran=1
+        fi
+        if command -v python3 >/dev/null; then
+            "$profdata" convert --quiet "$f" "$tmp/ours.folded" --to folded
+            python3 "$here/tracexml-folded-independent.py" "$f" > "$tmp/theirs.folded"
+            sort "$tmp/ours.folded" | cmp - "$tmp/theirs.folded"
+            echo "folded: $(basename "$f") equal to an independent reading"
+            ran=1
+        fi
+    done
+fi
+[ "$ran" = 1 ] || exit 77
