@@ -100,19 +100,6 @@ int pd_index_find(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32
 	}
 }
 
-uint32_t pd_map_get(const pd_map *m, uint64_t key)
-{
-	if (!m->cap)
-		return 0;
-	size_t j = (size_t)pd_hash64(key ^ m->seed) & (m->cap - 1);
-	while (m->vals[j]) {
-		if (m->keys[j] == key)
-			return m->vals[j];
-		j = (j + 1) & (m->cap - 1);
-	}
-	return 0;
-}
-
 static int map_grow(pd_map *m)
 {
 	if (m->cap > SIZE_MAX / 2 / sizeof(uint64_t))

@@ -60,8 +60,24 @@ typedef struct pd_map {
 	uint64_t seed;
 } pd_map;
 
-/* The value stored for `key`, or 0. */
-uint32_t pd_map_get(const pd_map *m, uint64_t key);
+/* The value stored for `key`, or 0. Inline: decoders ask once per record. */
+static inline uint32_t pd_map_get(const pd_map *m, uint64_t key)
+{
+	if (!m->cap)
+		return 0;
+	size_t j = (size_t)pd_hash64(key ^ m->seed) & (m->cap - 1);
+	while (m->vals[j]) {
+		if (m->keys[j] == key)
+			return m->vals[j];
+		j = (j + 1) & (m->cap - 1);
+	}
+	return 0;
+}
+/* The address pd_map_get(m, key) reads first, for a caller that prefetches a batch of lookups. */
+static inline const void *pd_map_slot_address(const pd_map *m, uint64_t key)
+{
+	return m->cap ? (const void *)&m->keys[(size_t)pd_hash64(key ^ m->seed) & (m->cap - 1)] : (const void *)m;
+}
 /* Store `val` (non-zero) for `key`, replacing any value. 0 or PROFDATA_ENOMEM. */
 int pd_map_put(pd_map *m, uint64_t key, uint32_t val);
 void pd_map_free(pd_map *m);

@@ -105,17 +105,23 @@ static int sum_samples(folded_writer *fw)
 	fw->stack_order = malloc((fw->nstacks + 1) * sizeof *fw->stack_order);
 	if (!fw->stack_count || !fw->stack_seen || !fw->stack_order)
 		return pd_out_error(fw->w, PROFDATA_ENOMEM, "folded: out of memory");
+	pd_sample_walk walk;
+	if (pd_sample_walk_init(&walk, fw->p, fw->w, "folded"))
+		return PROFDATA_ENOMEM;
 	for (size_t i = 0; i < nsamples; i++) {
 		profdata_sample s;
 		size_t si;
-		if (pd_sample_with_stack(fw->p, i, &s, &si, fw->w, "folded"))
+		if (pd_sample_with_stack(&walk, i, &s, &si)) {
+			pd_sample_walk_free(&walk);
 			return PROFDATA_EINVAL;
+		}
 		if (!fw->stack_seen[si]) {
 			fw->stack_seen[si] = 1;
 			fw->stack_order[fw->nordered++] = (uint32_t)si;
 		}
 		fw->stack_count[si] = (int64_t)((uint64_t)fw->stack_count[si] + (uint64_t)pd_sample_count(&s, count_index));
 	}
+	pd_sample_walk_free(&walk);
 	return 0;
 }
 

@@ -159,6 +159,17 @@ GPERFTOOLS_INLINE int add_record(pd_gperftools_decoder *d, const unsigned char *
 	return 0;
 }
 
+/* The stored PCs of chain k (up to four cache lines), which find_chain compares next. */
+GPERFTOOLS_INLINE void prefetch_chain(const pd_gperftools_decoder *d, uint32_t k)
+{
+	const pd_gperftools_chain *c = &d->chains[k - 1];
+	const uint64_t *q = d->chain_pcs + c->off;
+	size_t n = c->n < 32 ? c->n : 32;
+	for (size_t i = 0; i < n; i += 8)
+		GPERFTOOLS_PREFETCH(q + i);
+	GPERFTOOLS_PREFETCH(q + n - (n > 0));
+}
+
 enum { RECORDS_MORE = 0, RECORDS_TRAILER = 1 };
 
 /*
@@ -202,14 +213,18 @@ GPERFTOOLS_INLINE int run_records(pd_gperftools_decoder *d, const unsigned char 
 			b[nb].count = count;
 			/* equal PCs are equal bytes in one layout: hash the bytes as read */
 			b[nb].h = pd_hash_bytes(p + pos + 2 * (size_t)ws, (size_t)n * ws, d->chain_seed);
+			GPERFTOOLS_PREFETCH(pd_map_slot_address(&d->chain_of_hash, b[nb].h));
 			pos += (2 + (size_t)n) * ws;
 			nb++;
 		}
 		for (k = 0; k < nb; k++) {
 			b[k].head = pd_map_get(&d->chain_of_hash, b[k].h);
 			if (b[k].head)
-				GPERFTOOLS_PREFETCH(d->chain_pcs + d->chains[b[k].head - 1].off);
+				GPERFTOOLS_PREFETCH(&d->chains[b[k].head - 1]);
 		}
+		for (k = 0; k < nb; k++)
+			if (b[k].head)
+				prefetch_chain(d, b[k].head);
 		nchains = d->nchains;
 		for (k = 0; k < nb; k++) {
 			/* a chain added earlier in this batch may be this record's */
