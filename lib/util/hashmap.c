@@ -224,7 +224,8 @@ static int intern_append(pd_intern *t, const char *s, size_t len)
 
 int pd_intern_add(pd_intern *t, const char *s, size_t len, uint32_t *index)
 {
-	if ((!t->slots || (t->n + 1) * 4 > (t->mask + 1) * 3) && intern_rehash(t) < 0)
+	/* at most half full: lookups of names that are there (most of them) stay short */
+	if ((!t->slots || (t->n + 1) * 2 > t->mask + 1) && intern_rehash(t) < 0)
 		return PROFDATA_ENOMEM;
 	int found;
 	size_t h = intern_slot(t, s, len, &found);

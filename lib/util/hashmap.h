@@ -113,14 +113,23 @@ static inline uint64_t pd_hash_bytes(const void *data, size_t len, uint64_t seed
 {
 	const unsigned char *p = data;
 	const uint64_t key = seed ^ 0xa0761d6478bd642fULL, key2 = seed ^ 0xe7037ed1a0b428dbULL;
-	uint64_t h = pd_hash_mum(seed ^ len, key);
+	uint64_t h = pd_hash_mum(seed ^ len, key), a, b;
 	size_t n = len;
 	for (; n > 16; n -= 16, p += 16)
 		h = pd_hash_mum(h ^ pd_hash_load(p, 8), key2 ^ pd_hash_load(p + 8, 8));
-	if (n > 8)
-		h = pd_hash_mum(h ^ pd_hash_load(p, 8), key2 ^ pd_hash_load(p + 8, n - 8));
-	else
-		h = pd_hash_mum(h ^ pd_hash_load(p, n), key2);
+	/* The last 1-16 bytes in fixed-size loads that may overlap (the length
+	 * is in the hash): no call to memcpy for a variable size. */
+	if (n > 8) {
+		a = pd_hash_load(p, 8);
+		b = pd_hash_load(p + n - 8, 8);
+	} else if (n >= 4) {
+		a = pd_hash_load(p, 4);
+		b = pd_hash_load(p + n - 4, 4);
+	} else {
+		a = n ? (uint64_t)p[0] << 16 | (uint64_t)p[n / 2] << 8 | p[n - 1] : 0;
+		b = 0;
+	}
+	h = pd_hash_mum(h ^ a, key2 ^ b);
 	return pd_hash64(h ^ len);
 }
 
