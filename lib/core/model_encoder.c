@@ -209,13 +209,6 @@ size_t pd_sample_count_index(const profdata_profile *p)
 	return 0;
 }
 
-int64_t pd_sample_count(const profdata_sample *s, size_t count_index)
-{
-	if (count_index < s->nvalues)
-		return s->values[count_index];
-	return s->nvalues ? 0 : 1;
-}
-
 int pd_sample_walk_init(pd_sample_walk *sw, const profdata_profile *p, profdata_writer *w, const char *format)
 {
 	size_t n = profdata_profile_count(p, PROFDATA_TABLE_STACKS), max = 0;

@@ -34,8 +34,13 @@ static inline const char *pd_profile_text(const profdata_profile *p, uint64_t id
 
 /* The value that counts a sample: the "samples"/"count" type, else the first. */
 size_t pd_sample_count_index(const profdata_profile *p);
-/* That value of `s` (1 for a sample without values, 0 when it has fewer). */
-int64_t pd_sample_count(const profdata_sample *s, size_t count_index);
+/* That value of `s` (1 for a sample without values, 0 when it has fewer). Inline: once per sample. */
+static inline int64_t pd_sample_count(const profdata_sample *s, size_t count_index)
+{
+	if (count_index < s->nvalues)
+		return s->values[count_index];
+	return s->nvalues ? 0 : 1;
+}
 
 /*
  * The samples of a profile with the index of each one's stack, for writers
