@@ -113,18 +113,23 @@ int pd_stack_sums_compute(const profdata_profile *p, size_t value_index, pd_stac
 	sums->order = malloc((nstacks + 1) * sizeof *sums->order);
 	if (!sums->value || !sums->seen || !sums->order)
 		return pd_out_error(w, PROFDATA_ENOMEM, "%s: out of memory", format);
-	for (size_t i = 0; i < nsamples; i++) {
+	pd_sample_walk walk;
+	int rc = pd_sample_walk_init(&walk, p, w, format);
+	for (size_t i = 0; rc == 0 && i < nsamples; i++) {
 		profdata_sample s;
 		size_t si;
-		if (pd_sample_with_stack(p, i, &s, &si, w, format))
-			return PROFDATA_EINVAL;
+		if (pd_sample_with_stack(&walk, i, &s, &si)) {
+			rc = PROFDATA_EINVAL;
+			break;
+		}
 		if (!sums->seen[si]) {
 			sums->seen[si] = 1;
 			sums->order[sums->nordered++] = (uint32_t)si;
 		}
 		sums->value[si] = (int64_t)((uint64_t)sums->value[si] + (uint64_t)pd_sample_count(&s, value_index));
 	}
-	return 0;
+	pd_sample_walk_free(&walk);
+	return rc;
 }
 
 void pd_stack_sums_free(pd_stack_sums *sums)

@@ -173,20 +173,30 @@ size_t pd_sample_count_index(const profdata_profile *p)
 	return 0;
 }
 
-int64_t pd_sample_count(const profdata_sample *s, size_t count_index)
+int pd_sample_walk_init(pd_sample_walk *sw, const profdata_profile *p, profdata_writer *w, const char *format)
 {
-	if (count_index < s->nvalues)
-		return s->values[count_index];
-	return s->nvalues ? 0 : 1;
-}
-
-int pd_sample_with_stack(const profdata_profile *p, size_t i, profdata_sample *s, size_t *stack_index,
-                         profdata_writer *w, const char *format)
-{
-	profdata_profile_sample(p, i, s);
-	if (profdata_profile_find_stack(p, s->stack_serial, stack_index) < 0)
-		return pd_out_error(w, PROFDATA_EINVAL, "%s: a sample refers to stack %" PRIu32
-		                    " that no stack event defined", format, s->stack_serial);
+	size_t n = profdata_profile_count(p, PROFDATA_TABLE_STACKS), max = 0;
+	memset(sw, 0, sizeof *sw);
+	sw->p = p;
+	sw->w = w;
+	sw->format = format;
+	for (size_t i = 0; i < n; i++) {
+		profdata_stack st;
+		profdata_profile_stack(p, i, &st);
+		if (st.serial > max)
+			max = st.serial;
+	}
+	if (n == 0 || max > 4 * n + 1024 || n >= UINT32_MAX)
+		return 0;
+	sw->stack_of_serial = calloc(max + 1, sizeof *sw->stack_of_serial);
+	if (!sw->stack_of_serial)
+		return pd_out_error(w, PROFDATA_ENOMEM, "%s: out of memory", format);
+	sw->nserials = max + 1;
+	for (size_t i = 0; i < n; i++) {
+		profdata_stack st;
+		profdata_profile_stack(p, i, &st);
+		sw->stack_of_serial[st.serial] = (uint32_t)i + 1;
+	}
 	return 0;
 }
 
@@ -292,4 +302,25 @@ int pd_outbuf_finish(pd_outbuf *o)
 	o->buf.p = NULL;
 	o->buf.n = o->buf.cap = 0;
 	return o->rc;
+}
+
+void pd_sample_walk_free(pd_sample_walk *sw)
+{
+	free(sw->stack_of_serial);
+	sw->stack_of_serial = NULL;
+}
+
+int pd_sample_with_stack(const pd_sample_walk *sw, size_t i, profdata_sample *s, size_t *stack_index)
+{
+	profdata_profile_sample(sw->p, i, s);
+	if (sw->stack_of_serial) {
+		uint32_t row = s->stack_serial < sw->nserials ? sw->stack_of_serial[s->stack_serial] : 0;
+		*stack_index = (size_t)row - 1;
+		if (row)
+			return 0;
+	} else if (profdata_profile_find_stack(sw->p, s->stack_serial, stack_index) == 0) {
+		return 0;
+	}
+	return pd_out_error(sw->w, PROFDATA_EINVAL, "%s: a sample refers to stack %" PRIu32
+	                    " that no stack event defined", sw->format, s->stack_serial);
 }

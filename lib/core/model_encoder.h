@@ -34,15 +34,36 @@ static inline const char *pd_profile_text(const profdata_profile *p, uint64_t id
 
 /* The value that counts a sample: the "samples"/"count" type, else the first. */
 size_t pd_sample_count_index(const profdata_profile *p);
-/* That value of `s` (1 for a sample without values, 0 when it has fewer). */
-int64_t pd_sample_count(const profdata_sample *s, size_t count_index);
+/* That value of `s` (1 for a sample without values, 0 when it has fewer). Inline: once per sample. */
+static inline int64_t pd_sample_count(const profdata_sample *s, size_t count_index)
+{
+	if (count_index < s->nvalues)
+		return s->values[count_index];
+	return s->nvalues ? 0 : 1;
+}
 
 /*
- * Sample i and the index of its stack. PROFDATA_EINVAL, said on `w` in the
- * name of `format`, when no stack has its serial.
+ * The samples of a profile with the index of each one's stack, for writers
+ * that walk them all: serials are numbered densely by every decoder, so a
+ * direct table (serial -> index) replaces a lookup in the model per sample
+ * when it is no bigger than a few times the stacks.
  */
-int pd_sample_with_stack(const profdata_profile *p, size_t i, profdata_sample *s, size_t *stack_index,
-                         profdata_writer *w, const char *format);
+typedef struct pd_sample_walk {
+	const profdata_profile *p;
+	profdata_writer *w;
+	const char *format;
+	uint32_t *stack_of_serial;  /* serial -> stack index + 1 (0: none); NULL: ask the model */
+	size_t nserials;
+} pd_sample_walk;
+
+/* 0 or PROFDATA_ENOMEM (said on `w` in the name of `format`). */
+int pd_sample_walk_init(pd_sample_walk *sw, const profdata_profile *p, profdata_writer *w, const char *format);
+void pd_sample_walk_free(pd_sample_walk *sw);
+/*
+ * Sample i and the index of its stack. PROFDATA_EINVAL, said on `w`, when
+ * no stack has its serial.
+ */
+int pd_sample_with_stack(const pd_sample_walk *sw, size_t i, profdata_sample *s, size_t *stack_index);
 
 /*
  * Buffered output for writers that build text piece by piece: pieces go to

@@ -124,12 +124,21 @@ uint64_t pd_jvm_class_size(const pd_jvm_sizes *s, uint64_t static_prim_bytes, ui
  */
 typedef struct pd_jvm_payload_sums {
 	uint64_t count, aligned, aligned_plus4;
+	/* The instances of a class have one payload length: a run of equal
+	 * lengths is only counted, and summed when another length comes. */
+	uint64_t run_len, run_count;
 } pd_jvm_payload_sums;
 static inline void pd_jvm_payload_sums_add(pd_jvm_payload_sums *sums, uint64_t payload_len)
 {
 	sums->count++;
-	sums->aligned += pd_align8(payload_len);
-	sums->aligned_plus4 += pd_align8(payload_len + 4);
+	if (payload_len == sums->run_len) {
+		sums->run_count++;
+		return;
+	}
+	sums->aligned += sums->run_count * pd_align8(sums->run_len);
+	sums->aligned_plus4 += sums->run_count * pd_align8(sums->run_len + 4);
+	sums->run_len = payload_len;
+	sums->run_count = 1;
 }
 /* Their bytes under `s`: the sum of pd_jvm_instance_size(s, 0, ..., payload_len). */
 uint64_t pd_jvm_payload_sums_size(const pd_jvm_sizes *s, const pd_jvm_payload_sums *sums);
@@ -156,9 +165,17 @@ static inline void pd_jvm_array_size_per_shape(int kind, int elem_type, uint64_t
                                                uint64_t sums[PD_JVM_SHAPES])
 {
 	const pd_jvm_sizes s0 = pd_jvm_shape(0), s1 = pd_jvm_shape(1), s2 = pd_jvm_shape(2);
-	sums[0] += pd_jvm_array_size(&s0, kind, elem_type, length);
-	sums[1] += pd_jvm_array_size(&s1, kind, elem_type, length);
-	sums[2] += pd_jvm_array_size(&s2, kind, elem_type, length);
+	if (kind == PROFDATA_OBJECT_ARRAY || elem_type == PROFDATA_TYPE_OBJECT) {
+		sums[0] += pd_jvm_array_size(&s0, PROFDATA_OBJECT_ARRAY, 0, length);
+		sums[1] += pd_jvm_array_size(&s1, PROFDATA_OBJECT_ARRAY, 0, length);
+		sums[2] += pd_jvm_array_size(&s2, PROFDATA_OBJECT_ARRAY, 0, length);
+		return;
+	}
+	/* the elements' bytes do not depend on the shape: once, as pd_jvm_array_size has them */
+	uint64_t bytes = length * pd_jvm_type_size(elem_type, 0);
+	sums[0] += pd_align8(s0.header + 4 + bytes);
+	sums[1] += pd_align8(s1.header + 4 + bytes);
+	sums[2] += pd_align8(s2.header + 4 + bytes);
 }
 
 /* ---- layouts and references (layout.c) ---- */

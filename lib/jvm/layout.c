@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int add_field(pd_jvm_layout *l, const profdata_field *f, int type, unsigned id_size)
 {
@@ -93,9 +94,36 @@ void pd_jvm_refs_add(pd_jvm_refs *sink, uint64_t r)
 	sink->n++;
 }
 
+/* Whether the id at p is not null: its byte order does not matter. */
+static inline int id_is_set(const unsigned char *p, unsigned id_size)
+{
+	if (id_size == 8) {
+		uint64_t v;
+		memcpy(&v, p, 8);
+		return v != 0;
+	}
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v != 0;
+}
+
+/* A sink that only counts (reference_count) skips decoding the ids. */
+static int counts_only(const pd_jvm_refs *sink)
+{
+	return sink->cap == 0 && !sink->keep_nulls;
+}
+
 void pd_jvm_instance_refs(const unsigned char *data, uint64_t len, unsigned id_size, const uint32_t *offsets,
                           size_t noffsets, pd_jvm_refs *sink)
 {
+	if (counts_only(sink)) {
+		size_t set = 0, k = 0;
+		for (; k < noffsets && (uint64_t)offsets[k] + id_size <= len; k++)
+			set += (size_t)id_is_set(data + offsets[k], id_size);
+		sink->n += set;
+		sink->nulls += k - set;
+		return;
+	}
 	for (size_t k = 0; k < noffsets; k++) {
 		if ((uint64_t)offsets[k] + id_size > len)
 			break;
@@ -105,6 +133,14 @@ void pd_jvm_instance_refs(const unsigned char *data, uint64_t len, unsigned id_s
 
 void pd_jvm_array_refs(const unsigned char *data, uint64_t len, unsigned id_size, pd_jvm_refs *sink)
 {
+	if (counts_only(sink) && id_size) {
+		size_t set = 0, k = 0;
+		for (; k + id_size <= len; k += id_size)
+			set += (size_t)id_is_set(data + k, id_size);
+		sink->n += set;
+		sink->nulls += k / id_size - set;
+		return;
+	}
 	for (uint64_t k = 0; k + id_size <= len; k += id_size)
 		pd_jvm_refs_add(sink, pd_be_id(data + k, id_size));
 }

@@ -92,12 +92,14 @@ uint64_t pd_jvm_class_size(const pd_jvm_sizes *s, uint64_t static_prim_bytes, ui
 uint64_t pd_jvm_payload_sums_size(const pd_jvm_sizes *s, const pd_jvm_payload_sums *sums)
 {
 	uint64_t h = s->header;
+	uint64_t aligned = sums->aligned + sums->run_count * pd_align8(sums->run_len);
+	uint64_t aligned_plus4 = sums->aligned_plus4 + sums->run_count * pd_align8(sums->run_len + 4);
 	if (h % 8 == 0)
-		return sums->count * h + sums->aligned;
+		return sums->count * h + aligned;
 	if (h % 8 == 4)
-		return sums->count * (h - 4) + sums->aligned_plus4;
+		return sums->count * (h - 4) + aligned_plus4;
 	/* A header no JVM has (a stated size not a multiple of 4): rounded up, as a whole. */
-	return sums->count * pd_align8(h) + sums->aligned;
+	return sums->count * pd_align8(h) + aligned;
 }
 
 unsigned pd_jvm_shape_index(const pd_jvm_sizes *s)

@@ -319,10 +319,20 @@ BEGUN_EVENT(sample, profdata_sample, s)
 		if ((e = on_sample_group(p, &g)) < 0)
 			return e;
 	}
-	pd_sample_row r = { s->stack_serial, s->thread_serial, s->time_ns, p->values.n, s->nvalues };
-	TRY(p, PD_VEC_PUSH(p->samples, r));
-	if ((e = APPEND(p, p->values, s->values, s->nvalues)) < 0)
-		return e;
+	/* Once per sample (millions in a CPU profile): grow only when full. */
+	if (p->samples.n == p->samples.cap)
+		TRY(p, pd_grow((void **)&p->samples.v, &p->samples.cap, p->samples.n + 1, sizeof *p->samples.v));
+	pd_sample_row *r = &p->samples.v[p->samples.n++];
+	r->stack_serial = s->stack_serial;
+	r->thread_serial = s->thread_serial;
+	r->time_ns = s->time_ns;
+	r->values_off = p->values.n;
+	r->nvalues = s->nvalues;
+	if (p->values.n + s->nvalues > p->values.cap)
+		TRY(p, pd_grow((void **)&p->values.v, &p->values.cap, p->values.n + s->nvalues, 8));
+	for (size_t i = 0; i < s->nvalues; i++)
+		p->values.v[p->values.n + i] = s->values[i];
+	p->values.n += s->nvalues;
 	p->groups.v[p->groups.n - 1].count++;
 	return 0;
 }

@@ -100,19 +100,6 @@ int pd_index_find(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32
 	}
 }
 
-uint32_t pd_map_get(const pd_map *m, uint64_t key)
-{
-	if (!m->cap)
-		return 0;
-	size_t j = (size_t)pd_hash64(key ^ m->seed) & (m->cap - 1);
-	while (m->vals[j]) {
-		if (m->keys[j] == key)
-			return m->vals[j];
-		j = (j + 1) & (m->cap - 1);
-	}
-	return 0;
-}
-
 static int map_grow(pd_map *m)
 {
 	if (m->cap > SIZE_MAX / 2 / sizeof(uint64_t))
@@ -170,22 +157,6 @@ void pd_map_free(pd_map *m)
 	m->vals = NULL;
 	m->cap = m->n = 0;
 	m->seed = 0;
-}
-
-uint64_t pd_hash_bytes(const void *data, size_t len, uint64_t seed)
-{
-	const unsigned char *p = data;
-	uint64_t h = pd_hash64(seed ^ len);
-	while (len >= 8) {
-		uint64_t w;
-		memcpy(&w, p, 8);
-		h = pd_hash64(h ^ w) + 0x9e3779b97f4a7c15ULL;
-		p += 8;
-		len -= 8;
-	}
-	uint64_t tail = 0;
-	memcpy(&tail, p, len);
-	return pd_hash64(h ^ tail ^ ((uint64_t)len << 56));
 }
 
 static size_t intern_slot(const pd_intern *t, const char *s, size_t len, int *found)
@@ -251,9 +222,10 @@ static int intern_append(pd_intern *t, const char *s, size_t len)
 	return 0;
 }
 
-int pd_intern_put(pd_intern *t, const char *s, size_t len, uint32_t *index)
+int pd_intern_add(pd_intern *t, const char *s, size_t len, uint32_t *index)
 {
-	if ((!t->slots || (t->n + 1) * 4 > (t->mask + 1) * 3) && intern_rehash(t) < 0)
+	/* at most half full: lookups of names that are there (most of them) stay short */
+	if ((!t->slots || (t->n + 1) * 2 > t->mask + 1) && intern_rehash(t) < 0)
 		return PROFDATA_ENOMEM;
 	int found;
 	size_t h = intern_slot(t, s, len, &found);
@@ -266,17 +238,6 @@ int pd_intern_put(pd_intern *t, const char *s, size_t len, uint32_t *index)
 	t->slots[h] = (uint32_t)t->n;
 	*index = (uint32_t)t->n - 1;
 	return 0;
-}
-
-int pd_intern_find(const pd_intern *t, const char *s, size_t len, uint32_t *index)
-{
-	if (!t->slots)
-		return 0;
-	int found;
-	size_t h = intern_slot(t, s, len, &found);
-	if (found)
-		*index = t->slots[h] - 1;
-	return found;
 }
 
 void pd_intern_free(pd_intern *t)

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct pd_index {
 	uint32_t *slots; /* row + 1; 0 empty */
@@ -59,8 +60,24 @@ typedef struct pd_map {
 	uint64_t seed;
 } pd_map;
 
-/* The value stored for `key`, or 0. */
-uint32_t pd_map_get(const pd_map *m, uint64_t key);
+/* The value stored for `key`, or 0. Inline: decoders ask once per record. */
+static inline uint32_t pd_map_get(const pd_map *m, uint64_t key)
+{
+	if (!m->cap)
+		return 0;
+	size_t j = (size_t)pd_hash64(key ^ m->seed) & (m->cap - 1);
+	while (m->vals[j]) {
+		if (m->keys[j] == key)
+			return m->vals[j];
+		j = (j + 1) & (m->cap - 1);
+	}
+	return 0;
+}
+/* The address pd_map_get(m, key) reads first, for a caller that prefetches a batch of lookups. */
+static inline const void *pd_map_slot_address(const pd_map *m, uint64_t key)
+{
+	return m->cap ? (const void *)&m->keys[(size_t)pd_hash64(key ^ m->seed) & (m->cap - 1)] : (const void *)m;
+}
 /* Store `val` (non-zero) for `key`, replacing any value. 0 or PROFDATA_ENOMEM. */
 int pd_map_put(pd_map *m, uint64_t key, uint32_t val);
 void pd_map_free(pd_map *m);
@@ -68,9 +85,53 @@ void pd_map_free(pd_map *m);
 /*
  * A seeded hash of a byte string (names, call chains as arrays of PCs): the
  * one every table keyed by variable-length data uses, for the same reason
- * as pd_hash_seed().
+ * as pd_hash_seed(). It runs once per record on hot paths (a type name per
+ * object, a call chain per sample), so each 16 bytes cost one 64x64->128
+ * multiply: the state (which starts from the seed) times the second word
+ * keyed by the seed, the halves folded. Both factors are unknown without
+ * the seed, so no difference between two inputs passes through a step in
+ * a known way (as the top bit does through a plain multiply).
  */
-uint64_t pd_hash_bytes(const void *data, size_t len, uint64_t seed);
+static inline uint64_t pd_hash_mum(uint64_t a, uint64_t b)
+{
+#ifdef __SIZEOF_INT128__
+	unsigned __int128 p = (unsigned __int128)a * b;
+	return (uint64_t)p ^ (uint64_t)(p >> 64);
+#else
+	return pd_hash64(a ^ pd_hash64(b));
+#endif
+}
+
+static inline uint64_t pd_hash_load(const unsigned char *p, size_t n)
+{
+	uint64_t w = 0;
+	memcpy(&w, p, n);
+	return w;
+}
+
+static inline uint64_t pd_hash_bytes(const void *data, size_t len, uint64_t seed)
+{
+	const unsigned char *p = data;
+	const uint64_t key = seed ^ 0xa0761d6478bd642fULL, key2 = seed ^ 0xe7037ed1a0b428dbULL;
+	uint64_t h = pd_hash_mum(seed ^ len, key), a, b;
+	size_t n = len;
+	for (; n > 16; n -= 16, p += 16)
+		h = pd_hash_mum(h ^ pd_hash_load(p, 8), key2 ^ pd_hash_load(p + 8, 8));
+	/* The last 1-16 bytes in fixed-size loads that may overlap (the length
+	 * is in the hash): no call to memcpy for a variable size. */
+	if (n > 8) {
+		a = pd_hash_load(p, 8);
+		b = pd_hash_load(p + n - 8, 8);
+	} else if (n >= 4) {
+		a = pd_hash_load(p, 4);
+		b = pd_hash_load(p + n - 4, 4);
+	} else {
+		a = n ? (uint64_t)p[0] << 16 | (uint64_t)p[n / 2] << 8 | p[n - 1] : 0;
+		b = 0;
+	}
+	h = pd_hash_mum(h ^ a, key2 ^ b);
+	return pd_hash64(h ^ len);
+}
 
 /*
  * A string interner: each distinct byte string gets a dense index (0, 1, ...)
@@ -89,10 +150,41 @@ typedef struct pd_intern {
 	uint64_t seed;
 } pd_intern;
 
-/* The index of `s` (len bytes), adding it if new. 1 if it was there, 0 if added, or PROFDATA_ENOMEM. */
-int pd_intern_put(pd_intern *t, const char *s, size_t len, uint32_t *index);
 /* 1 and *index when `s` is there, else 0. */
-int pd_intern_find(const pd_intern *t, const char *s, size_t len, uint32_t *index);
+static inline int pd_intern_find(const pd_intern *t, const char *s, size_t len, uint32_t *index)
+{
+	if (!t->slots)
+		return 0;
+	/* Inline, with the comparison by words: decoders ask once per record
+	 * (a type name per object) and nearly always find the name. */
+	for (size_t h = (size_t)pd_hash_bytes(s, len, t->seed) & t->mask;; h = (h + 1) & t->mask) {
+		uint32_t v = t->slots[h];
+		if (!v)
+			return 0;
+		if (t->len[v - 1] != len)
+			continue;
+		const char *a = t->bytes + t->off[v - 1];
+		size_t i = 0;
+		for (; i + 8 <= len; i += 8)
+			if (pd_hash_load((const unsigned char *)a + i, 8) != pd_hash_load((const unsigned char *)s + i, 8))
+				break;
+		if (i + 8 <= len)
+			continue;
+		while (i < len && a[i] == s[i])
+			i++;
+		if (i < len)
+			continue;
+		*index = v - 1;
+		return 1;
+	}
+}
+/* pd_intern_put for a string that is not there yet. */
+int pd_intern_add(pd_intern *t, const char *s, size_t len, uint32_t *index);
+/* The index of `s` (len bytes), adding it if new. 1 if it was there, 0 if added, or PROFDATA_ENOMEM. */
+static inline int pd_intern_put(pd_intern *t, const char *s, size_t len, uint32_t *index)
+{
+	return pd_intern_find(t, s, len, index) ? 1 : pd_intern_add(t, s, len, index);
+}
 /* String `index` (NUL-terminated); *len gets its length when not NULL. */
 static inline const char *pd_intern_str(const pd_intern *t, uint32_t index, size_t *len)
 {

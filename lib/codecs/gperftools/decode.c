@@ -94,22 +94,6 @@ int pd_gperftools_emit_sample(pd_gperftools_decoder *d, uint32_t serial, uint64_
 	return rc ? PD_GPERFTOOLS_STOP(d, rc) : 0;
 }
 
-/*
- * The chain table's key: the record's PCs folded one multiply per word,
- * starting from the table's seed. pd_hash_bytes would do, but costs two
- * and a half times as much per word on the records' hot path, and this
- * runs once per record.
- */
-GPERFTOOLS_INLINE uint64_t chain_hash(uint64_t seed, const unsigned char *p, size_t n, unsigned ws, int be)
-{
-	uint64_t h = seed ^ n;
-	for (size_t i = 0; i < n; i++) {
-		h = (h ^ pd_gperftools_load(p + i * ws, ws, be)) * 0x9E3779B97F4A7C15ull;
-		h ^= h >> 29;
-	}
-	return h;
-}
-
 /* The chain of the record whose PCs are at p (n slots) among those with its hash (from chain `k` on); 0 none. */
 GPERFTOOLS_INLINE uint32_t find_chain(const pd_gperftools_decoder *d, uint32_t k, const unsigned char *p, size_t n,
                                       unsigned ws, int be)
@@ -175,6 +159,17 @@ GPERFTOOLS_INLINE int add_record(pd_gperftools_decoder *d, const unsigned char *
 	return 0;
 }
 
+/* The stored PCs of chain k (up to four cache lines), which find_chain compares next. */
+GPERFTOOLS_INLINE void prefetch_chain(const pd_gperftools_decoder *d, uint32_t k)
+{
+	const pd_gperftools_chain *c = &d->chains[k - 1];
+	const uint64_t *q = d->chain_pcs + c->off;
+	size_t n = c->n < 32 ? c->n : 32;
+	for (size_t i = 0; i < n; i += 8)
+		GPERFTOOLS_PREFETCH(q + i);
+	GPERFTOOLS_PREFETCH(q + n - (n > 0));
+}
+
 enum { RECORDS_MORE = 0, RECORDS_TRAILER = 1 };
 
 /*
@@ -216,15 +211,20 @@ GPERFTOOLS_INLINE int run_records(pd_gperftools_decoder *d, const unsigned char 
 			b[nb].pos = pos;
 			b[nb].n = (size_t)n;
 			b[nb].count = count;
-			b[nb].h = chain_hash(d->chain_seed, p + pos + 2 * (size_t)ws, (size_t)n, ws, be);
+			/* equal PCs are equal bytes in one layout: hash the bytes as read */
+			b[nb].h = pd_hash_bytes(p + pos + 2 * (size_t)ws, (size_t)n * ws, d->chain_seed);
+			GPERFTOOLS_PREFETCH(pd_map_slot_address(&d->chain_of_hash, b[nb].h));
 			pos += (2 + (size_t)n) * ws;
 			nb++;
 		}
 		for (k = 0; k < nb; k++) {
 			b[k].head = pd_map_get(&d->chain_of_hash, b[k].h);
 			if (b[k].head)
-				GPERFTOOLS_PREFETCH(d->chain_pcs + d->chains[b[k].head - 1].off);
+				GPERFTOOLS_PREFETCH(&d->chains[b[k].head - 1]);
 		}
+		for (k = 0; k < nb; k++)
+			if (b[k].head)
+				prefetch_chain(d, b[k].head);
 		nchains = d->nchains;
 		for (k = 0; k < nb; k++) {
 			/* a chain added earlier in this batch may be this record's */

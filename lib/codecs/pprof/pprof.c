@@ -197,15 +197,18 @@ static int sum_samples(pprof_writer *pw)
 	pw->stack_sample = message_array(pw, profdata_profile_count(pw->p, PROFDATA_TABLE_STACKS), sizeof *pw->stack_sample);
 	if (!pw->stack_sample)
 		return PROFDATA_ENOMEM;
-	for (size_t i = 0; i < n; i++) {
+	pd_sample_walk walk;
+	int rc = pd_sample_walk_init(&walk, pw->p, pw->w, "pprof");
+	for (size_t i = 0; i < n && rc == 0; i++) {
 		profdata_sample s;
 		size_t si;
-		if (pd_sample_with_stack(pw->p, i, &s, &si, pw->w, "pprof"))
-			return PROFDATA_EINVAL;
-		if (sum_sample(pw, si, &s))
-			return PROFDATA_ENOMEM;
+		if (pd_sample_with_stack(&walk, i, &s, &si))
+			rc = PROFDATA_EINVAL;
+		else if (sum_sample(pw, si, &s))
+			rc = PROFDATA_ENOMEM;
 	}
-	return 0;
+	pd_sample_walk_free(&walk);
+	return rc;
 }
 
 /* The location id of frame fi, numbering it (and its function) at first use. */
