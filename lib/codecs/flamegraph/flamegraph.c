@@ -19,6 +19,7 @@
 #include "analysis/stacks.h"
 #include "codecs/flamegraph/flamegraph.h"
 #include "core/model_encoder.h"
+#include "transform/transform.h"
 #include "util/hashmap.h"
 
 extern const struct profdata_format pd_format_flamegraph;
@@ -320,5 +321,6 @@ const struct profdata_format pd_format_flamegraph = {
 	.name = "flamegraph",
 	.description = "interactive SVG flame graph (as flamegraph.pl draws); export only",
 	.write_model = flamegraph_write_model,
+	.transforms = pd_transforms_samples,
 	.write_options = flamegraph_write_options,
 };
