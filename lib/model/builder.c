@@ -288,7 +288,7 @@ static int thread_row(profdata_profile *p, uint32_t serial, profdata_thread_info
 static int on_thread_start(void *payload, const profdata_thread_start *t)
 {
 	profdata_profile *p = payload;
-	profdata_thread_info *ti;
+	profdata_thread_info *ti = NULL;
 	int e = need_begun(p, "thread_start");
 	if (e || (e = thread_row(p, t->serial, &ti)) < 0)
 		return e;
@@ -305,7 +305,7 @@ static int on_thread_start(void *payload, const profdata_thread_start *t)
 static int on_thread_end(void *payload, const profdata_thread_end *t)
 {
 	profdata_profile *p = payload;
-	profdata_thread_info *ti;
+	profdata_thread_info *ti = NULL;
 	int e = need_begun(p, "thread_end");
 	if (e || (e = thread_row(p, t->serial, &ti)) < 0)
 		return e;
