@@ -4,10 +4,12 @@
  * Exit status: 0 success, 1 invalid input or a failed operation, 2 usage.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <profdata/profdata.h>
@@ -35,6 +37,7 @@ static const char usage_text[] =
 	"  --option K=V       an encoder option for convert (repeatable)\n"
 	"  --gzip[=LEVEL]     gzip the output of convert\n"
 	"  --via-model        convert through the in-memory model instead of streaming\n"
+	"  --force            convert: replace an OUT that is read-only\n"
 	"  --quiet            no warnings on stderr\n"
 	"\n"
 	"'profdata formats' lists the formats this build reads and writes.\n";
@@ -44,7 +47,7 @@ typedef struct args {
 	const char *files[2];
 	int nfiles;
 	const char *from, *to;
-	int json, strict, quiet, via_model;
+	int json, strict, quiet, via_model, force;
 	int gzip;
 	long limit;
 	long dump;
@@ -97,6 +100,8 @@ static int parse(int argc, char **argv, args *a)
 			a->quiet = 1;
 		else if (strcmp(s, "--via-model") == 0)
 			a->via_model = 1;
+		else if (strcmp(s, "--force") == 0)
+			a->force = 1;
 		else if (strcmp(s, "--gzip") == 0)
 			a->gzip = 6;
 		else if (strncmp(s, "--gzip=", 7) == 0) {
@@ -406,6 +411,68 @@ static int cmd_check(const args *a)
 	return 0;
 }
 
+/*
+ * The temporary file convert is filling, for the signal handler to remove: an
+ * interrupted conversion of a large dump must not leave hundreds of MB behind.
+ * The tool's one piece of global state; the library keeps none.
+ */
+static char *volatile temporary_output;
+
+static void remove_temporary_and_die(int sig)
+{
+	char *path = temporary_output;
+	if (path)
+		unlink(path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void forget_temporary(void)
+{
+	char *path = temporary_output;
+	temporary_output = NULL;
+	free(path);
+}
+
+static void remove_temporary_on_signals(const profdata_writer *w)
+{
+	const char *tmp = profdata_writer_temp_path(w);
+	char *copy = tmp ? strdup(tmp) : NULL;
+	if (!copy)
+		return;
+	temporary_output = copy;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = remove_temporary_and_die;
+	sigemptyset(&sa.sa_mask);
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/*
+ * OUT never harms a file (profdata_writer_open_file): a new OUT is no more
+ * readable than IN, a read-only OUT is replaced only with --force.
+ */
+static int open_output(const args *a, profdata_writer **w)
+{
+	unsigned mode = 0666;
+	struct stat st;
+	if (strcmp(a->files[0], "-") != 0 && stat(a->files[0], &st) == 0 && S_ISREG(st.st_mode))
+		mode = (unsigned)st.st_mode & 0666;
+	int e = profdata_writer_open_file(w, a->files[1], a->force ? PROFDATA_WRITER_FORCE : 0, mode);
+	if (e == 0) {
+		remove_temporary_on_signals(*w);
+		return 0;
+	}
+	const profdata_error *err = *w ? profdata_writer_error(*w) : NULL;
+	if (err && !a->force && strstr(err->message, "read-only"))
+		fprintf(stderr, "profdata: %s: %s (--force replaces it)\n", a->files[1], err->message);
+	else
+		report(a->files[1], err, e);
+	return e;
+}
+
 static int cmd_convert(const args *a)
 {
 	if (a->nfiles != 2)
@@ -419,9 +486,8 @@ static int cmd_convert(const args *a)
 	if (!r)
 		return EXIT_INVALID;
 	profdata_writer *w;
-	int e = profdata_writer_open_path(&w, a->files[1]);
+	int e = open_output(a, &w);
 	if (e < 0) {
-		report(a->files[1], w ? profdata_writer_error(w) : NULL, e);
 		profdata_writer_free(w);
 		profdata_reader_free(r);
 		return EXIT_INVALID;
@@ -460,6 +526,7 @@ static int cmd_convert(const args *a)
 	}
 	warnings(a, r, w);
 	profdata_writer_free(w); /* removes the temporary file unless it was renamed */
+	forget_temporary();
 	profdata_reader_free(r);
 	return status;
 }
