@@ -78,6 +78,7 @@ static int run_decoder(const profdata_format *f, profdata_reader *in, const prof
 		.opts = &o,
 		.callback_rc = &callback_rc,
 	};
+	pd_in_set_mode(in, a.mode);
 	e = f->decode(&a);
 	pd_options_free(&o);
 	if (e != 0 && callback_rc < 0)

@@ -322,6 +322,24 @@ START_TEST(truncated_gzip_is_an_error_not_a_short_read)
 	ck_assert_int_eq(n, PROFDATA_ETRUNCATED);
 	ck_assert_ptr_nonnull(strstr(profdata_reader_error(r)->message, "gzip"));
 	profdata_reader_free(r);
+	/* For a permissive decoder it ends the input with a warning naming the offset. */
+	ck_assert_int_eq(profdata_reader_open_memory(&r, z, zlen / 2, "half.gz"), 0);
+	pd_in_set_mode(r, PROFDATA_MODE_PERMISSIVE);
+	uint64_t got = 0;
+	do {
+		n = pd_in_fill(r, 1 << 16, &p);
+		if (n > 0) {
+			pd_in_skip(r, (size_t)n);
+			got += (uint64_t)n;
+		}
+	} while (n > 0);
+	ck_assert_int_eq(n, 0);
+	ck_assert_uint_gt(got, 0);
+	ck_assert_ptr_null(profdata_reader_error(r));
+	ck_assert_uint_eq(profdata_reader_warning_count(r), 1);
+	ck_assert_uint_eq(profdata_reader_warning(r, 0)->offset, got);
+	ck_assert_ptr_nonnull(strstr(profdata_reader_warning(r, 0)->message, "truncated .gz"));
+	profdata_reader_free(r);
 	free(z);
 	free(b);
 }
