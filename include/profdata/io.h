@@ -16,7 +16,25 @@
  *
  * A reader or writer is used by one thread at a time; separate handles are
  * independent. A reader over a mapped file of 128 MiB or more runs a helper
- * thread that reads ahead of the decoder; profdata_reader_free() joins it.
+ * thread that reads ahead of the decoder; profdata_reader_free() joins it
+ * (so does every call that starts one, such as
+ * profdata_profile_reference_count(), before it returns).
+ *
+ * Mapped files and other processes: regular files are mapped read-only, and
+ * a profile read from one keeps pointing into the mapping. If another
+ * process truncates the file while the reader or profile is in use,
+ * touching the vanished pages raises SIGBUS, as for any mapped file. The
+ * library does not install signal handlers (a host's own would be
+ * overridden); where inputs may change underneath, copy them first, or read
+ * them through profdata_reader_open_fd() on a pipe, which buffers instead of
+ * mapping. Rewriting a file in place changes what a profile reads; replacing
+ * it (a new file renamed over the path, as profdata_writer_close() does) is
+ * safe: the mapping keeps the old file.
+ *
+ * Open failures: profdata_reader_open_path() and profdata_writer_open_path()
+ * still return a handle when the path cannot be opened, holding the error
+ * (profdata_reader_error(), profdata_writer_error()); free it after reading
+ * that. profdata_*_free(NULL) is a no-op, so one cleanup path serves all.
  */
 #ifndef PROFDATA_IO_H
 #define PROFDATA_IO_H
