@@ -61,3 +61,12 @@ if [ "$("$tool" info "$dir/full.hprof.gz" | awk '/^format:/ {print $2}')" = hpro
 else
   echo "no gzip input in this build: the truncated .gz case is not run"
 fi
+
+# Nothing the output can say: a failure naming what is missing, not an empty success.
+cpu=$root/tests/data/gperftools/cpu-1000hz.prof
+expect_status 1 "$tool" histo "$cpu"
+grep -q "holds no heap dump" "$dir/err" || fail "histo of a CPU profile: $(cat "$dir/err")"
+expect_status 1 "$tool" convert "$fixture" "$dir/dump.folded" --to folded
+grep -q "no samples" "$dir/err" || fail "folded from a heap dump: $(cat "$dir/err")"
+[ ! -e "$dir/dump.folded" ] || fail "an output was left behind"
+echo "empty results refused: histo of a CPU profile, folded stacks of a heap dump"

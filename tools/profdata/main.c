@@ -470,6 +470,15 @@ static void json_histogram(const args *a, const profdata_histogram *h, size_t n)
 	printf("]}\n");
 }
 
+/* An empty table would say "nothing" where the truth is "not a heap dump". */
+static void refuse_empty_histogram(const args *a)
+{
+	const char *format = input_format(a);
+	fprintf(stderr, "profdata: %s: no objects to count: the input%s%s%s holds no heap dump%s\n", a->files[0],
+	        format ? " (" : "", format ? format : "", format ? ")" : "",
+	        a->dump > 0 ? " with that number (--dump counts from 0)" : "");
+}
+
 static int cmd_histo(const args *a)
 {
 	if (a->nfiles != 1)
@@ -487,6 +496,12 @@ static int cmd_histo(const args *a)
 		return failure_status(e);
 	}
 	warnings(a, r, NULL);
+	if (profdata_histogram_count(h) == 0) {
+		refuse_empty_histogram(a);
+		profdata_histogram_free(h);
+		profdata_reader_free(r);
+		return EXIT_INVALID;
+	}
 	size_t n = profdata_histogram_count(h);
 	if (a->limit >= 0 && (size_t)a->limit < n)
 		n = (size_t)a->limit;
