@@ -84,6 +84,10 @@ pd_blob *pd_in_blob(profdata_reader *r);
 /* Peek at up to `want` bytes without consuming; for sniffing. */
 int64_t pd_in_peek(profdata_reader *r, size_t want, const unsigned char **p);
 pd_diag *pd_in_diag(profdata_reader *r);
+/* The mode of the decoder about to read `r` (profdata_mode): a truncated .gz
+ * file then reads as a truncated plain file would (the core sets it; until
+ * then a truncated .gz file is an error). */
+void pd_in_set_mode(profdata_reader *r, int mode);
 
 /* Diagnostics on a reader. */
 int pd_in_error(profdata_reader *r, int code, uint64_t offset, const char *fmt, ...) PD_PRINTF(4, 5);

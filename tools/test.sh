@@ -4,6 +4,8 @@
 #      the interoperability tests;
 #   2. build with gcc and run every test (unit, api, codecs, interop, fuzz corpora);
 #   3. build with clang, -Werror, the same tests;
+#   3b. release builds (-O3, as packagers build) with gcc and clang, -Werror;
+#   3c. the static library alone, and both libraries;
 #   4. build with AddressSanitizer + UndefinedBehaviorSanitizer and run the tests again;
 #   5. run the unit suites under valgrind;
 #   6. build the libFuzzer targets and fuzz each decoder briefly.
@@ -28,6 +30,23 @@ step "clang build and tests"
 CC=clang meson setup "$out/clang" --werror -Dtests=enabled >/dev/null
 meson compile -C "$out/clang" >/dev/null
 meson test -C "$out/clang" --print-errorlogs --suite unit --suite api
+
+# -Werror is ours, not a default: other compilers may warn where ours do not.
+# -O3 brings gcc's maybe-uninitialized analysis, so release builds are built too.
+for compiler in gcc clang; do
+  step "$compiler release build (-O3) and tests"
+  CC=$compiler meson setup "$out/release-$compiler" --buildtype=release --werror -Dtests=enabled >/dev/null
+  meson compile -C "$out/release-$compiler" >/dev/null
+  meson test -C "$out/release-$compiler" --print-errorlogs --suite unit --suite api
+done
+
+step "static library (libprofdata.a exposes only profdata_*) and both libraries"
+meson setup "$out/static" --werror -Dtests=enabled -Ddefault_library=static >/dev/null
+meson compile -C "$out/static" >/dev/null
+meson test -C "$out/static" --print-errorlogs --suite unit --suite api
+meson setup "$out/both" --werror -Dtests=enabled -Ddefault_library=both >/dev/null
+meson compile -C "$out/both" >/dev/null
+meson test -C "$out/both" --print-errorlogs --suite api
 
 step "address and undefined-behaviour sanitizers"
 meson setup "$out/asan" --werror -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false >/dev/null

@@ -1,56 +1,118 @@
-"""Tests of the Python binding against the built library (run by meson test)."""
+"""Tests of the Python binding against the built library (pytest; run by meson test)."""
 import os
 import sys
-import tempfile
-import unittest
+import warnings
 
-sys.path.insert(0, os.path.dirname(__file__))
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import profdata  # noqa: E402
 
-DATA = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "data")
+DUMP = os.path.join(DATA, "hprof", "jdk17-minimal.hprof")
+CPU = os.path.join(DATA, "gperftools", "cpu-1000hz.prof")
 
 
-class BindingTest(unittest.TestCase):
-    def test_version(self):
-        self.assertRegex(profdata.version(), r"^\d+\.\d+\.\d+$")
-
-    def test_missing_file_raises_with_its_name(self):
-        with self.assertRaises(profdata.Error) as cm:
-            profdata.Profile.read("/nonexistent/dump.hprof")
-        self.assertIn("/nonexistent/dump.hprof", str(cm.exception))
-
-    def test_unknown_bytes_raise_with_offset(self):
-        with tempfile.NamedTemporaryFile(suffix=".bin") as f:
-            f.write(b"not a profile at all\n")
-            f.flush()
-            with self.assertRaises(profdata.Error) as cm:
-                profdata.Profile.read(f.name)
-            self.assertEqual(cm.exception.offset, 0)
-
-    def test_formats_are_listed(self):
-        names = [n for n, _, _ in profdata.formats()]
-        self.assertEqual(len(names), len(set(names)))
-
-    def test_read_histogram_convert_when_hprof_is_built(self):
-        if ("hprof", True, True) not in profdata.formats():
-            self.skipTest("this build has no hprof codec")
-        dump = os.path.join(DATA, "hprof", "jdk17-minimal.hprof")
-        with profdata.Profile.read(dump) as p:
-            self.assertEqual(p.format, "hprof")
-            self.assertGreater(p.count("objects"), 1000)
-            self.assertGreater(p.references(), 0)
-            objects = p.count("objects")
-            functions = p.functions()
-            self.assertEqual(len(functions), p.count("functions"))
-            self.assertTrue(all(name for name, _, _, _ in functions))
-        histo = profdata.histogram(dump)
-        self.assertEqual(sum(i for _, i, _ in histo), objects)
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, "copy.hprof")
-            profdata.convert(dump, out, "hprof")
-            with profdata.Profile.read(out) as q:
-                self.assertEqual(q.count("objects"), objects)
+def needs(fmt):
+    return pytest.mark.skipif((fmt, True, True) not in profdata.formats(), reason="no %s codec in this build" % fmt)
 
 
-if __name__ == "__main__":
-    unittest.main()
+def test_version():
+    assert profdata.version().count(".") == 2
+
+
+def test_missing_file_is_file_not_found():
+    with pytest.raises(FileNotFoundError) as info:
+        profdata.open("/nonexistent/dump.hprof")
+    assert info.value.filename == "/nonexistent/dump.hprof"
+
+
+def test_unknown_bytes_are_a_format_error_with_offset(tmp_path):
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(b"not a profile at all\n")
+    with pytest.raises(profdata.FormatError) as info:
+        profdata.open(bad)
+    assert info.value.offset == 0
+    assert isinstance(info.value, ValueError) and isinstance(info.value, profdata.Error)
+
+
+def test_formats_are_listed():
+    names = [n for n, _, _ in profdata.formats()]
+    assert len(names) == len(set(names))
+
+
+@needs("hprof")
+def test_closed_profile_raises_instead_of_crashing():
+    p = profdata.open(DUMP)
+    classes = p.classes()
+    p.close()
+    p.close()  # twice is fine
+    assert p.closed
+    for use in (lambda: p.count("objects"), lambda: p.format, lambda: next(classes),
+                lambda: list(p.objects()), lambda: p.write("/tmp/never", "hprof")):
+        with pytest.raises(ValueError):
+            use()
+    assert "closed" in repr(p)
+
+
+@needs("hprof")
+def test_iterators_over_a_heap_dump():
+    with profdata.open(DUMP) as p:
+        assert p.format == "hprof"
+        objects = list(p.objects())
+        assert len(objects) == p.count("objects") > 1000
+        classes = {c.id: c for c in p.classes()}
+        assert any(c.name == "java.lang.String" and c.internal_name == "java/lang/String"
+                   for c in classes.values())
+        assert all(o.class_name for o in objects)
+        refs = list(p.references())
+        assert len(refs) == p.reference_count() > 0
+        ids = {o.id for o in objects}
+        assert all(r.source in ids for r in refs[:1000])
+        stacks = list(p.stacks())
+        assert any(f.function == "main" for s in stacks for f in s.frames)
+        assert len(p.functions()) == p.count("functions")
+        assert all(name for name, _, _, _ in p.functions())
+
+
+@needs("hprof")
+def test_histogram_rows_are_named_tuples_that_sum_to_the_objects():
+    rows = profdata.histogram(DUMP)
+    assert rows[0].bytes >= rows[-1].bytes
+    with profdata.open(DUMP) as p:
+        assert sum(r.instances for r in rows) == p.count("objects")
+
+
+@needs("hprof")
+def test_convert_and_write(tmp_path):
+    out = tmp_path / "copy.hprof"
+    profdata.convert(DUMP, out, "hprof")
+    with profdata.open(DUMP) as p, profdata.open(out) as q:
+        assert q.count("objects") == p.count("objects")
+        p.write(tmp_path / "again.hprof", "hprof")
+    assert (tmp_path / "again.hprof").stat().st_size == out.stat().st_size
+
+
+@needs("gperftools")
+def test_samples_and_stacks_of_a_cpu_profile():
+    with profdata.open(CPU) as p:
+        samples = list(p.samples())
+        assert len(samples) == p.count("samples") > 0
+        stacks = {s.serial: s for s in p.stacks()}
+        assert all(s.stack_serial in stacks for s in samples)
+        assert all(len(s.values) >= 1 for s in samples)
+
+
+@needs("hprof")
+def test_repairs_arrive_as_warnings(tmp_path):
+    data = open(DUMP, "rb").read()
+    cut = tmp_path / "cut.hprof"
+    cut.write_bytes(data[: len(data) // 2])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with profdata.open(cut) as p:
+            assert p.warnings
+    assert any(issubclass(w.category, profdata.ProfdataWarning) for w in caught)
+    with pytest.raises(profdata.FormatError) as info:
+        profdata.open(cut, strict=True)
+    assert info.value.offset is not None

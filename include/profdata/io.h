@@ -10,13 +10,31 @@
  *
  * A profdata_writer is an output: a path (written to a temporary file in the
  * same directory and renamed over the target only by a successful
- * profdata_writer_close(), so nothing is ever left half-written), a file
- * descriptor, a growing memory buffer, or caller callbacks. Output may be
- * gzip-compressed.
+ * profdata_writer_close(), so nothing is ever left half-written; devices and
+ * FIFOs are written through), a file descriptor, a growing memory buffer, or
+ * caller callbacks. Output may be gzip-compressed.
  *
  * A reader or writer is used by one thread at a time; separate handles are
  * independent. A reader over a mapped file of 128 MiB or more runs a helper
- * thread that reads ahead of the decoder; profdata_reader_free() joins it.
+ * thread that reads ahead of the decoder; profdata_reader_free() joins it
+ * (so does every call that starts one, such as
+ * profdata_profile_reference_count(), before it returns).
+ *
+ * Mapped files and other processes: regular files are mapped read-only, and
+ * a profile read from one keeps pointing into the mapping. If another
+ * process truncates the file while the reader or profile is in use,
+ * touching the vanished pages raises SIGBUS, as for any mapped file. The
+ * library does not install signal handlers (a host's own would be
+ * overridden); where inputs may change underneath, copy them first, or read
+ * them through profdata_reader_open_fd() on a pipe, which buffers instead of
+ * mapping. Rewriting a file in place changes what a profile reads; replacing
+ * it (a new file renamed over the path, as profdata_writer_close() does) is
+ * safe: the mapping keeps the old file.
+ *
+ * Open failures: profdata_reader_open_path() and profdata_writer_open_path()
+ * still return a handle when the path cannot be opened, holding the error
+ * (profdata_reader_error(), profdata_writer_error()); free it after reading
+ * that. profdata_*_free(NULL) is a no-op, so one cleanup path serves all.
  */
 #ifndef PROFDATA_IO_H
 #define PROFDATA_IO_H
@@ -108,14 +126,42 @@ PROFDATA_API size_t profdata_reader_warning_count(const profdata_reader *r);
 PROFDATA_API const profdata_error *profdata_reader_warning(const profdata_reader *r, size_t i);
 
 /*
- * Write to `path` ("-" is standard output, written directly). The data goes
- * to a temporary file beside `path` that profdata_writer_close() renames over
- * it; freeing the writer without a successful close removes the temporary
- * file. When the temporary file cannot be created the result is PROFDATA_EIO
- * and *out is still a writer whose profdata_writer_error() explains: free it
- * after reading that. On other failures *out is NULL.
+ * Write to `path` ("-" is standard output, written directly); the same as
+ * profdata_writer_open_file(out, path, 0, 0666).
  */
 PROFDATA_API int profdata_writer_open_path(profdata_writer **out, const char *path);
+
+/* Replace a file that nobody may write (mode without any w bit, or not writable by us). */
+#define PROFDATA_WRITER_FORCE 1u
+
+/*
+ * Write to `path`, never harming what is there until the output is whole:
+ * - A regular file (or none) is written to a temporary file beside it, which
+ *   profdata_writer_close() renames over it; freeing the writer without a
+ *   successful close removes the temporary file
+ *   (profdata_writer_temp_path() names it for a program that must remove it
+ *   from a signal handler).
+ * - A symbolic link is followed: the file it names is replaced, in that
+ *   file's folder, and the link stays.
+ * - A device or FIFO is opened and written through (no temporary file).
+ * - A file being replaced keeps its permission bits (and its owner where the
+ *   system lets us give it). A read-only one (no w bit, or not writable by
+ *   this process) is refused unless `flags` has PROFDATA_WRITER_FORCE.
+ * - A new file gets `new_mode & 0666`, less the umask: pass the input's
+ *   permissions so that an output is never more readable than its source.
+ * When the path cannot be written the result is PROFDATA_EIO and *out is
+ * still a writer whose profdata_writer_error() explains: free it after
+ * reading that. On other failures *out is NULL.
+ */
+PROFDATA_API int profdata_writer_open_file(profdata_writer **out, const char *path, unsigned flags,
+                                           unsigned new_mode);
+
+/*
+ * The temporary file a path writer is filling, or NULL (not a path writer, a
+ * device or FIFO, or closed). Borrowed: valid until profdata_writer_close()
+ * or profdata_writer_free(); copy it to use it from a signal handler.
+ */
+PROFDATA_API const char *profdata_writer_temp_path(const profdata_writer *w);
 
 /* Write to descriptor `fd`; the caller keeps owning it. `name` is copied. */
 PROFDATA_API int profdata_writer_open_fd(profdata_writer **out, int fd, const char *name);

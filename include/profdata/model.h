@@ -19,6 +19,26 @@
  * Bindings that cannot expand macros call the _sized functions with the
  * size of their struct.
  *
+ * Return values: a row getter returns 0, or PROFDATA_ENOTFOUND when the index
+ * is not below profdata_profile_count() of its table (*out is then left
+ * alone). A profdata_profile_find_*() returns 0 and the row's index in
+ * *index, or PROFDATA_ENOTFOUND when no row has that id (*index unchanged).
+ * Getters that return a pointer (profdata_profile_string()) return NULL for
+ * an unknown id.
+ *
+ * Names: class names are kept as the input spells them, which for JVM
+ * formats is the internal form ("java/lang/String", "[I",
+ * "[Ljava/lang/Object;"); profdata_java_name() turns them into the source
+ * form ("java.lang.String", "int[]") that histograms and tools show. An
+ * HPROF primitive array has no class object: its class_id is 0 and its
+ * elem_type (profdata_basic_type) names it: "[" plus the type's letter
+ * (Z C F D B S I J) is its internal name, e.g. "[I" for PROFDATA_TYPE_INT.
+ *
+ * Mapped inputs: a profile read from a memory-mapped file (any regular file
+ * given to profdata_reader_open_path()) may point into that mapping, so the
+ * file must not be truncated or rewritten while the profile is in use; see
+ * include/profdata/io.h for what happens and how to avoid it.
+ *
  * Storage is struct-of-arrays with nothing allocated per object; object
  * payloads may point into the memory-mapped input, which the profile then
  * keeps mapped. doc/design.md gives the bytes per object.
@@ -154,7 +174,7 @@ typedef struct profdata_class_info {
 	int has_load, has_dump;
 	int unloaded;               /* an UNLOAD CLASS named its serial */
 	uint32_t dump_index;        /* which dump held its class dump */
-	const char *name;           /* resolved name (internal form), or NULL */
+	const char *name;           /* resolved name, internal form ("java/lang/String"), or NULL */
 } profdata_class_info;
 
 PROFDATA_API int profdata_profile_class_sized(const profdata_profile *p, size_t i, profdata_class_info *out,

@@ -78,6 +78,7 @@ static int run_decoder(const profdata_format *f, profdata_reader *in, const prof
 		.opts = &o,
 		.callback_rc = &callback_rc,
 	};
+	pd_in_set_mode(in, a.mode);
 	e = f->decode(&a);
 	pd_options_free(&o);
 	if (e != 0 && callback_rc < 0)
@@ -106,7 +107,7 @@ static int check_opts(const profdata_read_options *opts)
 
 int profdata_decode(profdata_reader *in, const profdata_read_options *opts, const profdata_events *ev, void *payload)
 {
-	const profdata_format *f;
+	const profdata_format *f = NULL;
 	int e = check_opts(opts);
 	if (e < 0 || !ev || pd_events_size(ev->version) == 0)
 		return pd_in_error(in, PROFDATA_EINVAL, PD_NO_OFFSET, "invalid options or events version");
@@ -118,7 +119,7 @@ int profdata_decode(profdata_reader *in, const profdata_read_options *opts, cons
 int profdata_read(profdata_profile **out, profdata_reader *in, const profdata_read_options *opts)
 {
 	*out = NULL;
-	const profdata_format *f;
+	const profdata_format *f = NULL;
 	int e = check_opts(opts);
 	if (e < 0)
 		return pd_in_error(in, PROFDATA_EINVAL, PD_NO_OFFSET, "read options of an unknown version");
@@ -185,7 +186,7 @@ static int find_writer(profdata_writer *w, const profdata_write_options *opts, c
 int profdata_encoder_new(profdata_encoder **out, profdata_writer *w, const profdata_write_options *opts)
 {
 	*out = NULL;
-	const profdata_format *f;
+	const profdata_format *f = NULL;
 	int e = find_writer(w, opts, &f);
 	if (e < 0)
 		return e;
@@ -238,7 +239,7 @@ void profdata_encoder_free(profdata_encoder *e)
 
 int profdata_write(const profdata_profile *p, profdata_writer *w, const profdata_write_options *opts)
 {
-	const profdata_format *f;
+	const profdata_format *f = NULL;
 	int e = find_writer(w, opts, &f);
 	if (e < 0)
 		return e;

@@ -173,6 +173,18 @@ size_t pd_sample_count_index(const profdata_profile *p)
 	return 0;
 }
 
+int pd_need_samples(const profdata_profile *p, profdata_writer *w, const char *format)
+{
+	size_t objects = profdata_profile_count(p, PROFDATA_TABLE_OBJECTS);
+	size_t classes = profdata_profile_count(p, PROFDATA_TABLE_CLASSES);
+	if (profdata_profile_count(p, PROFDATA_TABLE_SAMPLES) > 0 || (objects == 0 && classes == 0))
+		return 0;
+	return pd_out_error(w, PROFDATA_EUNSUPPORTED,
+	                    "%s: the input holds no samples, only a heap (classes and objects); %s output is "
+	                    "made of samples (convert a CPU profile, or write hprof or ibm-classic)",
+	                    format, format);
+}
+
 int pd_sample_walk_init(pd_sample_walk *sw, const profdata_profile *p, profdata_writer *w, const char *format)
 {
 	size_t n = profdata_profile_count(p, PROFDATA_TABLE_STACKS), max = 0;

@@ -32,6 +32,15 @@ static inline const char *pd_profile_text(const profdata_profile *p, uint64_t id
 	return s;
 }
 
+/*
+ * For formats made of samples only (folded, pprof): PROFDATA_EUNSUPPORTED,
+ * with a message naming what the input holds instead, when it has objects
+ * or classes (a heap dump) and no sample, rather than an empty output
+ * nobody would understand. An input with nothing at all gives an empty
+ * output. 0 otherwise.
+ */
+int pd_need_samples(const profdata_profile *p, profdata_writer *w, const char *format);
+
 /* The value that counts a sample: the "samples"/"count" type, else the first. */
 size_t pd_sample_count_index(const profdata_profile *p);
 /* That value of `s` (1 for a sample without values, 0 when it has fewer). Inline: once per sample. */

@@ -47,6 +47,8 @@ struct profdata_reader {
 	uint64_t progress_every, progress_next, raw_consumed;
 	pd_pager *pager;       /* mapped inputs: releases behind the cursor (and faults ahead of it) */
 	int pager_tried;
+	int permissive;        /* its decoder is permissive: a truncated .gz file ends the input */
+	int gzip_cut;          /* permissive: a truncated .gz ended the input, with a warning */
 #if PD_HAVE_ZLIB
 	z_stream z;
 	int z_init, z_member_done;
@@ -160,6 +162,8 @@ int profdata_reader_is_gzip(const profdata_reader *r) { return r->gzip; }
 const profdata_error *profdata_reader_error(const profdata_reader *r) { return pd_diag_last(&r->diag); }
 size_t profdata_reader_warning_count(const profdata_reader *r) { return r->diag.nwarnings; }
 const profdata_error *profdata_reader_warning(const profdata_reader *r, size_t i) { return pd_diag_warning(&r->diag, i); }
+void pd_in_set_mode(profdata_reader *r, int mode) { r->permissive = mode == PROFDATA_MODE_PERMISSIVE; }
+
 pd_diag *pd_in_diag(profdata_reader *r) { return &r->diag; }
 
 /* Raw bytes from a streamed source; 0 at its end, negative on error. */
@@ -250,12 +254,21 @@ static long inflate_some(profdata_reader *r, unsigned char *dst, size_t n)
 				return pd_diag_error(&r->diag, PROFDATA_EFORMAT, r->offset, 0, "gzip: cannot reset");
 			r->z_member_done = 0;
 		}
+		if (r->gzip_cut)
+			return 0;
 		long a = raw_fill(r);
 		if (a < 0)
 			return a;
-		if (a == 0)
-			return pd_diag_error(&r->diag, PROFDATA_ETRUNCATED, r->offset, 0,
-			                     "gzip stream ends inside a member (truncated .gz file)");
+		if (a == 0) {
+			/* As a truncated plain file reads: strict fails, permissive keeps what came before. */
+			if (!r->permissive)
+				return pd_diag_error(&r->diag, PROFDATA_ETRUNCATED, r->offset, 0,
+				                     "gzip stream ends inside a member (truncated .gz file)");
+			pd_diag_warn(&r->diag, PROFDATA_ETRUNCATED, r->offset, 0,
+			             "gzip stream ends inside a member (truncated .gz file); reading what it held");
+			r->gzip_cut = 1;
+			return 0;
+		}
 		r->z.next_in = r->raw + r->raw_start;
 		r->z.avail_in = (uInt)(r->raw_end - r->raw_start);
 		r->z.next_out = dst;

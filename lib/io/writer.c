@@ -1,6 +1,7 @@
 /*
- * Output through a staging buffer to a path (temporary file + rename), a
- * descriptor, memory or callbacks, optionally gzip-compressed.
+ * Output through a staging buffer to a path (temporary file + rename; devices
+ * and FIFOs written through), a descriptor, memory or callbacks, optionally
+ * gzip-compressed.
  */
 #include "internal.h"
 #include "pd_config.h"
@@ -54,7 +55,116 @@ static profdata_writer *writer_new(const char *name, int dst)
 	return w;
 }
 
-int profdata_writer_open_path(profdata_writer **out, const char *path)
+/*
+ * Where a path's bytes go: a symbolic link is followed (up to 40 levels, a
+ * dangling one included) so that the file it names is replaced, in that
+ * file's folder, and the link stays a link. Returns a malloc'd path or NULL.
+ */
+static char *follow_links(const char *path)
+{
+	char *cur = pd_strdup(path);
+	for (int depth = 0; cur && depth < 40; depth++) {
+		struct stat st;
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			return cur;
+		size_t cap = (size_t)st.st_size + 1 > 256 ? (size_t)st.st_size + 1 : 256;
+		char *target = malloc(cap);
+		ssize_t n = target ? readlink(cur, target, cap - 1) : -1;
+		if (n < 0) {
+			free(target);
+			return cur;
+		}
+		target[n] = 0;
+		const char *slash = strrchr(cur, '/');
+		if (target[0] == '/' || !slash) {
+			free(cur);
+			cur = target;
+			continue;
+		}
+		size_t dir_len = (size_t)(slash - cur) + 1;
+		char *next = malloc(dir_len + (size_t)n + 1);
+		if (next) {
+			memcpy(next, cur, dir_len);
+			memcpy(next + dir_len, target, (size_t)n + 1);
+		}
+		free(target);
+		free(cur);
+		cur = next;
+	}
+	return cur;
+}
+
+/* `what` is the whole message: the writer's name, the path, comes first already. */
+static int open_failed(profdata_writer **out, profdata_writer *w, const char *what, const char *why)
+{
+	pd_diag_error(&w->diag, PROFDATA_EIO, PD_NO_OFFSET, 0, "%s%s", what, why);
+	w->failed = 1;
+	*out = w;
+	return PROFDATA_EIO;
+}
+
+/* Why a temporary file cannot be made beside `path`, in words for people. */
+static const char *create_failure(const char *path, int err)
+{
+	if (err != ENOENT)
+		return strerror(err);
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return "the current folder does not allow new files";
+	struct stat st;
+	char dir[4096];
+	size_t n = (size_t)(slash - path);
+	if (n == 0 || n >= sizeof(dir))
+		return strerror(err);
+	memcpy(dir, path, n);
+	dir[n] = 0;
+	return stat(dir, &st) == 0 ? "its folder does not allow new files" : "its folder does not exist";
+}
+
+/*
+ * Stage the bytes in a fresh file beside `w->path` (O_EXCL, no mkstemp, so
+ * that the mode is ours to choose). A file being replaced lends its mode
+ * (and, where permitted, its owner) before anything is written, so that a
+ * 0600 heap dump never becomes readable by others even for a moment.
+ */
+static int open_temporary(profdata_writer *w, const struct stat *old, unsigned new_mode)
+{
+	size_t n = strlen(w->path) + 64;
+	w->tmp_path = malloc(n);
+	if (!w->tmp_path)
+		return PROFDATA_ENOMEM;
+	mode_t mode = old ? 0600 : (mode_t)(new_mode & 0666);
+	for (unsigned i = 0; i < 1000 && w->fd < 0; i++) {
+		snprintf(w->tmp_path, n, "%s.tmp-%ld-%u", w->path, (long)getpid(), i);
+		w->fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY, mode);
+		if (w->fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (w->fd < 0) {
+		int err = errno;
+		free(w->tmp_path);
+		w->tmp_path = NULL;
+		errno = err;
+		return PROFDATA_EIO;
+	}
+	if (old) {
+		if ((old->st_uid != geteuid() || old->st_gid != getegid()) && fchown(w->fd, old->st_uid, old->st_gid) != 0) {
+			/* Not ours to give away: the replacement keeps our owner, and the mode below. */
+		}
+		if (fchmod(w->fd, old->st_mode & 0777) != 0) {
+			/* The 0600 it was created with is no wider than the original. */
+		}
+	}
+	return 0;
+}
+
+/* A file nobody may write is not replaced unless asked to be. */
+static int read_only(const char *path, const struct stat *st)
+{
+	return (st->st_mode & 0222) == 0 || (access(path, W_OK) != 0 && (errno == EACCES || errno == EROFS));
+}
+
+int profdata_writer_open_file(profdata_writer **out, const char *path, unsigned flags, unsigned new_mode)
 {
 	*out = NULL;
 	if (!path)
@@ -64,30 +174,46 @@ int profdata_writer_open_path(profdata_writer **out, const char *path)
 	profdata_writer *w = writer_new(path, DST_PATH);
 	if (!w)
 		return PROFDATA_ENOMEM;
-	w->path = pd_strdup(path);
-	size_t n = strlen(path) + 64;
-	w->tmp_path = malloc(n);
-	if (!w->path || !w->tmp_path) {
+	if (!(w->path = follow_links(path))) {
 		profdata_writer_free(w);
 		return PROFDATA_ENOMEM;
 	}
-	/* O_EXCL with a fresh name instead of mkstemp: the file gets the umask's mode. */
-	for (unsigned i = 0; i < 1000 && w->fd < 0; i++) {
-		snprintf(w->tmp_path, n, "%s.tmp-%ld-%u", path, (long)getpid(), i);
-		w->fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_EXCL, 0666);
-		if (w->fd < 0 && errno != EEXIST)
-			break;
-	}
-	if (w->fd < 0) {
-		pd_diag_error(&w->diag, PROFDATA_EIO, PD_NO_OFFSET, 0, "%s: cannot create %s: %s", path,
-		              w->tmp_path, strerror(errno));
+	struct stat st;
+	int exists = stat(w->path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode))
+		return open_failed(out, w, "is a folder", "");
+	if (exists && !S_ISREG(st.st_mode)) {
+		/* Devices, FIFOs: written through, as cp and shell redirections do. */
+		w->fd = open(w->path, O_WRONLY | O_NOCTTY);
+		if (w->fd < 0)
+			return open_failed(out, w, "cannot open it for writing: ", strerror(errno));
+		w->own_fd = 1;
 		*out = w;
-		w->failed = 1;
-		return PROFDATA_EIO;
+		return 0;
 	}
+	if (exists && !(flags & PROFDATA_WRITER_FORCE) && read_only(w->path, &st))
+		return open_failed(out, w, "is read-only; not replaced", "");
+	int e = open_temporary(w, exists ? &st : NULL, new_mode ? new_mode : 0666);
+	if (e == PROFDATA_ENOMEM) {
+		profdata_writer_free(w);
+		return e;
+	}
+	if (e < 0)
+		return open_failed(out, w, "cannot create a temporary file beside it: ",
+		                   create_failure(w->path, errno));
 	w->own_fd = 1;
 	*out = w;
 	return 0;
+}
+
+int profdata_writer_open_path(profdata_writer **out, const char *path)
+{
+	return profdata_writer_open_file(out, path, 0, 0666);
+}
+
+const char *profdata_writer_temp_path(const profdata_writer *w)
+{
+	return w->dst == DST_PATH && !w->closed ? w->tmp_path : NULL;
 }
 
 int profdata_writer_open_fd(profdata_writer **out, int fd, const char *name)
@@ -150,8 +276,8 @@ static int sink(profdata_writer *w, const unsigned char *p, size_t n)
 			if (k < 0 && errno == EINTR)
 				continue;
 			if (k <= 0)
-				return pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "%s: write failed: %s",
-				                     w->diag.name, k < 0 ? strerror(errno) : "no progress");
+				return pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "write failed: %s",
+				                     k < 0 ? strerror(errno) : "no progress");
 			p += k;
 			n -= (size_t)k;
 		}
@@ -164,8 +290,7 @@ static int sink(profdata_writer *w, const unsigned char *p, size_t n)
 		return 0;
 	default:
 		if (n && w->fn(w->fn_payload, p, n) != 0)
-			return pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "%s: write callback failed",
-			                     w->diag.name);
+			return pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "write callback failed");
 		return 0;
 	}
 }
@@ -288,15 +413,13 @@ int profdata_writer_close(profdata_writer *w)
 	w->closed = 1;
 	if (!e && w->dst == DST_PATH) {
 		if (fsync(w->fd) != 0 && errno != EINVAL)
-			e = pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "%s: fsync failed: %s", w->path,
-			                  strerror(errno));
+			e = pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "fsync failed: %s", strerror(errno));
 		if (close(w->fd) != 0 && !e)
-			e = pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "%s: close failed: %s", w->path,
-			                  strerror(errno));
+			e = pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "close failed: %s", strerror(errno));
 		w->fd = -1;
-		if (!e && rename(w->tmp_path, w->path) != 0)
-			e = pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "%s: cannot rename %s over it: %s",
-			                  w->path, w->tmp_path, strerror(errno));
+		if (!e && w->tmp_path && rename(w->tmp_path, w->path) != 0)
+			e = pd_diag_error(&w->diag, PROFDATA_EIO, w->offset, 0, "cannot rename %s over it: %s",
+			                  w->tmp_path, strerror(errno));
 		if (!e) {
 			free(w->tmp_path);
 			w->tmp_path = NULL;

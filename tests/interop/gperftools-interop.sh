@@ -60,7 +60,8 @@ open("%s/synthetic-java.prof" % out, "wb").write(b)
 EOF
 
 inputs=()
-for f in "$src"/tests/data/gperftools/*.prof "$src"/../shared/corpus/gperftools/cppbench.cpu \
+corpus=${PROFDATA_CORPUS:-${PD_CORPUS_OPTION:-$src/../shared/corpus}}
+for f in "$src"/tests/data/gperftools/*.prof "$corpus"/gperftools/cppbench.cpu \
     "$scratch"/synthetic-*.prof; do
     [[ -s $f ]] && inputs+=("$f")
 done

@@ -11,7 +11,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 files=("$root"/tests/data/hprof/*.hprof "$root"/tests/data/hprof/*.hprof.gz "$root"/tests/data/hprof/synthetic/*.hprof)
-[ -d "$root/../shared/corpus/hprof" ] && files+=("$root"/../shared/corpus/hprof/*)
+corpus=${PROFDATA_CORPUS:-${PD_CORPUS_OPTION:-$root/../shared/corpus}}
+[ -d "$corpus/hprof" ] && files+=("$corpus"/hprof/*)
 
 ours() {
   "$pd" histo --json --quiet "$1" | python3 -c '

@@ -1,13 +1,16 @@
 /* Readers and writers: every source and sink, gzip, and the window contract codecs rely on. */
+#define _XOPEN_SOURCE 700 /* mknod, for the device case */
 #include "support.h"
 #include "internal.h"
 #include "io/pager.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -319,6 +322,24 @@ START_TEST(truncated_gzip_is_an_error_not_a_short_read)
 	ck_assert_int_eq(n, PROFDATA_ETRUNCATED);
 	ck_assert_ptr_nonnull(strstr(profdata_reader_error(r)->message, "gzip"));
 	profdata_reader_free(r);
+	/* For a permissive decoder it ends the input with a warning naming the offset. */
+	ck_assert_int_eq(profdata_reader_open_memory(&r, z, zlen / 2, "half.gz"), 0);
+	pd_in_set_mode(r, PROFDATA_MODE_PERMISSIVE);
+	uint64_t got = 0;
+	do {
+		n = pd_in_fill(r, 1 << 16, &p);
+		if (n > 0) {
+			pd_in_skip(r, (size_t)n);
+			got += (uint64_t)n;
+		}
+	} while (n > 0);
+	ck_assert_int_eq(n, 0);
+	ck_assert_uint_gt(got, 0);
+	ck_assert_ptr_null(profdata_reader_error(r));
+	ck_assert_uint_eq(profdata_reader_warning_count(r), 1);
+	ck_assert_uint_eq(profdata_reader_warning(r, 0)->offset, got);
+	ck_assert_ptr_nonnull(strstr(profdata_reader_warning(r, 0)->message, "truncated .gz"));
+	profdata_reader_free(r);
 	free(z);
 	free(b);
 }
@@ -371,8 +392,190 @@ START_TEST(unwritable_path_explains)
 {
 	profdata_writer *w;
 	ck_assert_int_eq(profdata_writer_open_path(&w, "/nonexistent/dir/out"), PROFDATA_EIO);
-	ck_assert_ptr_nonnull(strstr(profdata_writer_error(w)->message, "/nonexistent/dir/out"));
+	/* The path is the error's name, once; the message says why. */
+	ck_assert_str_eq(profdata_writer_error(w)->name, "/nonexistent/dir/out");
+	ck_assert_ptr_null(strstr(profdata_writer_error(w)->message, "/nonexistent/dir/out"));
+	ck_assert_ptr_nonnull(strstr(profdata_writer_error(w)->message, "folder does not exist"));
 	profdata_writer_free(w);
+}
+END_TEST
+
+/* A folder of its own per test, removed with what is in it. */
+static void scratch_dir(char *dir, size_t cap)
+{
+	snprintf(dir, cap, "/tmp/pd-writer-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void remove_scratch(const char *dir)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static int write_through(const char *path, unsigned flags, unsigned mode, const char *text)
+{
+	profdata_writer *w;
+	int e = profdata_writer_open_file(&w, path, flags, mode);
+	if (e == 0)
+		e = pd_out_write(w, text, strlen(text));
+	if (e == 0)
+		e = profdata_writer_close(w);
+	profdata_writer_free(w);
+	return e;
+}
+
+static size_t entries_in(const char *dir)
+{
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	size_t n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return n;
+}
+
+START_TEST(replaced_file_keeps_its_mode)
+{
+	char dir[64], path[128];
+	scratch_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/secret.hprof", dir);
+	write_file(path, "old", 3);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(write_through(path, 0, 0666, "new"), 0);
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0600);
+	ck_assert_uint_eq(st.st_size, 3);
+	/* A new file is no wider than the mode asked for (the umask may narrow it). */
+	snprintf(path, sizeof(path), "%s/new.txt", dir);
+	ck_assert_int_eq(write_through(path, 0, 0640, "x"), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0137, 0);
+	remove_scratch(dir);
+}
+END_TEST
+
+START_TEST(read_only_file_needs_force)
+{
+	char dir[64], path[128];
+	scratch_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/ro.txt", dir);
+	write_file(path, "keep", 4);
+	ck_assert_int_eq(chmod(path, 0444), 0);
+	profdata_writer *w;
+	ck_assert_int_eq(profdata_writer_open_file(&w, path, 0, 0666), PROFDATA_EIO);
+	ck_assert_ptr_nonnull(strstr(profdata_writer_error(w)->message, "read-only"));
+	profdata_writer_free(w);
+	size_t len;
+	unsigned char *got = test_slurp(path, &len);
+	ck_assert_uint_eq(len, 4);
+	free(got);
+	ck_assert_int_eq(write_through(path, PROFDATA_WRITER_FORCE, 0666, "replaced"), 0);
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_size, 8);
+	ck_assert_uint_eq(st.st_mode & 0777, 0444);
+	ck_assert_uint_eq(entries_in(dir), 1);
+	remove_scratch(dir);
+}
+END_TEST
+
+START_TEST(symlink_is_followed_and_stays)
+{
+	char dir[64], sub[96], target[128], link[128];
+	scratch_dir(dir, sizeof(dir));
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	snprintf(target, sizeof(target), "%s/sub/real.txt", dir);
+	snprintf(link, sizeof(link), "%s/link.txt", dir);
+	write_file(target, "old", 3);
+	ck_assert_int_eq(symlink("sub/real.txt", link), 0);
+	ck_assert_int_eq(write_through(link, 0, 0666, "through the link"), 0);
+	struct stat st;
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	ck_assert_int_eq(stat(target, &st), 0);
+	ck_assert_uint_eq(st.st_size, 16);
+	/* A dangling link: its target is created. */
+	snprintf(link, sizeof(link), "%s/dangling", dir);
+	ck_assert_int_eq(symlink("sub/made.txt", link), 0);
+	ck_assert_int_eq(write_through(link, 0, 0666, "made"), 0);
+	snprintf(target, sizeof(target), "%s/sub/made.txt", dir);
+	ck_assert_int_eq(stat(target, &st), 0);
+	ck_assert_uint_eq(st.st_size, 4);
+	ck_assert_uint_eq(entries_in(sub), 2);
+	remove_scratch(dir);
+}
+END_TEST
+
+START_TEST(fifo_is_written_through)
+{
+	char dir[64], path[128];
+	scratch_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	pid_t child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		FILE *f = fopen(path, "rb");
+		char buf[64] = { 0 };
+		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+		_exit(n == 11 && strcmp(buf, "to the fifo") == 0 ? 0 : 1);
+	}
+	ck_assert_int_eq(write_through(path, 0, 0666, "to the fifo"), 0);
+	int status;
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	struct stat st;
+	ck_assert_int_eq(lstat(path, &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+	ck_assert_uint_eq(entries_in(dir), 1);
+	remove_scratch(dir);
+}
+END_TEST
+
+START_TEST(device_is_written_through)
+{
+	char dir[64], path[128];
+	scratch_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/null", dir);
+	struct stat null_dev;
+	if (stat("/dev/null", &null_dev) != 0 || mknod(path, S_IFCHR | 0666, null_dev.st_rdev) != 0) {
+		remove_scratch(dir);
+		return; /* not root: the FIFO case covers writing through */
+	}
+	profdata_writer *w;
+	ck_assert_int_eq(profdata_writer_open_file(&w, path, 0, 0666), 0);
+	ck_assert_ptr_null(profdata_writer_temp_path(w));
+	ck_assert_int_eq(pd_out_write(w, "gone", 4), 0);
+	ck_assert_int_eq(profdata_writer_close(w), 0);
+	profdata_writer_free(w);
+	struct stat st;
+	ck_assert_int_eq(lstat(path, &st), 0);
+	ck_assert(S_ISCHR(st.st_mode));
+	remove_scratch(dir);
+}
+END_TEST
+
+START_TEST(temp_path_is_named_until_close)
+{
+	char dir[64], path[128];
+	scratch_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/out", dir);
+	profdata_writer *w;
+	ck_assert_int_eq(profdata_writer_open_file(&w, path, 0, 0666), 0);
+	const char *tmp = profdata_writer_temp_path(w);
+	ck_assert_ptr_nonnull(tmp);
+	ck_assert_int_eq(strncmp(tmp, path, strlen(path)), 0);
+	ck_assert_int_eq(access(tmp, F_OK), 0);
+	ck_assert_int_eq(profdata_writer_close(w), 0);
+	ck_assert_ptr_null(profdata_writer_temp_path(w));
+	profdata_writer_free(w);
+	ck_assert_uint_eq(entries_in(dir), 1);
+	remove_scratch(dir);
 }
 END_TEST
 
@@ -476,6 +679,12 @@ Suite *suite_main(void)
 	tcase_add_test(tc, window_grows_only_with_data);
 	tcase_add_test(tc, path_writer_renames_only_on_close);
 	tcase_add_test(tc, unwritable_path_explains);
+	tcase_add_test(tc, replaced_file_keeps_its_mode);
+	tcase_add_test(tc, read_only_file_needs_force);
+	tcase_add_test(tc, symlink_is_followed_and_stays);
+	tcase_add_test(tc, fifo_is_written_through);
+	tcase_add_test(tc, device_is_written_through);
+	tcase_add_test(tc, temp_path_is_named_until_close);
 	tcase_add_test(tc, gzip_output_reads_back);
 	tcase_add_test(tc, failing_callback_is_an_error);
 	tcase_add_test(tc, sniffing_unknown_bytes_fails_clearly);

@@ -16,7 +16,8 @@ int test_case_requested(const char *name)
 
 static const char *corpus_missing(void)
 {
-	return test_corpus_dir() ? NULL : "../shared/corpus is absent";
+	return test_corpus_dir() ? NULL
+	                         : "no corpus folder (" PD_CORPUS_DIR "; set -Dcorpus=DIR or PROFDATA_CORPUS=DIR)";
 }
 
 static const char *no_sparse_files(void)
@@ -58,7 +59,9 @@ const char *test_data_path(char *buf, size_t len, const char *rel)
 
 const char *test_corpus_dir(void)
 {
-	static const char dir[] = PD_SOURCE_ROOT "/../shared/corpus";
+	const char *dir = getenv("PROFDATA_CORPUS");
+	if (!dir || !*dir)
+		dir = PD_CORPUS_DIR;
 	struct stat st;
 	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? dir : NULL;
 }

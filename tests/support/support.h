@@ -24,7 +24,8 @@ Suite *suite_main(void);
  *     if (test_case_requested("corpus")) { tc = tcase_create("corpus"); ... }
  *
  * The names and their needs:
- *   "corpus"      the shared corpus (../shared/corpus from the source root);
+ *   "corpus"      the corpus folder (PROFDATA_CORPUS, else -Dcorpus, else
+ *                 ../shared/corpus beside the source root);
  *   "beyond-4gib" 64-bit sizes and a sparse file of 6 GiB in /tmp;
  *   "big-file"    a run outside valgrind (PD_UNDER_VALGRIND unset), where
  *                 hundreds of MiB take minutes.
@@ -37,8 +38,8 @@ const char *test_unmet_need(const char *name);
 /* Absolute path of a file under tests/data, written to buf. */
 const char *test_data_path(char *buf, size_t len, const char *rel);
 
-/* The shared corpus folder (../shared/corpus from the source root), or NULL
- * when this checkout has none. */
+/* The corpus folder (PROFDATA_CORPUS, else the -Dcorpus option, else
+ * ../shared/corpus beside the source root), or NULL when it is absent. */
 const char *test_corpus_dir(void);
 
 /* Read a whole file into memory (malloc'd); NULL on failure. */

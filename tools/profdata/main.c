@@ -4,10 +4,12 @@
  * Exit status: 0 success, 1 invalid input or a failed operation, 2 usage.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <profdata/profdata.h>
@@ -37,6 +39,7 @@ static const char usage_text[] =
 	"  --option K=V       an encoder option for convert (repeatable)\n"
 	"  --gzip[=LEVEL]     gzip the output of convert\n"
 	"  --via-model        convert through the in-memory model instead of streaming\n"
+	"  --force            convert: replace an OUT that is read-only\n"
 	"  --quiet            no warnings on stderr\n"
 	"  --symbolize=WHEN   convert of a gperftools profile: name native frames from the\n"
 	"                     binaries its maps list: auto (default, unless --to gperftools),\n"
@@ -51,7 +54,7 @@ typedef struct args {
 	const char *files[2];
 	int nfiles;
 	const char *from, *to;
-	int json, strict, quiet, via_model;
+	int json, strict, quiet, via_model, force;
 	int gzip;
 	long limit;
 	long dump;
@@ -70,8 +73,9 @@ static int usage(const char *fmt, ...)
 		va_start(ap, fmt);
 		fputs("profdata: ", stderr);
 		vfprintf(stderr, fmt, ap);
-		fputs("\n\n", stderr);
+		fputs("\n(profdata --help lists the commands and options)\n", stderr);
 		va_end(ap);
+		return EXIT_USAGE;
 	}
 	fputs(usage_text, stderr);
 	return EXIT_USAGE;
@@ -82,6 +86,45 @@ static int append_opt(char *buf, size_t cap, const char *kv)
 	size_t n = strlen(buf);
 	int w = snprintf(buf + n, cap - n, "%s%s", n ? "," : "", kv);
 	return w < 0 || (size_t)w >= cap - n ? -1 : 0;
+}
+
+/*
+ * Formats libprofdata can have, and what a build without one lacks: a name
+ * the build left out is told apart from a typo.
+ */
+static const char *const known_formats[][2] = {
+	{ "pprof", "protobuf-c (meson setup -Dpprof=enabled, with libprotobuf-c-dev and protobuf-c-compiler)" },
+	{ "hprof", NULL }, { "gperftools", NULL }, { "ibm-classic", NULL }, { "folded", NULL },
+};
+
+/* 1 when `name` is a format this build reads (writing 0) or writes (1); else says why, with the list. */
+static int format_usable(const char *name, int writing)
+{
+	const profdata_format *f = profdata_format_find(name);
+	if (f && (writing ? profdata_format_can_write(f) : profdata_format_can_read(f)))
+		return 1;
+	const char *verb = writing ? "writes" : "reads";
+	if (f)
+		fprintf(stderr, "profdata: %s: this build only %s it\n", name, writing ? "reads" : "writes");
+	else {
+		size_t k;
+		for (k = 0; k < sizeof(known_formats) / sizeof(known_formats[0]); k++)
+			if (strcmp(known_formats[k][0], name) == 0)
+				break;
+		if (k < sizeof(known_formats) / sizeof(known_formats[0]))
+			fprintf(stderr, "profdata: %s: left out of this build; it needs %s\n", name,
+			        known_formats[k][1] ? known_formats[k][1] : "a build with it");
+		else
+			fprintf(stderr, "profdata: %s: not a format profdata knows\n", name);
+	}
+	fprintf(stderr, "profdata: this build %s:", verb);
+	for (size_t i = 0; i < profdata_format_count(); i++) {
+		const profdata_format *g = profdata_format_at(i);
+		if (writing ? profdata_format_can_write(g) : profdata_format_can_read(g))
+			fprintf(stderr, " %s", profdata_format_name(g));
+	}
+	fputc('\n', stderr);
+	return 0;
 }
 
 static int parse(int argc, char **argv, args *a)
@@ -105,6 +148,8 @@ static int parse(int argc, char **argv, args *a)
 			a->quiet = 1;
 		else if (strcmp(s, "--via-model") == 0)
 			a->via_model = 1;
+		else if (strcmp(s, "--force") == 0)
+			a->force = 1;
 		else if (strcmp(s, "--gzip") == 0)
 			a->gzip = 6;
 		else if (strncmp(s, "--gzip=", 7) == 0) {
@@ -114,9 +159,8 @@ static int parse(int argc, char **argv, args *a)
 				return usage("--gzip takes a level from 1 to 9");
 		} else if (strcmp(s, "--from") == 0) {
 			WANT_VALUE();
-			const profdata_format *f = profdata_format_find(val);
-			if (!f || !profdata_format_can_read(f))
-				return usage("'%s' is not a format profdata can read ('profdata formats' lists them)", val);
+			if (!format_usable(val, 0))
+				return EXIT_USAGE;
 			a->from = val;
 		} else if (strcmp(s, "--to") == 0) {
 			WANT_VALUE();
@@ -169,19 +213,54 @@ static int parse(int argc, char **argv, args *a)
 	return 0;
 }
 
-/* "FILE: at byte N, line L: message" */
-static void report(const char *what, const profdata_error *e, int code)
+/*
+ * The message without the place report() already gives: decoders may repeat
+ * the error's own offset ("... at offset N") or line ("ibm-classic: line L: ...").
+ */
+static const char *unplaced_message(const profdata_error *e, char *buf, size_t cap)
+{
+	const char *m = e->message ? e->message : "";
+	char line[48];
+	if (e->line) {
+		snprintf(line, sizeof(line), "line %llu: ", (unsigned long long)e->line);
+		const char *colon = strstr(m, ": ");
+		if (strncmp(m, line, strlen(line)) == 0)
+			m += strlen(line);
+		else if (colon && !memchr(m, ' ', (size_t)(colon - m)) && strncmp(colon + 2, line, strlen(line)) == 0)
+			m = colon + 2 + strlen(line);
+	}
+	snprintf(buf, cap, "%s", m);
+	if (e->offset != UINT64_MAX) {
+		char at[48];
+		snprintf(at, sizeof(at), " at offset %llu", (unsigned long long)e->offset);
+		char *hit = strstr(buf, at);
+		size_t n = strlen(at);
+		/* Only the whole number: "at offset 49" is not "at offset 499". */
+		if (hit && (hit[n] < '0' || hit[n] > '9'))
+			memmove(hit, hit + n, strlen(hit + n) + 1);
+	}
+	return buf;
+}
+
+/* One shape everywhere: "profdata: FILE: [line L, ][byte B: ]message". */
+static void report_as(const char *prefix, const char *what, const profdata_error *e, int code)
 {
 	if (!e) {
-		fprintf(stderr, "profdata: %s: %s\n", what, profdata_strerror(code));
+		fprintf(stderr, "profdata: %s%s: %s\n", prefix, what, profdata_strerror(code));
 		return;
 	}
-	fprintf(stderr, "profdata: %s: ", e->name && *e->name ? e->name : what);
-	if (e->offset != UINT64_MAX)
-		fprintf(stderr, "at byte %llu: ", (unsigned long long)e->offset);
+	char text[2048];
+	fprintf(stderr, "profdata: %s%s: ", prefix, e->name && *e->name ? e->name : what);
 	if (e->line)
-		fprintf(stderr, "line %llu: ", (unsigned long long)e->line);
-	fprintf(stderr, "%s\n", e->message);
+		fprintf(stderr, "line %llu%s", (unsigned long long)e->line, e->offset != UINT64_MAX ? ", " : ": ");
+	if (e->offset != UINT64_MAX)
+		fprintf(stderr, "byte %llu: ", (unsigned long long)e->offset);
+	fprintf(stderr, "%s\n", unplaced_message(e, text, sizeof(text)));
+}
+
+static void report(const char *what, const profdata_error *e, int code)
+{
+	report_as("", what, e, code);
 }
 
 static void warnings(const args *a, profdata_reader *r, profdata_writer *w)
@@ -195,15 +274,14 @@ static void warnings(const args *a, profdata_reader *r, profdata_writer *w)
 			fprintf(stderr, "profdata: ... and %zu more warnings\n", n - i);
 			break;
 		}
-		fputs("warning: ", stderr);
-		report("input", e, 0);
+		report_as("warning: ", "input", e, 0);
 	}
 	n = w ? profdata_writer_warning_count(w) : 0;
 	for (size_t i = 0; w && i < n; i++) {
 		const profdata_error *e = profdata_writer_warning(w, i);
 		if (!e)
 			break;
-		fprintf(stderr, "warning: profdata: %s: %s\n", e->name, e->message);
+		report_as("warning: ", "output", e, 0);
 	}
 }
 
@@ -267,16 +345,34 @@ static profdata_read_options read_opts(const args *a, int strict)
 	return o;
 }
 
+/* Length of the valid UTF-8 sequence at p (1-4), or 0 when it is not one. */
+static size_t utf8_sequence(const unsigned char *p)
+{
+	size_t n = p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC2 && p[0] < 0xE0 ? 2 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+	if ((n == 3 && p[0] == 0xE0 && p[1] < 0xA0) || (n == 3 && p[0] == 0xED && p[1] >= 0xA0) ||
+	    (n == 4 && p[0] == 0xF0 && p[1] < 0x90) || (n == 4 && p[0] == 0xF4 && p[1] >= 0x90))
+		return 0; /* overlong, surrogate, or beyond U+10FFFF */
+	return n;
+}
+
+/* A JSON string: valid UTF-8 whatever the bytes (a file name may be any); others become U+FFFD. */
 static void json_string(const char *s)
 {
 	putchar('"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = *p < 0x80 ? 1 : utf8_sequence(p);
 		if (*p == '"' || *p == '\\')
 			printf("\\%c", *p);
-		else if (*p < 0x20)
+		else if (*p < 0x20 || *p == 0x7F)
 			printf("\\u%04x", *p);
+		else if (n == 0)
+			fputs("\\ufffd", stdout);
 		else
-			putchar(*p);
+			fwrite(p, 1, n, stdout);
+		p += n ? n : 1;
 	}
 	putchar('"');
 }
@@ -406,6 +502,58 @@ static int cmd_info(const args *a)
 	return finish_stdout(0);
 }
 
+/* The input's format: --from, else what its first bytes say (NULL for a pipe). */
+static const char *input_format(const args *a)
+{
+	if (a->from)
+		return a->from;
+	FILE *f = strcmp(a->files[0], "-") == 0 ? NULL : fopen(a->files[0], "rb");
+	if (!f)
+		return NULL;
+	unsigned char head[4096];
+	size_t n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	const profdata_format *fmt = profdata_format_sniff(head, n);
+	return fmt ? profdata_format_name(fmt) : NULL;
+}
+
+/* What the text shows, and where it came from. */
+static void json_histogram(const args *a, const profdata_histogram *h, size_t n)
+{
+	const char *format = input_format(a);
+	printf("{\"file\":");
+	json_string(a->files[0]);
+	printf(",\"format\":");
+	if (format)
+		json_string(format);
+	else
+		printf("null");
+	if (a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS)
+		printf(",\"dump\":\"all\"");
+	else
+		printf(",\"dump\":%ld", a->dump);
+	printf(",\"total_classes\":%zu,\"total_instances\":%llu,\"total_bytes\":%llu,\"classes\":[",
+	       profdata_histogram_count(h), (unsigned long long)profdata_histogram_total_instances(h),
+	       (unsigned long long)profdata_histogram_total_bytes(h));
+	for (size_t i = 0; i < n; i++) {
+		const profdata_histogram_entry *x = profdata_histogram_entry_at(h, i);
+		printf("%s{\"name\":", i ? "," : "");
+		json_string(x->name);
+		printf(",\"instances\":%llu,\"bytes\":%llu}", (unsigned long long)x->instances,
+		       (unsigned long long)x->bytes);
+	}
+	printf("]}\n");
+}
+
+/* An empty table would say "nothing" where the truth is "not a heap dump". */
+static void refuse_empty_histogram(const args *a)
+{
+	const char *format = input_format(a);
+	fprintf(stderr, "profdata: %s: no objects to count: the input%s%s%s holds no heap dump%s\n", a->files[0],
+	        format ? " (" : "", format ? format : "", format ? ")" : "",
+	        a->dump > 0 ? " with that number (--dump counts from 0)" : "");
+}
+
 static int cmd_histo(const args *a)
 {
 	if (a->nfiles != 1)
@@ -423,19 +571,17 @@ static int cmd_histo(const args *a)
 		return failure_status(e);
 	}
 	warnings(a, r, NULL);
+	if (profdata_histogram_count(h) == 0) {
+		refuse_empty_histogram(a);
+		profdata_histogram_free(h);
+		profdata_reader_free(r);
+		return EXIT_INVALID;
+	}
 	size_t n = profdata_histogram_count(h);
 	if (a->limit >= 0 && (size_t)a->limit < n)
 		n = (size_t)a->limit;
 	if (a->json) {
-		printf("{\"classes\":[");
-		for (size_t i = 0; i < n; i++) {
-			const profdata_histogram_entry *x = profdata_histogram_entry_at(h, i);
-			printf("%s{\"name\":", i ? "," : "");
-			json_string(x->name);
-			printf(",\"instances\":%llu,\"bytes\":%llu}", (unsigned long long)x->instances,
-			       (unsigned long long)x->bytes);
-		}
-		printf("]}\n");
+		json_histogram(a, h, n);
 	} else {
 		printf("%6s %14s %16s  %s\n", "rank", "instances", "bytes", "class");
 		for (size_t i = 0; i < n; i++) {
@@ -508,6 +654,68 @@ static const char *format_from_extension(const char *out, const char **ambiguous
 	return NULL;
 }
 
+/*
+ * The temporary file convert is filling, for the signal handler to remove: an
+ * interrupted conversion of a large dump must not leave hundreds of MB behind.
+ * The tool's one piece of global state; the library keeps none.
+ */
+static char *volatile temporary_output;
+
+static void remove_temporary_and_die(int sig)
+{
+	char *path = temporary_output;
+	if (path)
+		unlink(path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void forget_temporary(void)
+{
+	char *path = temporary_output;
+	temporary_output = NULL;
+	free(path);
+}
+
+static void remove_temporary_on_signals(const profdata_writer *w)
+{
+	const char *tmp = profdata_writer_temp_path(w);
+	char *copy = tmp ? strdup(tmp) : NULL;
+	if (!copy)
+		return;
+	temporary_output = copy;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = remove_temporary_and_die;
+	sigemptyset(&sa.sa_mask);
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/*
+ * OUT never harms a file (profdata_writer_open_file): a new OUT is no more
+ * readable than IN (but writable by its owner), a read-only OUT is replaced only with --force.
+ */
+static int open_output(const args *a, profdata_writer **w)
+{
+	unsigned mode = 0666;
+	struct stat st;
+	if (strcmp(a->files[0], "-") != 0 && stat(a->files[0], &st) == 0 && S_ISREG(st.st_mode))
+		mode = ((unsigned)st.st_mode & 0444) | 0200; /* IN's readers, and its owner may write it again */
+	int e = profdata_writer_open_file(w, a->files[1], a->force ? PROFDATA_WRITER_FORCE : 0, mode);
+	if (e == 0) {
+		remove_temporary_on_signals(*w);
+		return 0;
+	}
+	const profdata_error *err = *w ? profdata_writer_error(*w) : NULL;
+	if (err && !a->force && strstr(err->message, "read-only"))
+		fprintf(stderr, "profdata: %s: %s (--force replaces it)\n", a->files[1], err->message);
+	else
+		report(a->files[1], err, e);
+	return e;
+}
+
 static int cmd_convert(const args *a)
 {
 	if (a->nfiles != 2)
@@ -526,16 +734,14 @@ static int cmd_convert(const args *a)
 			        chosen.to);
 	}
 	a = &chosen;
-	const profdata_format *f = profdata_format_find(a->to);
-	if (!f || !profdata_format_can_write(f))
-		return usage("'%s' is not a format profdata can write", a->to);
+	if (!format_usable(a->to, 1))
+		return EXIT_USAGE;
 	profdata_reader *r = open_input(a, a->files[0]);
 	if (!r)
 		return EXIT_INVALID;
 	profdata_writer *w;
-	int e = profdata_writer_open_path(&w, a->files[1]);
+	int e = open_output(a, &w);
 	if (e < 0) {
-		report(a->files[1], w ? profdata_writer_error(w) : NULL, e);
 		profdata_writer_free(w);
 		profdata_reader_free(r);
 		return EXIT_INVALID;
@@ -574,6 +780,7 @@ static int cmd_convert(const args *a)
 	}
 	warnings(a, r, w);
 	profdata_writer_free(w); /* removes the temporary file unless it was renamed */
+	forget_temporary();
 	profdata_reader_free(r);
 	return status;
 }
@@ -596,7 +803,9 @@ static int is_gperftools(const args *a, const char *path)
 {
 	if (a->from)
 		return strcmp(a->from, "gperftools") == 0;
-	FILE *f = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
+	/* Only a regular file is sniffed here: reading a FIFO or a device would take bytes the conversion needs. */
+	struct stat st;
+	FILE *f = strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode) ? NULL : fopen(path, "rb");
 	unsigned char buf[4096];
 	size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
 	if (f)
@@ -632,6 +841,56 @@ static int add_symbolize_options(args *a)
 	return 0;
 }
 
+/*
+ * One rule for every command: an option or argument it does not use is
+ * refused (exit 2), never ignored. --quiet applies everywhere.
+ */
+enum { OPT_JSON = 1, OPT_STRICT = 2, OPT_FROM = 4, OPT_TO = 8, OPT_READ_OPTION = 16, OPT_OPTION = 32,
+       OPT_GZIP = 64, OPT_VIA_MODEL = 128, OPT_FORCE = 256, OPT_LIMIT = 512, OPT_DUMP = 1024,
+       OPT_SYMBOLIZE = 2048 };
+
+static int refuse_unused(const args *a)
+{
+	static const struct {
+		const char *cmd;
+		unsigned takes;
+		int files;
+	} rules[] = {
+		{ "info", OPT_JSON | OPT_STRICT | OPT_FROM | OPT_READ_OPTION, 1 },
+		{ "histo", OPT_JSON | OPT_STRICT | OPT_FROM | OPT_READ_OPTION | OPT_LIMIT | OPT_DUMP, 1 },
+		{ "check", OPT_STRICT | OPT_FROM | OPT_READ_OPTION, 1 },
+		{ "convert", OPT_STRICT | OPT_FROM | OPT_TO | OPT_READ_OPTION | OPT_OPTION | OPT_GZIP |
+		             OPT_VIA_MODEL | OPT_FORCE | OPT_SYMBOLIZE, 2 },
+		{ "formats", 0, 0 },
+	};
+	const struct {
+		unsigned bit;
+		int given;
+		const char *name;
+	} given[] = {
+		{ OPT_JSON, a->json, "--json" }, { OPT_STRICT, a->strict, "--strict" },
+		{ OPT_FROM, a->from != NULL, "--from" }, { OPT_TO, a->to != NULL, "--to" },
+		{ OPT_READ_OPTION, a->ropts[0] != 0, "--read-option" }, { OPT_OPTION, a->wopts[0] != 0, "--option" },
+		{ OPT_GZIP, a->gzip != 0, "--gzip" }, { OPT_VIA_MODEL, a->via_model, "--via-model" },
+		{ OPT_FORCE, a->force, "--force" }, { OPT_LIMIT, a->limit >= 0, "--limit" },
+		{ OPT_DUMP, a->dump != 0, "--dump" },
+		{ OPT_SYMBOLIZE, a->symbolize != NULL, "--symbolize" }, { OPT_SYMBOLIZE, a->sysroot != NULL, "--sysroot" },
+		{ OPT_SYMBOLIZE, a->debug_dir != NULL, "--debug-dir" },
+	};
+	for (size_t r = 0; r < sizeof(rules) / sizeof(rules[0]); r++) {
+		if (strcmp(rules[r].cmd, a->cmd) != 0)
+			continue;
+		for (size_t g = 0; g < sizeof(given) / sizeof(given[0]); g++)
+			if (given[g].given && !(rules[r].takes & given[g].bit))
+				return usage("%s does not take %s", a->cmd, given[g].name);
+		if (a->nfiles > rules[r].files)
+			return usage("%s takes %s; '%s' is one too many", a->cmd,
+			             rules[r].files == 0 ? "no file" : rules[r].files == 1 ? "one file" : "IN and OUT",
+			             a->files[rules[r].files]);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -650,6 +909,8 @@ int main(int argc, char **argv)
 		return e;
 	if (!a.cmd)
 		return usage("no command given");
+	if ((e = refuse_unused(&a)) != 0)
+		return e;
 	if (strcmp(a.cmd, "info") == 0)
 		return cmd_info(&a);
 	if (strcmp(a.cmd, "histo") == 0)

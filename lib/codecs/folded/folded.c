@@ -118,6 +118,8 @@ static int folded_write_model(const profdata_profile *p, profdata_writer *w, con
 	folded_writer fw;
 	int rc;
 	(void)opts;
+	if ((rc = pd_need_samples(p, w, "folded")) < 0)
+		return rc;
 	memset(&fw, 0, sizeof fw);
 	fw.p = p;
 	fw.w = w;

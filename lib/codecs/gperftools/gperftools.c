@@ -27,7 +27,7 @@ const pd_gperftools_layout pd_gperftools_layouts[4] = { { 4, 0 }, { 4, 1 }, { 8,
 
 int pd_gperftools_header_match(const unsigned char *buf, size_t len, const pd_gperftools_layout *l)
 {
-	uint64_t s[5];
+	uint64_t s[5] = { 0 };
 	size_t have = len / l->ws, i;
 	for (i = 0; i < 5 && i < have; i++)
 		s[i] = pd_gperftools_load(buf + i * l->ws, l->ws, l->be);

@@ -503,6 +503,8 @@ static int pprof_write_model(const profdata_profile *p, profdata_writer *w, cons
 	int rc = set_compression(w, opts);
 	if (rc)
 		return rc;
+	if ((rc = pd_need_samples(p, w, "pprof")) < 0)
+		return rc;
 	memset(&pw, 0, sizeof pw);
 	pw.p = p;
 	pw.w = w;
