@@ -1,0 +1,239 @@
+/*
+ * Hostile input: what a conversion may cost is bounded by its input.
+ *
+ * Each case runs in a child process, whose peak RSS (ru_maxrss) the parent
+ * checks against MAX_RSS_KB:
+ *
+ * - amplification: classic heapdumps whose stated sizes or reference lists
+ *   ask the HPROF encoder for gigabytes of zeros (issue 14: the 27-byte
+ *   `0x1000 [4294967000] OBJ [B`, three such lines, one instance listing
+ *   65,535 references with 20,000 more of its class) fail fast, streaming,
+ *   as version=1.0.1, as version=source and through the model;
+ * - within-bound: a 150 MB array, allowed by max_synthesized, written as a
+ *   1.0.1 HEAP DUMP (one record whose length comes first) in bounded memory;
+ *
+ * Usage: test-bounds CASE...   (CASE: a name from `cases` below, or "all")
+ */
+#define _DEFAULT_SOURCE /* wait4 */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <profdata/profdata.h>
+
+#define MAX_RSS_KB (100L * 1024)
+
+/* ---- a growing text buffer ---- */
+
+typedef struct text {
+	char *p;
+	size_t n, cap;
+} text;
+
+static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text *t, const char *fmt, ...)
+{
+	va_list ap;
+	for (;;) {
+		va_start(ap, fmt);
+		int n = vsnprintf(t->p ? t->p + t->n : NULL, t->p ? t->cap - t->n : 0, fmt, ap);
+		va_end(ap);
+		if (t->p && (size_t)n < t->cap - t->n) {
+			t->n += (size_t)n;
+			return;
+		}
+		size_t cap = t->cap ? t->cap * 2 : 1 << 16;
+		while (cap < t->n + (size_t)n + 1)
+			cap *= 2;
+		if (!(t->p = realloc(t->p, cap))) {
+			fprintf(stderr, "out of memory\n");
+			exit(2);
+		}
+		t->cap = cap;
+	}
+}
+
+/* ---- conversions ---- */
+
+typedef enum way { STREAM, VERSION_101, VERSION_SOURCE, VIA_MODEL } way;
+static const char *const way_names[] = { "streaming", "version=1.0.1", "version=source", "via the model" };
+
+/* Convert classic text to HPROF in `out`; the library's result code, its message in msg. */
+static int convert(const text *in, way how, const char *extra, const char *out, char *msg, size_t msg_len)
+{
+	profdata_reader *r;
+	profdata_writer *w;
+	profdata_read_options ro = PROFDATA_READ_OPTIONS_INIT;
+	profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
+	char options[256];
+	int e;
+
+	snprintf(options, sizeof options, "%s%s%s", how == VERSION_101 ? "version=1.0.1" : how == VERSION_SOURCE ? "version=source" : "",
+	         extra && *extra && (how == VERSION_101 || how == VERSION_SOURCE) ? "," : "", extra ? extra : "");
+	wo.format = "hprof";
+	wo.options = options;
+	if (profdata_reader_open_memory(&r, in->p, in->n, "input") != 0 || profdata_writer_open_path(&w, out) != 0)
+		return -1000;
+	if (how == VIA_MODEL) {
+		profdata_profile *p = NULL;
+		e = profdata_read(&p, r, &ro);
+		if (e == 0)
+			e = profdata_write(p, w, &wo);
+		profdata_profile_free(p);
+	} else {
+		e = profdata_convert(r, &ro, w, &wo);
+	}
+	if (e == 0)
+		e = profdata_writer_close(w);
+	const profdata_error *err = profdata_writer_error(w);
+	if (!err)
+		err = profdata_reader_error(r);
+	snprintf(msg, msg_len, "%s", err && err->message ? err->message : "");
+	profdata_writer_free(w);
+	profdata_reader_free(r);
+	return e;
+}
+
+/* ---- running a case in a child ---- */
+
+typedef int (*case_fn)(const char *dir);
+
+/* Run fn in a child; 1 when it passed within MAX_RSS_KB. */
+static int in_child(const char *name, case_fn fn, const char *dir)
+{
+	struct rusage ru;
+	int status;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		return 0;
+	if (pid == 0)
+		_exit(fn(dir) ? 0 : 1);
+	if (wait4(pid, &status, 0, &ru) != pid)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	printf("%s: %s, %.2f s, peak RSS %ld KB (at most %ld)%s\n", name, ok ? "passed" : "FAILED", s, ru.ru_maxrss,
+	       MAX_RSS_KB, WIFSIGNALED(status) ? " (killed by a signal)" : "");
+	return ok && ru.ru_maxrss <= MAX_RSS_KB;
+}
+
+/* ---- amplification ---- */
+
+static void one_line(text *t) { put(t, "0x1000 [4294967000] OBJ [B\n"); }
+
+static void three_lines(text *t)
+{
+	put(t, "0x1000 [4294967000] OBJ [B\n0x2000 [4294967000] OBJ [B\n0x3000 [4294967000] OBJ [B\n");
+}
+
+/* One instance listing 65,535 references, 20,000 more of its class: every one gets 65,535 fields. */
+static void wide_class(text *t)
+{
+	put(t, "// Version: JRE 1.8.0 Linux amd64-64 build\n0x10000 [24] OBJ Wide\n\t");
+	for (int i = 0; i < 65535; i++)
+		put(t, "0x10000 ");
+	put(t, "\n");
+	for (int i = 0; i < 20000; i++)
+		put(t, "0x%x [24] OBJ Wide\n\t\n", 0x1000000 + 32 * i);
+	put(t, "0x500 [100] CLS Wide\n\t\n");
+}
+
+static int amplification_fails(const char *dir)
+{
+	void (*inputs[])(text *) = { one_line, three_lines, wide_class };
+	const char *input_names[] = { "27-byte line", "three lines", "wide class" };
+	char out[4096], msg[1024];
+	int ok = 1;
+	snprintf(out, sizeof out, "%s/out.hprof", dir);
+	for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+		text t = { 0 };
+		inputs[i](&t);
+		for (way how = STREAM; how <= VIA_MODEL; how++) {
+			int e = convert(&t, how, NULL, out, msg, sizeof msg);
+			struct stat st;
+			int left = stat(out, &st) == 0;
+			if (e != PROFDATA_ERANGE || !strstr(msg, "max_synthesized") || left) {
+				printf("  %s, %s: got %d (%s)%s, expected the bound's error\n", input_names[i], way_names[how], e, msg,
+				       left ? ", and an output file" : "");
+				ok = 0;
+			}
+		}
+		free(t.p);
+	}
+	printf("  e.g.: %s\n", msg);
+	return ok;
+}
+
+/* What the bound allows is written, and a 1.0.1 HEAP DUMP of it stays out of memory. */
+static int within_bound(const char *dir)
+{
+	char out[4096], msg[1024];
+	text t = { 0 };
+	struct stat st;
+	int ok = 1;
+	snprintf(out, sizeof out, "%s/out.hprof", dir);
+	put(&t, "0x1000 [150000000] OBJ [B\n");
+	for (way how = STREAM; how <= VIA_MODEL; how++) {
+		int e = convert(&t, how, "max_synthesized=200000000", out, msg, sizeof msg);
+		if (e != 0 || stat(out, &st) != 0 || st.st_size < 150000000) {
+			printf("  %s: got %d (%s)\n", way_names[how], e, msg);
+			ok = 0;
+		}
+		unlink(out);
+	}
+	free(t.p);
+	return ok;
+}
+
+/* ---- main ---- */
+
+static const struct {
+	const char *name;
+	case_fn fn;
+} cases[] = {
+	{ "amplification", amplification_fails },
+	{ "within-bound", within_bound },
+};
+
+int main(int argc, char **argv)
+{
+	size_t ncases = sizeof cases / sizeof cases[0];
+	char dir[] = "/tmp/test-bounds-XXXXXX";
+	int failed = 0;
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s all|CASE...\ncases:", argv[0]);
+		for (size_t i = 0; i < ncases; i++)
+			fprintf(stderr, " %s", cases[i].name);
+		fprintf(stderr, "\n");
+		return 2;
+	}
+	if (!mkdtemp(dir))
+		return 2;
+	for (int a = 1; a < argc; a++) {
+		int found = 0;
+		for (size_t i = 0; i < ncases; i++) {
+			if (strcmp(argv[a], "all") != 0 && strcmp(argv[a], cases[i].name) != 0)
+				continue;
+			found = 1;
+			failed += !in_child(cases[i].name, cases[i].fn, dir);
+		}
+		if (!found) {
+			fprintf(stderr, "%s: no such case\n", argv[a]);
+			failed++;
+		}
+	}
+	rmdir(dir);
+	return failed ? 1 : 0;
+}
