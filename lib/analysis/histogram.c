@@ -403,7 +403,8 @@ int profdata_histogram_read(profdata_histogram **out, profdata_reader *in, const
 	profdata_histogram *h = histogram_new(dump);
 	if (!h)
 		return PROFDATA_ENOMEM;
-	int e = profdata_decode(in, opts, &histogram_events, h);
+	/* Sizes come from lengths: a stream need not hold a primitive array's bytes. */
+	int e = pd_decode_with_flags(in, opts, &histogram_events, h, PD_DECODE_NO_PRIMITIVE_DATA);
 	e = conclude(h, e, out);
 	/* A consumer's own failure (memory) stops the decoder without a message: give it one. */
 	if (e < 0 && !profdata_reader_error(in))

@@ -11,6 +11,8 @@
  *   as version=1.0.1, as version=source and through the model;
  * - within-bound: a 150 MB array, allowed by max_synthesized, written as a
  *   1.0.1 HEAP DUMP (one record whose length comes first) in bounded memory;
+ * - stream-histogram: a gzip stream of an HPROF holding one 512 MiB byte
+ *   array, made and compressed on the fly, histograms without holding it.
  *
  * Usage: test-bounds CASE...   (CASE: a name from `cases` below, or "all")
  */
@@ -28,6 +30,10 @@
 #include <unistd.h>
 
 #include <profdata/profdata.h>
+
+#if PD_TEST_ZLIB
+#include <zlib.h>
+#endif
 
 #define MAX_RSS_KB (100L * 1024)
 
@@ -197,6 +203,117 @@ static int within_bound(const char *dir)
 	return ok;
 }
 
+/* ---- a gzip'd HPROF with one large byte array, made as it is read ---- */
+
+#if PD_TEST_ZLIB
+#define BIG_ARRAY (UINT32_C(512) << 20)
+
+typedef struct big_stream {
+	unsigned char head[64], tail[9];
+	size_t head_len;
+	uint64_t pos, total; /* of the uncompressed HPROF */
+	z_stream z;
+	int finished;
+	unsigned char in[65536];
+} big_stream;
+
+static void be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24), p[1] = (unsigned char)(v >> 16), p[2] = (unsigned char)(v >> 8),
+	p[3] = (unsigned char)v;
+}
+
+static void big_stream_init(big_stream *b)
+{
+	unsigned char *p = b->head;
+	memset(b, 0, sizeof *b);
+	memcpy(p, "JAVA PROFILE 1.0.2", 19);
+	p += 19;
+	be32(p, 8), be32(p + 4, 0), be32(p + 8, 0);
+	p += 12;
+	/* HEAP DUMP SEGMENT holding one PRIMITIVE ARRAY DUMP of bytes */
+	p[0] = 0x1C, be32(p + 1, 0), be32(p + 5, 1 + 8 + 4 + 4 + 1 + BIG_ARRAY);
+	p += 9;
+	p[0] = 0x23, memset(p + 1, 0, 8), p[8] = 0x10, be32(p + 9, 1), be32(p + 13, BIG_ARRAY), p[17] = 8;
+	p += 18;
+	b->head_len = (size_t)(p - b->head);
+	b->tail[0] = 0x2C; /* HEAP DUMP END */
+	b->total = b->head_len + BIG_ARRAY + sizeof b->tail;
+	deflateInit2(&b->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+}
+
+/* The uncompressed bytes at b->pos: header, zeros, HEAP DUMP END. */
+static size_t big_plain(big_stream *b)
+{
+	size_t n = 0;
+	while (n < sizeof b->in && b->pos < b->total) {
+		uint64_t at = b->pos;
+		if (at < b->head_len)
+			b->in[n] = b->head[at];
+		else if (at < b->head_len + BIG_ARRAY)
+			b->in[n] = 0;
+		else
+			b->in[n] = b->tail[at - b->head_len - BIG_ARRAY];
+		n++, b->pos++;
+	}
+	return n;
+}
+
+static long big_read(void *payload, void *buf, size_t len)
+{
+	big_stream *b = payload;
+	if (b->finished)
+		return 0;
+	b->z.next_out = buf;
+	b->z.avail_out = (uInt)(len > (1u << 30) ? 1u << 30 : len);
+	while (b->z.avail_out > 0 && !b->finished) {
+		if (b->z.avail_in == 0) {
+			b->z.avail_in = (uInt)big_plain(b);
+			b->z.next_in = b->in;
+		}
+		int rc = deflate(&b->z, b->pos < b->total || b->z.avail_in ? Z_NO_FLUSH : Z_FINISH);
+		if (rc == Z_STREAM_END)
+			b->finished = 1;
+		else if (rc != Z_OK && rc != Z_BUF_ERROR)
+			return -1;
+	}
+	return (long)((unsigned char *)b->z.next_out - (unsigned char *)buf);
+}
+
+static int stream_histogram(const char *dir)
+{
+	big_stream *b = malloc(sizeof *b);
+	profdata_reader *r;
+	profdata_histogram *h = NULL;
+	(void)dir;
+	if (!b)
+		return 0;
+	big_stream_init(b);
+	if (profdata_reader_open_callbacks(&r, big_read, b, "big.hprof.gz") != 0)
+		return 0;
+	int e = profdata_histogram_read(&h, r, NULL, PROFDATA_HISTOGRAM_ALL_DUMPS);
+	int ok = e == 0 && profdata_reader_is_gzip(r) && profdata_histogram_total_instances(h) == 1 &&
+	         profdata_histogram_total_bytes(h) >= BIG_ARRAY;
+	if (!ok)
+		printf("  got %d (%s), %llu instances, %llu bytes\n", e,
+		       profdata_reader_error(r) ? profdata_reader_error(r)->message : "",
+		       h ? (unsigned long long)profdata_histogram_total_instances(h) : 0ULL,
+		       h ? (unsigned long long)profdata_histogram_total_bytes(h) : 0ULL);
+	profdata_histogram_free(h);
+	profdata_reader_free(r);
+	deflateEnd(&b->z);
+	free(b);
+	return ok;
+}
+#else
+static int stream_histogram(const char *dir)
+{
+	(void)dir;
+	printf("  built without zlib: skipped\n");
+	return 1;
+}
+#endif
+
 /* ---- main ---- */
 
 static const struct {
@@ -205,6 +322,7 @@ static const struct {
 } cases[] = {
 	{ "amplification", amplification_fails },
 	{ "within-bound", within_bound },
+	{ "stream-histogram", stream_histogram },
 };
 
 int main(int argc, char **argv)
