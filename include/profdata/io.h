@@ -41,7 +41,21 @@ typedef int (*profdata_write_fn)(void *payload, const void *buf, size_t len);
 
 /*
  * Open `path` for reading ("-" is standard input). Regular files are
- * memory-mapped. On success *out is the caller's, to free with
+ * memory-mapped, and a profile read from one points into the mapping.
+ *
+ * A mapped file that shrinks: the library installs no signal handler, so
+ * it cannot catch the SIGBUS that touching a page past a file's end raises.
+ * Instead, before each pass over a mapping (reading it, counting a
+ * profile's references), it compares the file's size with the mapping;
+ * when the file shrank it puts zero pages in place of what was cut off, so
+ * no later access faults, and a read then fails with PROFDATA_EIO (a
+ * reference count counts what is left). A file truncated *during* a pass is
+ * outside this guard: callers that cannot keep other processes from
+ * truncating a file while it is read read it as a stream
+ * (profdata_reader_open_fd on a pipe, or profdata_reader_open_callbacks),
+ * which copies what it reads.
+ *
+ * On success *out is the caller's, to free with
  * profdata_reader_free(). When the file cannot be opened the result is
  * PROFDATA_EIO and *out is still a reader, whose profdata_reader_error()
  * names the path and the system's reason: free it after reading that. On

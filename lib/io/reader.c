@@ -292,6 +292,9 @@ static int start(profdata_reader *r)
 	unsigned char head[2] = { 0, 0 };
 	size_t have = 0;
 	if (r->src == SRC_BLOB) {
+		if (pd_blob_check(r->blob) < 0)
+			return pd_diag_error(&r->diag, PROFDATA_EIO, 0, 0,
+			                     "the file is shorter than when it was opened (another process truncated it)");
 		have = pd_blob_size(r->blob) < 2 ? (size_t)pd_blob_size(r->blob) : 2;
 		memcpy(head, pd_blob_data(r->blob), have);
 	} else {
