@@ -605,7 +605,8 @@ static int spill_write(hprof_encoder *e, const void *p, uint64_t n)
 	}
 	e->spilled += n;
 	while (n > 0) {
-		size_t k = p ? (n > ((size_t)1 << 30) ? ((size_t)1 << 30) : (size_t)n) : (n < sizeof zero ? (size_t)n : sizeof zero);
+		size_t most = p ? (size_t)1 << 30 : sizeof zero;
+		size_t k = n < most ? (size_t)n : most;
 		if (fwrite(p ? p : zero, 1, k, e->spill) != k) {
 			e->err = pd_out_error(e->w, PROFDATA_EIO, "cannot write the temporary file of a HEAP DUMP record");
 			return e->err;
