@@ -120,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{
 			/* to HPROF (synthetic reference fields): what is written reads back strictly */
 			size_t len;
-			void *hp = write_as(p, "hprof", NULL, &len);
+			void *hp = write_as(p, "hprof", "max_synthesized=1048576", &len);
 			if (hp) {
 				profdata_profile *q = read_as(hp, len, "hprof", PROFDATA_MODE_STRICT, NULL);
 				if (!q)
