@@ -199,7 +199,7 @@ static int class_fields_view(const void *table, uint64_t class_id, pd_jvm_class_
 		return 0;
 	const cls *k = &h->classes.v[row];
 	v->fields = NULL;
-	v->types = h->field_types.v + k->types_off;
+	v->types = h->field_types.v ? h->field_types.v + k->types_off : NULL; /* no class has fields yet */
 	v->nfields = k->nfields;
 	v->super_id = k->super_id;
 	return 1;
