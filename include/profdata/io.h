@@ -108,6 +108,14 @@ PROFDATA_API void profdata_reader_set_progress(profdata_reader *r, profdata_prog
 PROFDATA_API int profdata_reader_is_gzip(const profdata_reader *r);
 
 /*
+ * The most bytes the reader held at once to hand records over: a stream
+ * (gzip, pipe, callbacks) is read through a window that grows to the
+ * largest record a consumer needed whole; 0 for a mapped file or memory,
+ * read in place. Since 0.2.
+ */
+PROFDATA_API size_t profdata_reader_window_peak(const profdata_reader *r);
+
+/*
  * The last error, or NULL when none happened. Borrowed from the reader.
  * Its offset is in the decompressed stream.
  */
