@@ -1,5 +1,6 @@
 /*
- * Fuzz the IBM classic heapdump codec: the decoder in both modes, from a
+ * IBM classic heapdump round trips (fuzz-classic has the decoder alone, and is
+ * the fast one): the decoder in both modes, from a
  * stable span and from a stream (the two take different paths: the CLS scan
  * from the end, window growth), and the encoder in every style on what was
  * read. Beyond the sanitizers it checks that what we write reads back

@@ -1,6 +1,7 @@
 /*
- * Fuzz the gperftools decoder from memory, permissive and strict, and check
- * what it reads against the encoder: whatever reads must write, read back
+ * gperftools round trips (fuzz-gperftools has the decoder alone, and is the
+ * fast one): the decoder from memory, permissive and strict, and what it reads
+ * against the encoder: whatever reads must write, read back
  * to an equal model, and rewrite byte for byte. Also exports folded and
  * pprof from it.
  */

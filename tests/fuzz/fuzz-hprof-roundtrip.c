@@ -1,6 +1,5 @@
 /*
- * libFuzzer target for the HPROF decoder (and, on what it accepts, the
- * encoder): decode strictly as a stream of small reads with no consumer,
+ * HPROF round trips (fuzz-hprof has the decoder alone, and is the fast one): decode strictly as a stream of small reads with no consumer,
  * decode from memory into the model in permissive mode, and write back what
  * was read: that must read back and write again unchanged.
  */
