@@ -1,7 +1,8 @@
 /*
- * HPROF round trips (fuzz-hprof has the decoder alone, and is the fast one): decode strictly as a stream of small reads with no consumer,
- * decode from memory into the model in permissive mode, and write back what
- * was read: that must read back and write again unchanged.
+ * HPROF round trips (fuzz-hprof has the decoder alone, and is the fast
+ * one): decode strictly as a stream of small reads with no consumer, decode
+ * from memory into the model in permissive mode, and write back what was
+ * read: that must read back and write again unchanged.
  */
 #include <stdint.h>
 #include <stdlib.h>
