@@ -153,7 +153,19 @@ typedef struct pd_decode_args {
 	/* PD_EMIT leaves here the last non-zero return of a consumer's callback, so
 	 * that the driver hands it to its caller whatever the decoder returns. */
 	int *callback_rc;
+	unsigned flags;           /* PD_DECODE_* */
 } pd_decode_args;
+
+/*
+ * The consumer never reads primitive arrays' data (the histogram): a
+ * decoder reading a stream may give such arrays data NULL, length kept,
+ * and read past their bytes instead of holding them.
+ */
+#define PD_DECODE_NO_PRIMITIVE_DATA 1u
+
+/* profdata_decode() with PD_DECODE_* flags (core/format.c). */
+int pd_decode_with_flags(profdata_reader *in, const profdata_read_options *opts, const profdata_events *ev,
+                         void *payload, unsigned flags);
 
 typedef struct pd_encoder_ops {
 	/* Called with the encoder's state as payload; events->version set by the codec. */

@@ -57,19 +57,22 @@ step "valgrind (unit suites)"
 meson test -C "$out/gcc" --setup valgrind --print-errorlogs --suite unit
 
 step "fuzzing (libFuzzer, ${PD_FUZZ_SECONDS:=20} s per target)"
+# Every target (decode-only, round trips, conversions) with its seeds and dictionary:
+# tests/fuzz/campaign.sh, the same script that runs the long campaigns.
 CC=clang meson setup "$out/fuzz" -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
   -Dtool=false >/dev/null
-meson compile -C "$out/fuzz" >/dev/null
-for t in "$out"/fuzz/tests/fuzz/fuzz-*; do
-  [ -f "$t" ] && [ -x "$t" ] || continue   # not the .p object folders
-  name=$(basename "$t"); name=${name#fuzz-}
-  seeds=tests/fuzz/corpus/$name
-  work=$(mktemp -d)
-  "$t" -max_total_time="$PD_FUZZ_SECONDS" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
-    -print_final_stats=1 "$work" "$seeds" 2>&1 | grep -E '^stat::number_of_executed_units|ERROR|SUMMARY' || true
-  "$t" -runs=0 "$work" "$seeds" >/dev/null 2>&1   # a crash found above fails here again
-  rm -rf "$work"
+fuzz_work=$(mktemp -d)
+shopt -s extglob
+tests/fuzz/campaign.sh -b "$out/fuzz" -w "$fuzz_work" "$PD_FUZZ_SECONDS"
+for t in "$fuzz_work"/*/; do
+  name=$(basename "$t")
+  # A crash leaves its input (<name>-crash-*, -leak-, -timeout-, -oom-); the corpus must run clean again.
+  if compgen -G "$fuzz_work/$name-@(crash|leak|timeout|oom)-*" >/dev/null || ! "$out/fuzz/tests/fuzz/fuzz-$name" -runs=0 "$t" >/dev/null 2>&1; then
+    echo "fuzz-$name: crash; logs and inputs in $fuzz_work"
+    exit 1
+  fi
   echo "fuzz-$name: no crash in ${PD_FUZZ_SECONDS}s"
 done
+rm -rf "$fuzz_work"
 
 step "all tests passed"

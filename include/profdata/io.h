@@ -59,7 +59,21 @@ typedef int (*profdata_write_fn)(void *payload, const void *buf, size_t len);
 
 /*
  * Open `path` for reading ("-" is standard input). Regular files are
- * memory-mapped. On success *out is the caller's, to free with
+ * memory-mapped, and a profile read from one points into the mapping.
+ *
+ * A mapped file that shrinks: the library installs no signal handler, so
+ * it cannot catch the SIGBUS that touching a page past a file's end raises.
+ * Instead, before each pass over a mapping (reading it, counting a
+ * profile's references), it compares the file's size with the mapping;
+ * when the file shrank it puts zero pages in place of what was cut off, so
+ * no later access faults, and a read then fails with PROFDATA_EIO (a
+ * reference count counts what is left). A file truncated *during* a pass is
+ * outside this guard: callers that cannot keep other processes from
+ * truncating a file while it is read read it as a stream
+ * (profdata_reader_open_fd on a pipe, or profdata_reader_open_callbacks),
+ * which copies what it reads.
+ *
+ * On success *out is the caller's, to free with
  * profdata_reader_free(). When the file cannot be opened the result is
  * PROFDATA_EIO and *out is still a reader, whose profdata_reader_error()
  * names the path and the system's reason: free it after reading that. On
@@ -110,6 +124,14 @@ PROFDATA_API void profdata_reader_set_progress(profdata_reader *r, profdata_prog
 
 /* 1 when the input was gzip-compressed, else 0 (known once reading has started). */
 PROFDATA_API int profdata_reader_is_gzip(const profdata_reader *r);
+
+/*
+ * The most bytes the reader held at once to hand records over: a stream
+ * (gzip, pipe, callbacks) is read through a window that grows to the
+ * largest record a consumer needed whole; 0 for a mapped file or memory,
+ * read in place. Since 0.2.
+ */
+PROFDATA_API size_t profdata_reader_window_peak(const profdata_reader *r);
 
 /*
  * The last error, or NULL when none happened. Borrowed from the reader.

@@ -208,7 +208,7 @@ static int class_fields_view(const void *table, uint64_t class_id, pd_jvm_class_
 		return 0;
 	const cls *k = &h->classes.v[row];
 	v->fields = NULL;
-	v->types = h->field_types.v + k->types_off;
+	v->types = h->field_types.v ? h->field_types.v + k->types_off : NULL; /* no class has fields yet */
 	v->nfields = k->nfields;
 	v->super_id = k->super_id;
 	return 1;
@@ -412,7 +412,8 @@ int profdata_histogram_read(profdata_histogram **out, profdata_reader *in, const
 	profdata_histogram *h = histogram_new(dump);
 	if (!h)
 		return PROFDATA_ENOMEM;
-	int e = profdata_decode(in, opts, &histogram_events, h);
+	/* Sizes come from lengths: a stream need not hold a primitive array's bytes. */
+	int e = pd_decode_with_flags(in, opts, &histogram_events, h, PD_DECODE_NO_PRIMITIVE_DATA);
 	e = conclude(h, e, out);
 	/* A consumer's own failure (memory) stops the decoder without a message: give it one. */
 	if (e < 0 && !profdata_reader_error(in))

@@ -60,7 +60,7 @@ static int choose(profdata_reader *in, const profdata_read_options *opts, const 
  * "stop, no error" (PROFDATA_STOPPED).
  */
 static int run_decoder(const profdata_format *f, profdata_reader *in, const profdata_read_options *opts,
-                       const profdata_events *ev, void *payload)
+                       const profdata_events *ev, void *payload, unsigned flags)
 {
 	profdata_events full;
 	int e = pd_events_adopt(&full, ev);
@@ -77,6 +77,7 @@ static int run_decoder(const profdata_format *f, profdata_reader *in, const prof
 		.mode = opts ? opts->mode : PROFDATA_MODE_PERMISSIVE,
 		.opts = &o,
 		.callback_rc = &callback_rc,
+		.flags = flags,
 	};
 	pd_in_set_mode(in, a.mode);
 	e = f->decode(&a);
@@ -107,13 +108,19 @@ static int check_opts(const profdata_read_options *opts)
 
 int profdata_decode(profdata_reader *in, const profdata_read_options *opts, const profdata_events *ev, void *payload)
 {
+	return pd_decode_with_flags(in, opts, ev, payload, 0);
+}
+
+int pd_decode_with_flags(profdata_reader *in, const profdata_read_options *opts, const profdata_events *ev,
+                         void *payload, unsigned flags)
+{
 	const profdata_format *f = NULL;
 	int e = check_opts(opts);
 	if (e < 0 || !ev || pd_events_size(ev->version) == 0)
 		return pd_in_error(in, PROFDATA_EINVAL, PD_NO_OFFSET, "invalid options or events version");
 	if ((e = choose(in, opts, &f)) < 0)
 		return e;
-	return run_decoder(f, in, opts, ev, payload);
+	return run_decoder(f, in, opts, ev, payload, flags);
 }
 
 int profdata_read(profdata_profile **out, profdata_reader *in, const profdata_read_options *opts)
@@ -129,7 +136,7 @@ int profdata_read(profdata_profile **out, profdata_reader *in, const profdata_re
 	if ((e = profdata_profile_new(&p)) < 0)
 		return e;
 	pd_profile_set_source(p, pd_in_blob(in), f->name);
-	e = run_decoder(f, in, opts, profdata_profile_builder_events(), p);
+	e = run_decoder(f, in, opts, profdata_profile_builder_events(), p, 0);
 	const profdata_error *be = profdata_profile_error(p);
 	/* A decoder that calls the builder without PD_EMIT loses its code: the builder kept it. */
 	if (e == PROFDATA_STOPPED && be)

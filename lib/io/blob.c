@@ -3,15 +3,21 @@
 #define _DEFAULT_SOURCE
 #include "io/blob.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "profdata/common.h"
 
 struct pd_blob {
 	long refs;
 	const unsigned char *data;
 	uint64_t size;
 	int mapped; /* munmap on release */
+	int fd;     /* mapped: a descriptor of the file, to see its size (pd_blob_check); else -1 */
+	int shrunk; /* the file was found shorter than the mapping (atomic) */
 };
 
 /* An empty input (an empty file, or no buffer) still has data to point at: readers do arithmetic on it. */
@@ -26,6 +32,7 @@ static pd_blob *blob_new(const void *data, uint64_t size, int mapped)
 	b->data = data ? data : nothing;
 	b->size = size;
 	b->mapped = mapped;
+	b->fd = -1;
 	return b;
 }
 
@@ -50,7 +57,11 @@ pd_blob *pd_blob_map(int fd, uint64_t size, int *out_of_memory)
 		if (m)
 			munmap(m, (size_t)size);
 		*out_of_memory = 1;
+		return NULL;
 	}
+	/* Without a descriptor the guard cannot look: the blob still works, unguarded. */
+	if (m)
+		b->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	return b;
 }
 
@@ -66,7 +77,33 @@ void pd_blob_release(pd_blob *b)
 		return;
 	if (b->mapped && b->size)
 		munmap((void *)b->data, (size_t)b->size);
+	if (b->fd >= 0)
+		close(b->fd);
 	free(b);
+}
+
+int pd_blob_check(pd_blob *b)
+{
+	struct stat st;
+	if (!b || !b->mapped || b->fd < 0)
+		return 0;
+	if (__atomic_load_n(&b->shrunk, __ATOMIC_ACQUIRE))
+		return PROFDATA_EIO;
+	if (fstat(b->fd, &st) != 0 || st.st_size < 0 || (uint64_t)st.st_size >= b->size)
+		return 0;
+	/*
+	 * Pages wholly past the new end fault with SIGBUS; zero pages in their
+	 * place keep every pointer valid. The part of the last page past the end
+	 * reads as zeros already.
+	 */
+	long ps = sysconf(_SC_PAGESIZE);
+	const uint64_t page = ps > 0 ? (uint64_t)ps : 4096;
+	uint64_t from = ((uint64_t)st.st_size + page - 1) / page * page;
+	if (from < b->size)
+		mmap((void *)(b->data + from), (size_t)(b->size - from), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+		     -1, 0);
+	__atomic_store_n(&b->shrunk, 1, __ATOMIC_RELEASE);
+	return PROFDATA_EIO;
 }
 
 const unsigned char *pd_blob_data(const pd_blob *b) { return b->data; }

@@ -30,6 +30,16 @@ uint64_t pd_blob_size(const pd_blob *b);
 int pd_blob_mapped(const pd_blob *b);
 
 /*
+ * The guard against a mapped file that shrinks under us (the rule is in
+ * include/profdata/io.h): before each pass over a mapped blob, see whether
+ * the file is still as long as the mapping. When it shrank, the pages past
+ * its new end (whose access would raise SIGBUS) are replaced with zero pages
+ * and PROFDATA_EIO is returned, then and on every later call. 0 when intact,
+ * and always for memory blobs.
+ */
+int pd_blob_check(pd_blob *b);
+
+/*
  * Tell the kernel that a sequential pass is done with [from, to) of a mapped
  * blob: the pages leave this process's resident set (they stay in the page
  * cache, and pointers stay valid: a later access maps them again). No-op for

@@ -88,10 +88,11 @@ static int start_thread(pd_pager *pg)
 	return 1;
 }
 
-pd_pager *pd_pager_start(const pd_blob *blob)
+pd_pager *pd_pager_start(pd_blob *blob)
 {
 	if (!blob || !pd_blob_mapped(blob))
 		return NULL;
+	(void)pd_blob_check(blob); /* whoever reads says what it means (the reader: an error) */
 	pd_pager *pg = calloc(1, sizeof(*pg));
 	if (!pg)
 		return NULL;

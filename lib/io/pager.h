@@ -17,8 +17,12 @@
 
 typedef struct pd_pager pd_pager;
 
-/* NULL when the blob is not mapped (nothing to release) or memory is short: a pass runs without one. */
-pd_pager *pd_pager_start(const pd_blob *blob);
+/*
+ * NULL when the blob is not mapped (nothing to release) or memory is short: a
+ * pass runs without one. Every pass over a mapped blob starts here, so this
+ * is where the guard against a shrunk file looks (pd_blob_check).
+ */
+pd_pager *pd_pager_start(pd_blob *blob);
 /* The pass moved to `pos` (cheap: acts every few MiB). */
 void pd_pager_advance(pd_pager *pg, uint64_t pos);
 /* Stop, and join the thread if there is one. NULL is a no-op. */

@@ -40,6 +40,7 @@ struct profdata_reader {
 	/* Window over decompressed or streamed bytes. */
 	unsigned char *buf;
 	size_t cap, start, end;
+	size_t window_peak;    /* the largest cap, for profdata_reader_window_peak() */
 	uint64_t offset;       /* logical offset of buf[start], or of blob_pos when stable */
 	int eof;
 	profdata_progress_fn progress;
@@ -159,6 +160,7 @@ void profdata_reader_free(profdata_reader *r)
 
 const char *profdata_reader_name(const profdata_reader *r) { return r->diag.name ? r->diag.name : ""; }
 int profdata_reader_is_gzip(const profdata_reader *r) { return r->gzip; }
+size_t profdata_reader_window_peak(const profdata_reader *r) { return r->window_peak > r->cap ? r->window_peak : r->cap; }
 const profdata_error *profdata_reader_error(const profdata_reader *r) { return pd_diag_last(&r->diag); }
 size_t profdata_reader_warning_count(const profdata_reader *r) { return r->diag.nwarnings; }
 const profdata_error *profdata_reader_warning(const profdata_reader *r, size_t i) { return pd_diag_warning(&r->diag, i); }
@@ -305,6 +307,9 @@ static int start(profdata_reader *r)
 	unsigned char head[2] = { 0, 0 };
 	size_t have = 0;
 	if (r->src == SRC_BLOB) {
+		if (pd_blob_check(r->blob) < 0)
+			return pd_diag_error(&r->diag, PROFDATA_EIO, 0, 0,
+			                     "the file is shorter than when it was opened (another process truncated it)");
 		have = pd_blob_size(r->blob) < 2 ? (size_t)pd_blob_size(r->blob) : 2;
 		memcpy(head, pd_blob_data(r->blob), have);
 	} else {
@@ -406,6 +411,8 @@ int64_t pd_in_fill(profdata_reader *r, size_t want, const unsigned char **p)
 				                     "out of memory growing the input window to %zu bytes", ncap);
 			r->buf = nb;
 			r->cap = ncap;
+			if (ncap > r->window_peak)
+				r->window_peak = ncap;
 		}
 		long n = produce(r);
 		if (n < 0)

@@ -24,7 +24,19 @@
  * dump that had it: an instance of a later dump with more references loses
  * the extra ones (a warning counts them). Sizes run the JVM rules
  * (jvm/jvm.h) backwards: from the stated sizes to lengths and layouts.
+ *
+ * A stated size costs a few bytes of input and can ask for gigabytes of
+ * zeros (`0x1000 [4294967000] OBJ [B`), and a class whose largest instance
+ * lists 65,535 references gives every instance of it 65,535 fields. So what
+ * the payloads made here may add up to is bounded by the input: the larger
+ * of PD_SYNTH_FIXED bytes and PD_SYNTH_PER_INPUT times the input, the input
+ * measured from the events that came in (a lower estimate of the text that
+ * stated them: INPUT_PER_RECORD bytes a record, INPUT_PER_REF a reference,
+ * plus the strings). The write option max_synthesized=BYTES sets the bound
+ * instead. A dump is checked before any of it is written: beyond the bound
+ * the conversion fails, naming the object that passes it.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +44,12 @@
 #include "transform/transform.h"
 #include "jvm/jvm.h"
 #include "util/hashmap.h"
+
+/* The bound (doc/formats.md, "Bounds"): max(PD_SYNTH_FIXED, PD_SYNTH_PER_INPUT x input). */
+#define PD_SYNTH_FIXED (UINT64_C(256) << 20)
+#define PD_SYNTH_PER_INPUT 64
+#define INPUT_PER_RECORD 16
+#define INPUT_PER_REF 4
 
 /* An object of the held dump. */
 typedef struct held_object {
@@ -93,6 +111,10 @@ typedef struct payload_filter {
 	profdata_field *fields; /* scratch for a class dump */
 	size_t fields_cap;
 	uint64_t dropped_refs, dropped_other;
+	uint64_t input_weight;   /* the input as its events measure it (see the top) */
+	uint64_t synthesized;    /* payload bytes of the dumps written so far */
+	uint64_t max_synthesized; /* 0: the default bound */
+	unsigned ndumps;
 } payload_filter;
 
 #define DOWN(s, member, ...) \
@@ -155,6 +177,7 @@ static int on_begin(void *payload, const profdata_meta *m)
 static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 {
 	payload_filter *s = payload;
+	s->input_weight += INPUT_PER_RECORD + len;
 	if (s->active && !pd_map_get(&s->names, id)) {
 		uint32_t f = NAME_SEEN | ((len && utf8[0] == '[') ? NAME_ARRAY : 0);
 		if (len == 16 && memcmp(utf8, "java/lang/Object", 16) == 0)
@@ -215,6 +238,7 @@ HELD_WHEN_ACTIVE(class_dump, profdata_class_dump, c)
 	if (k->held)
 		return 0; /* once per dump */
 	k->held = 1;
+	s->input_weight += INPUT_PER_RECORD + (uint64_t)INPUT_PER_REF * (c->refs ? c->nrefs : 0);
 	k->cd = *c;
 	k->nrefs = c->refs ? c->nrefs : 0;
 	if (pool_add(s, c->refs, k->nrefs, &k->refs_off) < 0)
@@ -236,6 +260,7 @@ HELD_WHEN_ACTIVE(object, profdata_object, o)
 	if (pd_grow((void **)&s->objs, &s->objs_cap, s->nobjs + 1, sizeof *s->objs) < 0)
 		return out_of_memory(s);
 	h = &s->objs[s->nobjs];
+	s->input_weight += INPUT_PER_RECORD + (uint64_t)INPUT_PER_REF * (o->refs ? o->nrefs : 0);
 	h->o = *o;
 	h->has_refs = o->refs != NULL;
 	if (pool_add(s, o->refs, o->refs ? o->nrefs : 0, &h->refs_off) < 0)
@@ -431,6 +456,64 @@ static int fill_instance(payload_filter *s, profdata_object *o, const uint64_t *
 	return 0;
 }
 
+/*
+ * An array's length: the stated size tells it, the header java/lang/Object
+ * states included; the nulls OpenJ9 leaves out of object arrays fill it up.
+ */
+static uint64_t array_length(const payload_filter *s, const held_object *h)
+{
+	const profdata_object *o = &h->o;
+	size_t nrefs = h->has_refs ? o->nrefs : 0;
+	uint64_t length = o->length ? o->length : pd_jvm_array_length(&s->sizes, o->kind, o->elem_type, o->size);
+	return o->kind == PROFDATA_OBJECT_ARRAY && length < nrefs ? nrefs : length;
+}
+
+/* The payload bytes write_object will give h (class layouts as write_class_dump will fix them). */
+static uint64_t payload_bytes(const payload_filter *s, const held_object *h)
+{
+	const profdata_object *o = &h->o;
+	if (o->kind == PROFDATA_OBJECT_INSTANCE) {
+		const class_plan *k = known_plan(s, o->class_id);
+		uint64_t nf = !k ? 0 : k->dumped ? k->nfields : k->is_array ? 0 : k->want;
+		return nf * s->ids;
+	}
+	uint64_t length = array_length(s, h);
+	uint64_t each = o->kind == PROFDATA_OBJECT_ARRAY ? s->ids : pd_jvm_type_size(o->elem_type, s->ids);
+	if (each && length > UINT64_MAX / each)
+		return UINT64_MAX;
+	return length * each;
+}
+
+/*
+ * Before a dump is written: the payloads it makes up must stay within the
+ * bound (see the top), or the conversion stops here, having written none of it.
+ */
+static int check_bound(payload_filter *s)
+{
+	uint64_t bound = s->max_synthesized;
+	uint64_t total = s->synthesized;
+	if (!bound) {
+		bound = s->input_weight > PD_SYNTH_FIXED / PD_SYNTH_PER_INPUT ? s->input_weight * PD_SYNTH_PER_INPUT
+		                                                              : PD_SYNTH_FIXED;
+	}
+	for (size_t i = 0; i < s->nobjs; i++) {
+		uint64_t n = payload_bytes(s, &s->objs[i]);
+		if (n <= bound && total <= bound - n) {
+			total += n;
+			continue;
+		}
+		return pd_diag_error(s->diag, PROFDATA_ERANGE, PD_NO_OFFSET, 0,
+		                     "object 0x%llx (object %zu of dump %u) would take the payloads made up from "
+		                     "stated sizes and reference lists past %llu bytes, the bound for an input "
+		                     "of this size (about %llu bytes); the write option max_synthesized=BYTES "
+		                     "raises it",
+		                     (unsigned long long)s->objs[i].o.id, i + 1, s->ndumps,
+		                     (unsigned long long)bound, (unsigned long long)s->input_weight);
+	}
+	s->synthesized = total;
+	return 0;
+}
+
 static int write_object(payload_filter *s, const held_object *h)
 {
 	profdata_object o = h->o;
@@ -441,12 +524,7 @@ static int write_object(payload_filter *s, const held_object *h)
 		if ((rc = fill_instance(s, &o, refs, nrefs)) != 0)
 			return rc;
 	} else {
-		/* The stated size tells the length, the header java/lang/Object states
-		 * included; the nulls OpenJ9 leaves out of object arrays fill it up. */
-		if (!o.length)
-			o.length = pd_jvm_array_length(&s->sizes, o.kind, o.elem_type, o.size);
-		if (o.kind == PROFDATA_OBJECT_ARRAY && o.length < nrefs)
-			o.length = nrefs;
+		o.length = array_length(s, h);
 		o.refs = o.kind == PROFDATA_OBJECT_ARRAY && nrefs ? refs : NULL;
 		o.nrefs = o.kind == PROFDATA_OBJECT_ARRAY ? nrefs : 0;
 	}
@@ -464,8 +542,9 @@ static int flush_dump(payload_filter *s)
 {
 	int rc;
 	s->in_dump = 0;
+	s->ndumps++;
 	settle_reference_size(s);
-	if ((rc = ensure_object_class(s)) != 0 || (rc = write_all_field_names(s)) != 0 ||
+	if ((rc = check_bound(s)) != 0 || (rc = ensure_object_class(s)) != 0 || (rc = write_all_field_names(s)) != 0 ||
 	    (rc = DOWN(s, dump_begin, &s->dump)) != 0)
 		return rc;
 	rc = write_class_dumps(s);
@@ -573,9 +652,14 @@ static int filter_create(void **state, const profdata_events **events, const pro
                          void *down_payload, pd_diag *diag, const pd_options *opts)
 {
 	payload_filter *s = calloc(1, sizeof *s);
-	(void)opts;
+	long long bound = 0;
 	if (!s)
 		return pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "out of memory");
+	if (opts && pd_options_int(opts, "max_synthesized", 0, 1, LLONG_MAX, &bound, diag) < 0) {
+		free(s);
+		return PROFDATA_EINVAL;
+	}
+	s->max_synthesized = (uint64_t)bound;
 	s->down = down;
 	s->down_payload = down_payload;
 	s->diag = diag;

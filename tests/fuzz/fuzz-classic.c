@@ -1,168 +1,20 @@
 /*
- * Fuzz the IBM classic heapdump codec: the decoder in both modes, from a
- * stable span and from a stream (the two take different paths: the CLS scan
- * from the end, window growth), and the encoder in every style on what was
- * read. Beyond the sanitizers it checks that what we write reads back
- * strictly, and that a rewrite of our own output is byte-identical.
+ * The IBM classic heapdump decoder alone (fast: no encoder;
+ * fuzz-classic-roundtrip has the encoders): permissively from memory into
+ * the model (the CLS scan from the end of a stable span) with a histogram of
+ * it, and strictly from a stream of small reads (window growth).
  */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
+#include "fuzz-common.h"
 
-#include <profdata/profdata.h>
-
-typedef struct chunks {
-	const uint8_t *p;
-	size_t n, pos, step;
-} chunks;
-
-static long read_chunk(void *payload, void *buf, size_t len)
-{
-	chunks *c = payload;
-	size_t k = c->n - c->pos < c->step ? c->n - c->pos : c->step;
-	if (k > len)
-		k = len;
-	memcpy(buf, c->p + c->pos, k);
-	c->pos += k;
-	return (long)k;
-}
-
-static int count_object(void *payload, const profdata_object *o)
-{
-	(void)o;
-	++*(size_t *)payload;
-	return 0;
-}
-
-/* Write p as `format` with opts into memory; NULL when writing failed. */
-static void *write_as(const profdata_profile *p, const char *format, const char *opts, size_t *len)
-{
-	profdata_writer *w;
-	void *copy = NULL;
-	const void *data;
-	if (profdata_writer_open_memory(&w) < 0)
-		return NULL;
-	profdata_write_options o = PROFDATA_WRITE_OPTIONS_INIT;
-	o.format = format;
-	o.options = opts;
-	if (profdata_write(p, w, &o) == 0 && profdata_writer_close(w) == 0 &&
-	    profdata_writer_memory(w, &data, len) == 0 && (copy = malloc(*len ? *len : 1)) != NULL)
-		memcpy(copy, data, *len);
-	profdata_writer_free(w);
-	return copy;
-}
-
-static void *write_classic(const profdata_profile *p, const char *opts, size_t *len)
-{
-	return write_as(p, "ibm-classic", opts, len);
-}
-
-static profdata_profile *read_as(const void *data, size_t len, const char *format, int mode, const char *opts)
-{
-	profdata_reader *r;
-	profdata_profile *p = NULL;
-	if (profdata_reader_open_memory(&r, data, len, "fuzz") < 0)
-		return NULL;
-	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
-	o.format = format;
-	o.mode = mode;
-	o.options = opts;
-	profdata_read(&p, r, &o);
-	profdata_reader_free(r);
-	return p;
-}
-
-static profdata_profile *read_classic(const void *data, size_t len, int mode, const char *opts)
-{
-	return read_as(data, len, "ibm-classic", mode, opts);
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const styles[] = { NULL, "style=jdmpview", "style=classblock,word_size=4",
-	                                      "layout=single-line,line_end=crlf" };
-	/* The class-block variant is recognised by heuristics that a small dump may not
-	 * meet (doc/formats-classic.md); its output is read back saying what it is. */
-	static const char *const read_back[] = { NULL, NULL, "variant=classblock", NULL };
-	profdata_profile *p = read_classic(data, size, PROFDATA_MODE_PERMISSIVE, NULL);
+	profdata_profile *p = fuzz_read(data, size, "ibm-classic", PROFDATA_MODE_PERMISSIVE, NULL);
 	if (p) {
 		profdata_histogram *h;
 		if (profdata_histogram_from_profile(&h, p, PROFDATA_HISTOGRAM_ALL_DUMPS) == 0)
 			profdata_histogram_free(h);
-		for (size_t s = 0; s < sizeof styles / sizeof styles[0]; s++) {
-			size_t len, len2;
-			void *out = write_classic(p, styles[s], &len);
-			if (!out)
-				abort(); /* everything read can be written */
-			profdata_profile *q = read_classic(out, len, PROFDATA_MODE_STRICT, read_back[s]);
-			if (!q)
-				abort(); /* our output is valid */
-			void *out2 = write_classic(q, styles[s], &len2);
-			if (!out2)
-				abort();
-			profdata_profile *q2 = read_classic(out2, len2, PROFDATA_MODE_STRICT, read_back[s]);
-			void *out3 = NULL;
-			size_t len3 = 0;
-			if (!q2 || !(out3 = write_classic(q2, styles[s], &len3)))
-				abort();
-			if (len3 != len2 || memcmp(out2, out3, len2) != 0)
-				abort(); /* our own output rewrites byte-identically */
-			if (!styles[s] && (profdata_profile_count(q, PROFDATA_TABLE_OBJECTS) !=
-			                   profdata_profile_count(p, PROFDATA_TABLE_OBJECTS)))
-				abort(); /* no object is lost */
-			profdata_profile_free(q2);
-			profdata_profile_free(q);
-			free(out);
-			free(out2);
-			free(out3);
-		}
-		{
-			/* to HPROF (synthetic reference fields): what is written reads back strictly */
-			size_t len;
-			void *hp = write_as(p, "hprof", NULL, &len);
-			if (hp) {
-				profdata_profile *q = read_as(hp, len, "hprof", PROFDATA_MODE_STRICT, NULL);
-				if (!q)
-					abort();
-				if (profdata_profile_count(q, PROFDATA_TABLE_OBJECTS) != profdata_profile_count(p, PROFDATA_TABLE_OBJECTS))
-					abort();
-				profdata_profile_free(q);
-				free(hp);
-			}
-		}
 		profdata_profile_free(p);
 	}
-
-	/* strict, streaming, from a source without a stable span */
-	chunks c = { data, size, 0, size % 13 + 1 };
-	profdata_reader *r;
-	if (profdata_reader_open_callbacks(&r, read_chunk, &c, "fuzz") == 0) {
-		profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
-		o.format = "ibm-classic";
-		o.mode = PROFDATA_MODE_STRICT;
-		profdata_events ev;
-		profdata_events_init(&ev, sizeof ev);
-		size_t n = 0;
-		ev.object = count_object;
-		profdata_decode(r, &o, &ev, &n);
-		profdata_reader_free(r);
-	}
-
-	/* streaming conversion into the encoder */
-	c.pos = 0;
-	c.step = size % 7 + 1;
-	if (profdata_reader_open_callbacks(&r, read_chunk, &c, "fuzz") == 0) {
-		profdata_writer *w;
-		if (profdata_writer_open_memory(&w) == 0) {
-			profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
-			o.format = "ibm-classic";
-			profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
-			wo.format = "ibm-classic";
-			profdata_convert(r, &o, w, &wo);
-			profdata_writer_free(w);
-		}
-		profdata_reader_free(r);
-	}
+	fuzz_decode_stream(data, size, "ibm-classic", size % 13 + 1);
 	return 0;
 }

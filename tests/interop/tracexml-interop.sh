@@ -12,8 +12,7 @@ profdata=$1
 root=$2
 here=$(cd "$(dirname "$0")" && pwd)
 dtd=$root/lib/codecs/tracexml/trace.dtd
-corpus=$root/../shared/corpus/tracexml
-[ -d "$corpus" ] || corpus=/work/shared/corpus/tracexml
+corpus=${PROFDATA_CORPUS:-${PD_CORPUS_OPTION:-$root/../shared/corpus}}/tracexml
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ran=0

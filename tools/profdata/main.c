@@ -496,6 +496,9 @@ static int cmd_info(const args *a)
 		}
 		printf("%-17s %llu\n", "references", (unsigned long long)refs);
 		printf("%-17s %zu\n", "warnings", profdata_reader_warning_count(r));
+		if (profdata_reader_window_peak(r))
+			printf("%-17s %zu bytes (the largest record read whole from the stream)\n", "held at once",
+			       profdata_reader_window_peak(r));
 	}
 	profdata_profile_free(p);
 	profdata_reader_free(r);

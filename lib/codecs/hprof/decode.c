@@ -637,6 +637,8 @@ typedef struct heap_body {
 	size_t need;     /* bytes the sub-record at the stop point needs; 0 when none */
 	int result;      /* why reading stopped before the window's end */
 	size_t last;     /* the previous window's size */
+	uint64_t skip;   /* SUB_SKIP_DATA: the primitive array's bytes, to read past */
+	profdata_object skipped; /* SUB_SKIP_DATA: the array, data NULL, emitted once read past */
 } heap_body;
 
 /* Outcomes of reading a sub-record, beside 0, PROFDATA_STOPPED, FINISH_INPUT and errors. */
@@ -644,6 +646,7 @@ enum {
 	SUB_NEED_MORE = 3, /* incomplete in the window: heap_body.need says how much it needs */
 	SUB_SKIP_REST,     /* cannot be sized: permissive mode keeps the rest of the record */
 	SUB_TOO_BIG,       /* larger than this system can address */
+	SUB_SKIP_DATA,     /* a primitive array the consumer wants without data, larger than the window */
 	BODY_NEXT_WINDOW   /* the window is used up: read the next */
 };
 
@@ -737,6 +740,24 @@ static size_t bad_element_type(hprof_decoder *d, heap_body *b, unsigned I, const
 	return stop_reading(b, rc ? rc : SUB_SKIP_REST);
 }
 
+/*
+ * A stream whose consumer needs no primitive array data (PD_DECODE_NO_PRIMITIVE_DATA):
+ * an array larger than the window is read past (settle_window), not held, so
+ * that a 512 MiB byte[] costs no 512 MiB buffer. Mapped inputs never get here.
+ */
+static size_t skip_primitive_data(heap_body *b, unsigned I, const unsigned char *q, uint64_t size)
+{
+	profdata_object *o = &b->skipped;
+	memset(o, 0, sizeof *o);
+	o->id = pd_be_id(q + 1, I);
+	o->trace_serial = pd_be32(q + 1 + I);
+	o->length = pd_be32(q + 5 + I);
+	o->kind = PROFDATA_OBJECT_PRIM_ARRAY;
+	o->elem_type = q[9 + I];
+	b->skip = size;
+	return stop_reading(b, SUB_SKIP_DATA);
+}
+
 /* PRIMITIVE ARRAY DUMP, or Android's PRIMITIVE ARRAY NODATA (no elements). */
 static inline size_t primitive_array_dump(hprof_decoder *d, heap_body *b, unsigned I, const unsigned char *q,
                                        size_t rem)
@@ -754,7 +775,9 @@ static inline size_t primitive_array_dump(hprof_decoder *d, heap_body *b, unsign
 	if (!nodata) {
 		dl = (uint64_t)pd_be32(q + 5 + I) * es;
 		if (rem - head < dl)
-			return need_bytes(b, head + dl);
+			return (d->a->flags & PD_DECODE_NO_PRIMITIVE_DATA) && d->size == UINT64_MAX
+			               ? skip_primitive_data(b, I, q, head + dl)
+			               : need_bytes(b, head + dl);
 	}
 	o.id = pd_be_id(q + 1, I);
 	o.trace_serial = pd_be32(q + 1 + I);
@@ -971,6 +994,31 @@ static int cut_in_subrecord(hprof_decoder *d, const heap_body *b, unsigned tag)
 	return rc ? rc : FINISH_INPUT;
 }
 
+/* SUB_SKIP_DATA: read past the array at the input's position, then emit it. */
+static int read_past_array(hprof_decoder *d, heap_body *b, unsigned tag)
+{
+	const pd_decode_args *a = d->a;
+	uint64_t at = pd_in_offset(d->in);
+	int64_t n;
+	int rc;
+	if (!b->to_eof && b->skip > b->left) {
+		b->need = b->skip > SIZE_MAX ? SIZE_MAX : (size_t)b->skip;
+		return past_record_end(d, b, tag);
+	}
+	if ((n = pd_in_discard(d->in, b->skip)) < 0)
+		return (int)n;
+	if (!b->to_eof)
+		b->left -= (uint64_t)n;
+	if ((uint64_t)n < b->skip) {
+		rc = pd_in_damage(d->in, d->mode, PROFDATA_ETRUNCATED, at, 0,
+		                  "truncated %s (tag 0x%02X) at offset %llu: the input ends within its %s (tag 0x%02X) at offset %llu",
+		                  pd_hprof_record_name(b->rtag), b->rtag, (unsigned long long)b->roff,
+		                  pd_hprof_subrecord_name(tag), tag, (unsigned long long)at);
+		return rc ? rc : FINISH_INPUT;
+	}
+	return PD_EMIT(a, object, &b->skipped) ? PROFDATA_STOPPED : BODY_NEXT_WINDOW;
+}
+
 /*
  * Consume the window up to `stop`, where reading stopped with `result`.
  * BODY_NEXT_WINDOW to go on with the next window, else the body's result.
@@ -994,6 +1042,8 @@ static int settle_window(hprof_decoder *d, heap_body *b, const unsigned char *st
 		                   pd_hprof_subrecord_name(stop[0]), stop[0], (unsigned long long)at);
 	case SUB_NEED_MORE:
 		break;
+	case SUB_SKIP_DATA:
+		return read_past_array(d, b, stop[0]);
 	default:
 		return result;
 	}

@@ -6,9 +6,13 @@
  * written as a HEAP DUMP SEGMENT when the next sub-record would not fit (a
  * larger sub-record is written as a segment of its own, straight from the
  * event's payload); a 1.0.1 HEAP DUMP record needs its length first, so its
- * whole body is gathered. What HPROF cannot hold is counted and reported as
- * warnings on the writer at the end.
+ * whole body is gathered: up to HEAP_HELD_MAX in memory, the rest spilled to
+ * an anonymous temporary file (tmpfile(): mode 0600, already unlinked) and
+ * copied out when the dump ends, so that no dump is ever held in memory
+ * whole. What HPROF cannot hold is counted and reported as warnings on the
+ * writer at the end.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +54,8 @@ typedef struct hprof_encoder {
 	byte_buf rec;                 /* one record or sub-record being built */
 	byte_buf conv_buf;            /* a payload with converted identifiers */
 	byte_buf tail;                /* unknown sub-records of a HEAP DUMP record, written last in it */
+	FILE *spill;                  /* the HEAP DUMP body beyond HEAP_HELD_MAX, before seg's */
+	uint64_t spilled;             /* bytes of this dump in spill */
 	/*
 	 * Once an instance comes before its class layout (id sizes changing),
 	 * the rest of the dump waits here, in order, until the dump ends:
@@ -591,6 +597,71 @@ static int on_trace_context(void *payload, const profdata_trace_context *c)
 
 /* ---- heap dumps ---- */
 
+/* What a HEAP DUMP record's body may hold in memory before it goes to the spill file. */
+#define HEAP_HELD_MAX (4 * HPROF_SEGMENT_MAX)
+
+/* Append n bytes to the spill file: from p, zeros when p is NULL. */
+static int spill_write(hprof_encoder *e, const void *p, uint64_t n)
+{
+	static const unsigned char zero[4096];
+	if (!e->spill && !(e->spill = tmpfile())) {
+		e->err = pd_out_error(e->w, PROFDATA_EIO,
+		                      "a HEAP DUMP record (version=1.0.1) needs a temporary file for its body: cannot create one");
+		return e->err;
+	}
+	e->spilled += n;
+	while (n > 0) {
+		size_t most = p ? (size_t)1 << 30 : sizeof zero;
+		size_t k = n < most ? (size_t)n : most;
+		if (fwrite(p ? p : zero, 1, k, e->spill) != k) {
+			e->err = pd_out_error(e->w, PROFDATA_EIO, "cannot write the temporary file of a HEAP DUMP record");
+			return e->err;
+		}
+		if (p)
+			p = (const unsigned char *)p + k;
+		n -= k;
+	}
+	return 0;
+}
+
+/*
+ * A HEAP DUMP sub-record that would take the body held in memory past
+ * HEAP_HELD_MAX: what is held goes to the spill file, then the sub-record
+ * when it is larger than what may be held; 1 when it was spilled, 0 when it
+ * still goes to seg.
+ */
+static int spill_sub_record(hprof_encoder *e, const void *payload, uint64_t have, uint64_t plen)
+{
+	uint64_t s = e->rec.len + plen;
+	if (spill_write(e, e->seg.p, e->seg.len))
+		return -1;
+	e->seg.len = 0;
+	if (s <= HEAP_HELD_MAX)
+		return 0;
+	if (spill_write(e, e->rec.p, e->rec.len) || spill_write(e, payload, have) || spill_write(e, NULL, plen - have))
+		return -1;
+	return 1;
+}
+
+/* Copy the spilled part of the body out, then forget it. */
+static int write_spilled(hprof_encoder *e)
+{
+	unsigned char buf[65536];
+	size_t k;
+	if (!e->spill)
+		return e->err;
+	if (fflush(e->spill) != 0 || fseek(e->spill, 0, SEEK_SET) != 0) {
+		e->err = pd_out_error(e->w, PROFDATA_EIO, "cannot read back the temporary file of a HEAP DUMP record");
+		return e->err;
+	}
+	while (!e->err && (k = fread(buf, 1, sizeof buf, e->spill)) > 0)
+		write_bytes(e, buf, k);
+	fclose(e->spill);
+	e->spill = NULL;
+	e->spilled = 0;
+	return e->err;
+}
+
 /* Write the open segment, if it holds anything, as a HEAP DUMP SEGMENT. */
 static int flush_segment(hprof_encoder *e)
 {
@@ -666,10 +737,15 @@ static int add_sub_record_tail(hprof_encoder *e, const void *payload, uint64_t h
 			return e->err ? e->err : write_zeros(e, plen - have);
 		}
 	}
-	if (e->dump_kind == PROFDATA_DUMP_HEAP && e->seg.len + s > UINT32_MAX) {
+	if (e->dump_kind == PROFDATA_DUMP_HEAP && e->spilled + e->seg.len + s > UINT32_MAX) {
 		e->err = pd_out_error(e->w, PROFDATA_ERANGE,
 		                      "heap dump passes 4 GiB, more than one HEAP DUMP record holds (version=1.0.1); write 1.0.2");
 		return e->err;
+	}
+	if (e->dump_kind == PROFDATA_DUMP_HEAP && e->seg.len + s > HEAP_HELD_MAX) {
+		int spilled = spill_sub_record(e, payload, have, plen);
+		if (spilled)
+			return spilled < 0 ? e->err : 0;
 	}
 	if (plen > SIZE_MAX - e->rec.len || buf_reserve(e, &e->seg, (size_t)s))
 		return fail_nomem(e);
@@ -692,7 +768,8 @@ static int close_dump(hprof_encoder *e)
 		return e->err;
 	e->in_dump = 0;
 	if (e->dump_kind == PROFDATA_DUMP_HEAP) {
-		if (write_record_header(e, HPROF_HEAP_DUMP, e->dump_time, (uint64_t)e->seg.len + e->tail.len))
+		if (write_record_header(e, HPROF_HEAP_DUMP, e->dump_time, e->spilled + e->seg.len + e->tail.len) ||
+		    write_spilled(e))
 			return e->err;
 		write_bytes(e, e->seg.p, e->seg.len);
 		write_bytes(e, e->tail.p, e->tail.len);
@@ -722,6 +799,10 @@ static int on_dump_begin(void *payload, const profdata_dump *d)
 	e->dump_written = 0;
 	e->seg.len = 0;
 	e->tail.len = 0;
+	if (e->spill)
+		fclose(e->spill);
+	e->spill = NULL;
+	e->spilled = 0;
 	e->dump_time = clamp_time(e, d->time_us);
 	/* version=source keeps each dump's own kind; otherwise the version decides. */
 	if (e->opt_version == 0)
@@ -1227,6 +1308,8 @@ static void encoder_free(void *state)
 	hprof_encoder *e = state;
 	if (!e)
 		return;
+	if (e->spill)
+		fclose(e->spill);
 	pd_jvm_layout_free(&e->layout);
 	pd_map_free(&e->fn_map);
 	pd_map_free(&e->cls_map);

@@ -89,6 +89,7 @@ static const char *const hprof_write_options[] = {
 	"id_size",                /* 4 | 8; default: the source's */
 	"strip_primitive_arrays", /* 1: write every primitive array empty */
 	"android_to_hotspot",     /* 1: what Android's hprof-conv does */
+	"max_synthesized",        /* bytes the payloads made from reference lists may take (refs_to_payloads) */
 	NULL
 };
 

@@ -1,0 +1,63 @@
+/*
+ * The tool's conversions (profdata convert): whatever reads (format sniffed)
+ * is converted into every format that writes, streaming (decoder ->
+ * transforms -> encoder) and through the model (--via-model), and what an
+ * HPROF or classic encoder wrote must read back. A conversion may refuse
+ * (what the target cannot hold, the synthesis bound); it must not crash.
+ * HPROF conversions take max_synthesized=1 MiB so that a stated size of
+ * gigabytes costs the fuzzer an error, not gigabytes.
+ */
+#include <stdio.h>
+
+#include "fuzz-common.h"
+
+static const char *options_for(const char *format)
+{
+	return strcmp(format, "hprof") == 0 ? "max_synthesized=1048576" : NULL;
+}
+
+/* Streaming conversion, as `profdata convert` does by default. */
+static void convert_stream(const uint8_t *data, size_t size, const char *format)
+{
+	profdata_reader *r;
+	profdata_writer *w;
+	profdata_read_options ro = PROFDATA_READ_OPTIONS_INIT;
+	profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
+	wo.format = format;
+	wo.options = options_for(format);
+	if (profdata_reader_open_memory(&r, data, size, "fuzz") != 0)
+		return;
+	if (profdata_writer_open_memory(&w) == 0) {
+		if (profdata_convert(r, &ro, w, &wo) == 0)
+			profdata_writer_close(w);
+		profdata_writer_free(w);
+	}
+	profdata_reader_free(r);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	profdata_profile *p = fuzz_read(data, size, NULL, PROFDATA_MODE_PERMISSIVE, NULL);
+	for (size_t i = 0; i < profdata_format_count(); i++) {
+		const profdata_format *f = profdata_format_at(i);
+		const char *name = profdata_format_name(f);
+		size_t len;
+		if (!profdata_format_can_write(f))
+			continue;
+		convert_stream(data, size, name);
+		if (!p)
+			continue;
+		unsigned char *out = fuzz_write(p, name, options_for(name), &len);
+		if (out && (strcmp(name, "hprof") == 0 || strcmp(name, "ibm-classic") == 0)) {
+			profdata_profile *q = fuzz_read(out, len, name, PROFDATA_MODE_PERMISSIVE, NULL);
+			if (!q) {
+				fprintf(stderr, "fuzz-convert: what the %s encoder wrote does not read back\n", name);
+				abort();
+			}
+			profdata_profile_free(q);
+		}
+		free(out);
+	}
+	profdata_profile_free(p);
+	return 0;
+}
