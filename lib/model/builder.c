@@ -645,7 +645,8 @@ static void decide_sizes(profdata_profile *p)
 		if (!c->has_dump || !c->has_load)
 			continue;
 		pd_jvm_note_class(&hints, profdata_profile_string(p, c->load.name_id, NULL), c->dump.super_id,
-		                  c->dump.instance_size, p->fields.v + c->statics_off, c->dump.nstatics, model_string, p);
+		                  c->dump.instance_size, c->dump.nstatics ? p->fields.v + c->statics_off : NULL,
+		                  c->dump.nstatics, model_string, p);
 	}
 	pd_jvm_decide(p->meta.id_size ? p->meta.id_size : 8, &hints, &p->jvm);
 }

@@ -212,7 +212,7 @@ static int class_fields_view(const void *table, uint64_t class_id, pd_jvm_class_
 	if (profdata_profile_find_class(p, class_id, &ci) < 0 || !p->classes.v[ci].has_dump)
 		return 0;
 	const pd_class_row *c = &p->classes.v[ci];
-	v->fields = p->fields.v + c->fields_off;
+	v->fields = c->dump.nfields ? p->fields.v + c->fields_off : NULL;
 	v->types = NULL;
 	v->nfields = c->dump.nfields;
 	v->super_id = c->dump.super_id;
@@ -407,7 +407,8 @@ long profdata_profile_object_refs(const profdata_profile *p, size_t i, int inclu
 	const pd_class_row *c = &p->classes.v[p->obj_class[i]];
 	if (!c->layout_ok)
 		return PROFDATA_EFORMAT;
-	pd_jvm_instance_refs(d, len, ids, p->ref_offsets.v + c->ref_offsets_off, c->nref_offsets, &sink);
+	pd_jvm_instance_refs(d, len, ids, c->nref_offsets ? p->ref_offsets.v + c->ref_offsets_off : NULL,
+	                     c->nref_offsets, &sink);
 	return (long)sink.n;
 }
 
