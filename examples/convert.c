@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Convert any readable profile into another format, streaming:
  *   example-convert IN OUT FORMAT

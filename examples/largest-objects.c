@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Stream a heap dump and report its largest object, without building a
  * model (memory stays bounded by one record); stop early with --first N:

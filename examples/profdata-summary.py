@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """What a profile holds, through the Python binding:
 a heap dump's top classes by shallow bytes, or a CPU profile's hottest
 stacks in folded form (root;...;leaf count), the form flamegraph.pl reads.

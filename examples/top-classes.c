@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Print the ten classes holding the most shallow bytes in a heap dump,
  * through the model (so lookups and references are available too):

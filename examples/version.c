@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The smallest program using libprofdata: built only through pkg-config (see tests/check-consumer.sh). */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the core offers codecs: input windows, output buffers, diagnostics,
  * option parsing and the codec descriptor. Not installed; codecs include

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # libprofdata.a as one relocatable object in which only profdata_* stay
 # global: the internal pd_* functions and the generated protobuf-c code become
 # local, so that a program may define names of its own such as pd_diag_init.

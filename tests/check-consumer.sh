@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Install into a temporary root, then build examples/version.c using nothing
 # but `pkg-config --cflags --libs libprofdata`, run it, and check it prints the
 # version. This is what a user of the installed library does.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The installed documentation stands alone: every relative link of every
 # installed Markdown page names a file that was installed too.
 # Usage: check-doc-links.sh BUILD_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Every public header compiles alone, as strict C99 and as C++.
 set -euo pipefail
 src=$1 build=$2 cc=${3:-cc}

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The README's API example is a whole program that works: extracted from
 # README.md (the first ```c block under "## The API"), compiled strictly
 # against the built library, run on a real dump and on a missing file (one

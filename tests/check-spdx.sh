@@ -14,7 +14,7 @@ while IFS= read -r -d '' f; do
   checked=$((checked + 1))
   head -n 5 "$f" | grep -q 'SPDX-License-Identifier: Apache-2.0' || missing+=("$f")
 done < <(find . \( -path ./subprojects -o -path ./tests/data -o -path ./tests/fuzz/corpus \
-                   -o -path './build*' -o -path ./.git \) -prune -o -type f \
+                   -o -path './build*' -o -path ./.git -o -name node_modules \) -prune -o -type f \
               \( -name '*.c' -o -name '*.h' -o -name '*.h.in' -o -name '*.py' -o -name '*.sh' \
                  -o -name '*.java' -o -name '*.proto' -o -name 'meson.build' \
                  -o -name 'meson_options.txt' -o -name '*.map' -o -name 'run' \) -print0 | sort -z)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Every symbol the shared library exports carries the profdata_ prefix, and
 # every one is bound to a version node of lib/libprofdata.map; the static
 # archive defines no global symbol outside profdata_ (so a program may have

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Every wrap in subprojects/ is read by `meson setup`, and none is needed
 # where the system has the packages: with downloads forbidden
 # (--wrap-mode=nodownload) the project configures from system dependencies,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Install, with apt-get, whatever a fresh Debian machine lacks to build and
 # test libprofdata. Sourced by quickstart.sh and test.sh; `--interop` adds the
 # real readers and producers the interoperability tests compare against.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # From a fresh Debian machine: install what is missing, build, and run the
 # main job on real files bundled with the sources: a heap dump made by JDK
 # 17's jcmd GC.heap_dump (inspect it, print its class histogram, convert it

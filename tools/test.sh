@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The whole test suite, from a fresh Debian machine:
 #   1. install what is missing (apt-get), including the real readers used by
 #      the interoperability tests;

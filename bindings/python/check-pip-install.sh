@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `pip install --no-build-isolation ./bindings/python` works with no package
 # index: in a venv (created in the build folder, seeing the system's
 # setuptools), then `import profdata` loads the library.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Python binding for libprofdata over its public C API (ctypes, no compiler needed).
 
     import profdata

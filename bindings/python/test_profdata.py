@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tests of the Python binding against the built library (pytest; run by meson test)."""
 import os
 import sys

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libprofdata: the event vocabulary every codec speaks.
  *

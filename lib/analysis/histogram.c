@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Class histograms, two ways with one set of rules (jvm/jvm.h):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Frame names, per-stack sums and the call tree (stacks.h): what folded
  * stacks and the pictures drawn from samples share.

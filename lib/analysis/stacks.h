@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Call stacks as pictures show them: every frame's name as folded stacks
  * write it, the samples summed per stack, and the call tree those make

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reading, writing and converting: drives decoders into consumers and models into encoders. */
 #include "internal.h"
 #include "model/model.h"

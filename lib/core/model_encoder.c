@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The encoder of every format that writes from a built profile (its
  * descriptor has write_model and no encoder_new): the events build a model,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Writers from the model: the encoder that builds a profile for them, and
  * what their write_model functions share (model_encoder.c). Codecs whose

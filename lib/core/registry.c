@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The registered formats, in the order they are listed and bid. The table
  * is constant: registration needs no global mutable state.

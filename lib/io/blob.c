@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The input span shared by a reader and the profiles that point into it. */
 /* madvise(MADV_DONTNEED) is Linux and BSD, not POSIX. */
 #define _DEFAULT_SOURCE

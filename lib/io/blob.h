@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A shared, reference-counted span of input bytes that outlives the reader:
  * the mapping of a regular file or the caller's memory buffer. A profile

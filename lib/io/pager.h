@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A sequential pass over a mapped blob. It is the one place that releases
  * what a pass has left behind (see pd_blob_done()), so that the resident set

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Input: a window of bytes over a path, descriptor, memory or callbacks,
  * with gzip looked through.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Output through a staging buffer to a path (temporary file + rename; devices
  * and FIFOs written through), a descriptor, memory or callbacks, optionally

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the JVM means, once: the sizes of basic types (types.c), the shallow
  * size rule VisualVM applies (sizes.c), and class layouts flattened along

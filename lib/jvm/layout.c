@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Class layouts flattened along the superclass chain, and the references an
  * instance or object array payload holds at them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Class names between the JVM's internal form and Java source form. */
 #include "internal.h"
 

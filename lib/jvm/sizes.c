@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The shallow size rule VisualVM applies (jvm.h has it in words). */
 #include "jvm/jvm.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The JVM's basic types in the public API (their sizes are pd_jvm_type_size(), jvm.h). */
 #include "jvm/jvm.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The one consumer of events that builds a model. Every format reads through
  * it, so its checks (ids unique, objects inside dumps) hold for all of them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Model equality, the oracle of every round-trip test. Keyed tables (strings,
  * classes, threads, functions, frames, stacks) are compared by key, because

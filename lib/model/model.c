@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The model: creation, accessors and lookups. Building is in model_builder.c. */
 #include "model/model_impl.h"
 #include "io/pager.h"

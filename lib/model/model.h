@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the core (profdata_read()) asks of a profile beyond the public API.
  * The core includes this, not model_impl.h: the storage layout is for the

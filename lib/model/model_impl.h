@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The model's storage. Objects are struct-of-arrays with optional columns
  * that exist only once some object needs them; everything else is an array

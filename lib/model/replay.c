@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The model as events: what every encoder is driven by when writing a profile. */
 #include "model/model_impl.h"
 

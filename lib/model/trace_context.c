@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Trace contexts (events version 2): what an XML trace says about itself
  * (node, process, agent, trace start and end, options, filters) and where

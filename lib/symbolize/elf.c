@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The symbolizer (symbolize.h) on elfutils: libelf reads the program headers
  * and build id we check a mapping against, libdwfl places each binary at the

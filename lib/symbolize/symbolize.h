@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Naming native program counters from the binaries on disk: the ELF symbol
  * tables and, where present, DWARF line tables and inlined-call scopes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reference lists -> payloads: for formats whose objects list their
  * references instead of carrying payloads (the IBM classic heapdump:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The symbolize transform: native frames get functions, source files, lines
  * and the frames of inlined calls, from the binaries the profile's mappings

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Traces as call-stack profiles: methodEntry/methodExit (and methodCall/
  * methodReturn) pairs become call stacks, per thread, rooted at the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Chains of transforms (transform.h). */
 #include "transform/transform.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Transforms: filters that take events in and give events out, between a
  * decoder and what consumes its events (an encoder, or the model's builder).

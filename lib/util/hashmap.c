@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "util/hashmap.h"
 
 #include <stdlib.h>

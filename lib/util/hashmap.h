@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * An id -> row index map that stores only 4-byte row indexes; the keys live
  * in the caller's column (e.g. the objects' id column), passed to each call

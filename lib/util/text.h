@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Heap strings for the units that keep text: diagnostics and the writer. */
 #ifndef PD_UTIL_TEXT_H
 #define PD_UTIL_TEXT_H

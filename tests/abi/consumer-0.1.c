@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A program written for libprofdata 0.1: compiled against the 0.1 headers
  * (tests/abi/headers-0.1 only) and run against the library being built. It

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The rules of doc/api-policy.md that keep tables and rows growable: event
  * tables declare their version and drivers read nothing past it, callbacks'

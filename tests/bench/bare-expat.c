@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The baseline of the tracexml benchmark: expat alone, counting the
  * elements of a file read in 64 KiB pieces (the same push parsing the

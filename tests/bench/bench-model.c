@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Bytes per object in the model: build N synthetic HotSpot-like instances
  * whose payloads live in one input blob (as with a mapped dump), then report

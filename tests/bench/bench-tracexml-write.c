@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Writing speed of the tracexml encoder alone: read a trace into the model
  * (not timed), then write it as tracexml to a memory writer, best of three,

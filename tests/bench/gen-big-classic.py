@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write a large synthetic IBM classic heapdump (OpenJ9 layout) for benchmarks.
 
 The default output (8,000,000 objects, 64-bit) is about 600 MB. The mix of

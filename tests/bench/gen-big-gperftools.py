@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write a large synthetic gperftools CPU profile for benchmarks.
 
 The default output (500,000 records of 20 frames, 64-bit little endian) is

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Writes a large HotSpot heap dump for reader benchmarks (not committed).
 #
 # Usage: tests/bench/gen-big-hprof.sh [OUTPUT [TARGET_OBJECTS]]

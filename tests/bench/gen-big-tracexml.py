@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes a big trace in TPTP's agent layout (one line after the declaration and
 <TRACE>, no closing tag) for tests/bench/run.sh: tracexml.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The benchmarks of the issues, with the reference tools measured in the same
 # run. Prints figures; asserts nothing (speed is not a unit test).
 #

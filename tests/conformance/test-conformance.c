@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Conformance, driven by the format registry: for every codec that both reads
  * and writes, and every fixture under tests/data/<its folder>/ that sniffs as

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # A fuzzing campaign: each libFuzzer target for SECONDS (issue 14 asks for at
 # least one CPU-hour per target: 3600), from its seed corpora and with its
 # dictionary, keeping what it finds in a work corpus. Prints, per target,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fuzz the whole reading path: gzip detection, sniffing, every registered
  * decoder (permissive into the model, strict streaming), and replaying what

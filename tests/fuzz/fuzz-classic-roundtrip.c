@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * IBM classic heapdump round trips (fuzz-classic has the decoder alone, and is
  * the fast one): the decoder in both modes, from a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The IBM classic heapdump decoder alone (fast: no encoder;
  * fuzz-classic-roundtrip has the encoders): permissively from memory into

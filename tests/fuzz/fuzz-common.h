@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the fuzz targets share: a source that hands the input over in small,
  * uneven reads (a stream without a stable span: the decoders' window paths),

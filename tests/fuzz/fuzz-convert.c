@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The tool's conversions (profdata convert): whatever reads (format sniffed)
  * is converted into every format that writes, streaming (decoder ->

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gperftools round trips (fuzz-gperftools has the decoder alone, and is the
  * fast one): the decoder from memory, permissive and strict, and what it reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The gperftools decoder alone (fast: no encoder; fuzz-gperftools-roundtrip
  * has the encoders): permissively and strictly from memory, which must agree

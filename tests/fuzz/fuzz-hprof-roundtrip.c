@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * HPROF round trips (fuzz-hprof has the decoder alone, and is the fast
  * one): decode strictly as a stream of small reads with no consumer, decode

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The HPROF decoder alone (fast: no encoder; fuzz-hprof-roundtrip has the
  * encoder): the streaming histogram, strictly, from a stream of small reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fuzz the tracexml codec: the decoder permissive and strict, from memory
  * and from a stream of small reads; what was read is written (plain, as

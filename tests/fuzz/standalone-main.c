@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A main for fuzz targets in ordinary builds: runs LLVMFuzzerTestOneInput
  * over each file named on the command line (the seed corpus), so the corpus

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Hostile input: ids crafted to collide under the fixed hashes six tables
  * used before they were seeded (release 0.1.0) must not

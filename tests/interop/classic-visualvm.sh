@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # VisualVM opens HPROF files made from IBM classic heapdumps:
 # - a JDK dump converted to classic and back gives VisualVM's reference
 #   histogram (java.lang.Object's bytes aside: doc/formats-classic.md);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Do the reference tools read what we write?  For every gperftools input (the
 # libprofiler fixtures, the shared corpus file when present, and small 32-bit
 # profiles made here), convert it with `profdata` to gperftools in several

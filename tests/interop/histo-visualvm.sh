@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `profdata histo` agrees class by class (name, instances, shallow bytes) with
 # VisualVM's heap library on every HPROF fixture, and on the shared corpus
 # when it is present. Classes that share a name (several class loaders) are

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # VisualVM opens what the HPROF encoder writes: the default 1.0.2 rewrite and
 # the 1.0.1 rewrite of a JDK dump give VisualVM's reference histogram,
 # strip_primitive_arrays=1 keeps every instance count, and android_to_hotspot=1

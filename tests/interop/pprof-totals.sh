@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The *_total functions are only called through report(), which shellcheck
 # cannot follow.
 # shellcheck disable=SC2317

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """An independent reading of a TPTP trace's methodEntry/methodExit pairs as
 folded call counts (Python's own XML parser, no libprofdata), for comparing
 with `profdata convert --to folded`. Usage: tracexml-folded-independent.py TRACE.trcxml|TRACE.xml"""

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tracexml against readers that are not ours:
 #  - xmllint --dtdvalid lib/codecs/tracexml/trace.dtd accepts what we write from the
 #    synthetic fixtures that hold only what the DTD declares, and from the corpus traces;

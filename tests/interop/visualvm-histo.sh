@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Class histogram of an HPROF file as VisualVM's heap library computes it,
 # for comparison with libprofdata's. See README.md beside this file.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Readers and writers: every source and sink, gzip, and the window contract codecs rely on. */
 #define _XOPEN_SOURCE 700 /* mknod, for the device case */
 #include "support.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The JVM module (lib/jvm): basic type sizes, the VisualVM size rule under
  * 4- and 8-byte ids, layouts flattened along a superclass chain and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Class names between internal and source form. */
 #include "support.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The model: built through events, replayed as events, compared. */
 #include "support.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The main of every Check test program; the suite comes from suite_main(). */
 #include "support.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the Check suites share: fixture paths, reading and writing in memory, cases with needs. */
 #include "support.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The test support unit: what the Check suites share (main.c is every test
  * program's main; each suite file defines suite_main()).

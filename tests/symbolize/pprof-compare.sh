@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Symbolization against the reference, with the real producer at test time:
 # compile tests/symbolize/workload.c with -g, run it under gperftools'
 # libprofiler, name its frames with `profdata convert --to folded`, and

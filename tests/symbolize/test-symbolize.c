@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Naming native frames (lib/symbolize, lib/transform/symbolize.c) without a
  * profiler: a gperftools profile is made here whose PCs are in this test

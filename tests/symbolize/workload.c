@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A CPU-bound workload for the symbolization tests (tests/symbolize/): a few
  * functions calling each other so that stacks have depth and names to check.

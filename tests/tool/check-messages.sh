@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The tool's messages have one shape ("profdata: FILE: [line L, ]byte B: what")
 # and say each place once; usage mistakes are short and refused alike by every
 # command; JSON output is valid whatever the file name; a truncated .gz reads

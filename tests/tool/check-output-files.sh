@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `profdata convert` never harms a file: an interrupted conversion leaves no
 # temporary file, a 0600 output stays 0600, a new output is no more readable
 # than its input, a read-only output needs --force, a symbolic link stays a

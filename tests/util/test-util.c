@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* lib/util: the string interner (pd_intern) and the seeded byte-string hash (pd_hash_bytes). */
 #include "support.h"
 #include "util/hashmap.h"

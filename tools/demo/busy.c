@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The quick start's workload (tools/quickstart.sh): a program that keeps the
  * CPU busy in a few recognisable places, so that its CPU profile, once its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * profdata: inspect, check and convert profiles and heap dumps.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The Trace Event Format (JSON object form) that chrome://tracing, Perfetto
  * UI and speedscope open, export only:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Flame graphs: one self-contained, interactive SVG (export only). Frames
  * are the nodes of the call tree that folded stacks describe

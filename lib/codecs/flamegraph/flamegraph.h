@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the flame graph's writer (flamegraph.c) and its embedded script (script.c) share. */
 #ifndef PD_CODECS_FLAMEGRAPH_H
 #define PD_CODECS_FLAMEGRAPH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The script every flame graph embeds: zoom on click, reset, search by
  * regular expression with the matched share, details on hover. It reads

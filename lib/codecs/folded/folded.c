@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Folded stacks, the input of flamegraph.pl and speedscope (export only):
  *

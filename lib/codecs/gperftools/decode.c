@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reading gperftools CPU profiles. The decoder works from the input window:
  * a map from PCs to frames and a table from call chains to stacks; nothing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Writing gperftools CPU profiles from a built profile (a conversion gets
  * here through the model encoder, core/model_encoder.c). One record per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Google CPU profiles: the binary format gperftools' profiler writes
  * (src/profiledata.cc), read and written.

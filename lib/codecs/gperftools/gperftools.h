@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gperftools CPU profiles: what the bid, the decoder (decode.c, with the
  * maps text in maps.c and the Java variant's symbols in java.c) and the

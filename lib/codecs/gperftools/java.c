@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The Java variant (version 1): "0xADDR name" symbol lines after the
  * records name the PCs, so functions come from the text and frames, stacks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The text after the records of a version 0 profile: /proc/self/maps as the
  * profiled process saw it, or pprof's short "start-end path" form, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reading with symbolize=...: the decoder's events go through the symbolize
  * transform (lib/transform/symbolize.c) when asked, so that every reader of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * HPROF encoder: events to bytes, streaming.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * HPROF: the codec descriptor, record names and the bid.
  */

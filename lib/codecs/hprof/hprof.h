@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * HPROF codec: what the decoder and the encoder share. See README for the
  * choices this codec makes where the format leaves room.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * IBM classic (text) heapdump: the codec descriptor, sniffing, and the
  * pieces of syntax the decoder and the encoder share.

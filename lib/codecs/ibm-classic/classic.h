@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * IBM classic (text) heapdump codec: what the decoder and the encoder share.
  * Nothing here is exported; the only public symbol is pd_format_ibm_classic.

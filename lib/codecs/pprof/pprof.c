@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pprof protobuf export (profile.proto, gzip-compressed on disk), built with
  * protobuf-c's generated code. See doc/formats-pprof.md.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * speedscope's file format (https://www.speedscope.app/file-format-schema.json),
  * export only:

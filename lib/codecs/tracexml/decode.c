@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reading XML trace elements through expat, as a push parser fed piece by
  * piece as the reader delivers bytes: a trace of any size never sits in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Trace elements to events: the typed attributes into the fields of
  * profdata_trace_event (and of the class, function and thread rows their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Writing XML trace elements: a closed document rooted at TRACE (or, with
  * root=traceRoot, the patent's spelling), one trace element per line, UTF-8,

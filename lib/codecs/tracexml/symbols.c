@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the defining elements of a trace (classDef, methodDef, threadStart)
  * take from the model's rows: remembered by the encoder as they come, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * XML trace elements: the descriptor, sniffing, and the element table the
  * decoder and the encoder share.

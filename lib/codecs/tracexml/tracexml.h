@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * XML trace elements (IBM's patent US 7,007,269; Eclipse Hyades/TPTP's
  * trace format): what the decoder, the encoder and the descriptor share.

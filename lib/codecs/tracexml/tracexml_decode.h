@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The decoder's state, shared by decode.c (expat), elements.c (events) and zip.c (archives). */
 #ifndef PD_TRACEXML_DECODE_H
 #define PD_TRACEXML_DECODE_H

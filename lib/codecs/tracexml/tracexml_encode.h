@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The encoder's state, shared by encode.c (elements), symbols.c (definitions) and zip.c (archives). */
 #ifndef PD_TRACEXML_ENCODE_H
 #define PD_TRACEXML_ENCODE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * .trcxml archives: TPTP's agent wrote a ZIP of TraceContents-<date>.xml
  * entries, each a trace. Read through libarchive from callbacks that hand

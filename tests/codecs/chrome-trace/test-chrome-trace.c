@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* chrome-trace export: B/E events per thread from traces, the samples' call tree with folded's total. */
 #include "support.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Flame graph export: every frame of the SVG against the folded stacks of the same profile. */
 #include "support.h"
 

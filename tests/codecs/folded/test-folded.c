@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Folded stacks export: native and JVM profiles, checked against totals and exact text. */
 #include "support.h"
 

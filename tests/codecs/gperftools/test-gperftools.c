@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The gperftools CPU profile codec: real files (the shared corpus and the
  * libprofiler fixtures), round trips, every layout checked against an

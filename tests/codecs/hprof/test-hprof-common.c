@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Round trips shared by the HPROF suites. */
 #include "test-hprof-common.h"
 

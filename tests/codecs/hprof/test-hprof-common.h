@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Helpers shared by the HPROF suite's files (test-hprof.c, test-hprof-corpus.c). */
 #ifndef PD_TEST_HPROF_COMMON_H
 #define PD_TEST_HPROF_COMMON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The HPROF codec on the real files of the shared corpus: the hprof suite's "corpus" case (skipped without it). */
 #include "test-hprof-common.h"
 

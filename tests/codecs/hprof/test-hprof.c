@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The HPROF codec: JDK fixtures, synthetic fixtures from two writers, repairs, errors and options. */
 #include "test-hprof-common.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * IBM classic heapdumps and HPROF: the JDK-made HPROF fixtures converted to
  * classic and back keep every object, class and reference, and the classic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The IBM classic heapdump codec: every variant fixture, strictness, rewrites, streaming, malformed input. */
 #include "support.h"
 #include "internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* pprof export: gunzip and decode what we write with protobuf-c, then check it. */
 #include "support.h"
 

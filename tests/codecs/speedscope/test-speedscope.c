@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* speedscope export: sampled profiles with folded's totals, evented profiles from traces. */
 #include "support.h"
 

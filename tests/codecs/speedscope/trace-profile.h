@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A trace through the builder events, for the exports that draw traces
  * (speedscope, chrome-trace): thread 1 "main" calls Main.main, which calls

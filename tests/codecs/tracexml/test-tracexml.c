@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * XML trace elements: the synthetic fixtures (every element of the DTD,
  * made by tests/data/tracexml/gen-fixtures.py), layouts, ids, exact times,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # profdata convert IN OUT without --to: the format comes from OUT's ending
 # when that ending says one thing, and the tool says which; an ending that
 # could be several (.txt, .json) asks for --to (status 2).

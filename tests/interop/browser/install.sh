@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Print the node_modules folder the browser checks use: tests/interop/browser/
 # node_modules when it holds what package-lock.json asks for, else DEST/
 # node_modules, installed there with `npm ci` from the committed lock (once per

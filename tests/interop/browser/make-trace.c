@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A method trace made through the builder's events (as a trace decoder
  * emits them), written as speedscope and chrome-trace files for the browser

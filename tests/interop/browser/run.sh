@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # The browser checks (browser-test.js) on every CPU profile of tests/data and
 # ../shared/corpus: exit 77 when node, chromium or the npm packages are
 # missing. With MAKE_TRACE (tests/interop/browser/make-trace.c), a method

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libprofdata: read, write and convert JVM and native profiles and heap dumps.
  *

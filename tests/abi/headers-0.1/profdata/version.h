@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libprofdata: version of the headers, and of the library at run time.
  *
