@@ -25,6 +25,12 @@ static const char usage_text[] =
 	"                                  a file with several dumps: the first, as VisualVM shows\n"
 	"  convert IN OUT --to FORMAT      convert; OUT is written to a temporary file and renamed\n"
 	"                                  (OUT '-' is standard output, written as it goes)\n"
+	"  histo FILE --retained [--json] [--limit N] [--dump N]\n"
+	"                                  the same from the model, with the bytes each class retains\n"
+	"  top FILE [-n N] [--json] [--dump N]\n"
+	"                                  the N (default 20) biggest objects by retained size\n"
+	"  path FILE OBJECT-ID [--json] [--dump N]\n"
+	"                                  the shortest path from a GC root to an object\n"
 	"  check FILE                      strict validation: exit 0 valid, 1 invalid\n"
 	"  formats                         list the formats\n"
 	"\n"
@@ -48,6 +54,8 @@ typedef struct args {
 	int gzip;
 	long limit;
 	long dump;
+	int retained;   /* histo --retained */
+	long top_n;     /* top -n */
 	char ropts[1024], wopts[1024];
 } args;
 
@@ -80,6 +88,7 @@ static int parse(int argc, char **argv, args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->limit = -1;
+	a->top_n = 20;
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
 		const char *val = NULL;
@@ -91,6 +100,16 @@ static int parse(int argc, char **argv, args *a)
 	} while (0)
 		if (strcmp(s, "--json") == 0)
 			a->json = 1;
+		else if (strcmp(s, "--retained") == 0)
+			a->retained = 1;
+		else if (strcmp(s, "-n") == 0) {
+			WANT_VALUE();
+			char *end;
+			errno = 0;
+			a->top_n = strtol(val, &end, 10);
+			if (errno || end == val || *end || a->top_n < 0)
+				return usage("-n takes a number");
+		}
 		else if (strcmp(s, "--strict") == 0)
 			a->strict = 1;
 		else if (strcmp(s, "--quiet") == 0)
@@ -331,10 +350,14 @@ static int cmd_info(const args *a)
 	return finish_stdout(0);
 }
 
+#include "heap_commands.h"
+
 static int cmd_histo(const args *a)
 {
 	if (a->nfiles != 1)
 		return usage("histo takes one file");
+	if (a->retained)
+		return cmd_histo_retained(a);
 	profdata_reader *r = open_input(a, a->files[0]);
 	if (!r)
 		return EXIT_INVALID;
@@ -505,5 +528,9 @@ int main(int argc, char **argv)
 		return cmd_convert(&a);
 	if (strcmp(a.cmd, "formats") == 0)
 		return cmd_formats();
+	if (strcmp(a.cmd, "top") == 0)
+		return cmd_top(&a);
+	if (strcmp(a.cmd, "path") == 0)
+		return cmd_path(&a);
 	return usage("unknown command '%s'", a.cmd);
 }
