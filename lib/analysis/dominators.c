@@ -92,34 +92,51 @@ static inline uint32_t intersect(const uint32_t *idom, uint32_t a, uint32_t b)
 	return a;
 }
 
-/* One pass in reverse postorder; 1 when something changed (or, on the first, when a back edge asks for more). */
-static int dominator_pass(profdata_heap *h, const uint32_t *order, int first_pass, int *changed)
+/* Push node r (object u) along its edges: its successors' estimates meet r. */
+static void push_edges(profdata_heap *h, uint32_t u, uint32_t r, int first_pass, int *changed)
 {
 	const pd_heap_graph *g = &h->g;
 	uint32_t *idom = h->idom;
 	const uint32_t *num = h->num;
-	*changed = 0;
-	for (uint32_t r = 1; r <= h->m; r++) {
-		pd_heap_slots s;
-		pd_heap_slots_of(g, order[r - 1], &s);
-		for (size_t k = 0; k < s.n; k++) {
-			uint32_t v = pd_heap_slot_target(g, &s, k);
-			if (v == PD_HEAP_NONE)
-				continue;
-			uint32_t rv = num[v], cur = idom[rv];
-			if (rv <= r && first_pass)
+	pd_heap_slots s;
+	pd_heap_slots_of(g, u, &s);
+	for (size_t k = 0; k < s.n; k++) {
+		uint32_t v = pd_heap_slot_target(g, &s, k);
+		if (v == PD_HEAP_NONE)
+			continue;
+		uint32_t rv = num[v], cur = idom[rv];
+		if (rv <= r && first_pass)
+			*changed = 1;
+		if (cur == PD_HEAP_NONE) {
+			idom[rv] = r;
+		} else if (cur != r && rv != r) {
+			uint32_t w = intersect(idom, r, cur);
+			if (w != cur) {
+				idom[rv] = w;
 				*changed = 1;
-			if (cur == PD_HEAP_NONE) {
-				idom[rv] = r;
-			} else if (cur != r && rv != r) {
-				uint32_t w = intersect(idom, r, cur);
-				if (w != cur) {
-					idom[rv] = w;
-					*changed = 1;
-				}
 			}
 		}
-		if ((r & (PROGRESS_STEP - 1)) == 0 && pd_heap_report(g, "dominators", r, h->m) != 0)
+	}
+}
+
+/*
+ * One pass; *changed when an estimate moved (or, on the first, when a back
+ * edge asks for another pass). The first pass must go in reverse postorder:
+ * it defines every estimate from a node already placed, which keeps each
+ * estimate's number below its node's, the invariant `intersect` walks by.
+ * Later passes only move estimates up that tree, so they may go in object
+ * order, which reads the payloads sequentially (the file's order).
+ */
+static int dominator_pass(profdata_heap *h, const uint32_t *order, int first_pass, int *changed)
+{
+	const pd_heap_graph *g = &h->g;
+	*changed = 0;
+	uint32_t end = first_pass ? h->m : g->nodes;
+	for (uint32_t k = 1; k <= end; k++) {
+		uint32_t u = first_pass ? order[k - 1] : k - 1, r = first_pass ? k : h->num[k - 1];
+		if (r)
+			push_edges(h, u, r, first_pass, changed);
+		if ((k & (PROGRESS_STEP - 1)) == 0 && pd_heap_report(g, "dominators", k, end) != 0)
 			return PROFDATA_STOPPED;
 	}
 	return 0;

@@ -143,6 +143,54 @@ static void find_classes(pd_heap_graph *g, uint32_t dump)
 			g->class_cdump[p->cdumps.v[d].class_row] = (uint32_t)d;
 }
 
+enum { IDS_PER_BUCKET = 32 };
+
+/* The slices of sorted ids (heap_graph.h): 4 bytes per 32 objects. */
+static int index_ids(pd_heap_graph *g)
+{
+	const profdata_profile *p = g->p;
+	size_t total = p->nobjects;
+	if (!p->obj_sorted || !total || total >= UINT32_MAX)
+		return 0;
+	g->min_id = p->obj_id[0];
+	g->max_id = p->obj_id[total - 1];
+	uint64_t range = g->max_id - g->min_id, want = total / IDS_PER_BUCKET + 1;
+	unsigned shift = 0;
+	while ((range >> shift) >= want)
+		shift++;
+	size_t nb = (size_t)(range >> shift) + 1;
+	g->bucket_start = malloc((nb + 1) * sizeof(*g->bucket_start));
+	if (!g->bucket_start)
+		return PROFDATA_ENOMEM;
+	size_t i = 0;
+	for (size_t b = 0; b <= nb; b++) {
+		while (i < total && ((p->obj_id[i] - g->min_id) >> shift) < b)
+			i++;
+		g->bucket_start[b] = (uint32_t)i;
+	}
+	g->nbuckets = nb;
+	g->bucket_shift = shift;
+	return 0;
+}
+
+/* The model index of object `id` (sorted ids, through the slices), or SIZE_MAX. */
+static size_t find_sorted(const pd_heap_graph *g, uint64_t id)
+{
+	if (id < g->min_id || id > g->max_id)
+		return SIZE_MAX;
+	size_t b = (size_t)((id - g->min_id) >> g->bucket_shift);
+	size_t lo = g->bucket_start[b], hi = g->bucket_start[b + 1];
+	const uint64_t *ids = g->p->obj_id;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->bucket_start[b + 1] && ids[lo] == id ? lo : SIZE_MAX;
+}
+
 int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 {
 	memset(g, 0, sizeof(*g));
@@ -166,6 +214,8 @@ int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 		return PROFDATA_ENOMEM;
 	find_referents(g);
 	find_classes(g, (uint32_t)dump);
+	if (index_ids(g) < 0)
+		return PROFDATA_ENOMEM;
 	return find_root_targets(g, (uint32_t)dump);
 }
 
@@ -174,6 +224,7 @@ void pd_heap_graph_free(pd_heap_graph *g)
 	free(g->referent_slot);
 	free(g->root_targets);
 	free(g->class_cdump);
+	free(g->bucket_start);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -223,8 +274,12 @@ void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 
 uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id)
 {
-	size_t m;
-	if (profdata_profile_find_object(g->p, id, &m) == 0)
+	size_t m = SIZE_MAX;
+	if (g->bucket_start)
+		m = find_sorted(g, id);
+	else if (profdata_profile_find_object(g->p, id, &m) < 0)
+		m = SIZE_MAX;
+	if (m != SIZE_MAX)
 		return m >= g->first && m - g->first < g->n ? (uint32_t)(m - g->first) : PD_HEAP_NONE;
 	if (profdata_profile_find_class(g->p, id, &m) == 0)
 		return g->n + (uint32_t)m;
