@@ -16,6 +16,9 @@
  * it).
  */
 #include "analysis/heap_impl.h"
+#include "io/pager.h"
+
+#define BLOB_BIT ((uint64_t)1 << 63) /* model columns: obj_data in the blob (model.c) */
 
 #include <stdlib.h>
 #include <string.h>
@@ -130,16 +133,23 @@ static void push_edges(profdata_heap *h, uint32_t u, uint32_t r, int first_pass,
 static int dominator_pass(profdata_heap *h, const uint32_t *order, int first_pass, int *changed)
 {
 	const pd_heap_graph *g = &h->g;
+	const profdata_profile *p = g->p;
 	*changed = 0;
 	uint32_t end = first_pass ? h->m : g->nodes;
-	for (uint32_t k = 1; k <= end; k++) {
+	/* in object order the pass is sequential in the file: a pager releases what it has read */
+	pd_pager *pass = first_pass ? NULL : pd_pager_start(p->blob);
+	int e = 0;
+	for (uint32_t k = 1; k <= end && e == 0; k++) {
 		uint32_t u = first_pass ? order[k - 1] : k - 1, r = first_pass ? k : h->num[k - 1];
 		if (r)
 			push_edges(h, u, r, first_pass, changed);
+		if (pass && u < g->n && p->obj_data[g->first + u] != UINT64_MAX && (p->obj_data[g->first + u] & BLOB_BIT))
+			pd_pager_advance(pass, p->obj_data[g->first + u] & ~BLOB_BIT);
 		if ((k & (PROGRESS_STEP - 1)) == 0 && pd_heap_report(g, "dominators", k, end) != 0)
-			return PROFDATA_STOPPED;
+			e = PROFDATA_STOPPED;
 	}
-	return 0;
+	pd_pager_stop(pass);
+	return e;
 }
 
 /*
