@@ -264,7 +264,6 @@ int profdata_heap_analyze(profdata_heap **out, const profdata_profile *p, const 
 	int e = pd_heap_graph_init(&h->g, p, o.dump);
 	h->g.progress = o.progress;
 	h->g.progress_user = o.progress_user;
-	h->class_class = h->g.class_row;
 	if (e == 0)
 		e = analyze(h);
 	if (e != 0) {

@@ -19,7 +19,6 @@ struct profdata_heap {
 	unsigned unit;
 	uint64_t reachable_bytes, unreachable_bytes;
 	size_t unreachable_count;    /* objects only: class objects are not in the object table */
-	size_t class_class;          /* class row of java.lang.Class, or SIZE_MAX */
 	uint64_t *class_ret;     /* per class row, then per element type of class-less arrays; NULL until asked */
 };
 
@@ -46,15 +45,16 @@ static inline uint32_t pd_heap_local_of(const profdata_heap *h, size_t node)
 }
 
 /*
- * The class slot of local node i: its class row (java.lang.Class's for
- * class objects, SIZE_MAX when the dump has none), or ncls + element type
- * for class-less arrays.
+ * The class slot of local node i: its class row, or ncls + element type for
+ * class-less arrays; SIZE_MAX for class objects, which VisualVM's retained
+ * histogram counts under no class (its java.lang.Class line holds only the
+ * dump's real instances of java.lang.Class).
  */
 static inline size_t pd_heap_class_slot(const profdata_heap *h, uint32_t i)
 {
 	const profdata_profile *p = h->g.p;
 	if (i >= h->g.n)
-		return h->class_class;
+		return SIZE_MAX;
 	size_t m = h->g.first + i;
 	uint32_t c = p->obj_class[m];
 	return c != UINT32_MAX ? c : p->classes.n + (((size_t)p->obj_kind[m] >> 2) & 15);

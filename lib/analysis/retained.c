@@ -104,7 +104,7 @@ static int walk_classes(profdata_heap *h, const uint32_t *object_of, const uint3
 	while (v != PD_HEAP_NONE && v != 0) {
 		size_t c = pd_heap_class_slot(h, object_of[v]);
 		if (c == SIZE_MAX)
-			c = nslots - 1; /* class objects without java.lang.Class: counted nowhere */
+			c = nslots - 1; /* class objects: counted nowhere */
 		if (on_path[c]++ == 0)
 			h->class_ret[c] += pd_heap_ret(h, v);
 		if ((++seen & ((1u << 20) - 1)) == 0 && pd_heap_report(&h->g, "classes", seen, h->m) != 0)

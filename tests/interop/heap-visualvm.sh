@@ -5,8 +5,9 @@
 # Heap.getBiggestObjectsByRetainedSize(50) with Instance.getRetainedSize();
 # and the path to a GC root that `profdata path` gives for the first ten of
 # them is a chain VisualVM confirms (a GC root first, then each object a
-# field, array element or static of the one before). Exit 77 without Java or
-# VisualVM.
+# field, array element or static of the one before); and the retained
+# histogram (`profdata histo --retained`) equals JavaClass.getRetainedSizeByClass()
+# class by class. Exit 77 without Java or VisualVM.
 #   heap-visualvm.sh PROFDATA_TOOL SOURCE_ROOT
 #
 # Files VisualVM disagrees on for a known reason are listed in
@@ -64,6 +65,22 @@ for o in json.load(sys.stdin)["objects"]:
     fi
   else
     echo "ok: $name: the 50 biggest objects and their retained sizes agree with VisualVM"
+  fi
+  visualvm --classes | cut -f1,3 | LC_ALL=C sort >"$work/vv-classes"
+  "$pd" histo --retained --json --quiet "$f" | python3 -c '
+import json, sys
+for c in json.load(sys.stdin)["classes"]:
+    print("%s\t%d" % (c["name"], c["retained"]))' | LC_ALL=C sort >"$work/ours-classes"
+  if ! diff -u "$work/vv-classes" "$work/ours-classes" >"$work/diff"; then
+    if [ -n "$why" ]; then
+      echo "known difference: $name: $(grep -c '^-[^-]' "$work/diff") classes' retained sizes differ"
+    else
+      echo "$name: the retained histogram differs from VisualVM's (- VisualVM, + profdata):"
+      head -n 40 "$work/diff"
+      exit 1
+    fi
+  else
+    echo "ok: $name: $(wc -l <"$work/vv-classes") classes' retained sizes agree with VisualVM"
   fi
   : >"$work/paths"
   for id in $(head -n 10 "$work/ours.tsv" | cut -f1); do
