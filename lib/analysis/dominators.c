@@ -123,26 +123,33 @@ static void push_edges(profdata_heap *h, uint32_t u, uint32_t r, int first_pass,
 }
 
 /*
- * One pass; *changed when an estimate moved (or, on the first, when a back
- * edge asks for another pass). The first pass must go in reverse postorder:
+ * One pass over the first `limit` nodes of its order; *last_change is the
+ * position of the last push that moved an estimate (or, on the first pass,
+ * met a back edge), 0 when none did. The first pass must go in reverse postorder:
  * it defines every estimate from a node already placed, which keeps each
  * estimate's number below its node's, the invariant `intersect` walks by.
  * Later passes only move estimates up that tree, so they may go in object
  * order, which reads the payloads sequentially (the file's order).
  */
-static int dominator_pass(profdata_heap *h, const uint32_t *order, int first_pass, int *changed)
+static int dominator_pass(profdata_heap *h, const uint32_t *order, int first_pass, uint32_t limit,
+                          uint32_t *last_change)
 {
 	const pd_heap_graph *g = &h->g;
 	const profdata_profile *p = g->p;
-	*changed = 0;
+	*last_change = 0;
 	uint32_t end = first_pass ? h->m : g->nodes;
+	if (end > limit)
+		end = limit;
 	/* in object order the pass is sequential in the file: a pager releases what it has read */
 	pd_pager *pass = first_pass ? NULL : pd_pager_start(p->blob);
 	int e = 0;
 	for (uint32_t k = 1; k <= end && e == 0; k++) {
 		uint32_t u = first_pass ? order[k - 1] : k - 1, r = first_pass ? k : h->num[k - 1];
+		int changed = 0;
 		if (r)
-			push_edges(h, u, r, first_pass, changed);
+			push_edges(h, u, r, first_pass, &changed);
+		if (changed)
+			*last_change = k;
 		if (pass && u < g->n && p->obj_data[g->first + u] != UINT64_MAX && (p->obj_data[g->first + u] & BLOB_BIT))
 			pd_pager_advance(pass, p->obj_data[g->first + u] & ~BLOB_BIT);
 		if ((k & (PROGRESS_STEP - 1)) == 0 && pd_heap_report(g, "dominators", k, end) != 0)
@@ -179,9 +186,20 @@ static int find_dominators(profdata_heap *h, const uint32_t *order)
 	for (size_t t = 0; t < h->g.nroot_targets; t++)
 		h->idom[h->num[h->g.root_targets[t]]] = 0;
 	from_unreachable(h);
-	int changed = 1, e = 0;
-	for (int pass = 0; changed && e == 0; pass++)
-		e = dominator_pass(h, order, pass == 0, &changed);
+	/*
+	 * After a whole pass whose last change was at position L, the nodes
+	 * after L have seen every change: the next pass may stop at L. When such
+	 * a partial pass changes nothing, the estimates are the dominators; when
+	 * it changes something, everything after it may be stale again and a
+	 * whole pass follows.
+	 */
+	uint32_t last = 0, limit = UINT32_MAX;
+	int e = dominator_pass(h, order, 1, UINT32_MAX, &last);
+	while (e == 0 && last) {
+		uint32_t this_limit = limit;
+		e = dominator_pass(h, order, 0, this_limit, &last);
+		limit = this_limit == UINT32_MAX ? last : UINT32_MAX;
+	}
 	return e;
 }
 
