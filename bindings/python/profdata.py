@@ -14,7 +14,7 @@ import ctypes
 import ctypes.util
 import os
 
-__all__ = ["Error", "Profile", "histogram", "convert", "version", "formats"]
+__all__ = ["Error", "Profile", "histogram", "convert", "version", "formats", "biggest_objects"]
 
 TABLES = ["strings", "classes", "objects", "roots", "dumps", "heap_infos", "threads", "functions",
           "frames", "stacks", "sample_types", "sample_groups", "samples", "alloc_sites",
@@ -284,3 +284,53 @@ def convert(src, dst, to, options=None, read_format=None):
     finally:
         _lib.profdata_writer_free(w)
         _lib.profdata_reader_free(r)
+
+
+# ---- heap analysis (profdata/heap.h, doc/heap-analysis.md) ----
+
+class _HeapOptions(ctypes.Structure):
+    _fields_ = [("size", ctypes.c_size_t), ("dump", ctypes.c_long), ("progress", _P), ("progress_user", _P)]
+
+
+_heap_sig = {
+    "profdata_heap_analyze": (ctypes.c_int, [ctypes.POINTER(_P), _P, ctypes.POINTER(_HeapOptions)]),
+    "profdata_heap_free": (None, [_P]),
+    "profdata_heap_top": (ctypes.c_size_t, [_P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
+    "profdata_heap_retained": (ctypes.c_uint64, [_P, ctypes.c_size_t]),
+    "profdata_heap_size": (ctypes.c_uint64, [_P, ctypes.c_size_t]),
+    "profdata_heap_node_class": (ctypes.c_int, [_P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
+    "profdata_profile_object_sized": (ctypes.c_int, [_P, ctypes.c_size_t, _P, ctypes.c_size_t]),
+    "profdata_profile_class_sized": (ctypes.c_int, [_P, ctypes.c_size_t, _P, ctypes.c_size_t]),
+}
+for _name, (_res, _args) in _heap_sig.items():
+    _f = getattr(_lib, _name)
+    _f.restype = _res
+    _f.argtypes = _args
+
+
+def biggest_objects(profile, n=20, dump=0):
+    """[(id, shallow, retained, is_class)] of the n objects of largest retained size in a
+    heap dump's Profile, biggest first, as `profdata top` and VisualVM give them."""
+    h = _P()
+    opts = _HeapOptions(ctypes.sizeof(_HeapOptions), dump, None, None)
+    code = _lib.profdata_heap_analyze(ctypes.byref(h), profile._p, ctypes.byref(opts))
+    if code != 0:
+        raise Error(code)
+    try:
+        nodes = (ctypes.c_size_t * max(n, 1))()
+        out = []
+        for node in nodes[:_lib.profdata_heap_top(h, n, nodes)]:
+            c = ctypes.c_size_t()
+            is_class = bool(_lib.profdata_heap_node_class(h, node, ctypes.byref(c)))
+            # The row getters write no more than the caller's struct holds: the id is all we take.
+            row = (ctypes.c_uint64 * 3)()
+            if is_class:  # profdata_class_info: its load record's id follows time_us and serial
+                _lib.profdata_profile_class_sized(profile._p, c.value, row, ctypes.sizeof(row))
+                ident = row[2]
+            else:  # profdata_object: the id comes first
+                _lib.profdata_profile_object_sized(profile._p, node, row, 8)
+                ident = row[0]
+            out.append((ident, _lib.profdata_heap_size(h, node), _lib.profdata_heap_retained(h, node), is_class))
+        return out
+    finally:
+        _lib.profdata_heap_free(h)

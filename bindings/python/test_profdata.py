@@ -27,6 +27,17 @@ class BindingTest(unittest.TestCase):
                 profdata.Profile.read(f.name)
             self.assertEqual(cm.exception.offset, 0)
 
+    def test_biggest_objects_by_retained_size(self):
+        path = os.path.join(DATA, "hprof", "jdk17-minimal.hprof")
+        if "hprof" not in [f[0] for f in profdata.formats()]:
+            self.skipTest("no hprof codec in this build")
+        with profdata.Profile.read(path) as p:
+            top = profdata.biggest_objects(p, 3)
+        # as VisualVM lists them (tests/interop/heap-visualvm.sh): java.lang.System's class first
+        self.assertEqual(top[0], (4272557776, 72, 35424, True))
+        self.assertEqual(top[1], (4272851848, 64, 33936, False))
+        self.assertEqual(len(top), 3)
+
     def test_formats_are_listed(self):
         names = [n for n, _, _ in profdata.formats()]
         self.assertEqual(len(names), len(set(names)))
