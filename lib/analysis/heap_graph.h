@@ -27,7 +27,7 @@ typedef struct pd_heap_graph {
 	size_t class_row;          /* java.lang.Class's class row, or SIZE_MAX */
 	unsigned id_size;
 	/* Sorted ids: where each of `nbuckets` equal slices of the id range starts, so that a lookup is a
-	 * short search in one slice (about 32 ids) rather than across every object. */
+	 * short search in one slice (about 16 ids) rather than across every object. */
 	uint32_t *bucket_start;
 	size_t nbuckets;
 	unsigned bucket_shift;
