@@ -125,7 +125,9 @@ PROFDATA_API int profdata_heap_array_retained(profdata_heap *h, int elem_type, u
 /* One step of a path. */
 typedef struct profdata_heap_step {
 	size_t node;          /* the node reached */
-	int root_kind;        /* first step: the kind of GC root record naming it (profdata_root_kind); else -1 */
+	int root_kind;        /* first step: the kind of GC root record naming it (profdata_root_kind;
+	                         PROFDATA_ROOT_UNKNOWN for a class that is a root as the class of a root
+	                         object); else -1 */
 	const char *field;    /* later steps: the previous node's field (instance or static) that holds it, or NULL */
 	long long index;      /* later steps: the previous array's element index, or -1 */
 } profdata_heap_step;

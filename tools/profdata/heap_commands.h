@@ -219,7 +219,9 @@ static void describe_step(const profdata_profile *p, const profdata_heap *h, con
 	size_t c;
 	int from_class = !first && profdata_heap_node_class(h, (st - 1)->node, &c);
 	(void)p;
-	if (first)
+	if (first && st->root_kind == PROFDATA_ROOT_UNKNOWN && profdata_heap_node_class(h, st->node, &c))
+		snprintf(buf, cap, "root (the class of a GC root)"); /* no record of its own: heap.h */
+	else if (first)
 		snprintf(buf, cap, "root %s", root_kind_name(st->root_kind));
 	else if (st->index >= 0)
 		snprintf(buf, cap, "[%lld]", st->index);
