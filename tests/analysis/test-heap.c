@@ -326,6 +326,133 @@ START_TEST(progress_can_stop_the_work)
 }
 END_TEST
 
+/*
+ * Random graphs (cycles, shared targets, unreachable referrers) against
+ * dominators computed the slow way: dom(v) = {v} + the intersection of
+ * dom(p) over v's predecessors, iterated to a fixpoint over bit sets, a
+ * root target's and a target of an unreachable object's being {v}.
+ */
+enum { RN = 600, RW = (RN + 63) / 64 };
+
+static void slow_dominators(const int (*succ)[5], const int *nsucc, const int *is_root, const int *reach,
+                            uint64_t (*dom)[RW])
+{
+	for (int v = 0; v < RN; v++)
+		for (int w = 0; w < RW; w++)
+			dom[v][w] = ~(uint64_t)0;
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int v = 0; v < RN; v++) {
+			if (!reach[v])
+				continue;
+			uint64_t next[RW];
+			int from_root = is_root[v];
+			for (int w = 0; w < RW; w++)
+				next[w] = ~(uint64_t)0;
+			for (int u = 0; u < RN; u++)
+				for (int k = 0; k < nsucc[u]; k++) {
+					if (succ[u][k] != v)
+						continue;
+					if (!reach[u])
+						from_root = 1;
+					else
+						for (int w = 0; w < RW; w++)
+							next[w] &= dom[u][w];
+				}
+			for (int w = 0; w < RW; w++)
+				next[w] = from_root ? 0 : next[w];
+			next[v / 64] |= (uint64_t)1 << (v % 64);
+			if (memcmp(next, dom[v], sizeof(next)) != 0) {
+				memcpy(dom[v], next, sizeof(next));
+				changed = 1;
+			}
+		}
+	}
+}
+
+static int slow_idom(uint64_t (*dom)[RW], int v)
+{
+	int best = -1, best_count = -1;
+	for (int d = 0; d < RN; d++) {
+		if (d == v || !(dom[v][d / 64] >> (d % 64) & 1))
+			continue;
+		int count = 0;
+		for (int w = 0; w < RW; w++)
+			count += __builtin_popcountll(dom[d][w]);
+		if (count > best_count)
+			best = d, best_count = count;
+	}
+	return best;
+}
+
+static void reach_from(const int (*succ)[5], const int *nsucc, const int *is_root, int *reach)
+{
+	int *stack = malloc(RN * sizeof(*stack)), depth = 0;
+	for (int v = 0; v < RN; v++)
+		if ((reach[v] = is_root[v]) != 0)
+			stack[depth++] = v;
+	while (depth) {
+		int u = stack[--depth];
+		for (int k = 0; k < nsucc[u]; k++)
+			if (!reach[succ[u][k]])
+				reach[succ[u][k]] = 1, stack[depth++] = succ[u][k];
+	}
+	free(stack);
+}
+
+START_TEST(random_graphs_match_the_slow_way)
+{
+	static int succ[RN][5], nsucc[RN], is_root[RN], reach[RN];
+	static uint64_t dom[RN][RW];
+	unsigned seed = 12345u + (unsigned)_i;
+	for (int v = 0; v < RN; v++) {
+		seed = seed * 1103515245u + 12345u;
+		nsucc[v] = (int)(seed >> 16) % 6 == 5 ? 5 : 2; /* arrays of 5, nodes of 2 */
+		is_root[v] = (seed >> 8) % 97 == 0 || v == 0;
+		for (int k = 0; k < nsucc[v]; k++) {
+			seed = seed * 1103515245u + 12345u;
+			/* mostly forward, close by: long paths; some back edges and far jumps */
+			int r = (int)(seed >> 12) % 100;
+			succ[v][k] = r < 70 ? (v + 1 + (int)(seed >> 20) % 5) % RN : r < 85 ? (int)(seed >> 16) % RN : -1;
+		}
+	}
+	graph g;
+	begin(&g, 0);
+	for (int v = 0; v < RN; v++)
+		if (is_root[v])
+			root(&g, OID(v), PROFDATA_ROOT_JAVA_FRAME);
+	for (int v = 0; v < RN; v++) {
+		uint64_t ids[5] = { 0 };
+		int n = 0;
+		for (int k = 0; k < nsucc[v]; k++)
+			ids[k] = succ[v][k] >= 0 ? OID(succ[v][k]) : 0;
+		for (int k = 0; k < nsucc[v]; k++)
+			if (succ[v][k] >= 0)
+				succ[v][n++] = succ[v][k];
+		if (nsucc[v] == 5)
+			array(&g, (uint64_t)v, ids, 5);
+		else
+			instance(&g, (uint64_t)v, NODE, ids[0], ids[1]);
+		nsucc[v] = n;
+	}
+	profdata_heap *h = finish(&g);
+	reach_from(succ, nsucc, is_root, reach);
+	slow_dominators(succ, nsucc, is_root, reach, dom);
+	for (int v = 0; v < RN; v++) {
+		ck_assert_int_eq(profdata_heap_reachable(h, at(&g, (uint64_t)v)), reach[v]);
+		if (reach[v])
+			assert_idom(&g, h, (uint64_t)v, slow_idom(dom, v));
+	}
+	int nreach = 0, deep = 0;
+	for (int v = 0; v < RN; v++)
+		nreach += reach[v], deep += reach[v] && slow_idom(dom, v) >= 0;
+	ck_assert_int_gt(deep, RN / 5); /* a test of something: many objects have an object as dominator */
+	ck_assert_int_lt(nreach, RN);   /* and some are unreachable */
+	profdata_heap_free(h);
+	profdata_profile_free(g.p);
+}
+END_TEST
+
 /* The fixtures: what VisualVM reports for them is checked by tests/interop/heap-visualvm.sh; here, invariants. */
 START_TEST(fixture_invariants)
 {
@@ -371,6 +498,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, weak_referents_are_not_followed_phantom_ones_are);
 	tcase_add_test(tc, paths_name_fields_indexes_and_statics);
 	tcase_add_test(tc, progress_can_stop_the_work);
+	tcase_add_loop_test(tc, random_graphs_match_the_slow_way, 0, 8);
 	tcase_add_test(tc, fixture_invariants);
 	suite_add_tcase(s, tc);
 	return s;
