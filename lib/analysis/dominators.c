@@ -10,15 +10,12 @@
  * recursion and no extra memory. The dominators are then found by Cooper,
  * Harvey and Kennedy's iteration, pushed along the forward edges (the graph
  * has no predecessor lists: they would cost 4 bytes per reference more), in
- * reverse postorder until nothing changes: usually two or three passes over
- * the payloads. Retained sizes reuse `order`'s memory (sizes in units of 8
+ * reverse postorder until nothing changes: three to seven passes over the
+ * payloads on the benchmark dumps. Retained sizes reuse `order`'s memory (sizes in units of 8
  * bytes fit 32 bits up to 32 GiB; else an array of 64-bit sizes replaces
  * it).
  */
 #include "analysis/heap_impl.h"
-#include "io/pager.h"
-
-#define BLOB_BIT ((uint64_t)1 << 63) /* model columns: obj_data in the blob (model.c) */
 
 #include <stdlib.h>
 #include <string.h>
@@ -123,40 +120,28 @@ static void push_edges(profdata_heap *h, uint32_t u, uint32_t r, int first_pass,
 }
 
 /*
- * One pass over the first `limit` nodes of its order; *last_change is the
- * position of the last push that moved an estimate (or, on the first pass,
- * met a back edge), 0 when none did. The first pass must go in reverse postorder:
- * it defines every estimate from a node already placed, which keeps each
- * estimate's number below its node's, the invariant `intersect` walks by.
- * Later passes only move estimates up that tree, so they may go in object
- * order, which reads the payloads sequentially (the file's order).
+ * One pass, in reverse postorder, over the first `limit` nodes;
+ * *last_change is the position of the last push that moved an estimate (or,
+ * on the first pass, met a back edge), 0 when none did. Reverse postorder
+ * keeps each estimate's number below its node's (the invariant `intersect`
+ * walks by) and carries a change forward within the same pass: in object
+ * order a list laid out backwards in the file took one pass per element.
  */
 static int dominator_pass(profdata_heap *h, const uint32_t *order, int first_pass, uint32_t limit,
                           uint32_t *last_change)
 {
 	const pd_heap_graph *g = &h->g;
-	const profdata_profile *p = g->p;
 	*last_change = 0;
-	uint32_t end = first_pass ? h->m : g->nodes;
-	if (end > limit)
-		end = limit;
-	/* in object order the pass is sequential in the file: a pager releases what it has read */
-	pd_pager *pass = first_pass ? NULL : pd_pager_start(p->blob);
-	int e = 0;
-	for (uint32_t k = 1; k <= end && e == 0; k++) {
-		uint32_t u = first_pass ? order[k - 1] : k - 1, r = first_pass ? k : h->num[k - 1];
+	uint32_t end = h->m < limit ? h->m : limit;
+	for (uint32_t r = 1; r <= end; r++) {
 		int changed = 0;
-		if (r)
-			push_edges(h, u, r, first_pass, &changed);
+		push_edges(h, order[r - 1], r, first_pass, &changed);
 		if (changed)
-			*last_change = k;
-		if (pass && u < g->n && p->obj_data[g->first + u] != UINT64_MAX && (p->obj_data[g->first + u] & BLOB_BIT))
-			pd_pager_advance(pass, p->obj_data[g->first + u] & ~BLOB_BIT);
-		if ((k & (PROGRESS_STEP - 1)) == 0 && pd_heap_report(g, "dominators", k, end) != 0)
-			e = PROFDATA_STOPPED;
+			*last_change = r;
+		if ((r & (PROGRESS_STEP - 1)) == 0 && pd_heap_report(g, "dominators", r, end) != 0)
+			return PROFDATA_STOPPED;
 	}
-	pd_pager_stop(pass);
-	return e;
+	return 0;
 }
 
 /*
