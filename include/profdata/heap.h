@@ -23,8 +23,11 @@
  * borrowed from the heap (or its profile).
  *
  * Threads: the analysis runs on the calling thread. A finished profdata_heap
- * may be read from several threads at once; profdata_heap_path() allocates
- * its own work memory and may run concurrently with other readers.
+ * may be read from several threads at once, except that the first call of
+ * profdata_heap_class_retained() or profdata_heap_array_retained() computes
+ * and keeps the per-class sums (make it before sharing the heap);
+ * profdata_heap_path() allocates its own work memory and may run
+ * concurrently with other readers.
  *
  * Memory: the analysis adds 12.25 bytes per object of the dump while it runs
  * (12, and an id index of 0.25 when the ids are sorted) and keeps 12 (16 when the dump's sizes are not multiples of 8 or the retained
