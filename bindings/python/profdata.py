@@ -32,7 +32,7 @@ import warnings as _warnings
 
 __all__ = ["Error", "FormatError", "ProfdataWarning", "Profile", "open", "histogram", "convert",
            "version", "formats", "HistogramRow", "Class", "Object", "Reference", "Thread", "Frame",
-           "Stack", "Sample"]
+           "Stack", "Sample", "biggest_objects"]
 
 TABLES = ["strings", "classes", "objects", "roots", "dumps", "heap_infos", "threads", "functions",
           "frames", "stacks", "sample_types", "sample_groups", "samples", "alloc_sites",
@@ -584,3 +584,52 @@ def convert(src, dst, to, options=None, read_format=None):
     finally:
         _lib.profdata_writer_free(w)
         _lib.profdata_reader_free(r)
+
+
+# ---- heap analysis (profdata/heap.h, doc/heap-analysis.md) ----
+
+class _HeapOptions(ctypes.Structure):
+    _fields_ = [("size", ctypes.c_size_t), ("dump", ctypes.c_long), ("progress", _P), ("progress_user", _P)]
+
+
+_heap_sig = {
+    "profdata_heap_analyze": (ctypes.c_int, [ctypes.POINTER(_P), _P, ctypes.POINTER(_HeapOptions)]),
+    "profdata_heap_free": (None, [_P]),
+    "profdata_heap_top": (ctypes.c_size_t, [_P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
+    "profdata_heap_retained": (ctypes.c_uint64, [_P, ctypes.c_size_t]),
+    "profdata_heap_size": (ctypes.c_uint64, [_P, ctypes.c_size_t]),
+    "profdata_heap_node_class": (ctypes.c_int, [_P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
+}
+for _name, (_res, _args) in _heap_sig.items():
+    _f = getattr(_lib, _name)
+    _f.restype = _res
+    _f.argtypes = _args
+
+
+def biggest_objects(profile, n=20, dump=0):
+    """[(id, shallow, retained, is_class)] of the n objects of largest retained size in a
+    heap dump's Profile, biggest first, as `profdata top` and VisualVM give them."""
+    handle = profile._handle()
+    h = _P()
+    opts = _HeapOptions(ctypes.sizeof(_HeapOptions), dump, None, None)
+    code = _lib.profdata_heap_analyze(ctypes.byref(h), handle, ctypes.byref(opts))
+    if code != 0:
+        _raise(code, None)
+    try:
+        nodes = (ctypes.c_size_t * max(n, 1))()
+        out = []
+        for node in nodes[:_lib.profdata_heap_top(h, n, nodes)]:
+            c = ctypes.c_size_t()
+            is_class = bool(_lib.profdata_heap_node_class(h, node, ctypes.byref(c)))
+            if is_class:
+                row = _ClassInfo()
+                _lib.profdata_profile_class_sized(handle, c.value, ctypes.byref(row), ctypes.sizeof(row))
+                ident = row.load.id or row.dump.id
+            else:
+                row = _Object()
+                _lib.profdata_profile_object_sized(handle, node, ctypes.byref(row), ctypes.sizeof(row))
+                ident = row.id
+            out.append((ident, _lib.profdata_heap_size(h, node), _lib.profdata_heap_retained(h, node), is_class))
+        return out
+    finally:
+        _lib.profdata_heap_free(h)

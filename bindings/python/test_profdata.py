@@ -117,3 +117,13 @@ def test_repairs_arrive_as_warnings(tmp_path):
     with pytest.raises(profdata.FormatError) as info:
         profdata.open(cut, strict=True)
     assert info.value.offset is not None
+
+
+@needs("hprof")
+def test_biggest_objects_by_retained_size():
+    with profdata.open(os.path.join(DATA, "hprof", "jdk17-minimal.hprof")) as p:
+        top = profdata.biggest_objects(p, 3)
+    # as VisualVM lists them (tests/interop/heap-visualvm.sh): java.lang.System's class first
+    assert top[0] == (4272557776, 72, 35424, True)
+    assert top[1] == (4272851848, 64, 33936, False)
+    assert len(top) == 3

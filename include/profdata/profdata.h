@@ -10,6 +10,7 @@
  *   model.h    the shared in-memory model
  *   format.h   the format registry, reading, writing, converting
  *   histogram.h  per-class instance counts and shallow sizes of heap dumps
+ *   heap.h     dominator tree, retained sizes and paths to GC roots of heap dumps
  */
 #ifndef PROFDATA_PROFDATA_H
 #define PROFDATA_PROFDATA_H
@@ -21,5 +22,6 @@
 #include <profdata/model.h>
 #include <profdata/format.h>
 #include <profdata/histogram.h>
+#include <profdata/heap.h>
 
 #endif

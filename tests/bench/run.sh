@@ -3,12 +3,13 @@
 # The benchmarks of the issues, with the reference tools measured in the same
 # run. Prints figures; asserts nothing (speed is not a unit test).
 #
-#   tests/bench/run.sh [BUILD_DIR] [hprof|gperftools|svg|classic|model|symbolize|tracexml ...]
+#   tests/bench/run.sh [BUILD_DIR] [hprof|gperftools|svg|classic|model|symbolize|tracexml|heap ...]
 #
 # Big inputs are generated once (not committed) under $PD_BENCH_DIR
 # (default /tmp): profdata-big.hprof (~1.8 GB, ~37 M objects, made with jcmd
 # by gen-big-hprof.sh), profdata-big.cpu (~88 MB, gen-big-gperftools.py) and
 # profdata-big.trace.xml (~1 GB, $PD_BENCH_TRACE_MB MB, gen-big-tracexml.py).
+# profdata-service.hprof (~7 M objects, gen-service-hprof.sh, for "heap").
 # Each figure is the best of $PD_BENCH_RUNS runs (default 3), page cache warm.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -201,6 +202,39 @@ bench_tracexml() {
   head -c 20000000 "$f" > "$out/head.xml"
   "$build/tests/bench/bench-tracexml-write" "$out/head.xml"
   rm -rf "$out"
+}
+
+# Heap analysis (issue 13): dominators and retained sizes with `profdata top`
+# (model load included), against VisualVM's getBiggestObjectsByRetainedSize on
+# the service-shaped heap (once: it takes minutes and gigabytes), and on the
+# 37 M-object dump alone (VisualVM ran out of 24 GB there). PD_BENCH_VISUALVM=0
+# skips VisualVM.
+bench_heap() {
+  local svc=$dir/profdata-service.hprof big=$dir/profdata-big.hprof
+  [ -f "$svc" ] || bash "$here/gen-service-hprof.sh" "$svc" || { echo "cannot make $svc"; return; }
+  echo "== heap analysis (machine load: $(cut -d' ' -f1-3 /proc/loadavg))"
+  local f
+  for f in "$svc" "$big"; do
+    [ -f "$f" ] || { echo "no $f"; continue; }
+    local objects; objects=$("$pd" info --json "$f" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["counts"]["objects"])')
+    read -r t m < <(measure "$pd" top -n 50 "$f")
+    printf '%-46s %8s s %8s MiB peak  %s objects (%s MB)\n' "profdata top -n 50 $(basename "$f")" "$t" "$((m / 1024))" \
+      "$objects" "$(($(stat -c %s "$f") / 1000000))"
+    [ "$f" = "$svc" ] && { svc_t=$t; svc_m=$m; }
+  done
+  local jar; jar=$(find /usr/share/visualvm -name "*jfluid-heap*.jar" 2>/dev/null | head -n1)
+  if [ -n "$jar" ] && [ "${PD_BENCH_VISUALVM:-1}" != 0 ] && [ -n "${svc_t:-}" ]; then
+    local vb; vb=$(mktemp -d)
+    javac -nowarn -cp "$jar" -d "$vb" "$src/tests/interop/VisualVMRetained.java"
+    ln -s "$svc" "$vb/dump.hprof"
+    local saved=$runs; runs=1
+    read -r t m < <(measure java ${VISUALVM_JAVA_OPTS:--Xmx12g} -cp "$jar:$vb" VisualVMRetained --time 50 "$vb/dump.hprof")
+    runs=$saved
+    rm -rf "$vb"
+    printf '%-46s %8s s %8s MiB peak\n' "VisualVM getBiggestObjectsByRetainedSize(50)" "$t" "$((m / 1024))"
+    awk -v v="$t" -v o="$svc_t" -v vm="$m" -v om="$svc_m" 'BEGIN{
+      printf "profdata top is %.1fx faster than VisualVM, with %.2f of its peak memory\n", v / o, om / vm }'
+  fi
 }
 
 for p in "${parts[@]}"; do "bench_$p"; done

@@ -26,6 +26,12 @@ static const char usage_text[] =
 	"  histo FILE [--json] [--limit N] [--dump N|all]\n"
 	"                                  instances and shallow bytes per class (streaming);\n"
 	"                                  a file with several dumps: the first, as VisualVM shows\n"
+	"  histo FILE --retained [--json] [--limit N] [--dump N]\n"
+	"                                  the same from the model, with the bytes each class retains\n"
+	"  top FILE [-n N] [--json] [--dump N]\n"
+	"                                  the N (default 20) biggest objects by retained size\n"
+	"  path FILE OBJECT-ID [--json] [--dump N]\n"
+	"                                  the shortest path from a GC root to an object\n"
 	"  convert IN OUT --to FORMAT      convert; OUT is written to a temporary file and renamed\n"
 	"                                  (without --to: from OUT's ending .svg, .folded, .pb.gz,\n"
 	"                                  .speedscope.json, .trace.json, .hprof, .prof)\n"
@@ -59,6 +65,8 @@ typedef struct args {
 	int gzip;
 	long limit;
 	long dump;
+	int retained;   /* histo --retained */
+	long top_n;     /* top -n */
 	char ropts[1024], wopts[1024];
 	const char *symbolize, *sysroot, *debug_dir; /* --symbolize=WHEN (NULL: the default), --sysroot, --debug-dir */
 } args;
@@ -132,6 +140,7 @@ static int parse(int argc, char **argv, args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->limit = -1;
+	a->top_n = 20;
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
 		const char *val = NULL;
@@ -143,6 +152,16 @@ static int parse(int argc, char **argv, args *a)
 	} while (0)
 		if (strcmp(s, "--json") == 0)
 			a->json = 1;
+		else if (strcmp(s, "--retained") == 0)
+			a->retained = 1;
+		else if (strcmp(s, "-n") == 0) {
+			WANT_VALUE();
+			char *end;
+			errno = 0;
+			a->top_n = strtol(val, &end, 10);
+			if (errno || end == val || *end || a->top_n < 0)
+				return usage("-n takes a number");
+		}
 		else if (strcmp(s, "--strict") == 0)
 			a->strict = 1;
 		else if (strcmp(s, "--quiet") == 0)
@@ -558,10 +577,14 @@ static void refuse_empty_histogram(const args *a)
 	        a->dump > 0 ? " with that number (--dump counts from 0)" : "");
 }
 
+#include "heap_commands.h"
+
 static int cmd_histo(const args *a)
 {
 	if (a->nfiles != 1)
 		return usage("histo takes one file");
+	if (a->retained)
+		return cmd_histo_retained(a);
 	profdata_reader *r = open_input(a, a->files[0]);
 	if (!r)
 		return EXIT_INVALID;
@@ -851,7 +874,7 @@ static int add_symbolize_options(args *a)
  */
 enum { OPT_JSON = 1, OPT_STRICT = 2, OPT_FROM = 4, OPT_TO = 8, OPT_READ_OPTION = 16, OPT_OPTION = 32,
        OPT_GZIP = 64, OPT_VIA_MODEL = 128, OPT_FORCE = 256, OPT_LIMIT = 512, OPT_DUMP = 1024,
-       OPT_SYMBOLIZE = 2048 };
+       OPT_SYMBOLIZE = 2048, OPT_RETAINED = 4096, OPT_TOP_N = 8192 };
 
 static int refuse_unused(const args *a)
 {
@@ -861,7 +884,9 @@ static int refuse_unused(const args *a)
 		int files;
 	} rules[] = {
 		{ "info", OPT_JSON | OPT_STRICT | OPT_FROM | OPT_READ_OPTION, 1 },
-		{ "histo", OPT_JSON | OPT_STRICT | OPT_FROM | OPT_READ_OPTION | OPT_LIMIT | OPT_DUMP, 1 },
+		{ "histo", OPT_JSON | OPT_STRICT | OPT_FROM | OPT_READ_OPTION | OPT_LIMIT | OPT_DUMP | OPT_RETAINED, 1 },
+		{ "top", OPT_JSON | OPT_STRICT | OPT_FROM | OPT_READ_OPTION | OPT_DUMP | OPT_TOP_N, 1 },
+		{ "path", OPT_JSON | OPT_STRICT | OPT_FROM | OPT_READ_OPTION | OPT_DUMP, 2 },
 		{ "check", OPT_STRICT | OPT_FROM | OPT_READ_OPTION, 1 },
 		{ "convert", OPT_STRICT | OPT_FROM | OPT_TO | OPT_READ_OPTION | OPT_OPTION | OPT_GZIP |
 		             OPT_VIA_MODEL | OPT_FORCE | OPT_SYMBOLIZE, 2 },
@@ -878,6 +903,7 @@ static int refuse_unused(const args *a)
 		{ OPT_GZIP, a->gzip != 0, "--gzip" }, { OPT_VIA_MODEL, a->via_model, "--via-model" },
 		{ OPT_FORCE, a->force, "--force" }, { OPT_LIMIT, a->limit >= 0, "--limit" },
 		{ OPT_DUMP, a->dump != 0, "--dump" },
+		{ OPT_RETAINED, a->retained, "--retained" }, { OPT_TOP_N, a->top_n != 20, "-n" },
 		{ OPT_SYMBOLIZE, a->symbolize != NULL, "--symbolize" }, { OPT_SYMBOLIZE, a->sysroot != NULL, "--sysroot" },
 		{ OPT_SYMBOLIZE, a->debug_dir != NULL, "--debug-dir" },
 	};
@@ -889,7 +915,7 @@ static int refuse_unused(const args *a)
 				return usage("%s does not take %s", a->cmd, given[g].name);
 		if (a->nfiles > rules[r].files)
 			return usage("%s takes %s; '%s' is one too many", a->cmd,
-			             rules[r].files == 0 ? "no file" : rules[r].files == 1 ? "one file" : "IN and OUT",
+			             rules[r].files == 0 ? "no file" : rules[r].files == 1 ? "one file" : strcmp(a->cmd, "path") == 0 ? "FILE and OBJECT-ID" : "IN and OUT",
 			             a->files[rules[r].files]);
 	}
 	return 0;
@@ -925,5 +951,9 @@ int main(int argc, char **argv)
 		return (e = add_symbolize_options(&a)) != 0 ? e : cmd_convert(&a);
 	if (strcmp(a.cmd, "formats") == 0)
 		return cmd_formats();
+	if (strcmp(a.cmd, "top") == 0)
+		return cmd_top(&a);
+	if (strcmp(a.cmd, "path") == 0)
+		return cmd_path(&a);
 	return usage("unknown command '%s'", a.cmd);
 }

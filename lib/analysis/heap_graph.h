@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The object graph of one dump as the heap analysis walks it (VisualVM's
+ * semantics, doc/heap-analysis.md): nodes are the dump's objects by local
+ * index (model index - first); a virtual root, local index `n`, points at
+ * every object a GC root record or a class's static field names; an edge is
+ * a reference slot of an instance or object array, read straight from the
+ * model's columns and payloads (no copy of the graph is made: it would cost
+ * more than the analysis' whole budget).
+ */
+#ifndef PD_ANALYSIS_HEAP_GRAPH_H
+#define PD_ANALYSIS_HEAP_GRAPH_H
+
+#include "model/model_impl.h"
+#include "profdata/heap.h"
+
+#define PD_HEAP_NONE UINT32_MAX
+
+typedef struct pd_heap_graph {
+	const profdata_profile *p;
+	size_t first;              /* model index of local object 0 */
+	uint32_t dump;
+	uint32_t n;                /* objects of the dump */
+	uint32_t nclasses;         /* class objects: local indexes n .. n + nclasses - 1, by class row */
+	uint32_t nodes;            /* n + nclasses */
+	uint32_t *class_cdump;     /* per class row: its class dump in this dump, or PD_HEAP_NONE */
+	uint64_t class_size;       /* shallow size of a class object */
+	size_t class_row;          /* java.lang.Class's class row, or SIZE_MAX */
+	unsigned id_size;
+	/* Sorted ids: where each of `nbuckets` equal slices of the id range starts, so that a lookup is a
+	 * short search in one slice (about 16 ids) rather than across every object. */
+	uint32_t *bucket_start;
+	size_t nbuckets;
+	unsigned bucket_shift;
+	uint64_t min_id, max_id;
+	int32_t *referent_slot;    /* per class row: the reference slot not followed (Reference.referent), or -1 */
+	uint32_t *root_targets;    /* local indexes the virtual root points at, deduplicated by the caller's walk */
+	size_t nroot_targets;
+	profdata_heap_progress_fn progress;
+	void *progress_user;
+} pd_heap_graph;
+
+/* The reference slots of one object, null or not. */
+typedef struct pd_heap_slots {
+	const unsigned char *data;  /* payload (instances, arrays) */
+	const uint32_t *offsets;    /* instances: payload offsets of the slots */
+	const uint64_t *list;       /* explicit reference lists */
+	const profdata_field *statics; /* class objects: their static fields */
+	uint64_t len;               /* payload bytes */
+	size_t n;                   /* slots */
+	size_t skip;                /* slot not followed, or SIZE_MAX */
+	unsigned id_size;
+} pd_heap_slots;
+
+int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump);
+void pd_heap_graph_free(pd_heap_graph *g);
+
+/* Shallow size of local node i. */
+uint64_t pd_heap_size(const pd_heap_graph *g, uint32_t i);
+
+/* What node i adds to the retained sizes: its shallow size, 0 for class objects (as VisualVM counts). */
+uint64_t pd_heap_retained_size(const pd_heap_graph *g, uint32_t i);
+
+/* Fill *s with the slots of local node i. */
+void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s);
+
+/* The object id in slot k (0: null, or a slot past the payload). */
+static inline uint64_t pd_heap_slot_id(const pd_heap_slots *s, size_t k)
+{
+	if (s->list)
+		return s->list[k];
+	if (s->statics)
+		return s->statics[k].type == PROFDATA_TYPE_OBJECT ? s->statics[k].value : 0;
+	if (k == s->skip)
+		return 0;
+	uint64_t off = s->offsets ? s->offsets[k] : (uint64_t)k * s->id_size;
+	if (off + s->id_size > s->len)
+		return 0;
+	return pd_be_id(s->data + off, s->id_size);
+}
+
+/* The local index of object `id`, or PD_HEAP_NONE when no object of the dump has it. */
+uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id);
+
+/* The target of slot k as a local index, or PD_HEAP_NONE (null, dangling, outside the dump). */
+static inline uint32_t pd_heap_slot_target(const pd_heap_graph *g, const pd_heap_slots *s, size_t k)
+{
+	uint64_t id = pd_heap_slot_id(s, k);
+	return id ? pd_heap_local(g, id) : PD_HEAP_NONE;
+}
+
+/* Report progress; PROFDATA_STOPPED when the callback says stop. */
+int pd_heap_report(const pd_heap_graph *g, const char *phase, uint64_t done, uint64_t total);
+
+#endif

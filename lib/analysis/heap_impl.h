@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The analysis' result, shared by dominators.c, retained.c and paths.c. */
+#ifndef PD_ANALYSIS_HEAP_IMPL_H
+#define PD_ANALYSIS_HEAP_IMPL_H
+
+#include "analysis/heap_graph.h"
+
+/*
+ * Nodes are numbered in reverse postorder of a depth-first walk from the
+ * virtual root (rpo 0); reachable objects get 1..m, so a dominator always
+ * has a smaller number than what it dominates.
+ */
+struct profdata_heap {
+	pd_heap_graph g;
+	uint32_t m;              /* reachable objects */
+	uint32_t *num;           /* per local object: its rpo, 0 when unreachable */
+	uint32_t *idom;          /* per rpo: the rpo of its immediate dominator (0: the virtual root) */
+	uint32_t *ret32;         /* per rpo: retained bytes / unit ... */
+	uint64_t *ret64;         /* ... or retained bytes, when they do not fit that */
+	unsigned unit;
+	uint64_t reachable_bytes, unreachable_bytes;
+	size_t unreachable_count;    /* objects only: class objects are not in the object table */
+	uint64_t *class_ret;     /* per class row, then per element type of class-less arrays; NULL until asked */
+};
+
+enum { PD_HEAP_ELEM_TYPES = 16 };
+
+static inline uint64_t pd_heap_ret(const profdata_heap *h, uint32_t r)
+{
+	return h->ret64 ? h->ret64[r] : (uint64_t)h->ret32[r] * h->unit;
+}
+
+/* The public node number of local node i: a model object index, or nobjects + class row. */
+static inline size_t pd_heap_node(const profdata_heap *h, uint32_t i)
+{
+	return i < h->g.n ? h->g.first + i : h->g.p->nobjects + (i - h->g.n);
+}
+
+/* The local index of public node `node`, or PD_HEAP_NONE. */
+static inline uint32_t pd_heap_local_of(const profdata_heap *h, size_t node)
+{
+	size_t total = h->g.p->nobjects;
+	if (node >= total)
+		return node - total < h->g.nclasses ? h->g.n + (uint32_t)(node - total) : PD_HEAP_NONE;
+	return node >= h->g.first && node - h->g.first < h->g.n ? (uint32_t)(node - h->g.first) : PD_HEAP_NONE;
+}
+
+/*
+ * The class slot of local node i: its class row, or ncls + element type for
+ * class-less arrays; SIZE_MAX for class objects, which VisualVM's retained
+ * histogram counts under no class (its java.lang.Class line holds only the
+ * dump's real instances of java.lang.Class).
+ */
+static inline size_t pd_heap_class_slot(const profdata_heap *h, uint32_t i)
+{
+	const profdata_profile *p = h->g.p;
+	if (i >= h->g.n)
+		return SIZE_MAX;
+	size_t m = h->g.first + i;
+	uint32_t c = p->obj_class[m];
+	return c != UINT32_MAX ? c : p->classes.n + (((size_t)p->obj_kind[m] >> 2) & 15);
+}
+
+#endif

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The shortest path from a GC root to an object: a breadth-first walk from
+ * the virtual root over the same edges as the dominators, stopped when it
+ * reaches the object, then named hop by hop (field, array index, root kind
+ * or static field).
+ */
+#include "analysis/heap_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FROM_ROOT (UINT32_MAX - 1)
+
+/* parent[v]: 0 unvisited, FROM_ROOT for root targets, else parent + 1. */
+static int breadth_first(const profdata_heap *h, uint32_t target, uint32_t *parent, uint32_t *queue,
+                         profdata_heap_progress_fn progress, void *user)
+{
+	const pd_heap_graph *g = &h->g;
+	size_t head = 0, tail = 0;
+	for (size_t t = 0; t < g->nroot_targets; t++) {
+		uint32_t s = g->root_targets[t];
+		if (!parent[s]) {
+			parent[s] = FROM_ROOT;
+			queue[tail++] = s;
+		}
+	}
+	while (head < tail && !parent[target]) {
+		uint32_t u = queue[head++];
+		pd_heap_slots s;
+		pd_heap_slots_of(g, u, &s);
+		for (size_t k = 0; k < s.n; k++) {
+			uint32_t v = pd_heap_slot_target(g, &s, k);
+			if (v != PD_HEAP_NONE && !parent[v]) {
+				parent[v] = u + 1;
+				queue[tail++] = v;
+			}
+		}
+		if ((head & ((1u << 20) - 1)) == 0 && progress && progress(user, "path", head, g->n) != 0)
+			return PROFDATA_STOPPED;
+	}
+	return 0;
+}
+
+/* The kind of the first GC root record of the dump that names local node i. */
+static int root_kind(const profdata_heap *h, uint32_t i)
+{
+	const profdata_profile *p = h->g.p;
+	uint64_t id = i < h->g.n ? p->obj_id[h->g.first + i] : p->classes.v[i - h->g.n].id;
+	for (size_t r = 0; r < p->roots.n; r++)
+		if (p->roots.v[r].dump == h->g.dump && p->roots.v[r].r.object_id == id)
+			return p->roots.v[r].r.kind;
+	return PROFDATA_ROOT_UNKNOWN;
+}
+
+/* The name of reference slot k of an instance of class row c: the k-th reference field of its layout. */
+static const char *slot_field(const profdata_profile *p, uint32_t c, size_t k)
+{
+	long n = pd_class_layout(p, c, NULL, 0);
+	const char *name = NULL;
+	profdata_field *f = n > 0 ? malloc((size_t)n * sizeof(*f)) : NULL;
+	if (!f)
+		return NULL;
+	pd_class_layout(p, c, f, (size_t)n);
+	for (long j = 0; j < n; j++)
+		if (f[j].type == PROFDATA_TYPE_OBJECT && k-- == 0) {
+			name = profdata_profile_string(p, f[j].name_id, NULL);
+			break;
+		}
+	free(f);
+	return name;
+}
+
+/* How local node `from` holds `to`: a field (instance or static), an array index, or an unnamed reference. */
+static void name_hop(const profdata_heap *h, uint32_t from, uint32_t to, profdata_heap_step *st)
+{
+	const profdata_profile *p = h->g.p;
+	pd_heap_slots s;
+	pd_heap_slots_of(&h->g, from, &s);
+	for (size_t k = 0; k < s.n; k++) {
+		if (pd_heap_slot_target(&h->g, &s, k) != to)
+			continue;
+		size_t m = h->g.first + from;
+		if (s.statics)
+			st->field = profdata_profile_string(p, s.statics[k].name_id, NULL);
+		if (s.list || s.statics)
+			return;
+		if ((p->obj_kind[m] & 3) == PROFDATA_OBJECT_ARRAY)
+			st->index = (long long)k;
+		else
+			st->field = slot_field(p, p->obj_class[m], k);
+		return;
+	}
+}
+
+static long fill_steps(const profdata_heap *h, const uint32_t *parent, uint32_t target, profdata_heap_step *out,
+                       size_t cap)
+{
+	size_t len = 1;
+	for (uint32_t v = target; parent[v] != FROM_ROOT; v = parent[v] - 1)
+		len++;
+	size_t at = len;
+	for (uint32_t v = target;; v = parent[v] - 1) {
+		at--;
+		if (at < cap) {
+			profdata_heap_step *st = &out[at];
+			memset(st, 0, sizeof(*st));
+			st->node = pd_heap_node(h, v);
+			st->index = -1;
+			st->root_kind = -1;
+			if (parent[v] == FROM_ROOT)
+				st->root_kind = root_kind(h, v);
+			else
+				name_hop(h, parent[v] - 1, v, st);
+		}
+		if (parent[v] == FROM_ROOT)
+			break;
+	}
+	return (long)len;
+}
+
+long profdata_heap_path(const profdata_heap *h, size_t node, profdata_heap_step *out, size_t cap,
+                        profdata_heap_progress_fn progress, void *progress_user)
+{
+	uint32_t target = pd_heap_local_of(h, node);
+	if (target == PD_HEAP_NONE)
+		return PROFDATA_ENOTFOUND;
+	if (!h->num[target])
+		return 0;
+	uint32_t *parent = calloc(h->g.nodes, sizeof(*parent));
+	uint32_t *queue = malloc((size_t)h->g.nodes * sizeof(*queue));
+	long e = parent && queue ? 0 : PROFDATA_ENOMEM;
+	if (e == 0)
+		e = breadth_first(h, target, parent, queue, progress, progress_user);
+	if (e == 0)
+		e = parent[target] ? fill_steps(h, parent, target, out, cap) : 0;
+	free(parent);
+	free(queue);
+	return e;
+}

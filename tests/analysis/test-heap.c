@@ -1,0 +1,506 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Heap analysis (profdata/heap.h) on small graphs built through events,
+ * where dominators, retained sizes and paths are known by hand; a chain of
+ * 300 000 objects checks that nothing recurses.
+ */
+#include "support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Class ids; object ids are 0x1000 + 8 * n. */
+enum { OBJECT = 1, NODE = 2, ARRAY = 3, REFERENCE = 4, WEAK = 5, PHANTOM = 6 };
+enum { S_OBJECT = 100, S_NODE, S_ARRAY, S_NEXT, S_OTHER, S_CACHE, S_REFERENCE, S_WEAK, S_PHANTOM, S_REFERENT,
+       S_QUEUE };
+#define OID(n) (0x1000 + 8 * (uint64_t)(n))
+
+typedef struct graph {
+	const profdata_events *ev;
+	profdata_profile *p;
+} graph;
+
+static void be64(unsigned char *b, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		b[i] = (unsigned char)v;
+}
+
+static void load(graph *g, uint64_t id, uint64_t name)
+{
+	profdata_class_load cl = { 0, (uint32_t)id, id, 0, name };
+	ck_assert_int_eq(g->ev->class_load(g->p, &cl), 0);
+}
+
+static void class_dump(graph *g, uint64_t id, uint64_t super, const profdata_field *fields, size_t nfields,
+                       const profdata_field *statics, size_t nstatics)
+{
+	profdata_class_dump cd;
+	memset(&cd, 0, sizeof(cd));
+	cd.id = id;
+	cd.super_id = super;
+	cd.fields = fields;
+	cd.nfields = nfields;
+	cd.statics = statics;
+	cd.nstatics = nstatics;
+	ck_assert_int_eq(g->ev->class_dump(g->p, &cd), 0);
+}
+
+/* Begin a dump with classes Object, Node {next, other}, Object[], Reference {referent, queue},
+ * WeakReference and PhantomReference; Node holds a static `cache` pointing at `cache` (0: null). */
+static void begin(graph *g, uint64_t cache)
+{
+	g->ev = profdata_profile_builder_events();
+	ck_assert_int_eq(profdata_profile_new(&g->p), 0);
+	profdata_meta m;
+	memset(&m, 0, sizeof(m));
+	m.id_size = 8;
+	ck_assert_int_eq(g->ev->begin(g->p, &m), 0);
+	const char *names[] = { "java/lang/Object", "Node", "[Ljava/lang/Object;", "next", "other", "cache",
+		                "java/lang/ref/Reference", "java/lang/ref/WeakReference",
+		                "java/lang/ref/PhantomReference", "referent", "queue" };
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		ck_assert_int_eq(g->ev->string(g->p, S_OBJECT + i, names[i], strlen(names[i])), 0);
+	load(g, OBJECT, S_OBJECT);
+	load(g, NODE, S_NODE);
+	load(g, ARRAY, S_ARRAY);
+	load(g, REFERENCE, S_REFERENCE);
+	load(g, WEAK, S_WEAK);
+	load(g, PHANTOM, S_PHANTOM);
+	profdata_dump d = { 0, 0 };
+	ck_assert_int_eq(g->ev->dump_begin(g->p, &d), 0);
+	profdata_field node_fields[] = { { S_NEXT, PROFDATA_TYPE_OBJECT, 0 }, { S_OTHER, PROFDATA_TYPE_OBJECT, 0 } };
+	profdata_field node_statics[] = { { S_CACHE, PROFDATA_TYPE_OBJECT, cache } };
+	profdata_field ref_fields[] = { { S_REFERENT, PROFDATA_TYPE_OBJECT, 0 }, { S_QUEUE, PROFDATA_TYPE_OBJECT, 0 } };
+	class_dump(g, OBJECT, 0, NULL, 0, NULL, 0);
+	class_dump(g, NODE, OBJECT, node_fields, 2, node_statics, 1);
+	class_dump(g, ARRAY, OBJECT, NULL, 0, NULL, 0);
+	class_dump(g, REFERENCE, OBJECT, ref_fields, 2, NULL, 0);
+	class_dump(g, WEAK, REFERENCE, NULL, 0, NULL, 0);
+	class_dump(g, PHANTOM, REFERENCE, NULL, 0, NULL, 0);
+}
+
+static void root(graph *g, uint64_t id, int kind)
+{
+	profdata_root r;
+	memset(&r, 0, sizeof(r));
+	r.kind = (uint8_t)kind;
+	r.object_id = id;
+	ck_assert_int_eq(g->ev->root(g->p, &r), 0);
+}
+
+/* An instance of `cls` with two reference fields (Node: next, other; references: referent, queue). */
+static void instance(graph *g, uint64_t n, uint64_t cls, uint64_t first, uint64_t second)
+{
+	unsigned char data[16];
+	be64(data, first);
+	be64(data + 8, second);
+	profdata_object o;
+	memset(&o, 0, sizeof(o));
+	o.id = OID(n);
+	o.class_id = cls;
+	o.kind = PROFDATA_OBJECT_INSTANCE;
+	o.length = sizeof(data);
+	o.data = data;
+	o.data_len = sizeof(data);
+	ck_assert_int_eq(g->ev->object(g->p, &o), 0);
+}
+
+static void array(graph *g, uint64_t n, const uint64_t *elems, size_t count)
+{
+	unsigned char *data = calloc(count ? count : 1, 8);
+	for (size_t i = 0; i < count; i++)
+		be64(data + 8 * i, elems[i]);
+	profdata_object o;
+	memset(&o, 0, sizeof(o));
+	o.id = OID(n);
+	o.class_id = ARRAY;
+	o.kind = PROFDATA_OBJECT_ARRAY;
+	o.length = count;
+	o.data = data;
+	o.data_len = 8 * count;
+	ck_assert_int_eq(g->ev->object(g->p, &o), 0);
+	free(data);
+}
+
+static profdata_heap *finish(graph *g)
+{
+	ck_assert_int_eq(g->ev->dump_end(g->p), 0);
+	ck_assert_int_eq(g->ev->end(g->p), 0);
+	profdata_heap *h = NULL;
+	ck_assert_int_eq(profdata_heap_analyze(&h, g->p, NULL), 0);
+	return h;
+}
+
+static size_t at(const graph *g, uint64_t n)
+{
+	size_t i;
+	ck_assert_int_eq(profdata_profile_find_object(g->p, OID(n), &i), 0);
+	return i;
+}
+
+static uint64_t size_of(const graph *g, uint64_t n) { return profdata_profile_object_size(g->p, at(g, n)); }
+
+static void assert_idom(const graph *g, const profdata_heap *h, uint64_t n, long want)
+{
+	size_t d;
+	int e = profdata_heap_dominator(h, at(g, n), &d);
+	if (want < 0) {
+		ck_assert_int_eq(e, 1);
+		return;
+	}
+	ck_assert_int_eq(e, 0);
+	ck_assert_uint_eq(d, at(g, (uint64_t)want));
+}
+
+START_TEST(diamond_and_cycle)
+{
+	graph g;
+	begin(&g, 0);
+	root(&g, OID(0), PROFDATA_ROOT_JAVA_FRAME);
+	instance(&g, 0, NODE, OID(1), OID(2)); /* A -> B, C */
+	instance(&g, 1, NODE, OID(3), 0);      /* B -> D */
+	instance(&g, 2, NODE, OID(3), 0);      /* C -> D */
+	instance(&g, 3, NODE, OID(4), 0);      /* D -> E */
+	instance(&g, 4, NODE, OID(3), 0);      /* E -> D: a cycle */
+	profdata_heap *h = finish(&g);
+	uint64_t s = size_of(&g, 0);
+	ck_assert_uint_gt(s, 0);
+	assert_idom(&g, h, 0, -1);
+	assert_idom(&g, h, 1, 0);
+	assert_idom(&g, h, 2, 0);
+	assert_idom(&g, h, 3, 0);
+	assert_idom(&g, h, 4, 3);
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 0)), 5 * s);
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 1)), s);
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 3)), 2 * s);
+	ck_assert_uint_eq(profdata_heap_unreachable_count(h), 0);
+	size_t top[3];
+	ck_assert_uint_eq(profdata_heap_top(h, 3, top), 3);
+	ck_assert_uint_eq(top[0], at(&g, 0));
+	ck_assert_uint_eq(top[1], at(&g, 3));
+	ck_assert_uint_eq(top[2], at(&g, 1)); /* ties: lower id first */
+	profdata_heap_free(h);
+	profdata_profile_free(g.p);
+}
+END_TEST
+
+START_TEST(a_long_chain_needs_no_recursion)
+{
+	enum { N = 300000 };
+	graph g;
+	begin(&g, 0);
+	root(&g, OID(0), PROFDATA_ROOT_JNI_GLOBAL);
+	for (uint64_t n = 0; n < N; n++)
+		instance(&g, n, NODE, n + 1 < N ? OID(n + 1) : 0, 0);
+	profdata_heap *h = finish(&g);
+	uint64_t s = size_of(&g, 0);
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 0)), (uint64_t)N * s);
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, N / 2)), (uint64_t)(N - N / 2) * s);
+	assert_idom(&g, h, N - 1, N - 2);
+	/* only the outermost Node counts toward the class */
+	size_t node_row;
+	uint64_t bytes;
+	ck_assert_int_eq(profdata_profile_find_class(g.p, NODE, &node_row), 0);
+	ck_assert_int_eq(profdata_heap_class_retained(h, node_row, &bytes), 0);
+	ck_assert_uint_eq(bytes, (uint64_t)N * s);
+	long len = profdata_heap_path(h, at(&g, N - 1), NULL, 0, NULL, NULL);
+	ck_assert_int_eq(len, N);
+	profdata_heap_free(h);
+	profdata_profile_free(g.p);
+}
+END_TEST
+
+START_TEST(references_from_unreachable_objects_count)
+{
+	graph g;
+	begin(&g, 0);
+	root(&g, OID(0), PROFDATA_ROOT_JAVA_FRAME);
+	instance(&g, 0, NODE, OID(1), 0); /* A -> B */
+	instance(&g, 1, NODE, 0, 0);
+	instance(&g, 2, NODE, OID(1), 0); /* X (unreachable) -> B */
+	profdata_heap *h = finish(&g);
+	uint64_t s = size_of(&g, 0);
+	ck_assert_uint_eq(profdata_heap_unreachable_count(h), 1);
+	ck_assert_uint_eq(profdata_heap_unreachable_bytes(h), s);
+	ck_assert_int_eq(profdata_heap_reachable(h, at(&g, 2)), 0);
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 2)), 0);
+	assert_idom(&g, h, 1, -1);
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 0)), s);
+	ck_assert_int_eq(profdata_heap_path(h, at(&g, 2), NULL, 0, NULL, NULL), 0);
+	profdata_heap_free(h);
+	profdata_profile_free(g.p);
+}
+END_TEST
+
+START_TEST(weak_referents_are_not_followed_phantom_ones_are)
+{
+	graph g;
+	begin(&g, 0);
+	root(&g, OID(0), PROFDATA_ROOT_JAVA_FRAME);
+	root(&g, OID(2), PROFDATA_ROOT_JAVA_FRAME);
+	instance(&g, 0, WEAK, OID(1), 0);    /* weak -> T */
+	instance(&g, 1, NODE, 0, 0);
+	instance(&g, 2, PHANTOM, OID(3), 0); /* phantom -> U */
+	instance(&g, 3, NODE, 0, 0);
+	profdata_heap *h = finish(&g);
+	ck_assert_int_eq(profdata_heap_reachable(h, at(&g, 1)), 0);
+	ck_assert_int_eq(profdata_heap_reachable(h, at(&g, 3)), 1);
+	assert_idom(&g, h, 3, 2);
+	profdata_heap_free(h);
+	profdata_profile_free(g.p);
+}
+END_TEST
+
+START_TEST(paths_name_fields_indexes_and_statics)
+{
+	graph g;
+	begin(&g, OID(5));
+	root(&g, OID(0), PROFDATA_ROOT_THREAD_OBJECT);
+	root(&g, NODE, PROFDATA_ROOT_STICKY_CLASS);
+	instance(&g, 0, NODE, 0, OID(1));     /* A.other -> array */
+	uint64_t elems[] = { 0, 0, OID(2) };
+	array(&g, 1, elems, 3);               /* array[2] -> C */
+	instance(&g, 2, NODE, 0, 0);
+	instance(&g, 5, NODE, OID(2), 0);     /* Node.cache -> S, S.next -> C as well */
+	profdata_heap *h = finish(&g);
+	profdata_heap_step st[4];
+	ck_assert_int_eq(profdata_heap_path(h, at(&g, 2), st, 4, NULL, NULL), 3);
+	ck_assert_uint_eq(st[0].node, at(&g, 0));
+	ck_assert_int_eq(st[0].root_kind, PROFDATA_ROOT_THREAD_OBJECT);
+	ck_assert_uint_eq(st[1].node, at(&g, 1));
+	ck_assert_str_eq(st[1].field, "other");
+	ck_assert_uint_eq(st[2].node, at(&g, 2));
+	ck_assert_int_eq(st[2].index, 2);
+	ck_assert_ptr_null(st[2].field);
+	/* the static: from the sticky class's object */
+	size_t node_row, cls;
+	ck_assert_int_eq(profdata_profile_find_class(g.p, NODE, &node_row), 0);
+	ck_assert_int_eq(profdata_heap_path(h, at(&g, 5), st, 4, NULL, NULL), 2);
+	ck_assert_int_eq(profdata_heap_node_class(h, st[0].node, &cls), 1);
+	ck_assert_uint_eq(cls, node_row);
+	ck_assert_int_eq(st[0].root_kind, PROFDATA_ROOT_STICKY_CLASS);
+	ck_assert_str_eq(st[1].field, "cache");
+	/* C is held by A's array and by S: only the roots dominate it; S is the class's */
+	assert_idom(&g, h, 2, -1);
+	size_t d;
+	ck_assert_int_eq(profdata_heap_dominator(h, at(&g, 5), &d), 0);
+	ck_assert_uint_eq(d, profdata_heap_class_node(h, node_row));
+	/* a class object adds nothing of its own (VisualVM), only what it holds */
+	ck_assert_uint_eq(profdata_heap_retained(h, d), size_of(&g, 5));
+	ck_assert_uint_eq(profdata_heap_size(h, d), 0); /* no java.lang.Class in this dump to size it by */
+	profdata_heap_free(h);
+	profdata_profile_free(g.p);
+}
+END_TEST
+
+static int stop_at_once(void *user, const char *phase, uint64_t done, uint64_t total)
+{
+	(void)done;
+	(void)total;
+	++*(int *)user;
+	return strcmp(phase, "retained") == 0;
+}
+
+START_TEST(progress_can_stop_the_work)
+{
+	graph g;
+	begin(&g, 0);
+	root(&g, OID(0), PROFDATA_ROOT_JAVA_FRAME);
+	instance(&g, 0, NODE, 0, 0);
+	ck_assert_int_eq(g.ev->dump_end(g.p), 0);
+	ck_assert_int_eq(g.ev->end(g.p), 0);
+	int calls = 0;
+	profdata_heap_options o;
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.progress = stop_at_once;
+	o.progress_user = &calls;
+	profdata_heap *h = (profdata_heap *)&o;
+	ck_assert_int_eq(profdata_heap_analyze(&h, g.p, &o), PROFDATA_STOPPED);
+	ck_assert_ptr_null(h);
+	ck_assert_int_ge(calls, 1);
+	o.progress = NULL;
+	o.dump = 1;
+	ck_assert_int_eq(profdata_heap_analyze(&h, g.p, &o), PROFDATA_ENOTFOUND);
+	profdata_profile_free(g.p);
+}
+END_TEST
+
+/*
+ * Random graphs (cycles, shared targets, unreachable referrers) against
+ * dominators computed the slow way: dom(v) = {v} + the intersection of
+ * dom(p) over v's predecessors, iterated to a fixpoint over bit sets, a
+ * root target's and a target of an unreachable object's being {v}.
+ */
+enum { RN = 600, RW = (RN + 63) / 64 };
+
+static void slow_dominators(const int (*succ)[5], const int *nsucc, const int *is_root, const int *reach,
+                            uint64_t (*dom)[RW])
+{
+	for (int v = 0; v < RN; v++)
+		for (int w = 0; w < RW; w++)
+			dom[v][w] = ~(uint64_t)0;
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int v = 0; v < RN; v++) {
+			if (!reach[v])
+				continue;
+			uint64_t next[RW];
+			int from_root = is_root[v];
+			for (int w = 0; w < RW; w++)
+				next[w] = ~(uint64_t)0;
+			for (int u = 0; u < RN; u++)
+				for (int k = 0; k < nsucc[u]; k++) {
+					if (succ[u][k] != v)
+						continue;
+					if (!reach[u])
+						from_root = 1;
+					else
+						for (int w = 0; w < RW; w++)
+							next[w] &= dom[u][w];
+				}
+			for (int w = 0; w < RW; w++)
+				next[w] = from_root ? 0 : next[w];
+			next[v / 64] |= (uint64_t)1 << (v % 64);
+			if (memcmp(next, dom[v], sizeof(next)) != 0) {
+				memcpy(dom[v], next, sizeof(next));
+				changed = 1;
+			}
+		}
+	}
+}
+
+static int slow_idom(uint64_t (*dom)[RW], int v)
+{
+	int best = -1, best_count = -1;
+	for (int d = 0; d < RN; d++) {
+		if (d == v || !(dom[v][d / 64] >> (d % 64) & 1))
+			continue;
+		int count = 0;
+		for (int w = 0; w < RW; w++)
+			count += __builtin_popcountll(dom[d][w]);
+		if (count > best_count)
+			best = d, best_count = count;
+	}
+	return best;
+}
+
+static void reach_from(const int (*succ)[5], const int *nsucc, const int *is_root, int *reach)
+{
+	int *stack = malloc(RN * sizeof(*stack)), depth = 0;
+	for (int v = 0; v < RN; v++)
+		if ((reach[v] = is_root[v]) != 0)
+			stack[depth++] = v;
+	while (depth) {
+		int u = stack[--depth];
+		for (int k = 0; k < nsucc[u]; k++)
+			if (!reach[succ[u][k]])
+				reach[succ[u][k]] = 1, stack[depth++] = succ[u][k];
+	}
+	free(stack);
+}
+
+START_TEST(random_graphs_match_the_slow_way)
+{
+	static int succ[RN][5], nsucc[RN], is_root[RN], reach[RN];
+	static uint64_t dom[RN][RW];
+	unsigned seed = 12345u + (unsigned)_i;
+	for (int v = 0; v < RN; v++) {
+		seed = seed * 1103515245u + 12345u;
+		nsucc[v] = (int)(seed >> 16) % 6 == 5 ? 5 : 2; /* arrays of 5, nodes of 2 */
+		is_root[v] = (seed >> 8) % 97 == 0 || v == 0;
+		for (int k = 0; k < nsucc[v]; k++) {
+			seed = seed * 1103515245u + 12345u;
+			/* mostly forward, close by: long paths; some back edges and far jumps */
+			int r = (int)(seed >> 12) % 100;
+			succ[v][k] = r < 70 ? (v + 1 + (int)(seed >> 20) % 5) % RN : r < 85 ? (int)(seed >> 16) % RN : -1;
+		}
+	}
+	graph g;
+	begin(&g, 0);
+	for (int v = 0; v < RN; v++)
+		if (is_root[v])
+			root(&g, OID(v), PROFDATA_ROOT_JAVA_FRAME);
+	for (int v = 0; v < RN; v++) {
+		uint64_t ids[5] = { 0 };
+		int n = 0;
+		for (int k = 0; k < nsucc[v]; k++)
+			ids[k] = succ[v][k] >= 0 ? OID(succ[v][k]) : 0;
+		for (int k = 0; k < nsucc[v]; k++)
+			if (succ[v][k] >= 0)
+				succ[v][n++] = succ[v][k];
+		if (nsucc[v] == 5)
+			array(&g, (uint64_t)v, ids, 5);
+		else
+			instance(&g, (uint64_t)v, NODE, ids[0], ids[1]);
+		nsucc[v] = n;
+	}
+	profdata_heap *h = finish(&g);
+	reach_from(succ, nsucc, is_root, reach);
+	slow_dominators(succ, nsucc, is_root, reach, dom);
+	for (int v = 0; v < RN; v++) {
+		ck_assert_int_eq(profdata_heap_reachable(h, at(&g, (uint64_t)v)), reach[v]);
+		if (reach[v])
+			assert_idom(&g, h, (uint64_t)v, slow_idom(dom, v));
+	}
+	int nreach = 0, deep = 0;
+	for (int v = 0; v < RN; v++)
+		nreach += reach[v], deep += reach[v] && slow_idom(dom, v) >= 0;
+	ck_assert_int_gt(deep, RN / 5); /* a test of something: many objects have an object as dominator */
+	ck_assert_int_lt(nreach, RN);   /* and some are unreachable */
+	profdata_heap_free(h);
+	profdata_profile_free(g.p);
+}
+END_TEST
+
+/* The fixtures: what VisualVM reports for them is checked by tests/interop/heap-visualvm.sh; here, invariants. */
+START_TEST(fixture_invariants)
+{
+	char path[4096];
+	profdata_profile *p = test_read(test_data_path(path, sizeof(path), "hprof/jdk17-minimal.hprof"), NULL,
+	                                PROFDATA_MODE_STRICT);
+	profdata_heap *h;
+	ck_assert_int_eq(profdata_heap_analyze(&h, p, NULL), 0);
+	size_t first, count, top[50];
+	profdata_heap_objects(h, &first, &count);
+	ck_assert_uint_eq(count, profdata_profile_count(p, PROFDATA_TABLE_OBJECTS));
+	uint64_t shallow = 0;
+	for (size_t i = 0; i < count; i++)
+		shallow += profdata_profile_object_size(p, i);
+	ck_assert_uint_eq(profdata_heap_reachable_bytes(h) + profdata_heap_unreachable_bytes(h), shallow);
+	size_t n = profdata_heap_top(h, 50, top);
+	ck_assert_uint_eq(n, 50);
+	for (size_t k = 1; k < n; k++)
+		ck_assert_uint_ge(profdata_heap_retained(h, top[k - 1]), profdata_heap_retained(h, top[k]));
+	/* every path ends at its object and starts at a root */
+	for (size_t k = 0; k < n; k++) {
+		long len = profdata_heap_path(h, top[k], NULL, 0, NULL, NULL);
+		ck_assert_int_gt(len, 0);
+		profdata_heap_step *st = calloc((size_t)len, sizeof(*st));
+		ck_assert_int_eq(profdata_heap_path(h, top[k], st, (size_t)len, NULL, NULL), len);
+		ck_assert_uint_eq(st[len - 1].node, top[k]);
+		ck_assert_int_ge(st[0].root_kind, 1);
+		free(st);
+	}
+	profdata_heap_free(h);
+	profdata_profile_free(p);
+}
+END_TEST
+
+Suite *suite_main(void)
+{
+	Suite *s = suite_create("analysis");
+	TCase *tc = tcase_create("heap");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, diamond_and_cycle);
+	tcase_add_test(tc, a_long_chain_needs_no_recursion);
+	tcase_add_test(tc, references_from_unreachable_objects_count);
+	tcase_add_test(tc, weak_referents_are_not_followed_phantom_ones_are);
+	tcase_add_test(tc, paths_name_fields_indexes_and_statics);
+	tcase_add_test(tc, progress_can_stop_the_work);
+	tcase_add_loop_test(tc, random_graphs_match_the_slow_way, 0, 8);
+	tcase_add_test(tc, fixture_invariants);
+	suite_add_tcase(s, tc);
+	return s;
+}

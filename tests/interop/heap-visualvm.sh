@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The heap analysis agrees with VisualVM's heap library: on every HPROF
+# fixture, and on the shared corpus when present, the 50 biggest objects by
+# retained size (ids, shallow and retained sizes, in order) equal
+# Heap.getBiggestObjectsByRetainedSize(50) with Instance.getRetainedSize();
+# and the path to a GC root that `profdata path` gives for the first ten of
+# them is a chain VisualVM confirms (a GC root first, then each object a
+# field, array element or static of the one before); and the retained
+# histogram (`profdata histo --retained`) equals JavaClass.getRetainedSizeByClass()
+# class by class. Exit 77 without Java or VisualVM.
+#   heap-visualvm.sh PROFDATA_TOOL SOURCE_ROOT
+#
+# Files VisualVM disagrees on for a known reason are listed in
+# heap-visualvm.known (FILE<TAB>why); their differences are printed, not failed.
+set -euo pipefail
+pd=$1 root=$2
+here=$root/tests/interop
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+for tool in java javac python3; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "skipped: $tool not found"; exit 77; }
+done
+jar_name=org-graalvm-visualvm-lib-jfluid-heap.jar
+heap_jar=""
+for dir in ${VISUALVM_HOME:+"$VISUALVM_HOME"} /usr/share/visualvm /usr/lib/visualvm /usr/local/share/visualvm /opt/visualvm*; do
+  [ -d "$dir" ] || continue
+  heap_jar=$(find "$dir" -name "$jar_name" -type f 2>/dev/null | sort | head -n 1)
+  [ -n "$heap_jar" ] && break
+done
+[ -n "$heap_jar" ] || { echo "skipped: VisualVM's heap library ($jar_name) is not installed"; exit 77; }
+javac -nowarn -cp "$heap_jar" -d "$work" "$here/VisualVMRetained.java"
+
+files=("$root"/tests/data/hprof/*.hprof "$root"/tests/data/hprof/*.hprof.gz "$root"/tests/data/hprof/synthetic/*.hprof)
+[ -d "$root/../shared/corpus/hprof" ] && files+=("$root"/../shared/corpus/hprof/*)
+
+# VisualVM writes its index next to the dump: give it a private copy (decompressed: it reads no gzip).
+visualvm() {
+  java ${VISUALVM_JAVA_OPTS:-} -cp "$heap_jar:$work" VisualVMRetained "$@" "$work/dump.hprof"
+}
+
+compared=0 known=0
+for f in "${files[@]}"; do
+  [ -f "$f" ] || continue
+  name=$(basename "$f")
+  rm -rf "$work/dump.hprof" "$work"/dump.hprof.*
+  if [ "$(head -c 2 "$f" | od -An -tx1 | tr -d ' \n')" = 1f8b ]; then gzip -dc "$f" >"$work/dump.hprof"; else cp "$f" "$work/dump.hprof"; fi
+  if ! visualvm --top 50 >"$work/vv.tsv" 2>"$work/err"; then
+    echo "VisualVM could not read $name: $(tail -n1 "$work/err")"
+    continue
+  fi
+  "$pd" top --json --quiet -n 50 "$f" | python3 -c '
+import json, sys
+for o in json.load(sys.stdin)["objects"]:
+    print("%d\t%s\t%d\t%d" % (o["id"], o["class"], o["shallow"], o["retained"]))' >"$work/ours.tsv"
+  why=$(awk -F'\t' -v n="$name" '$1 == n { print $2 }' "$here/heap-visualvm.known" 2>/dev/null || true)
+  if ! diff -u "$work/vv.tsv" "$work/ours.tsv" >"$work/diff"; then
+    if [ -n "$why" ]; then
+      echo "known difference: $name ($why): $(grep -c '^-[0-9]' "$work/diff") of 50 lines differ"
+      known=$((known + 1))
+    else
+      echo "$name: the biggest objects differ from VisualVM's (- VisualVM, + profdata):"
+      head -n 40 "$work/diff"
+      exit 1
+    fi
+  else
+    echo "ok: $name: the 50 biggest objects and their retained sizes agree with VisualVM"
+  fi
+  visualvm --classes | cut -f1,3 | LC_ALL=C sort >"$work/vv-classes"
+  "$pd" histo --retained --json --quiet "$f" | python3 -c '
+import json, sys
+for c in json.load(sys.stdin)["classes"]:
+    print("%s\t%d" % (c["name"], c["retained"]))' | LC_ALL=C sort >"$work/ours-classes"
+  if ! diff -u "$work/vv-classes" "$work/ours-classes" >"$work/diff"; then
+    if [ -n "$why" ]; then
+      echo "known difference: $name: $(grep -c '^-[^-]' "$work/diff") classes' retained sizes differ"
+    else
+      echo "$name: the retained histogram differs from VisualVM's (- VisualVM, + profdata):"
+      head -n 40 "$work/diff"
+      exit 1
+    fi
+  else
+    echo "ok: $name: $(wc -l <"$work/vv-classes") classes' retained sizes agree with VisualVM"
+  fi
+  : >"$work/paths"
+  for id in $(head -n 10 "$work/ours.tsv" | cut -f1); do
+    "$pd" path --json --quiet "$f" "$id" | python3 -c '
+import json, sys
+print(" ".join(str(s["id"]) for s in json.load(sys.stdin)["path"]))' >>"$work/paths"
+  done
+  visualvm --check-paths <"$work/paths" >"$work/checked"
+  if grep -v '^ok$' "$work/checked" >/dev/null; then
+    echo "$name: paths to GC roots VisualVM does not confirm:"
+    paste "$work/checked" "$work/paths" | grep -v '^ok' | head
+    exit 1
+  fi
+  echo "ok: $name: $(wc -l <"$work/paths") paths to GC roots are valid chains"
+  compared=$((compared + 1))
+done
+[ $compared -gt 0 ] || { echo "no file could be compared"; exit 1; }
+echo "$compared files compared, $known with known differences"

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The heap analysis commands: histo --retained, top, path. Included by
+ * main.c after its helpers (usage, open_input, report, json_string...), so
+ * that the commands live apart from the shared parts of the tool.
+ */
+#ifndef PROFDATA_TOOL_HEAP_COMMANDS_H
+#define PROFDATA_TOOL_HEAP_COMMANDS_H
+
+static int heap_progress(void *user, const char *phase, uint64_t done, uint64_t total)
+{
+	(void)user;
+	if (total)
+		fprintf(stderr, "\r%s: %llu / %llu objects (%d%%)  ", phase, (unsigned long long)done,
+		        (unsigned long long)total, (int)(done * 100 / total));
+	else
+		fprintf(stderr, "\r%s  ", phase);
+	progress_shown = 1;
+	return 0;
+}
+
+/* The model of a->files[0] and its heap analysis; EXIT_* on failure. */
+static int load_heap(const args *a, profdata_profile **p, profdata_heap **h)
+{
+	*p = NULL;
+	*h = NULL;
+	profdata_reader *r = open_input(a, a->files[0]);
+	if (!r)
+		return EXIT_INVALID;
+	profdata_read_options o = read_opts(a, 0);
+	int e = profdata_read(p, r, &o);
+	if (e < 0) {
+		end_progress();
+		report(a->files[0], profdata_reader_error(r), e);
+		profdata_reader_free(r);
+		return failure_status(e);
+	}
+	warnings(a, r, NULL);
+	profdata_reader_free(r);
+	profdata_heap_options ho;
+	memset(&ho, 0, sizeof(ho));
+	ho.size = sizeof(ho);
+	ho.dump = a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS ? 0 : a->dump;
+	if (isatty(2) && !a->quiet)
+		ho.progress = heap_progress;
+	e = profdata_heap_analyze(h, *p, &ho);
+	end_progress();
+	if (e != 0) {
+		fprintf(stderr, "profdata: %s: heap analysis: %s\n", a->files[0], profdata_strerror(e));
+		profdata_profile_free(*p);
+		*p = NULL;
+		return e == PROFDATA_ENOTFOUND ? EXIT_USAGE : EXIT_INVALID;
+	}
+	return 0;
+}
+
+/* The dump's id of a node: the object's, or the class's for a class object. */
+static unsigned long long node_id(const profdata_profile *p, const profdata_heap *h, size_t node)
+{
+	size_t c;
+	profdata_object o;
+	profdata_class_info ci;
+	if (profdata_heap_node_class(h, node, &c))
+		return profdata_profile_class(p, c, &ci) == 0 ? (unsigned long long)ci.dump.id : 0;
+	return profdata_profile_object(p, node, &o) == 0 ? (unsigned long long)o.id : 0;
+}
+
+static const char *object_class_name(const profdata_profile *p, size_t i, char *buf, size_t cap)
+{
+	profdata_object o;
+	profdata_class_info c;
+	size_t ci;
+	const char *internal = NULL;
+	static const char *const prim[] = { "?[]", "?[]", "?[]", "?[]", "boolean[]", "char[]",
+		                            "float[]", "double[]", "byte[]", "short[]", "int[]", "long[]" };
+	if (profdata_profile_object(p, i, &o) < 0)
+		return "java.lang.Class";
+	if (!o.class_id && o.kind == PROFDATA_OBJECT_PRIM_ARRAY)
+		return o.elem_type < 12 ? prim[o.elem_type] : "?[]";
+	if (profdata_profile_find_class(p, o.class_id, &ci) == 0 && profdata_profile_class(p, ci, &c) == 0)
+		internal = c.name;
+	if (!internal)
+		return "<unknown class>";
+	size_t n = profdata_java_name(internal, strlen(internal), buf, cap);
+	return n < cap ? buf : internal;
+}
+
+/* Bytes retained by a histogram entry's class (by id, or by element type for class-less arrays). */
+static uint64_t entry_retained(const profdata_profile *p, profdata_heap *h, const profdata_histogram_entry *x)
+{
+	static const char *const prim[] = { "boolean[]", "char[]", "float[]", "double[]",
+		                            "byte[]", "short[]", "int[]", "long[]" };
+	uint64_t bytes = 0;
+	size_t ci;
+	if (x->class_id && profdata_profile_find_class(p, x->class_id, &ci) == 0) {
+		profdata_heap_class_retained(h, ci, &bytes);
+		return bytes;
+	}
+	for (int t = 0; t < 8; t++)
+		if (strcmp(x->name, prim[t]) == 0)
+			profdata_heap_array_retained(h, t + PROFDATA_TYPE_BOOLEAN, &bytes);
+	return bytes;
+}
+
+static void print_retained_histo(const args *a, const profdata_histogram *hi, const uint64_t *ret, size_t n)
+{
+	if (a->json)
+		printf("{\"classes\":[");
+	else
+		printf("%6s %14s %16s %16s  %s\n", "rank", "instances", "bytes", "retained", "class");
+	for (size_t i = 0; i < n; i++) {
+		const profdata_histogram_entry *x = profdata_histogram_entry_at(hi, i);
+		if (a->json) {
+			printf("%s{\"name\":", i ? "," : "");
+			json_string(x->name);
+			printf(",\"instances\":%llu,\"bytes\":%llu,\"retained\":%llu}", (unsigned long long)x->instances,
+			       (unsigned long long)x->bytes, (unsigned long long)ret[i]);
+		} else {
+			printf("%6zu %14llu %16llu %16llu  %s\n", i + 1, (unsigned long long)x->instances,
+			       (unsigned long long)x->bytes, (unsigned long long)ret[i], x->name);
+		}
+	}
+	if (a->json)
+		printf("]}\n");
+	else
+		printf("%6s %14llu %16llu\n", "total", (unsigned long long)profdata_histogram_total_instances(hi),
+		       (unsigned long long)profdata_histogram_total_bytes(hi));
+}
+
+static int cmd_histo_retained(const args *a)
+{
+	profdata_profile *p;
+	profdata_heap *h;
+	int status = load_heap(a, &p, &h);
+	if (status)
+		return status;
+	profdata_histogram *hi = NULL;
+	long dump = a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS ? 0 : a->dump;
+	int e = profdata_histogram_from_profile(&hi, p, dump);
+	size_t n = e == 0 ? profdata_histogram_count(hi) : 0;
+	uint64_t *ret = calloc(n ? n : 1, sizeof(*ret));
+	if (e == 0 && ret) {
+		for (size_t i = 0; i < n; i++)
+			ret[i] = entry_retained(p, h, profdata_histogram_entry_at(hi, i));
+		end_progress();
+		print_retained_histo(a, hi, ret, a->limit >= 0 && (size_t)a->limit < n ? (size_t)a->limit : n);
+	} else {
+		fprintf(stderr, "profdata: %s: %s\n", a->files[0], profdata_strerror(e ? e : PROFDATA_ENOMEM));
+		status = EXIT_INVALID;
+	}
+	free(ret);
+	profdata_histogram_free(hi);
+	profdata_heap_free(h);
+	profdata_profile_free(p);
+	return status ? status : finish_stdout(0);
+}
+
+static int cmd_top(const args *a)
+{
+	if (a->nfiles != 1)
+		return usage("top takes one file");
+	profdata_profile *p;
+	profdata_heap *h;
+	int status = load_heap(a, &p, &h);
+	if (status)
+		return status;
+	size_t want = (size_t)a->top_n, *top = malloc((want ? want : 1) * sizeof(*top));
+	size_t n = top ? profdata_heap_top(h, want, top) : 0;
+	char name[512];
+	if (a->json)
+		printf("{\"objects\":[");
+	else
+		printf("%6s %20s %12s %16s  %s\n", "rank", "id", "shallow", "retained", "class");
+	for (size_t k = 0; k < n; k++) {
+		const char *cls = object_class_name(p, top[k], name, sizeof(name));
+		unsigned long long shallow = profdata_heap_size(h, top[k]);
+		unsigned long long id = node_id(p, h, top[k]);
+		unsigned long long retained = profdata_heap_retained(h, top[k]);
+		if (a->json) {
+			printf("%s{\"id\":%llu,\"class\":", k ? "," : "", id);
+			json_string(cls);
+			printf(",\"shallow\":%llu,\"retained\":%llu}", shallow, retained);
+		} else {
+			printf("%6zu %20llu %12llu %16llu  %s\n", k + 1, id, shallow, retained, cls);
+		}
+	}
+	if (a->json)
+		printf("]}\n");
+	free(top);
+	profdata_heap_free(h);
+	profdata_profile_free(p);
+	return finish_stdout(0);
+}
+
+static const char *root_kind_name(int kind)
+{
+	switch (kind) {
+	case PROFDATA_ROOT_JNI_GLOBAL: return "JNI global";
+	case PROFDATA_ROOT_JNI_LOCAL: return "JNI local";
+	case PROFDATA_ROOT_JAVA_FRAME: return "Java frame";
+	case PROFDATA_ROOT_NATIVE_STACK: return "native stack";
+	case PROFDATA_ROOT_STICKY_CLASS: return "sticky class";
+	case PROFDATA_ROOT_THREAD_BLOCK: return "thread block";
+	case PROFDATA_ROOT_MONITOR_USED: return "monitor used";
+	case PROFDATA_ROOT_THREAD_OBJECT: return "thread object";
+	case PROFDATA_ROOT_INTERNED_STRING: return "interned string";
+	case PROFDATA_ROOT_FINALIZING: return "finalizing";
+	case PROFDATA_ROOT_DEBUGGER: return "debugger";
+	case PROFDATA_ROOT_REFERENCE_CLEANUP: return "reference cleanup";
+	case PROFDATA_ROOT_VM_INTERNAL: return "VM internal";
+	case PROFDATA_ROOT_JNI_MONITOR: return "JNI monitor";
+	default: return "unknown";
+	}
+}
+
+/* How the step's node is held, as text: "root Java frame", "field next", "static cache", "[3]". */
+static void describe_step(const profdata_profile *p, const profdata_heap *h, const profdata_heap_step *st, int first,
+                          char *buf, size_t cap)
+{
+	size_t c;
+	int from_class = !first && profdata_heap_node_class(h, (st - 1)->node, &c);
+	(void)p;
+	if (first && st->root_kind == PROFDATA_ROOT_UNKNOWN && profdata_heap_node_class(h, st->node, &c))
+		snprintf(buf, cap, "root (the class of a GC root)"); /* no record of its own: heap.h */
+	else if (first)
+		snprintf(buf, cap, "root %s", root_kind_name(st->root_kind));
+	else if (st->index >= 0)
+		snprintf(buf, cap, "[%lld]", st->index);
+	else
+		snprintf(buf, cap, "%s %s", from_class ? "static" : "field", st->field ? st->field : "?");
+}
+
+static int parse_object_id(const char *s, unsigned long long *id)
+{
+	char *end;
+	errno = 0;
+	*id = strtoull(s, &end, 0);
+	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
+}
+
+static void print_path(const args *a, const profdata_profile *p, const profdata_heap *h,
+                       const profdata_heap_step *steps, long n)
+{
+	char name[512], how[1024];
+	if (a->json)
+		printf("{\"path\":[");
+	for (long k = 0; k < n; k++) {
+		const profdata_heap_step *st = &steps[k];
+		size_t c;
+		profdata_class_info ci;
+		unsigned long long id = node_id(p, h, st->node);
+		const char *cls = object_class_name(p, st->node, name, sizeof(name));
+		if (profdata_heap_node_class(h, st->node, &c) && profdata_profile_class(p, c, &ci) == 0 && ci.name) {
+			size_t len = profdata_java_name(ci.name, strlen(ci.name), name, sizeof(name));
+			cls = len < sizeof(name) ? name : ci.name; /* a class object: name the class it is */
+		}
+		describe_step(p, h, st, k == 0, how, sizeof(how));
+		if (a->json) {
+			printf("%s{\"id\":%llu,\"%s\":", k ? "," : "", id, profdata_heap_node_class(h, st->node, &c) ? "class_object" : "class");
+			json_string(cls);
+			printf(",\"via\":");
+			json_string(how);
+			if (st->field)
+				printf(",\"field\":"), json_string(st->field);
+			if (st->index >= 0)
+				printf(",\"index\":%lld", st->index);
+			printf("}");
+		} else {
+			printf("%*s%s  %s%s@%llu\n", (int)(2 * k), "", how, profdata_heap_node_class(h, st->node, &c) ? "class " : "",
+			       cls, id);
+		}
+	}
+	if (a->json)
+		printf("]}\n");
+}
+
+static int cmd_path(const args *a)
+{
+	unsigned long long id;
+	if (a->nfiles != 2)
+		return usage("path takes a file and an object id");
+	if (parse_object_id(a->files[1], &id) < 0)
+		return usage("'%s' is not an object id", a->files[1]);
+	profdata_profile *p;
+	profdata_heap *h;
+	int status = load_heap(a, &p, &h);
+	if (status)
+		return status;
+	size_t i;
+	long n = -1;
+	profdata_heap_step *steps = NULL;
+	int found = profdata_profile_find_object(p, id, &i) == 0;
+	if (!found && profdata_profile_find_class(p, id, &i) == 0) {
+		i = profdata_heap_class_node(h, i);
+		found = 1;
+	}
+	if (!found || !profdata_heap_reachable(h, i)) {
+		fprintf(stderr, "profdata: %s: object %llu is %s\n", a->files[0], id, !found ? "not in the dump" : "unreachable");
+		status = EXIT_INVALID;
+	} else {
+		n = profdata_heap_path(h, i, NULL, 0, isatty(2) && !a->quiet ? heap_progress : NULL, NULL);
+		steps = n > 0 ? calloc((size_t)n, sizeof(*steps)) : NULL;
+		if (steps)
+			n = profdata_heap_path(h, i, steps, (size_t)n, NULL, NULL);
+		end_progress();
+		if (!steps || n <= 0)
+			status = EXIT_INVALID;
+		else
+			print_path(a, p, h, steps, n);
+	}
+	free(steps);
+	profdata_heap_free(h);
+	profdata_profile_free(p);
+	return status ? status : finish_stdout(0);
+}
+
+#endif
