@@ -23,14 +23,15 @@
  *
  * Mapped files and other processes: regular files are mapped read-only, and
  * a profile read from one keeps pointing into the mapping. If another
- * process truncates the file while the reader or profile is in use,
- * touching the vanished pages raises SIGBUS, as for any mapped file. The
- * library does not install signal handlers (a host's own would be
- * overridden); where inputs may change underneath, copy them first, or read
- * them through profdata_reader_open_fd() on a pipe, which buffers instead of
- * mapping. Rewriting a file in place changes what a profile reads; replacing
- * it (a new file renamed over the path, as profdata_writer_close() does) is
- * safe: the mapping keeps the old file.
+ * process truncates the file, the library notices before its next pass over
+ * the mapping and fails that pass cleanly instead of letting the host take
+ * SIGBUS (see profdata_reader_open_path() for the rule and its limit: a cut
+ * made *during* a pass). The library installs no signal handler (a host's
+ * own would be overridden); where inputs may change underneath at any
+ * moment, read them through profdata_reader_open_fd() on a pipe, which
+ * buffers instead of mapping. Rewriting a file in place changes what a
+ * profile reads; replacing it (a new file renamed over the path, as
+ * profdata_writer_close() does) is safe: the mapping keeps the old file.
  *
  * Open failures: profdata_reader_open_path() and profdata_writer_open_path()
  * still return a handle when the path cannot be opened, holding the error

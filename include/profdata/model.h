@@ -37,8 +37,8 @@
  *
  * Mapped inputs: a profile read from a memory-mapped file (any regular file
  * given to profdata_reader_open_path()) may point into that mapping, so the
- * file must not be truncated or rewritten while the profile is in use; see
- * include/profdata/io.h for what happens and how to avoid it.
+ * file should not be truncated or rewritten while the profile is in use; see
+ * include/profdata/io.h for how a truncation is caught and what is not.
  *
  * Storage is struct-of-arrays with nothing allocated per object; object
  * payloads may point into the memory-mapped input, which the profile then
