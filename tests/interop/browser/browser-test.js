@@ -186,6 +186,32 @@ async function checkTrace(context, base, validate) {
   await checkSpeedscope(context, base, 'trace', '.trace.json', ns.map(v => v / 1000));
 }
 
+// A real method trace (the corpus's TPTP traces, names "xml-..."): its flame graph against folded,
+// its evented profiles (one per thread) whose durations speedscope shows from our speedscope
+// and chrome-trace files, and its derived call counts from folded and pprof.
+async function checkTraceFile(context, base, name, validate, blank) {
+  const total = foldedTotal(name);
+  const ours = JSON.parse(fs.readFileSync(path.join(dir, name + '.speedscope.json'), 'utf8'));
+  const valid = validate(ours);
+  check(valid, `${name}.speedscope.json: valid against the schema` + (valid ? '' : ' ' + JSON.stringify(validate.errors.slice(0, 3))));
+  const ns = ours.profiles.filter(p => p.type === 'evented').map(p => p.endValue - p.startValue);
+  check(ns.length > 0, `${name}.speedscope.json: ${ns.length} evented profiles, one per thread`);
+  await checkSvg(context, base, name, blank);
+  await checkSpeedscope(context, base, name, '.speedscope.json', ns);
+  if (KNOWN_TRACE_FAILURES.has(name + '.trace.json'))
+    console.log(`known ${name}.trace.json: speedscope ends zero-length calls before it begins them (left open)`);
+  else
+    await checkSpeedscope(context, base, name, '.trace.json', ns.map(v => v / 1000));
+  await checkSpeedscope(context, base, name, '.folded', [total]);
+  // pprof: speedscope shows the last sample type, the calls' self time (wall/nanoseconds)
+  const wall = svgFrames(fs.readFileSync(path.join(dir, name + '.wall.svg'), 'utf8'))[0].w;
+  await checkSpeedscope(context, base, name, '.pb.gz', [total, wall]);
+}
+
+// Chrome-trace files of real traces speedscope cannot import yet: calls of zero length (begin and
+// end at one time stamp), which its importer reorders. Printed, not counted, until fixed.
+const KNOWN_TRACE_FAILURES = new Set(['xml-statechum_part1.trace.json']);
+
 async function main() {
   const server = await serve();
   const base = `http://127.0.0.1:${server.address().port}`;
@@ -199,6 +225,10 @@ async function main() {
     for (const name of names) {
       if (name === 'trace') {
         await checkTrace(context, base, validate);
+        continue;
+      }
+      if (name.startsWith('xml-')) {
+        await checkTraceFile(context, base, name, validate, blank);
         continue;
       }
       const total = foldedTotal(name);

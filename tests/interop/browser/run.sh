@@ -32,5 +32,10 @@ done
 add agent-hprof "$src/tests/data/hprof/synthetic/agent-1.0.1-id4.hprof"
 corpus=${PROFDATA_CORPUS:-$src/../shared/corpus}
 add cppbench "$corpus/gperftools/cppbench.cpu"
+for f in "$corpus"/tracexml/*.trcxml; do
+	"$profdata" formats | grep -q '^tracexml ' || break
+	add "xml-$(basename "$f" .trcxml)" "$f"
+	"$profdata" convert "$f" "$out/xml-$(basename "$f" .trcxml).wall.svg" --to flamegraph --option value=1 --quiet
+done
 if [ -n "$make_trace" ]; then "$make_trace" "$out" && names+=(trace); fi
 node "$here/browser-test.js" "$modules" "$chromium" "$out" "${names[@]}" "$@"
