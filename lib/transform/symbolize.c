@@ -417,15 +417,8 @@ static void symbolize_free(void *state)
 	pd_map_free(&st->frame_of_id);
 	pd_intern_free(&st->names);
 	pd_intern_free(&st->functions);
-	free(st->frames);
-	free(st->stacks);
-	free(st->frame_ids);
-	free(st->samples);
-	free(st->values);
-	free(st->mappings);
-	free(st->sysroot);
-	free(st->debug_dir);
-	free(st);
+	PD_FREE_ALL(st->frames, st->stacks, st->frame_ids, st->samples, st->values, st->mappings, st->sysroot,
+	            st->debug_dir, st);
 }
 
 static void set_events(profdata_events *ev)
