@@ -17,6 +17,48 @@ struct pd_transform_chain {
 	void *down_payload;
 };
 
+/* The pass-through events: their payload is a transform's state, which begins with its pd_transform_base. */
+#define PASS(member, type) \
+	static int pass_##member(void *payload, const type *x) \
+	{ \
+		pd_transform_base *base = payload; \
+		return base->down->member ? base->down->member(base->down_payload, x) : 0; \
+	}
+PASS(begin, profdata_meta)
+PD_EACH_RECORD_EVENT(PASS)
+PASS(dump_begin, profdata_dump)
+PASS(heap_info, profdata_heap_info)
+PASS(class_dump, profdata_class_dump)
+PASS(root, profdata_root)
+PASS(object, profdata_object)
+#undef PASS
+
+static int pass_string(void *payload, uint64_t id, const char *utf8, size_t len)
+{
+	pd_transform_base *base = payload;
+	return base->down->string ? base->down->string(base->down_payload, id, utf8, len) : 0;
+}
+
+static int pass_dump_end(void *payload)
+{
+	pd_transform_base *base = payload;
+	return base->down->dump_end ? base->down->dump_end(base->down_payload) : 0;
+}
+
+static int pass_end(void *payload)
+{
+	pd_transform_base *base = payload;
+	return base->down->end ? base->down->end(base->down_payload) : 0;
+}
+
+void pd_transform_base_init(pd_transform_base *base, const profdata_events *down, void *down_payload)
+{
+	static const profdata_events pass_all = { PD_EVERY_EVENT(pass_) };
+	base->down = down;
+	base->down_payload = down_payload;
+	base->events = pass_all;
+}
+
 static size_t count_descs(const pd_transform_desc *const *descs)
 {
 	size_t n = 0;

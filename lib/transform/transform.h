@@ -30,6 +30,23 @@ typedef struct pd_transform_desc {
 	void (*free)(void *state);
 } pd_transform_desc;
 
+/*
+ * What every transform's state begins with (its first member, named `base`):
+ * where its events go and the table upstream calls, which
+ * pd_transform_base_init fills so that every event goes straight on; the
+ * transform then sets the events it changes.
+ */
+typedef struct pd_transform_base {
+	const profdata_events *down;
+	void *down_payload;
+	profdata_events events;
+} pd_transform_base;
+void pd_transform_base_init(pd_transform_base *base, const profdata_events *down, void *down_payload);
+/* Hand an event on from the transform whose state is `s` to what follows it. */
+#define PD_DOWN(s, member, ...) \
+	((s)->base.down->member ? (s)->base.down->member((s)->base.down_payload, __VA_ARGS__) : 0)
+#define PD_DOWN0(s, member) ((s)->base.down->member ? (s)->base.down->member((s)->base.down_payload) : 0)
+
 /* Transforms in front of a consumer, the first one receiving the events. */
 typedef struct pd_transform_chain pd_transform_chain;
 
