@@ -593,20 +593,12 @@ static int on_unknown(void *payload, const profdata_unknown *u)
 	return PD_DOWN(s, unknown, u);
 }
 
-static void set_events(profdata_events *ev)
-{
-	ev->begin = on_begin;
-	ev->string = on_string;
-	ev->class_load = on_class_load;
-	ev->dump_begin = on_dump_begin;
-	ev->class_dump = on_class_dump;
-	ev->root = on_root;
-	ev->object = on_object;
-	ev->dump_end = on_dump_end;
-	ev->heap_info = on_heap_info;
-	ev->unknown = on_unknown;
-	ev->end = on_end;
-}
+/* The events the filter changes; the others pass straight on. */
+static const profdata_events filter_events = {
+	.begin = on_begin, .string = on_string, .class_load = on_class_load, .dump_begin = on_dump_begin,
+	.class_dump = on_class_dump, .root = on_root, .object = on_object, .dump_end = on_dump_end,
+	.heap_info = on_heap_info, .unknown = on_unknown, .end = on_end,
+};
 
 static int filter_finish(void *state)
 {
@@ -647,8 +639,7 @@ static int filter_create(void **state, const profdata_events **events, const pro
 		return PROFDATA_EINVAL;
 	}
 	s->max_synthesized = (uint64_t)bound;
-	pd_transform_base_init(&s->base, down, down_payload);
-	set_events(&s->base.events);
+	pd_transform_base_init(&s->base, &filter_events, down, down_payload);
 	s->diag = diag;
 	s->ref_names.prefix = "ref";
 	s->sref_names.prefix = "sref";

@@ -387,16 +387,11 @@ static void symbolize_free(void *state)
 	            st->debug_dir, st);
 }
 
-static void set_events(profdata_events *ev)
-{
-	ev->string = on_string;
-	ev->function = on_function;
-	ev->frame = on_frame;
-	ev->stack = on_stack;
-	ev->sample = on_sample;
-	ev->mapping = on_mapping;
-	ev->end = on_end;
-}
+/* The events the transform changes; the others pass straight on. */
+static const profdata_events symbolize_events = {
+	.string = on_string, .function = on_function, .frame = on_frame, .stack = on_stack, .sample = on_sample,
+	.mapping = on_mapping, .end = on_end,
+};
 
 static int copy_option(const pd_options *opts, const char *key, char **out)
 {
@@ -415,9 +410,8 @@ static int symbolize_create(void **state, const profdata_events **events, const 
 	*state = NULL;
 	if (!st)
 		return PROFDATA_ENOMEM;
-	pd_transform_base_init(&st->base, down, down_payload);
+	pd_transform_base_init(&st->base, &symbolize_events, down, down_payload);
 	st->diag = diag;
-	set_events(&st->base.events);
 	if (copy_option(opts, "sysroot", &st->sysroot) < 0 || copy_option(opts, "debug_dir", &st->debug_dir) < 0) {
 		symbolize_free(st);
 		return PROFDATA_ENOMEM;

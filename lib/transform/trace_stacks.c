@@ -291,6 +291,12 @@ static int on_end(void *payload)
 	return rc ? rc : PD_DOWN0(s, end);
 }
 
+/* The events the transform changes; the others pass straight on. */
+static const profdata_events trace_stacks_events = {
+	.string = on_string, .stack = on_stack, .trace_event = on_trace_event, .trace_context = on_trace_context,
+	.end = on_end,
+};
+
 static void trace_stacks_free(void *state)
 {
 	trace_stacks *s = state;
@@ -319,12 +325,7 @@ static int trace_stacks_create(void **state, const profdata_events **events, con
 	(void)opts;
 	if (!s)
 		return pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "out of memory");
-	pd_transform_base_init(&s->base, down, down_payload);
-	s->base.events.string = on_string;
-	s->base.events.stack = on_stack;
-	s->base.events.trace_event = on_trace_event;
-	s->base.events.trace_context = on_trace_context;
-	s->base.events.end = on_end;
+	pd_transform_base_init(&s->base, &trace_stacks_events, down, down_payload);
 	s->diag = diag;
 	*state = s;
 	*events = &s->base.events;

@@ -51,12 +51,27 @@ static int pass_end(void *payload)
 	return base->down->end ? base->down->end(base->down_payload) : 0;
 }
 
-void pd_transform_base_init(pd_transform_base *base, const profdata_events *down, void *down_payload)
+void pd_transform_base_init(pd_transform_base *base, const profdata_events *own, const profdata_events *down,
+                            void *down_payload)
 {
 	static const profdata_events pass_all = { PD_EVERY_EVENT(pass_) };
 	base->down = down;
 	base->down_payload = down_payload;
 	base->events = pass_all;
+#define OWN(member, type) \
+	if (own->member) \
+		base->events.member = own->member;
+	OWN(begin, profdata_meta)
+	OWN(string, char)
+	PD_EACH_RECORD_EVENT(OWN)
+	OWN(dump_begin, profdata_dump)
+	OWN(heap_info, profdata_heap_info)
+	OWN(class_dump, profdata_class_dump)
+	OWN(root, profdata_root)
+	OWN(object, profdata_object)
+	OWN(dump_end, void)
+	OWN(end, void)
+#undef OWN
 }
 
 static size_t count_descs(const pd_transform_desc *const *descs)

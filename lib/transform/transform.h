@@ -32,16 +32,18 @@ typedef struct pd_transform_desc {
 
 /*
  * What every transform's state begins with (its first member, named `base`):
- * where its events go and the table upstream calls, which
- * pd_transform_base_init fills so that every event goes straight on; the
- * transform then sets the events it changes.
+ * where its events go and the table upstream calls: pd_transform_base_init
+ * makes that table the transform's own handlers (`own`, a table holding only
+ * the events it changes) and, for every event `own` leaves NULL, one that
+ * passes it straight on.
  */
 typedef struct pd_transform_base {
 	const profdata_events *down;
 	void *down_payload;
 	profdata_events events;
 } pd_transform_base;
-void pd_transform_base_init(pd_transform_base *base, const profdata_events *down, void *down_payload);
+void pd_transform_base_init(pd_transform_base *base, const profdata_events *own, const profdata_events *down,
+                            void *down_payload);
 /* Hand an event on from the transform whose state is `s` to what follows it. */
 #define PD_DOWN(s, member, ...) \
 	((s)->base.down->member ? (s)->base.down->member((s)->base.down_payload, __VA_ARGS__) : 0)
