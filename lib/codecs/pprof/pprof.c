@@ -524,12 +524,6 @@ static int pprof_write_model(const profdata_profile *p, profdata_writer *w, cons
 	return rc;
 }
 
-static const char *const pprof_write_options[] = { "gzip", NULL };
-
-const struct profdata_format pd_format_pprof = {
-	.name = "pprof",
-	.description = "pprof protobuf (gzip-compressed profile.proto); export only",
-	.write_model = pprof_write_model,
-	.write_options = pprof_write_options,
-	.transforms = pd_transforms_samples,
-};
+PD_MODEL_EXPORT(pprof, "pprof",
+                "pprof protobuf (gzip-compressed profile.proto)",
+                pprof_write_model, pd_transforms_samples, "gzip");

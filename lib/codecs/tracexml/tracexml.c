@@ -195,16 +195,12 @@ static int tracexml_bid(const unsigned char *buf, size_t len)
 	return known == 2 ? 95 : known ? 70 : 0;
 }
 
-static const char *const read_options[] = { NULL };
-static const char *const write_options[] = { "root", "fragments", "zip", NULL };
-
-
 const struct profdata_format pd_format_tracexml = {
 	.name = "tracexml",
 	.description = "XML trace elements (Eclipse Hyades/TPTP traces, .trcxml archives)",
 	.bid = tracexml_bid,
 	.decode = pd_tracexml_decode,
 	.encoder_new = pd_tracexml_encoder_new,
-	.read_options = read_options,
-	.write_options = write_options,
+	.read_options = (const char *const[]){ NULL },
+	.write_options = (const char *const[]){ "root", "fragments", "zip", NULL },
 };
