@@ -84,7 +84,6 @@ typedef struct field_names {
 
 typedef struct payload_filter {
 	pd_transform_base base; /* first: the pass-through events find it there */
-	pd_diag *diag;
 	int active;
 	unsigned ids;
 	pd_jvm_sizes sizes; /* the object header and reference size the stated sizes imply */
@@ -120,7 +119,7 @@ typedef struct payload_filter {
 
 static int out_of_memory(payload_filter *s)
 {
-	return pd_diag_error(s->diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "out of memory");
+	return pd_diag_error(s->base.diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "out of memory");
 }
 
 /* The class plan for id, created when new. */
@@ -291,7 +290,7 @@ static int write_field_names(payload_filter *s, field_names *names, size_t want)
 		int len = snprintf(buf, sizeof buf, "%s%zu", names->prefix, names->n);
 		uint64_t id = ++s->max_string;
 		if (id >= PD_RESERVED_ID_MIN)
-			return pd_diag_error(s->diag, PROFDATA_ERANGE, PD_NO_OFFSET, 0,
+			return pd_diag_error(s->base.diag, PROFDATA_ERANGE, PD_NO_OFFSET, 0,
 			                     "no string ids left for synthetic field names");
 		if ((rc = PD_DOWN(s, string, id, buf, (size_t)len)) != 0)
 			return rc;
@@ -499,7 +498,7 @@ static int check_bound(payload_filter *s)
 			total += n;
 			continue;
 		}
-		return pd_diag_error(s->diag, PROFDATA_ERANGE, PD_NO_OFFSET, 0,
+		return pd_diag_error(s->base.diag, PROFDATA_ERANGE, PD_NO_OFFSET, 0,
 		                     "object 0x%llx (object %zu of dump %u) would take the payloads made up from "
 		                     "stated sizes and reference lists past %llu bytes, the bound for an input "
 		                     "of this size (about %llu bytes); the write option max_synthesized=BYTES "
@@ -607,11 +606,11 @@ static int filter_finish(void *state)
 	if (s->active && s->in_dump && (rc = flush_dump(s)) != 0)
 		return rc;
 	if (s->dropped_refs)
-		pd_diag_warn(s->diag, PROFDATA_OK, PD_NO_OFFSET, 0,
+		pd_diag_warn(s->base.diag, PROFDATA_OK, PD_NO_OFFSET, 0,
 		             "%llu references beyond the fields their class got in an earlier dump were dropped",
 		             (unsigned long long)s->dropped_refs);
 	if (s->dropped_other)
-		pd_diag_warn(s->diag, PROFDATA_OK, PD_NO_OFFSET, 0,
+		pd_diag_warn(s->base.diag, PROFDATA_OK, PD_NO_OFFSET, 0,
 		             "%llu heap infos or unknown sub-records of list-of-references dumps were dropped",
 		             (unsigned long long)s->dropped_other);
 	return 0;
@@ -627,30 +626,23 @@ static void filter_free(void *state)
 	PD_FREE_ALL(s->cls, s->ref_names.ids, s->sref_names.ids, s->objs, s->roots, s->pool, s->payload, s->fields, s);
 }
 
-static int filter_create(void **state, const profdata_events **events, const profdata_events *down,
-                         void *down_payload, pd_diag *diag, const pd_options *opts)
+static int filter_init(void *state, pd_diag *diag, const pd_options *opts)
 {
-	payload_filter *s = calloc(1, sizeof *s);
+	payload_filter *s = state;
 	long long bound = 0;
-	if (!s)
-		return pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "out of memory");
-	if (opts && pd_options_int(opts, "max_synthesized", 0, 1, LLONG_MAX, &bound, diag) < 0) {
-		free(s);
+	if (opts && pd_options_int(opts, "max_synthesized", 0, 1, LLONG_MAX, &bound, diag) < 0)
 		return PROFDATA_EINVAL;
-	}
 	s->max_synthesized = (uint64_t)bound;
-	pd_transform_base_init(&s->base, &filter_events, down, down_payload);
-	s->diag = diag;
 	s->ref_names.prefix = "ref";
 	s->sref_names.prefix = "sref";
-	*state = s;
-	*events = &s->base.events;
 	return 0;
 }
 
 const pd_transform_desc pd_transform_refs_to_payloads = {
 	.name = "refs_to_payloads",
-	.create = filter_create,
+	.state_size = sizeof(payload_filter),
+	.events = &filter_events,
+	.init = filter_init,
 	.finish = filter_finish,
 	.free = filter_free,
 };

@@ -50,7 +50,6 @@ typedef struct held_mapping {
 
 typedef struct symbolize_state {
 	pd_transform_base base; /* first: the pass-through events find it there */
-	pd_diag *diag;
 	char *sysroot, *debug_dir;
 
 	pd_intern texts;        /* strings seen, for mapping paths and build ids */
@@ -228,7 +227,7 @@ static int open_binaries(symbolize_state *st, pd_symbolizer *sym)
 		if (rc < 0)
 			return rc;
 		if (rc > 0) {
-			pd_diag_warn(st->diag, PROFDATA_ENOTFOUND, PD_NO_OFFSET, 0,
+			pd_diag_warn(st->base.diag, PROFDATA_ENOTFOUND, PD_NO_OFFSET, 0,
 			             "symbolize: %s (0x%llx-0x%llx) left as addresses: %s", path,
 			             (unsigned long long)hm->m.start, (unsigned long long)hm->m.limit, why);
 			continue;
@@ -403,27 +402,20 @@ static int copy_option(const pd_options *opts, const char *key, char **out)
 }
 
 /* Options: sysroot=DIR, debug_dir=DIR (what symbolize.h's pd_symbolizer_new takes). */
-static int symbolize_create(void **state, const profdata_events **events, const profdata_events *down,
-                            void *down_payload, pd_diag *diag, const pd_options *opts)
+static int symbolize_init(void *state, pd_diag *diag, const pd_options *opts)
 {
-	symbolize_state *st = calloc(1, sizeof *st);
-	*state = NULL;
-	if (!st)
+	symbolize_state *st = state;
+	(void)diag;
+	if (copy_option(opts, "sysroot", &st->sysroot) < 0 || copy_option(opts, "debug_dir", &st->debug_dir) < 0)
 		return PROFDATA_ENOMEM;
-	pd_transform_base_init(&st->base, &symbolize_events, down, down_payload);
-	st->diag = diag;
-	if (copy_option(opts, "sysroot", &st->sysroot) < 0 || copy_option(opts, "debug_dir", &st->debug_dir) < 0) {
-		symbolize_free(st);
-		return PROFDATA_ENOMEM;
-	}
-	*state = st;
-	*events = &st->base.events;
 	return 0;
 }
 
 const pd_transform_desc pd_transform_symbolize = {
 	.name = "symbolize",
-	.create = symbolize_create,
+	.state_size = sizeof(symbolize_state),
+	.events = &symbolize_events,
+	.init = symbolize_init,
 	.finish = NULL,
 	.free = symbolize_free,
 };

@@ -43,7 +43,6 @@ typedef struct thread_calls {
 
 typedef struct trace_stacks {
 	pd_transform_base base; /* first: the pass-through events find it there */
-	pd_diag *diag;
 	call_node *nodes;
 	size_t nnodes, nodes_cap;
 	pd_map children;        /* hash of (parent, thread, method) -> first node + 1 of that hash */
@@ -61,7 +60,7 @@ typedef struct trace_stacks {
 
 static int nomem(trace_stacks *s)
 {
-	return pd_diag_error(s->diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "trace_stacks: out of memory");
+	return pd_diag_error(s->base.diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "trace_stacks: out of memory");
 }
 
 static uint64_t node_key(uint32_t parent, uint32_t thread, uint64_t method)
@@ -263,7 +262,7 @@ static int emit_profile(trace_stacks *s)
 	if (s->nnodes == 0)
 		return 0;
 	if (s->max_stack + s->nnodes >= UINT32_MAX)
-		return pd_diag_error(s->diag, PROFDATA_ELIMIT, PD_NO_OFFSET, 0, "trace_stacks: too many stacks");
+		return pd_diag_error(s->base.diag, PROFDATA_ELIMIT, PD_NO_OFFSET, 0, "trace_stacks: too many stacks");
 	for (size_t i = 0; i < s->nnodes; i++)
 		total += (uint64_t)s->nodes[i].calls;
 	int rc = emit_types(s);
@@ -283,7 +282,7 @@ static int on_end(void *payload)
 	trace_stacks *s = payload;
 	int rc = emit_profile(s);
 	if (s->unmatched_exits || s->skipped_frames || s->left_open)
-		pd_diag_warn(s->diag, PROFDATA_OK, PD_NO_OFFSET, 0,
+		pd_diag_warn(s->base.diag, PROFDATA_OK, PD_NO_OFFSET, 0,
 		             "trace_stacks: %llu exits without their entry ignored, %llu calls closed by an exit that "
 		             "skipped them (exceptions), %llu calls still open at the end closed at their thread's last time",
 		             (unsigned long long)s->unmatched_exits, (unsigned long long)s->skipped_frames,
@@ -318,23 +317,10 @@ static int trace_stacks_finish(void *state)
 	return 0;
 }
 
-static int trace_stacks_create(void **state, const profdata_events **events, const profdata_events *down,
-                               void *down_payload, pd_diag *diag, const pd_options *opts)
-{
-	trace_stacks *s = calloc(1, sizeof *s);
-	(void)opts;
-	if (!s)
-		return pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "out of memory");
-	pd_transform_base_init(&s->base, &trace_stacks_events, down, down_payload);
-	s->diag = diag;
-	*state = s;
-	*events = &s->base.events;
-	return 0;
-}
-
 const pd_transform_desc pd_transform_trace_stacks = {
 	.name = "trace_stacks",
-	.create = trace_stacks_create,
+	.state_size = sizeof(trace_stacks),
+	.events = &trace_stacks_events,
 	.finish = trace_stacks_finish,
 	.free = trace_stacks_free,
 };

@@ -51,8 +51,8 @@ static int pass_end(void *payload)
 	return base->down->end ? base->down->end(base->down_payload) : 0;
 }
 
-void pd_transform_base_init(pd_transform_base *base, const profdata_events *own, const profdata_events *down,
-                            void *down_payload)
+static void base_init(pd_transform_base *base, const profdata_events *own, const profdata_events *down,
+                      void *down_payload)
 {
 	static const profdata_events pass_all = { PD_EVERY_EVENT(pass_) };
 	base->down = down;
@@ -100,12 +100,21 @@ int pd_transform_chain_new(pd_transform_chain **out, const pd_transform_desc *co
 		const profdata_events *next = i + 1 < n ? c->links[i + 1].events : down;
 		void *next_payload = i + 1 < n ? c->links[i + 1].state : down_payload;
 		chain_link *l = &c->links[i];
-		int e = descs[i]->create(&l->state, &l->events, next, next_payload, diag, opts);
+		pd_transform_base *base = calloc(1, descs[i]->state_size);
+		if (!base) {
+			pd_transform_chain_free(c);
+			return pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "%s: out of memory", descs[i]->name);
+		}
+		base_init(base, descs[i]->events, next, next_payload);
+		base->diag = diag;
+		l->desc = descs[i];
+		l->state = base;
+		l->events = &base->events;
+		int e = descs[i]->init ? descs[i]->init(base, diag, opts) : 0;
 		if (e < 0) {
 			pd_transform_chain_free(c);
 			return e;
 		}
-		l->desc = descs[i];
 	}
 	*out = c;
 	return 0;
