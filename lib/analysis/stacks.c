@@ -225,9 +225,7 @@ static int compare_names(const void *a, const void *b)
 {
 	const name_key *x = a, *y = b;
 	int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
-	if (c)
-		return c;
-	return x->len < y->len ? -1 : x->len > y->len;
+	return c ? c : pd_order_u64(x->len, y->len);
 }
 
 typedef struct sibling_key {
@@ -237,9 +235,7 @@ typedef struct sibling_key {
 static int compare_siblings(const void *a, const void *b)
 {
 	const sibling_key *x = a, *y = b;
-	if (x->parent != y->parent)
-		return x->parent < y->parent ? -1 : 1;
-	return x->rank < y->rank ? -1 : x->rank > y->rank;
+	return x->parent != y->parent ? pd_order_u64(x->parent, y->parent) : pd_order_u64(x->rank, y->rank);
 }
 
 /* Siblings in name order (as flamegraph.pl draws them), each placed after the ones before. */
@@ -470,10 +466,8 @@ static int compare_trace_keys(const void *a, const void *b)
 {
 	const trace_key *x = a, *y = b;
 	if (x->thread_serial != y->thread_serial)
-		return x->thread_serial < y->thread_serial ? -1 : 1;
-	if (x->time_ns != y->time_ns)
-		return x->time_ns < y->time_ns ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
+		return pd_order_u64(x->thread_serial, y->thread_serial);
+	return x->time_ns != y->time_ns ? pd_order_u64(x->time_ns, y->time_ns) : pd_order_u64(x->index, y->index);
 }
 
 static int trace_emit(pd_trace_calls *c, uint32_t thread, int open, uint64_t time_ns, uint64_t function_id)

@@ -329,9 +329,8 @@ static int by_start(const void *a, const void *b)
 {
 	const pb_mapping *x = *(pb_mapping *const *)a;
 	const pb_mapping *y = *(pb_mapping *const *)b;
-	if (x->memory_start != y->memory_start)
-		return x->memory_start < y->memory_start ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return x->memory_start != y->memory_start ? pd_order_u64(x->memory_start, y->memory_start)
+	                                          : pd_order_u64(x->id, y->id);
 }
 
 /* Mappings: the executable ones (all when none says). */
