@@ -619,11 +619,9 @@ static int filter_finish(void *state)
 static void filter_free(void *state)
 {
 	payload_filter *s = state;
-	if (!s)
-		return;
 	pd_map_free(&s->names);
 	pd_map_free(&s->cls_ix);
-	PD_FREE_ALL(s->cls, s->ref_names.ids, s->sref_names.ids, s->objs, s->roots, s->pool, s->payload, s->fields, s);
+	PD_FREE_ALL(s->cls, s->ref_names.ids, s->sref_names.ids, s->objs, s->roots, s->pool, s->payload, s->fields);
 }
 
 static int filter_init(void *state, pd_diag *diag, const pd_options *opts)

@@ -375,15 +375,13 @@ static int on_end(void *payload)
 static void symbolize_free(void *state)
 {
 	symbolize_state *st = state;
-	if (!st)
-		return;
 	pd_intern_free(&st->texts);
 	pd_map_free(&st->text_of_id);
 	pd_map_free(&st->frame_of_id);
 	pd_intern_free(&st->names);
 	pd_intern_free(&st->functions);
 	PD_FREE_ALL(st->frames, st->stacks, st->frame_ids, st->samples, st->values, st->mappings, st->sysroot,
-	            st->debug_dir, st);
+	            st->debug_dir);
 }
 
 /* The events the transform changes; the others pass straight on. */
@@ -416,6 +414,5 @@ const pd_transform_desc pd_transform_symbolize = {
 	.state_size = sizeof(symbolize_state),
 	.events = &symbolize_events,
 	.init = symbolize_init,
-	.finish = NULL,
 	.free = symbolize_free,
 };

@@ -299,8 +299,6 @@ static const profdata_events trace_stacks_events = {
 static void trace_stacks_free(void *state)
 {
 	trace_stacks *s = state;
-	if (!s)
-		return;
 	for (size_t i = 0; i < s->nthreads; i++)
 		free(s->threads[i].calls);
 	free(s->threads);
@@ -308,20 +306,12 @@ static void trace_stacks_free(void *state)
 	pd_map_free(&s->children);
 	free(s->nodes);
 	free(s->next_same);
-	free(s);
-}
-
-static int trace_stacks_finish(void *state)
-{
-	(void)state;
-	return 0;
 }
 
 const pd_transform_desc pd_transform_trace_stacks = {
 	.name = "trace_stacks",
 	.state_size = sizeof(trace_stacks),
 	.events = &trace_stacks_events,
-	.finish = trace_stacks_finish,
 	.free = trace_stacks_free,
 };
 

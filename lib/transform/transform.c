@@ -145,9 +145,11 @@ void pd_transform_chain_free(pd_transform_chain *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->n; i++)
+	for (size_t i = 0; i < c->n; i++) {
 		if (c->links[i].desc && c->links[i].desc->free)
 			c->links[i].desc->free(c->links[i].state);
+		free(c->links[i].state);
+	}
 	free(c->links);
 	free(c);
 }

@@ -27,9 +27,9 @@ typedef struct pd_transform_desc {
 	 * warnings go to `diag`; on an error the chain calls `free`.
 	 */
 	int (*init)(void *state, pd_diag *diag, const pd_options *opts);
-	/* Pass on whatever is still held; the downstream consumer is finished by the caller. */
+	/* Pass on whatever is still held (NULL: nothing is); the downstream consumer is finished by the caller. */
 	int (*finish)(void *state);
-	/* Free the state and what it holds. */
+	/* Free what the state holds (NULL: nothing); the chain frees the state itself. */
 	void (*free)(void *state);
 } pd_transform_desc;
 
