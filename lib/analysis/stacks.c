@@ -106,7 +106,6 @@ void pd_frame_names_free(pd_frame_names *names)
 int pd_stack_sums_compute(const profdata_profile *p, size_t value_index, pd_stack_sums *sums, profdata_writer *w,
                           const char *format)
 {
-	size_t nsamples = profdata_profile_count(p, PROFDATA_TABLE_SAMPLES);
 	size_t nstacks = profdata_profile_count(p, PROFDATA_TABLE_STACKS);
 	memset(sums, 0, sizeof *sums);
 	sums->value = calloc(nstacks + 1, sizeof *sums->value);
@@ -115,14 +114,11 @@ int pd_stack_sums_compute(const profdata_profile *p, size_t value_index, pd_stac
 	if (!sums->value || !sums->seen || !sums->order)
 		return pd_out_error(w, PROFDATA_ENOMEM, "%s: out of memory", format);
 	pd_sample_walk walk;
+	profdata_sample s;
+	size_t si;
 	int rc = pd_sample_walk_init(&walk, p, w, format);
-	for (size_t i = 0; rc == 0 && i < nsamples; i++) {
-		profdata_sample s;
-		size_t si;
-		if (pd_sample_with_stack(&walk, i, &s, &si)) {
-			rc = PROFDATA_EINVAL;
-			break;
-		}
+	while (rc == 0 && (rc = pd_sample_walk_next(&walk, &s, &si)) > 0) {
+		rc = 0; /* 1 said a sample came */
 		if (!sums->seen[si]) {
 			sums->seen[si] = 1;
 			sums->order[sums->nordered++] = (uint32_t)si;

@@ -194,20 +194,15 @@ static int sum_sample(pprof_writer *pw, size_t si, const profdata_sample *s)
 
 static int sum_samples(pprof_writer *pw)
 {
-	size_t n = profdata_profile_count(pw->p, PROFDATA_TABLE_SAMPLES);
 	pw->stack_sample = message_array(pw, profdata_profile_count(pw->p, PROFDATA_TABLE_STACKS), sizeof *pw->stack_sample);
 	if (!pw->stack_sample)
 		return PROFDATA_ENOMEM;
 	pd_sample_walk walk;
+	profdata_sample s;
+	size_t si;
 	int rc = pd_sample_walk_init(&walk, pw->p, pw->w, "pprof");
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		profdata_sample s;
-		size_t si;
-		if (pd_sample_with_stack(&walk, i, &s, &si))
-			rc = PROFDATA_EINVAL;
-		else if (sum_sample(pw, si, &s))
-			rc = PROFDATA_ENOMEM;
-	}
+	while (rc == 0 && (rc = pd_sample_walk_next(&walk, &s, &si)) > 0)
+		rc = sum_sample(pw, si, &s) ? PROFDATA_ENOMEM : 0;
 	pd_sample_walk_free(&walk);
 	return rc;
 }
