@@ -310,6 +310,9 @@ void pd_free_each(void *const *ptrs, size_t n);
 #define PD_FREE_ALL(...) \
 	pd_free_each((void *const[]){ __VA_ARGS__ }, sizeof((void *[]){ __VA_ARGS__ }) / sizeof(void *))
 
+/* -1, 0 or 1 as a is below, equal to or above b: the step of a qsort comparator, key after key. */
+static inline int pd_order_u64(uint64_t a, uint64_t b) { return (a > b) - (a < b); }
+
 /* Big-endian loads, used by several codecs. */
 static inline uint16_t pd_be16(const unsigned char *p) { return (uint16_t)((p[0] << 8) | p[1]); }
 static inline uint32_t pd_be32(const unsigned char *p)

@@ -283,12 +283,7 @@ void profdata_heap_free(profdata_heap *h)
 	if (!h)
 		return;
 	pd_heap_graph_free(&h->g);
-	free(h->num);
-	free(h->idom);
-	free(h->ret32);
-	free(h->ret64);
-	free(h->class_ret);
-	free(h);
+	PD_FREE_ALL(h->num, h->idom, h->ret32, h->ret64, h->class_ret, h);
 }
 
 void profdata_heap_objects(const profdata_heap *h, size_t *first, size_t *count)

@@ -222,10 +222,7 @@ int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 
 void pd_heap_graph_free(pd_heap_graph *g)
 {
-	free(g->referent_slot);
-	free(g->root_targets);
-	free(g->class_cdump);
-	free(g->bucket_start);
+	PD_FREE_ALL(g->referent_slot, g->root_targets, g->class_cdump, g->bucket_start);
 	memset(g, 0, sizeof(*g));
 }
 

@@ -106,7 +106,6 @@ void pd_frame_names_free(pd_frame_names *names)
 int pd_stack_sums_compute(const profdata_profile *p, size_t value_index, pd_stack_sums *sums, profdata_writer *w,
                           const char *format)
 {
-	size_t nsamples = profdata_profile_count(p, PROFDATA_TABLE_SAMPLES);
 	size_t nstacks = profdata_profile_count(p, PROFDATA_TABLE_STACKS);
 	memset(sums, 0, sizeof *sums);
 	sums->value = calloc(nstacks + 1, sizeof *sums->value);
@@ -115,14 +114,11 @@ int pd_stack_sums_compute(const profdata_profile *p, size_t value_index, pd_stac
 	if (!sums->value || !sums->seen || !sums->order)
 		return pd_out_error(w, PROFDATA_ENOMEM, "%s: out of memory", format);
 	pd_sample_walk walk;
+	profdata_sample s;
+	size_t si;
 	int rc = pd_sample_walk_init(&walk, p, w, format);
-	for (size_t i = 0; rc == 0 && i < nsamples; i++) {
-		profdata_sample s;
-		size_t si;
-		if (pd_sample_with_stack(&walk, i, &s, &si)) {
-			rc = PROFDATA_EINVAL;
-			break;
-		}
+	while (rc == 0 && (rc = pd_sample_walk_next(&walk, &s, &si)) > 0) {
+		rc = 0; /* 1 said a sample came */
 		if (!sums->seen[si]) {
 			sums->seen[si] = 1;
 			sums->order[sums->nordered++] = (uint32_t)si;
@@ -225,9 +221,7 @@ static int compare_names(const void *a, const void *b)
 {
 	const name_key *x = a, *y = b;
 	int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
-	if (c)
-		return c;
-	return x->len < y->len ? -1 : x->len > y->len;
+	return c ? c : pd_order_u64(x->len, y->len);
 }
 
 typedef struct sibling_key {
@@ -237,9 +231,7 @@ typedef struct sibling_key {
 static int compare_siblings(const void *a, const void *b)
 {
 	const sibling_key *x = a, *y = b;
-	if (x->parent != y->parent)
-		return x->parent < y->parent ? -1 : 1;
-	return x->rank < y->rank ? -1 : x->rank > y->rank;
+	return x->parent != y->parent ? pd_order_u64(x->parent, y->parent) : pd_order_u64(x->rank, y->rank);
 }
 
 /* Siblings in name order (as flamegraph.pl draws them), each placed after the ones before. */
@@ -470,10 +462,8 @@ static int compare_trace_keys(const void *a, const void *b)
 {
 	const trace_key *x = a, *y = b;
 	if (x->thread_serial != y->thread_serial)
-		return x->thread_serial < y->thread_serial ? -1 : 1;
-	if (x->time_ns != y->time_ns)
-		return x->time_ns < y->time_ns ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
+		return pd_order_u64(x->thread_serial, y->thread_serial);
+	return x->time_ns != y->time_ns ? pd_order_u64(x->time_ns, y->time_ns) : pd_order_u64(x->index, y->index);
 }
 
 static int trace_emit(pd_trace_calls *c, uint32_t thread, int open, uint64_t time_ns, uint64_t function_id)

@@ -193,6 +193,7 @@ int pd_sample_walk_init(pd_sample_walk *sw, const profdata_profile *p, profdata_
 	sw->p = p;
 	sw->w = w;
 	sw->format = format;
+	sw->nsamples = profdata_profile_count(p, PROFDATA_TABLE_SAMPLES);
 	for (size_t i = 0; i < n; i++) {
 		profdata_stack st;
 		profdata_profile_stack(p, i, &st);
@@ -323,16 +324,18 @@ void pd_sample_walk_free(pd_sample_walk *sw)
 	sw->stack_of_serial = NULL;
 }
 
-int pd_sample_with_stack(const pd_sample_walk *sw, size_t i, profdata_sample *s, size_t *stack_index)
+int pd_sample_walk_next(pd_sample_walk *sw, profdata_sample *s, size_t *stack_index)
 {
-	profdata_profile_sample(sw->p, i, s);
+	if (sw->next >= sw->nsamples)
+		return 0;
+	profdata_profile_sample(sw->p, sw->next++, s);
 	if (sw->stack_of_serial) {
 		uint32_t row = s->stack_serial < sw->nserials ? sw->stack_of_serial[s->stack_serial] : 0;
 		*stack_index = (size_t)row - 1;
 		if (row)
-			return 0;
+			return 1;
 	} else if (profdata_profile_find_stack(sw->p, s->stack_serial, stack_index) == 0) {
-		return 0;
+		return 1;
 	}
 	return pd_out_error(sw->w, PROFDATA_EINVAL, "%s: a sample refers to stack %" PRIu32
 	                    " that no stack event defined", sw->format, s->stack_serial);

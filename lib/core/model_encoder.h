@@ -64,16 +64,18 @@ typedef struct pd_sample_walk {
 	const char *format;
 	uint32_t *stack_of_serial;  /* serial -> stack index + 1 (0: none); NULL: ask the model */
 	size_t nserials;
+	size_t next, nsamples;      /* the sample pd_sample_walk_next gives next, of how many */
 } pd_sample_walk;
 
 /* 0 or PROFDATA_ENOMEM (said on `w` in the name of `format`). */
 int pd_sample_walk_init(pd_sample_walk *sw, const profdata_profile *p, profdata_writer *w, const char *format);
 void pd_sample_walk_free(pd_sample_walk *sw);
 /*
- * Sample i and the index of its stack. PROFDATA_EINVAL, said on `w`, when
- * no stack has its serial.
+ * The next sample, in the model's order, and the index of its stack: 1, 0
+ * after the last, or PROFDATA_EINVAL, said on `w`, when no stack has its
+ * serial. A writer's loop: while (rc == 0 && (rc = pd_sample_walk_next(...)) > 0) rc = use(...);
  */
-int pd_sample_with_stack(const pd_sample_walk *sw, size_t i, profdata_sample *s, size_t *stack_index);
+int pd_sample_walk_next(pd_sample_walk *sw, profdata_sample *s, size_t *stack_index);
 
 /*
  * Buffered output for writers that build text piece by piece: pieces go to
@@ -93,5 +95,21 @@ void pd_outbuf_printf(pd_outbuf *o, const char *fmt, ...) PD_PRINTF(2, 3);
 /* `s` as a JSON string, quotes included; bytes that are not UTF-8 become U+FFFD. */
 void pd_outbuf_json_string(pd_outbuf *o, const char *s, size_t n);
 int pd_outbuf_finish(pd_outbuf *o);
+
+/*
+ * The descriptor pd_format_<ident> of a whole-profile export (it writes from
+ * the built profile and reads nothing): its name, what it writes ("; export
+ * only" is added), its write_model, the transforms it wants in front (NULL
+ * or pd_transforms_samples), then the names of its write options (NULL for
+ * none).
+ */
+#define PD_MODEL_EXPORT(ident, format_name, what, write_model_fn, transform_list, ...) \
+	const struct profdata_format pd_format_##ident = { \
+		.name = format_name, \
+		.description = what "; export only", \
+		.write_model = write_model_fn, \
+		.transforms = transform_list, \
+		.write_options = (const char *const[]){ __VA_ARGS__, NULL }, \
+	}
 
 #endif

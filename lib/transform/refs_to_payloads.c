@@ -83,9 +83,7 @@ typedef struct field_names {
 } field_names;
 
 typedef struct payload_filter {
-	const profdata_events *down;
-	void *down_payload;
-	pd_diag *diag;
+	pd_transform_base base; /* first: the pass-through events find it there */
 	int active;
 	unsigned ids;
 	pd_jvm_sizes sizes; /* the object header and reference size the stated sizes imply */
@@ -118,13 +116,10 @@ typedef struct payload_filter {
 	unsigned ndumps;
 } payload_filter;
 
-#define DOWN(s, member, ...) \
-	((s)->down->member ? (s)->down->member((s)->down_payload, __VA_ARGS__) : 0)
-#define DOWN0(s, member) ((s)->down->member ? (s)->down->member((s)->down_payload) : 0)
 
 static int out_of_memory(payload_filter *s)
 {
-	return pd_diag_error(s->diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "out of memory");
+	return pd_diag_error(s->base.diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "out of memory");
 }
 
 /* The class plan for id, created when new. */
@@ -166,13 +161,13 @@ static int on_begin(void *payload, const profdata_meta *m)
 	profdata_meta copy = *m;
 	s->active = m->id_size == 0;
 	if (!s->active)
-		return DOWN(s, begin, m);
+		return PD_DOWN(s, begin, m);
 	s->ids = m->word_size == 4 ? 4 : 8;
 	/* 64-bit IBM and OpenJ9 JVMs mostly run with compressed references, and say so
 	 * in the version text ("amd64-64-Bit Compressed References"). */
 	s->sizes = pd_jvm_sizes_of(s->ids, s->ids == 8 && m->version && strstr(m->version, "Compressed") ? 4 : s->ids);
 	copy.id_size = s->ids; /* the payloads made here use this size */
-	return DOWN(s, begin, &copy);
+	return PD_DOWN(s, begin, &copy);
 }
 
 static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
@@ -188,7 +183,7 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 		if (pd_map_put(&s->names, id, f) < 0)
 			return out_of_memory(s);
 	}
-	return DOWN(s, string, id, utf8, len);
+	return PD_DOWN(s, string, id, utf8, len);
 }
 
 static int on_class_load(void *payload, const profdata_class_load *c)
@@ -208,7 +203,7 @@ static int on_class_load(void *payload, const profdata_class_load *c)
 				s->object_class = c->id;
 		}
 	}
-	return DOWN(s, class_load, c);
+	return PD_DOWN(s, class_load, c);
 }
 
 /*
@@ -220,7 +215,7 @@ static int on_class_load(void *payload, const profdata_class_load *c)
 	static int on_##event(void *payload, const type *arg) \
 	{ \
 		payload_filter *s = payload; \
-		return s->active ? event##_held(s, arg) : DOWN(s, event, arg); \
+		return s->active ? event##_held(s, arg) : PD_DOWN(s, event, arg); \
 	} \
 	static int event##_held(payload_filter *s, const type *arg)
 
@@ -295,9 +290,9 @@ static int write_field_names(payload_filter *s, field_names *names, size_t want)
 		int len = snprintf(buf, sizeof buf, "%s%zu", names->prefix, names->n);
 		uint64_t id = ++s->max_string;
 		if (id >= PD_RESERVED_ID_MIN)
-			return pd_diag_error(s->diag, PROFDATA_ERANGE, PD_NO_OFFSET, 0,
+			return pd_diag_error(s->base.diag, PROFDATA_ERANGE, PD_NO_OFFSET, 0,
 			                     "no string ids left for synthetic field names");
-		if ((rc = DOWN(s, string, id, buf, (size_t)len)) != 0)
+		if ((rc = PD_DOWN(s, string, id, buf, (size_t)len)) != 0)
 			return rc;
 		names->ids[names->n++] = id;
 	}
@@ -342,9 +337,9 @@ static int ensure_object_class(payload_filter *s)
 		return out_of_memory(s);
 	k->is_object = 1;
 	s->object_class = cl.id;
-	if ((rc = DOWN(s, string, cl.name_id, "java/lang/Object", 16)) != 0)
+	if ((rc = PD_DOWN(s, string, cl.name_id, "java/lang/Object", 16)) != 0)
 		return rc;
-	return DOWN(s, class_load, &cl);
+	return PD_DOWN(s, class_load, &cl);
 }
 
 /* The "ref<i>" and "sref<i>" names this dump's classes need. */
@@ -413,7 +408,7 @@ static int write_class_dump(payload_filter *s, class_plan *k)
 	cd.nrefs = 0;
 	k->dumped = 1;
 	k->held = 0;
-	return DOWN(s, class_dump, &cd);
+	return PD_DOWN(s, class_dump, &cd);
 }
 
 static int write_class_dumps(payload_filter *s)
@@ -503,7 +498,7 @@ static int check_bound(payload_filter *s)
 			total += n;
 			continue;
 		}
-		return pd_diag_error(s->diag, PROFDATA_ERANGE, PD_NO_OFFSET, 0,
+		return pd_diag_error(s->base.diag, PROFDATA_ERANGE, PD_NO_OFFSET, 0,
 		                     "object 0x%llx (object %zu of dump %u) would take the payloads made up from "
 		                     "stated sizes and reference lists past %llu bytes, the bound for an input "
 		                     "of this size (about %llu bytes); the write option max_synthesized=BYTES "
@@ -529,7 +524,7 @@ static int write_object(payload_filter *s, const held_object *h)
 		o.refs = o.kind == PROFDATA_OBJECT_ARRAY && nrefs ? refs : NULL;
 		o.nrefs = o.kind == PROFDATA_OBJECT_ARRAY ? nrefs : 0;
 	}
-	return DOWN(s, object, &o);
+	return PD_DOWN(s, object, &o);
 }
 
 static void forget_dump(payload_filter *s)
@@ -546,22 +541,22 @@ static int flush_dump(payload_filter *s)
 	s->ndumps++;
 	settle_reference_size(s);
 	if ((rc = check_bound(s)) != 0 || (rc = ensure_object_class(s)) != 0 || (rc = write_all_field_names(s)) != 0 ||
-	    (rc = DOWN(s, dump_begin, &s->dump)) != 0)
+	    (rc = PD_DOWN(s, dump_begin, &s->dump)) != 0)
 		return rc;
 	rc = write_class_dumps(s);
 	for (size_t i = 0; i < s->nroots && !rc; i++)
-		rc = DOWN(s, root, &s->roots[i]);
+		rc = PD_DOWN(s, root, &s->roots[i]);
 	for (size_t i = 0; i < s->nobjs && !rc; i++)
 		rc = write_object(s, &s->objs[i]);
 	forget_dump(s);
-	return rc ? rc : DOWN0(s, dump_end);
+	return rc ? rc : PD_DOWN0(s, dump_end);
 }
 
 static int on_dump_end(void *payload)
 {
 	payload_filter *s = payload;
 	if (!s->active)
-		return DOWN0(s, dump_end);
+		return PD_DOWN0(s, dump_end);
 	if (!s->in_dump)
 		return 0;
 	return flush_dump(s);
@@ -573,33 +568,10 @@ static int on_end(void *payload)
 	int rc;
 	if (s->active && s->in_dump && (rc = flush_dump(s)) != 0)
 		return rc;
-	return DOWN0(s, end);
+	return PD_DOWN0(s, end);
 }
 
-/* The other events pass through; inside a held dump those HPROF could place there are dropped. */
-#define PASS(name, type) \
-	static int on_##name(void *payload, const type *x) \
-	{ \
-		payload_filter *s = payload; \
-		return DOWN(s, name, x); \
-	}
-PASS(class_unload, profdata_class_unload)
-PASS(function, profdata_function)
-PASS(frame, profdata_frame)
-PASS(stack, profdata_stack)
-PASS(thread_start, profdata_thread_start)
-PASS(thread_end, profdata_thread_end)
-PASS(sample_type, profdata_sample_type)
-PASS(sample_group, profdata_sample_group)
-PASS(sample, profdata_sample)
-PASS(alloc_sites, profdata_alloc_sites)
-PASS(heap_summary, profdata_heap_summary)
-PASS(control_settings, profdata_control_settings)
-PASS(mapping, profdata_mapping)
-PASS(attachment, profdata_attachment)
-PASS(trace_event, profdata_trace_event)
-PASS(trace_context, profdata_trace_context)
-
+/* Inside a held dump, what HPROF could place there is dropped. */
 static int on_heap_info(void *payload, const profdata_heap_info *h)
 {
 	payload_filter *s = payload;
@@ -607,7 +579,7 @@ static int on_heap_info(void *payload, const profdata_heap_info *h)
 		s->dropped_other++;
 		return 0;
 	}
-	return DOWN(s, heap_info, h);
+	return PD_DOWN(s, heap_info, h);
 }
 
 static int on_unknown(void *payload, const profdata_unknown *u)
@@ -617,10 +589,15 @@ static int on_unknown(void *payload, const profdata_unknown *u)
 		s->dropped_other++;
 		return 0;
 	}
-	return DOWN(s, unknown, u);
+	return PD_DOWN(s, unknown, u);
 }
 
-static const profdata_events filter_events = { PD_EVERY_EVENT(on_) };
+/* The events the filter changes; the others pass straight on. */
+static const profdata_events filter_events = {
+	.begin = on_begin, .string = on_string, .class_load = on_class_load, .dump_begin = on_dump_begin,
+	.class_dump = on_class_dump, .root = on_root, .object = on_object, .dump_end = on_dump_end,
+	.heap_info = on_heap_info, .unknown = on_unknown, .end = on_end,
+};
 
 static int filter_finish(void *state)
 {
@@ -629,11 +606,11 @@ static int filter_finish(void *state)
 	if (s->active && s->in_dump && (rc = flush_dump(s)) != 0)
 		return rc;
 	if (s->dropped_refs)
-		pd_diag_warn(s->diag, PROFDATA_OK, PD_NO_OFFSET, 0,
+		pd_diag_warn(s->base.diag, PROFDATA_OK, PD_NO_OFFSET, 0,
 		             "%llu references beyond the fields their class got in an earlier dump were dropped",
 		             (unsigned long long)s->dropped_refs);
 	if (s->dropped_other)
-		pd_diag_warn(s->diag, PROFDATA_OK, PD_NO_OFFSET, 0,
+		pd_diag_warn(s->base.diag, PROFDATA_OK, PD_NO_OFFSET, 0,
 		             "%llu heap infos or unknown sub-records of list-of-references dumps were dropped",
 		             (unsigned long long)s->dropped_other);
 	return 0;
@@ -642,38 +619,28 @@ static int filter_finish(void *state)
 static void filter_free(void *state)
 {
 	payload_filter *s = state;
-	if (!s)
-		return;
 	pd_map_free(&s->names);
 	pd_map_free(&s->cls_ix);
-	PD_FREE_ALL(s->cls, s->ref_names.ids, s->sref_names.ids, s->objs, s->roots, s->pool, s->payload, s->fields, s);
+	PD_FREE_ALL(s->cls, s->ref_names.ids, s->sref_names.ids, s->objs, s->roots, s->pool, s->payload, s->fields);
 }
 
-static int filter_create(void **state, const profdata_events **events, const profdata_events *down,
-                         void *down_payload, pd_diag *diag, const pd_options *opts)
+static int filter_init(void *state, pd_diag *diag, const pd_options *opts)
 {
-	payload_filter *s = calloc(1, sizeof *s);
+	payload_filter *s = state;
 	long long bound = 0;
-	if (!s)
-		return pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "out of memory");
-	if (opts && pd_options_int(opts, "max_synthesized", 0, 1, LLONG_MAX, &bound, diag) < 0) {
-		free(s);
+	if (opts && pd_options_int(opts, "max_synthesized", 0, 1, LLONG_MAX, &bound, diag) < 0)
 		return PROFDATA_EINVAL;
-	}
 	s->max_synthesized = (uint64_t)bound;
-	s->down = down;
-	s->down_payload = down_payload;
-	s->diag = diag;
 	s->ref_names.prefix = "ref";
 	s->sref_names.prefix = "sref";
-	*state = s;
-	*events = &filter_events;
 	return 0;
 }
 
 const pd_transform_desc pd_transform_refs_to_payloads = {
 	.name = "refs_to_payloads",
-	.create = filter_create,
+	.state_size = sizeof(payload_filter),
+	.events = &filter_events,
+	.init = filter_init,
 	.finish = filter_finish,
 	.free = filter_free,
 };

@@ -49,10 +49,7 @@ typedef struct held_mapping {
 } held_mapping;
 
 typedef struct symbolize_state {
-	const profdata_events *down;
-	void *down_payload;
-	pd_diag *diag;
-	profdata_events events;
+	pd_transform_base base; /* first: the pass-through events find it there */
 	char *sysroot, *debug_dir;
 
 	pd_intern texts;        /* strings seen, for mapping paths and build ids */
@@ -89,7 +86,7 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 		return rc;
 	if (id > st->max_string_id)
 		st->max_string_id = id;
-	return st->down->string ? st->down->string(st->down_payload, id, utf8, len) : 0;
+	return PD_DOWN(st, string, id, utf8, len);
 }
 
 static int on_function(void *payload, const profdata_function *f)
@@ -97,7 +94,7 @@ static int on_function(void *payload, const profdata_function *f)
 	symbolize_state *st = payload;
 	if (f->id > st->max_function_id)
 		st->max_function_id = f->id;
-	return st->down->function ? st->down->function(st->down_payload, f) : 0;
+	return PD_DOWN(st, function, f);
 }
 
 static int on_frame(void *payload, const profdata_frame *f)
@@ -199,8 +196,8 @@ static int name_id(symbolize_state *st, const char *s, uint64_t *id)
 	for (; st->names_emitted <= index; st->names_emitted++) {
 		size_t len;
 		const char *t = pd_intern_str(&st->names, (uint32_t)st->names_emitted, &len);
-		if (st->down->string &&
-		    (rc = st->down->string(st->down_payload, st->max_string_id + st->names_emitted + 1, t, len)) != 0)
+		if (st->base.down->string &&
+		    (rc = st->base.down->string(st->base.down_payload, st->max_string_id + st->names_emitted + 1, t, len)) != 0)
 			return rc;
 	}
 	return 0;
@@ -230,7 +227,7 @@ static int open_binaries(symbolize_state *st, pd_symbolizer *sym)
 		if (rc < 0)
 			return rc;
 		if (rc > 0) {
-			pd_diag_warn(st->diag, PROFDATA_ENOTFOUND, PD_NO_OFFSET, 0,
+			pd_diag_warn(st->base.diag, PROFDATA_ENOTFOUND, PD_NO_OFFSET, 0,
 			             "symbolize: %s (0x%llx-0x%llx) left as addresses: %s", path,
 			             (unsigned long long)hm->m.start, (unsigned long long)hm->m.limit, why);
 			continue;
@@ -269,7 +266,7 @@ static int function_id(symbolize_state *st, const pd_symbol_frame *sf, uint64_t 
 	if (index < st->functions_emitted)
 		return 0;
 	st->functions_emitted = index + 1;
-	return st->down->function ? st->down->function(st->down_payload, &f) : 0;
+	return PD_DOWN(st, function, &f);
 }
 
 /* Name frame h: its own frame gets the outermost function, extra frames the inlined calls. */
@@ -293,7 +290,7 @@ static int name_frame(symbolize_state *st, pd_symbolizer *sym, held_frame *h)
 		x.mapping = h->f.mapping;
 		x.line = sf[i].line;
 		if ((rc = function_id(st, &sf[i], &x.function_id)) != 0 ||
-		    (st->down->frame && (rc = st->down->frame(st->down_payload, &x)) != 0))
+		    (st->base.down->frame && (rc = st->base.down->frame(st->base.down_payload, &x)) != 0))
 			return rc;
 		h->nextra++;
 	}
@@ -308,8 +305,8 @@ static int pass_frames(symbolize_state *st, pd_symbolizer *sym)
 		held_frame *h = &st->frames[i];
 		if (sym && h->f.mapping && st->mappings[h->f.mapping - 1].usable && (rc = name_frame(st, sym, h)) != 0)
 			return rc;
-		if (st->down->frame)
-			rc = st->down->frame(st->down_payload, &h->f);
+		if (st->base.down->frame)
+			rc = st->base.down->frame(st->base.down_payload, &h->f);
 	}
 	return rc;
 }
@@ -337,11 +334,11 @@ static int pass_stacks_and_samples(symbolize_state *st)
 		}
 		h->s.frame_ids = ids;
 		h->s.nframes = n;
-		if (rc == 0 && st->down->stack)
-			rc = st->down->stack(st->down_payload, &h->s);
+		if (rc == 0 && st->base.down->stack)
+			rc = st->base.down->stack(st->base.down_payload, &h->s);
 	}
 	free(ids);
-	for (size_t i = 0; i < st->nsamples && rc == 0 && st->down->sample; i++) {
+	for (size_t i = 0; i < st->nsamples && rc == 0 && st->base.down->sample; i++) {
 		const held_sample *h = &st->samples[i];
 		profdata_sample out;
 		memset(&out, 0, sizeof out);
@@ -350,7 +347,7 @@ static int pass_stacks_and_samples(symbolize_state *st)
 		out.time_ns = h->time_ns;
 		out.values = st->values + h->off;
 		out.nvalues = h->nvalues;
-		rc = st->down->sample(st->down_payload, &out);
+		rc = st->base.down->sample(st->base.down_payload, &out);
 	}
 	return rc;
 }
@@ -363,101 +360,35 @@ static int on_end(void *payload)
 	if (st->nframes && st->nmappings && (rc = pd_symbolizer_new(&sym, st->sysroot, st->debug_dir)) == 0)
 		rc = open_binaries(st, sym);
 	for (size_t i = 0; i < st->nmappings && rc == 0; i++)
-		if (st->down->mapping)
-			rc = st->down->mapping(st->down_payload, &st->mappings[i].m);
+		if (st->base.down->mapping)
+			rc = st->base.down->mapping(st->base.down_payload, &st->mappings[i].m);
 	if (rc == 0)
 		rc = pass_frames(st, sym);
 	pd_symbolizer_free(sym);
 	if (rc == 0)
 		rc = pass_stacks_and_samples(st);
-	if (rc == 0 && st->down->end)
-		rc = st->down->end(st->down_payload);
+	if (rc == 0 && st->base.down->end)
+		rc = st->base.down->end(st->base.down_payload);
 	return rc;
-}
-
-/* Events the transform does not hold go straight on. */
-#define PASS(member, type)                                                              \
-	static int pass_##member(void *payload, type arg)                                   \
-	{                                                                                   \
-		symbolize_state *st = payload;                                                  \
-		return st->down->member ? st->down->member(st->down_payload, arg) : 0;          \
-	}
-PASS(begin, const profdata_meta *)
-PASS(class_load, const profdata_class_load *)
-PASS(class_unload, const profdata_class_unload *)
-PASS(thread_start, const profdata_thread_start *)
-PASS(thread_end, const profdata_thread_end *)
-PASS(sample_type, const profdata_sample_type *)
-PASS(sample_group, const profdata_sample_group *)
-PASS(alloc_sites, const profdata_alloc_sites *)
-PASS(heap_summary, const profdata_heap_summary *)
-PASS(control_settings, const profdata_control_settings *)
-PASS(dump_begin, const profdata_dump *)
-PASS(heap_info, const profdata_heap_info *)
-PASS(class_dump, const profdata_class_dump *)
-PASS(root, const profdata_root *)
-PASS(object, const profdata_object *)
-PASS(unknown, const profdata_unknown *)
-PASS(attachment, const profdata_attachment *)
-PASS(trace_event, const profdata_trace_event *)
-
-static int pass_dump_end(void *payload)
-{
-	symbolize_state *st = payload;
-	return st->down->dump_end ? st->down->dump_end(st->down_payload) : 0;
 }
 
 static void symbolize_free(void *state)
 {
 	symbolize_state *st = state;
-	if (!st)
-		return;
 	pd_intern_free(&st->texts);
 	pd_map_free(&st->text_of_id);
 	pd_map_free(&st->frame_of_id);
 	pd_intern_free(&st->names);
 	pd_intern_free(&st->functions);
-	free(st->frames);
-	free(st->stacks);
-	free(st->frame_ids);
-	free(st->samples);
-	free(st->values);
-	free(st->mappings);
-	free(st->sysroot);
-	free(st->debug_dir);
-	free(st);
+	PD_FREE_ALL(st->frames, st->stacks, st->frame_ids, st->samples, st->values, st->mappings, st->sysroot,
+	            st->debug_dir);
 }
 
-static void set_events(profdata_events *ev)
-{
-	profdata_events_init(ev, sizeof *ev);
-	ev->begin = pass_begin;
-	ev->string = on_string;
-	ev->class_load = pass_class_load;
-	ev->class_unload = pass_class_unload;
-	ev->function = on_function;
-	ev->frame = on_frame;
-	ev->stack = on_stack;
-	ev->thread_start = pass_thread_start;
-	ev->thread_end = pass_thread_end;
-	ev->sample_type = pass_sample_type;
-	ev->sample_group = pass_sample_group;
-	ev->sample = on_sample;
-	ev->alloc_sites = pass_alloc_sites;
-	ev->heap_summary = pass_heap_summary;
-	ev->control_settings = pass_control_settings;
-	ev->mapping = on_mapping;
-	ev->dump_begin = pass_dump_begin;
-	ev->heap_info = pass_heap_info;
-	ev->class_dump = pass_class_dump;
-	ev->root = pass_root;
-	ev->object = pass_object;
-	ev->dump_end = pass_dump_end;
-	ev->unknown = pass_unknown;
-	ev->attachment = pass_attachment;
-	ev->trace_event = pass_trace_event;
-	ev->end = on_end;
-}
+/* The events the transform changes; the others pass straight on. */
+static const profdata_events symbolize_events = {
+	.string = on_string, .function = on_function, .frame = on_frame, .stack = on_stack, .sample = on_sample,
+	.mapping = on_mapping, .end = on_end,
+};
 
 static int copy_option(const pd_options *opts, const char *key, char **out)
 {
@@ -469,29 +400,19 @@ static int copy_option(const pd_options *opts, const char *key, char **out)
 }
 
 /* Options: sysroot=DIR, debug_dir=DIR (what symbolize.h's pd_symbolizer_new takes). */
-static int symbolize_create(void **state, const profdata_events **events, const profdata_events *down,
-                            void *down_payload, pd_diag *diag, const pd_options *opts)
+static int symbolize_init(void *state, pd_diag *diag, const pd_options *opts)
 {
-	symbolize_state *st = calloc(1, sizeof *st);
-	*state = NULL;
-	if (!st)
+	symbolize_state *st = state;
+	(void)diag;
+	if (copy_option(opts, "sysroot", &st->sysroot) < 0 || copy_option(opts, "debug_dir", &st->debug_dir) < 0)
 		return PROFDATA_ENOMEM;
-	st->down = down;
-	st->down_payload = down_payload;
-	st->diag = diag;
-	set_events(&st->events);
-	if (copy_option(opts, "sysroot", &st->sysroot) < 0 || copy_option(opts, "debug_dir", &st->debug_dir) < 0) {
-		symbolize_free(st);
-		return PROFDATA_ENOMEM;
-	}
-	*state = st;
-	*events = &st->events;
 	return 0;
 }
 
 const pd_transform_desc pd_transform_symbolize = {
 	.name = "symbolize",
-	.create = symbolize_create,
-	.finish = NULL,
+	.state_size = sizeof(symbolize_state),
+	.events = &symbolize_events,
+	.init = symbolize_init,
 	.free = symbolize_free,
 };

@@ -42,9 +42,7 @@ typedef struct thread_calls {
 } thread_calls;
 
 typedef struct trace_stacks {
-	const profdata_events *down;
-	void *down_payload;
-	pd_diag *diag;
+	pd_transform_base base; /* first: the pass-through events find it there */
 	call_node *nodes;
 	size_t nnodes, nodes_cap;
 	pd_map children;        /* hash of (parent, thread, method) -> first node + 1 of that hash */
@@ -59,12 +57,10 @@ typedef struct trace_stacks {
 	uint64_t unmatched_exits, skipped_frames, left_open;
 } trace_stacks;
 
-#define DOWN(s, member, ...) ((s)->down->member ? (s)->down->member((s)->down_payload, __VA_ARGS__) : 0)
-#define DOWN0(s, member) ((s)->down->member ? (s)->down->member((s)->down_payload) : 0)
 
 static int nomem(trace_stacks *s)
 {
-	return pd_diag_error(s->diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "trace_stacks: out of memory");
+	return pd_diag_error(s->base.diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "trace_stacks: out of memory");
 }
 
 static uint64_t node_key(uint32_t parent, uint32_t thread, uint64_t method)
@@ -189,7 +185,7 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 	trace_stacks *s = payload;
 	if (id > s->max_string && id < PD_RESERVED_ID_MIN)
 		s->max_string = id;
-	return DOWN(s, string, id, utf8, len);
+	return PD_DOWN(s, string, id, utf8, len);
 }
 
 static int on_stack(void *payload, const profdata_stack *st)
@@ -197,7 +193,7 @@ static int on_stack(void *payload, const profdata_stack *st)
 	trace_stacks *s = payload;
 	if (st->serial > s->max_stack)
 		s->max_stack = st->serial;
-	return DOWN(s, stack, st);
+	return PD_DOWN(s, stack, st);
 }
 
 /* One frame per traced method: its id is the function's. */
@@ -214,7 +210,7 @@ static int emit_frames(trace_stacks *s)
 			break;
 		}
 		profdata_frame f = { m, m, PROFDATA_LINE_NONE, 0, 0, 0 };
-		rc = DOWN(s, frame, &f);
+		rc = PD_DOWN(s, frame, &f);
 	}
 	pd_map_free(&seen);
 	return rc;
@@ -230,12 +226,12 @@ static int emit_stack_and_sample(trace_stacks *s, size_t i, uint64_t **frames, s
 	}
 	uint32_t serial = (uint32_t)(s->max_stack + 1 + i);
 	profdata_stack st = { serial, s->nodes[i].thread_serial, *frames, n };
-	int rc = DOWN(s, stack, &st);
+	int rc = PD_DOWN(s, stack, &st);
 	if (rc)
 		return rc;
 	int64_t values[2] = { s->nodes[i].calls, s->nodes[i].self_ns };
 	profdata_sample sm = { serial, s->nodes[i].thread_serial, 0, values, 2 };
-	return DOWN(s, sample, &sm);
+	return PD_DOWN(s, sample, &sm);
 }
 
 static int emit_types(trace_stacks *s)
@@ -244,12 +240,12 @@ static int emit_types(trace_stacks *s)
 	uint64_t base = s->max_string + 1;
 	int rc = 0;
 	for (int i = 0; i < 4 && rc == 0; i++)
-		rc = DOWN(s, string, base + (uint64_t)i, names[i], strlen(names[i]));
+		rc = PD_DOWN(s, string, base + (uint64_t)i, names[i], strlen(names[i]));
 	profdata_sample_type calls = { base, base + 1 }, wall = { base + 2, base + 3 };
 	if (rc == 0)
-		rc = DOWN(s, sample_type, &calls);
+		rc = PD_DOWN(s, sample_type, &calls);
 	if (rc == 0)
-		rc = DOWN(s, sample_type, &wall);
+		rc = PD_DOWN(s, sample_type, &wall);
 	return rc;
 }
 
@@ -266,7 +262,7 @@ static int emit_profile(trace_stacks *s)
 	if (s->nnodes == 0)
 		return 0;
 	if (s->max_stack + s->nnodes >= UINT32_MAX)
-		return pd_diag_error(s->diag, PROFDATA_ELIMIT, PD_NO_OFFSET, 0, "trace_stacks: too many stacks");
+		return pd_diag_error(s->base.diag, PROFDATA_ELIMIT, PD_NO_OFFSET, 0, "trace_stacks: too many stacks");
 	for (size_t i = 0; i < s->nnodes; i++)
 		total += (uint64_t)s->nodes[i].calls;
 	int rc = emit_types(s);
@@ -274,7 +270,7 @@ static int emit_profile(trace_stacks *s)
 		rc = emit_frames(s);
 	profdata_sample_group g = { 0, total };
 	if (rc == 0)
-		rc = DOWN(s, sample_group, &g);
+		rc = PD_DOWN(s, sample_group, &g);
 	for (size_t i = 0; i < s->nnodes && rc == 0; i++)
 		rc = emit_stack_and_sample(s, i, &frames, &cap);
 	free(frames);
@@ -286,56 +282,23 @@ static int on_end(void *payload)
 	trace_stacks *s = payload;
 	int rc = emit_profile(s);
 	if (s->unmatched_exits || s->skipped_frames || s->left_open)
-		pd_diag_warn(s->diag, PROFDATA_OK, PD_NO_OFFSET, 0,
+		pd_diag_warn(s->base.diag, PROFDATA_OK, PD_NO_OFFSET, 0,
 		             "trace_stacks: %llu exits without their entry ignored, %llu calls closed by an exit that "
 		             "skipped them (exceptions), %llu calls still open at the end closed at their thread's last time",
 		             (unsigned long long)s->unmatched_exits, (unsigned long long)s->skipped_frames,
 		             (unsigned long long)s->left_open);
-	return rc ? rc : DOWN0(s, end);
+	return rc ? rc : PD_DOWN0(s, end);
 }
 
-#define PASS(name, type) \
-	static int on_##name(void *payload, const type *x) \
-	{ \
-		trace_stacks *s = payload; \
-		return DOWN(s, name, x); \
-	}
-
-PASS(begin, profdata_meta)
-PASS(class_load, profdata_class_load)
-PASS(class_unload, profdata_class_unload)
-PASS(class_dump, profdata_class_dump)
-PASS(function, profdata_function)
-PASS(frame, profdata_frame)
-PASS(thread_start, profdata_thread_start)
-PASS(thread_end, profdata_thread_end)
-PASS(sample_type, profdata_sample_type)
-PASS(sample_group, profdata_sample_group)
-PASS(sample, profdata_sample)
-PASS(alloc_sites, profdata_alloc_sites)
-PASS(heap_summary, profdata_heap_summary)
-PASS(control_settings, profdata_control_settings)
-PASS(mapping, profdata_mapping)
-PASS(dump_begin, profdata_dump)
-PASS(heap_info, profdata_heap_info)
-PASS(root, profdata_root)
-PASS(object, profdata_object)
-PASS(unknown, profdata_unknown)
-PASS(attachment, profdata_attachment)
-
-static int on_dump_end(void *payload)
-{
-	trace_stacks *s = payload;
-	return DOWN0(s, dump_end);
-}
-
-static const profdata_events trace_stacks_events = { PD_EVERY_EVENT(on_) };
+/* The events the transform changes; the others pass straight on. */
+static const profdata_events trace_stacks_events = {
+	.string = on_string, .stack = on_stack, .trace_event = on_trace_event, .trace_context = on_trace_context,
+	.end = on_end,
+};
 
 static void trace_stacks_free(void *state)
 {
 	trace_stacks *s = state;
-	if (!s)
-		return;
 	for (size_t i = 0; i < s->nthreads; i++)
 		free(s->threads[i].calls);
 	free(s->threads);
@@ -343,34 +306,12 @@ static void trace_stacks_free(void *state)
 	pd_map_free(&s->children);
 	free(s->nodes);
 	free(s->next_same);
-	free(s);
-}
-
-static int trace_stacks_finish(void *state)
-{
-	(void)state;
-	return 0;
-}
-
-static int trace_stacks_create(void **state, const profdata_events **events, const profdata_events *down,
-                               void *down_payload, pd_diag *diag, const pd_options *opts)
-{
-	trace_stacks *s = calloc(1, sizeof *s);
-	(void)opts;
-	if (!s)
-		return pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "out of memory");
-	s->down = down;
-	s->down_payload = down_payload;
-	s->diag = diag;
-	*state = s;
-	*events = &trace_stacks_events;
-	return 0;
 }
 
 const pd_transform_desc pd_transform_trace_stacks = {
 	.name = "trace_stacks",
-	.create = trace_stacks_create,
-	.finish = trace_stacks_finish,
+	.state_size = sizeof(trace_stacks),
+	.events = &trace_stacks_events,
 	.free = trace_stacks_free,
 };
 

@@ -18,17 +18,38 @@
 
 typedef struct pd_transform_desc {
 	const char *name;
+	/* Bytes of its state, which begins with a pd_transform_base: the chain allocates it zeroed and links it. */
+	size_t state_size;
+	/* The events it changes, the others passing straight on (pd_transform_base). */
+	const profdata_events *events;
 	/*
-	 * Create the transform in front of `down` (called with `down_payload`):
-	 * *events is the table upstream calls, with *state as payload. Errors
-	 * and warnings go to `diag`.
+	 * Set up the rest of a new state (NULL: nothing to set up). Errors and
+	 * warnings go to `diag`; on an error the chain calls `free`.
 	 */
-	int (*create)(void **state, const profdata_events **events, const profdata_events *down, void *down_payload,
-	              pd_diag *diag, const pd_options *opts);
-	/* Pass on whatever is still held; the downstream consumer is finished by the caller. */
+	int (*init)(void *state, pd_diag *diag, const pd_options *opts);
+	/* Pass on whatever is still held (NULL: nothing is); the downstream consumer is finished by the caller. */
 	int (*finish)(void *state);
+	/* Free what the state holds (NULL: nothing); the chain frees the state itself. */
 	void (*free)(void *state);
 } pd_transform_desc;
+
+/*
+ * What every transform's state begins with (its first member, named `base`):
+ * where its events go, where it reports, and the table upstream calls: the
+ * transform's own handlers (its desc's `events`, holding only the events it
+ * changes) and, for every event that leaves NULL, one that passes it
+ * straight on.
+ */
+typedef struct pd_transform_base {
+	const profdata_events *down;
+	void *down_payload;
+	pd_diag *diag;
+	profdata_events events;
+} pd_transform_base;
+/* Hand an event on from the transform whose state is `s` to what follows it. */
+#define PD_DOWN(s, member, ...) \
+	((s)->base.down->member ? (s)->base.down->member((s)->base.down_payload, __VA_ARGS__) : 0)
+#define PD_DOWN0(s, member) ((s)->base.down->member ? (s)->base.down->member((s)->base.down_payload) : 0)
 
 /* Transforms in front of a consumer, the first one receiving the events. */
 typedef struct pd_transform_chain pd_transform_chain;

@@ -243,9 +243,6 @@ int pd_intern_add(pd_intern *t, const char *s, size_t len, uint32_t *index)
 
 void pd_intern_free(pd_intern *t)
 {
-	free(t->bytes);
-	free(t->off);
-	free(t->len);
-	free(t->slots);
+	PD_FREE_ALL(t->bytes, t->off, t->len, t->slots);
 	memset(t, 0, sizeof(*t));
 }

@@ -232,11 +232,6 @@ static int chrome_trace_write_model(const profdata_profile *p, profdata_writer *
 	return rc ? rc : out_rc;
 }
 
-static const char *const chrome_trace_write_options[] = { "value", NULL };
-
-const struct profdata_format pd_format_chrome_trace = {
-	.name = "chrome-trace",
-	.description = "Trace Event Format JSON (chrome://tracing, Perfetto UI, speedscope); export only",
-	.write_model = chrome_trace_write_model,
-	.write_options = chrome_trace_write_options,
-};
+PD_MODEL_EXPORT(chrome_trace, "chrome-trace",
+                "Trace Event Format JSON (chrome://tracing, Perfetto UI, speedscope)",
+                chrome_trace_write_model, NULL, "value");

@@ -315,13 +315,7 @@ static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w,
 	return rc;
 }
 
-static const char *const flamegraph_write_options[] = { "title", "width", "reverse", "minwidth", "value", "sites",
-	                                                           NULL };
-
-const struct profdata_format pd_format_flamegraph = {
-	.name = "flamegraph",
-	.description = "interactive SVG flame graph (as flamegraph.pl draws); export only",
-	.write_model = flamegraph_write_model,
-	.transforms = pd_transforms_samples,
-	.write_options = flamegraph_write_options,
-};
+PD_MODEL_EXPORT(flamegraph, "flamegraph",
+                "interactive SVG flame graph (as flamegraph.pl draws)",
+                flamegraph_write_model, pd_transforms_samples,
+                "title", "width", "reverse", "minwidth", "value", "sites");

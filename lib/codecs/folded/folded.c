@@ -133,9 +133,6 @@ static int folded_write_model(const profdata_profile *p, profdata_writer *w, con
 	return rc;
 }
 
-const struct profdata_format pd_format_folded = {
-	.name = "folded",
-	.description = "folded stacks (flamegraph.pl, speedscope); export only",
-	.write_model = folded_write_model,
-	.transforms = pd_transforms_samples,
-};
+PD_MODEL_EXPORT(folded, "folded",
+                "folded stacks (flamegraph.pl, speedscope)",
+                folded_write_model, pd_transforms_samples, NULL);

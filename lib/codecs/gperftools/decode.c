@@ -422,10 +422,7 @@ static void decoder_free(pd_gperftools_decoder *d)
 {
 	pd_map_free(&d->frame_of_pc);
 	pd_map_free(&d->chain_of_hash);
-	free(d->chains);
-	free(d->chain_pcs);
-	free(d->frame_ids);
-	free(d->records);
+	PD_FREE_ALL(d->chains, d->chain_pcs, d->frame_ids, d->records);
 	pd_intern_free(&d->strings);
 }
 

@@ -229,19 +229,14 @@ static int write_record(gperftools_writer *gw, uint64_t count, const uint64_t *p
 
 static int write_records(gperftools_writer *gw)
 {
-	size_t n = profdata_profile_count(gw->p, PROFDATA_TABLE_SAMPLES);
 	size_t count_index = pd_sample_count_index(gw->p);
 	pd_sample_walk walk;
+	profdata_sample s;
+	size_t si;
 	int rc = pd_sample_walk_init(&walk, gw->p, gw->w, "gperftools");
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		profdata_sample s;
-		size_t si;
-		if (pd_sample_with_stack(&walk, i, &s, &si))
-			rc = PROFDATA_EINVAL;
-		else
-			rc = write_record(gw, (uint64_t)pd_sample_count(&s, count_index), gw->stack_pcs + gw->stack_pcs_off[si],
-			                  gw->stack_pcs_off[si + 1] - gw->stack_pcs_off[si]);
-	}
+	while (rc == 0 && (rc = pd_sample_walk_next(&walk, &s, &si)) > 0)
+		rc = write_record(gw, (uint64_t)pd_sample_count(&s, count_index), gw->stack_pcs + gw->stack_pcs_off[si],
+		                  gw->stack_pcs_off[si + 1] - gw->stack_pcs_off[si]);
 	pd_sample_walk_free(&walk);
 	return rc;
 }

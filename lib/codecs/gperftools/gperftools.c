@@ -88,18 +88,14 @@ int pd_gperftools_layout_options(const pd_options *o, pd_diag *diag, unsigned *w
 	return 0;
 }
 
-static const char *const gperftools_layout_option_keys[] = { "word_size", "byte_order", NULL };
-/* Reading also names native frames on request (symbolize.c). */
-static const char *const gperftools_read_option_keys[] = { "word_size", "byte_order", "symbolize", "sysroot",
-	                                                       "debug_dir", NULL };
-
 const struct profdata_format pd_format_gperftools = {
 	.name = "gperftools",
 	.description = "Google CPU profile (gperftools binary format)",
 	.bid = gperftools_bid,
 	.decode = pd_gperftools_read,
 	.write_model = pd_gperftools_write_model,
-	.read_options = gperftools_read_option_keys,
-	.write_options = gperftools_layout_option_keys,
+	/* Reading also names native frames on request (symbolize.c). */
+	.read_options = (const char *const[]){ "word_size", "byte_order", "symbolize", "sysroot", "debug_dir", NULL },
+	.write_options = (const char *const[]){ "word_size", "byte_order", NULL },
 	.transforms = pd_transforms_samples,
 };

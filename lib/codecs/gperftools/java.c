@@ -19,9 +19,7 @@ typedef struct java_symbol {
 static int by_pc_then_order(const void *a, const void *b)
 {
 	const java_symbol *x = a, *y = b;
-	if (x->pc != y->pc)
-		return x->pc < y->pc ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
+	return x->pc != y->pc ? pd_order_u64(x->pc, y->pc) : pd_order_u64(x->order, y->order);
 }
 
 static const java_symbol *symbol_of_pc(const java_symbol *syms, size_t n, uint64_t pc)

@@ -41,15 +41,15 @@ int pd_gperftools_read(const pd_decode_args *a)
 	if (rc == 0)
 		return pd_gperftools_decode(a);
 #if PD_HAVE_SYMBOLIZE
-	void *state;
-	const profdata_events *front;
-	if ((rc = pd_transform_symbolize.create(&state, &front, a->ev, a->payload, pd_in_diag(a->in), a->opts)) < 0)
+	static const pd_transform_desc *const symbolize_only[] = { &pd_transform_symbolize, NULL };
+	pd_transform_chain *chain;
+	if ((rc = pd_transform_chain_new(&chain, symbolize_only, a->ev, a->payload, pd_in_diag(a->in), a->opts)) < 0)
 		return rc;
 	pd_decode_args through = *a;
-	through.ev = front;
-	through.payload = state;
+	through.ev = pd_transform_chain_events(chain);
+	through.payload = pd_transform_chain_payload(chain);
 	rc = pd_gperftools_decode(&through);
-	pd_transform_symbolize.free(state);
+	pd_transform_chain_free(chain);
 #endif
 	return rc;
 }

@@ -990,13 +990,9 @@ static int on_comment(classic_decoder *d)
 static void decoder_free(classic_decoder *d)
 {
 	pd_intern_free(&d->type_names);
-	free(d->types);
 	pd_map_free(&d->ids);
 	pd_map_free(&d->dumped);
-	free(d->refs);
-	free(d->trailer_text);
-	free(d->first_header);
-	free(d->tail);
+	PD_FREE_ALL(d->types, d->refs, d->trailer_text, d->first_header, d->tail);
 }
 
 static int run(classic_decoder *d)

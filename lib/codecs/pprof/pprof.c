@@ -194,20 +194,15 @@ static int sum_sample(pprof_writer *pw, size_t si, const profdata_sample *s)
 
 static int sum_samples(pprof_writer *pw)
 {
-	size_t n = profdata_profile_count(pw->p, PROFDATA_TABLE_SAMPLES);
 	pw->stack_sample = message_array(pw, profdata_profile_count(pw->p, PROFDATA_TABLE_STACKS), sizeof *pw->stack_sample);
 	if (!pw->stack_sample)
 		return PROFDATA_ENOMEM;
 	pd_sample_walk walk;
+	profdata_sample s;
+	size_t si;
 	int rc = pd_sample_walk_init(&walk, pw->p, pw->w, "pprof");
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		profdata_sample s;
-		size_t si;
-		if (pd_sample_with_stack(&walk, i, &s, &si))
-			rc = PROFDATA_EINVAL;
-		else if (sum_sample(pw, si, &s))
-			rc = PROFDATA_ENOMEM;
-	}
+	while (rc == 0 && (rc = pd_sample_walk_next(&walk, &s, &si)) > 0)
+		rc = sum_sample(pw, si, &s) ? PROFDATA_ENOMEM : 0;
 	pd_sample_walk_free(&walk);
 	return rc;
 }
@@ -329,9 +324,8 @@ static int by_start(const void *a, const void *b)
 {
 	const pb_mapping *x = *(pb_mapping *const *)a;
 	const pb_mapping *y = *(pb_mapping *const *)b;
-	if (x->memory_start != y->memory_start)
-		return x->memory_start < y->memory_start ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return x->memory_start != y->memory_start ? pd_order_u64(x->memory_start, y->memory_start)
+	                                          : pd_order_u64(x->id, y->id);
 }
 
 /* Mappings: the executable ones (all when none says). */
@@ -524,12 +518,6 @@ static int pprof_write_model(const profdata_profile *p, profdata_writer *w, cons
 	return rc;
 }
 
-static const char *const pprof_write_options[] = { "gzip", NULL };
-
-const struct profdata_format pd_format_pprof = {
-	.name = "pprof",
-	.description = "pprof protobuf (gzip-compressed profile.proto); export only",
-	.write_model = pprof_write_model,
-	.write_options = pprof_write_options,
-	.transforms = pd_transforms_samples,
-};
+PD_MODEL_EXPORT(pprof, "pprof",
+                "pprof protobuf (gzip-compressed profile.proto)",
+                pprof_write_model, pd_transforms_samples, "gzip");

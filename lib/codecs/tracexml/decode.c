@@ -416,9 +416,7 @@ void tx_decoder_free(tx_decoder *d)
 	ids_free(&d->methods);
 	pd_map_free(&d->class_serial_of);
 	pd_map_free(&d->tickets);
-	free(d->class_source);
-	free(d->text.p);
-	free(d->name.p);
+	PD_FREE_ALL(d->class_source, d->text.p, d->name.p);
 }
 
 int tx_define(tx_ids *s, uint64_t id, uint64_t *out) { return ids_define(s, id, out); }

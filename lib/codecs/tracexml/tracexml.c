@@ -125,23 +125,20 @@ size_t tx_format_time(uint64_t ns, char *buf)
 	return n + 10;
 }
 
-const char *tx_method_to_model(const char *name)
+/* The special method names as the file writes them (XML forbids '<' in a name) and as the model holds them. */
+static const char *const method_name_pairs[][2] = { { "-init-", "<init>" }, { "-clinit-", "<clinit>" } };
+
+/* The other spelling of `name` (side 0: as in the file, 1: as in the model), or NULL if it has none. */
+static const char *method_other_name(const char *name, int side)
 {
-	if (strcmp(name, "-init-") == 0)
-		return "<init>";
-	if (strcmp(name, "-clinit-") == 0)
-		return "<clinit>";
+	for (size_t i = 0; i < sizeof method_name_pairs / sizeof method_name_pairs[0]; i++)
+		if (strcmp(name, method_name_pairs[i][side]) == 0)
+			return method_name_pairs[i][!side];
 	return NULL;
 }
 
-const char *tx_method_to_file(const char *name)
-{
-	if (strcmp(name, "<init>") == 0)
-		return "-init-";
-	if (strcmp(name, "<clinit>") == 0)
-		return "-clinit-";
-	return NULL;
-}
+const char *tx_method_to_model(const char *name) { return method_other_name(name, 0); }
+const char *tx_method_to_file(const char *name) { return method_other_name(name, 1); }
 
 static int known_element_at(const unsigned char *p, size_t len)
 {
@@ -198,16 +195,12 @@ static int tracexml_bid(const unsigned char *buf, size_t len)
 	return known == 2 ? 95 : known ? 70 : 0;
 }
 
-static const char *const read_options[] = { NULL };
-static const char *const write_options[] = { "root", "fragments", "zip", NULL };
-
-
 const struct profdata_format pd_format_tracexml = {
 	.name = "tracexml",
 	.description = "XML trace elements (Eclipse Hyades/TPTP traces, .trcxml archives)",
 	.bid = tracexml_bid,
 	.decode = pd_tracexml_decode,
 	.encoder_new = pd_tracexml_encoder_new,
-	.read_options = read_options,
-	.write_options = write_options,
+	.read_options = (const char *const[]){ NULL },
+	.write_options = (const char *const[]){ "root", "fragments", "zip", NULL },
 };
