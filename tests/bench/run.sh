@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The benchmarks of the issues, with the reference tools measured in the same
+# The benchmarks, with the reference tools measured in the same
 # run. Prints figures; asserts nothing (speed is not a unit test).
 #
 #   tests/bench/run.sh [BUILD_DIR] [hprof|gperftools|svg|classic|model|symbolize|tracexml|heap ...]
@@ -204,7 +204,7 @@ bench_tracexml() {
   rm -rf "$out"
 }
 
-# Heap analysis (issue 13): dominators and retained sizes with `profdata top`
+# Heap analysis: dominators and retained sizes with `profdata top`
 # (model load included), against VisualVM's getBiggestObjectsByRetainedSize on
 # the service-shaped heap (once: it takes minutes and gigabytes), and on the
 # 37 M-object dump alone (VisualVM ran out of 24 GB there). PD_BENCH_VISUALVM=0

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# A fuzzing campaign: each libFuzzer target for SECONDS (issue 14 asks for at
+# A fuzzing campaign: each libFuzzer target for SECONDS (a release wants at
 # least one CPU-hour per target: 3600), from its seed corpora and with its
 # dictionary, keeping what it finds in a work corpus. Prints, per target,
 # executions, executions per second, coverage (libFuzzer's cov: edges and ft:

@@ -6,7 +6,7 @@
  * checks against MAX_RSS_KB:
  *
  * - amplification: classic heapdumps whose stated sizes or reference lists
- *   ask the HPROF encoder for gigabytes of zeros (issue 14: the 27-byte
+ *   ask the HPROF encoder for gigabytes of zeros (the 27-byte
  *   `0x1000 [4294967000] OBJ [B`, three such lines, one instance listing
  *   65,535 references with 20,000 more of its class) fail fast, streaming,
  *   as version=1.0.1, as version=source and through the model;
