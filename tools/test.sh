@@ -68,7 +68,9 @@ tests/fuzz/campaign.sh -b "$out/fuzz" -w "$fuzz_work" "$PD_FUZZ_SECONDS"
 for t in "$fuzz_work"/*/; do
   name=$(basename "$t")
   # A crash leaves its input (<name>-crash-*, -leak-, -timeout-, -oom-); the corpus must run clean again.
-  if compgen -G "$fuzz_work/$name-@(crash|leak|timeout|oom)-*" >/dev/null || ! "$out/fuzz/tests/fuzz/fuzz-$name" -runs=0 "$t" >/dev/null 2>&1; then
+  # A sanitizer report that did not stop the run (UBSan) counts as a crash too.
+  if compgen -G "$fuzz_work/$name-@(crash|leak|timeout|oom)-*" >/dev/null || grep -q 'SUMMARY:' "$fuzz_work/$name.log" ||
+     ! "$out/fuzz/tests/fuzz/fuzz-$name" -runs=0 "$t" >/dev/null 2>&1; then
     echo "fuzz-$name: crash; logs and inputs in $fuzz_work"
     exit 1
   fi

@@ -33,15 +33,16 @@ shift $((OPTIND - 1))
 secs=$1; shift
 
 # target: seed corpora (under tests/fuzz/corpus) and dictionary (under tests/fuzz), as in meson.build
+# (keep the two lists alike: a target missing here is not fuzzed by tools/test.sh)
 declare -A seeds=(
   [any]="any hprof classic gperftools" [hprof]=hprof [hprof-roundtrip]=hprof
   [classic]=classic [classic-roundtrip]=classic [gperftools]=gperftools
-  [gperftools-roundtrip]=gperftools [convert]="any hprof classic gperftools")
+  [gperftools-roundtrip]=gperftools [convert]="any hprof classic gperftools" [tracexml]=tracexml)
 declare -A dicts=([hprof]=hprof.dict [hprof-roundtrip]=hprof.dict [classic]=classic.dict
-  [classic-roundtrip]=classic.dict [convert]=classic.dict)
+  [classic-roundtrip]=classic.dict [convert]=classic.dict [tracexml]=fuzz-tracexml.dict)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(any hprof hprof-roundtrip classic classic-roundtrip gperftools
-                                     gperftools-roundtrip convert)
+                                     gperftools-roundtrip convert tracexml)
 
 if [ ! -f "$build/build.ninja" ]; then
   CC=clang meson setup "$build" -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \

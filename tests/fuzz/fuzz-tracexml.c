@@ -38,7 +38,7 @@ static void *write_as(const profdata_profile *p, const char *format, const char 
 	o.format = format;
 	o.options = opts;
 	if (profdata_write(p, w, &o) == 0 && profdata_writer_close(w) == 0 &&
-	    profdata_writer_memory(w, &data, len) == 0 && (copy = malloc(*len ? *len : 1)) != NULL)
+	    profdata_writer_memory(w, &data, len) == 0 && (copy = malloc(*len ? *len : 1)) != NULL && *len)
 		memcpy(copy, data, *len);
 	profdata_writer_free(w);
 	return copy;
