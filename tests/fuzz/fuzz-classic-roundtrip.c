@@ -7,76 +7,16 @@
  * read. Beyond the sanitizers it checks that what we write reads back
  * strictly, and that a rewrite of our own output is byte-identical.
  */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <profdata/profdata.h>
-
-typedef struct chunks {
-	const uint8_t *p;
-	size_t n, pos, step;
-} chunks;
-
-static long read_chunk(void *payload, void *buf, size_t len)
-{
-	chunks *c = payload;
-	size_t k = c->n - c->pos < c->step ? c->n - c->pos : c->step;
-	if (k > len)
-		k = len;
-	memcpy(buf, c->p + c->pos, k);
-	c->pos += k;
-	return (long)k;
-}
-
-static int count_object(void *payload, const profdata_object *o)
-{
-	(void)o;
-	++*(size_t *)payload;
-	return 0;
-}
-
-/* Write p as `format` with opts into memory; NULL when writing failed. */
-static void *write_as(const profdata_profile *p, const char *format, const char *opts, size_t *len)
-{
-	profdata_writer *w;
-	void *copy = NULL;
-	const void *data;
-	if (profdata_writer_open_memory(&w) < 0)
-		return NULL;
-	profdata_write_options o = PROFDATA_WRITE_OPTIONS_INIT;
-	o.format = format;
-	o.options = opts;
-	if (profdata_write(p, w, &o) == 0 && profdata_writer_close(w) == 0 &&
-	    profdata_writer_memory(w, &data, len) == 0 && (copy = malloc(*len ? *len : 1)) != NULL && *len)
-		memcpy(copy, data, *len);
-	profdata_writer_free(w);
-	return copy;
-}
+#include "fuzz-common.h"
 
 static void *write_classic(const profdata_profile *p, const char *opts, size_t *len)
 {
-	return write_as(p, "ibm-classic", opts, len);
-}
-
-static profdata_profile *read_as(const void *data, size_t len, const char *format, int mode, const char *opts)
-{
-	profdata_reader *r;
-	profdata_profile *p = NULL;
-	if (profdata_reader_open_memory(&r, data, len, "fuzz") < 0)
-		return NULL;
-	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
-	o.format = format;
-	o.mode = mode;
-	o.options = opts;
-	profdata_read(&p, r, &o);
-	profdata_reader_free(r);
-	return p;
+	return fuzz_write(p, "ibm-classic", opts, len);
 }
 
 static profdata_profile *read_classic(const void *data, size_t len, int mode, const char *opts)
 {
-	return read_as(data, len, "ibm-classic", mode, opts);
+	return fuzz_read(data, len, "ibm-classic", mode, opts);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -122,9 +62,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{
 			/* to HPROF (synthetic reference fields): what is written reads back strictly */
 			size_t len;
-			void *hp = write_as(p, "hprof", "max_synthesized=1048576", &len);
+			void *hp = fuzz_write(p, "hprof", "max_synthesized=1048576", &len);
 			if (hp) {
-				profdata_profile *q = read_as(hp, len, "hprof", PROFDATA_MODE_STRICT, NULL);
+				profdata_profile *q = fuzz_read(hp, len, "hprof", PROFDATA_MODE_STRICT, NULL);
 				if (!q)
 					abort();
 				if (profdata_profile_count(q, PROFDATA_TABLE_OBJECTS) != profdata_profile_count(p, PROFDATA_TABLE_OBJECTS))
@@ -137,24 +77,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	/* strict, streaming, from a source without a stable span */
-	chunks c = { data, size, 0, size % 13 + 1 };
-	profdata_reader *r;
-	if (profdata_reader_open_callbacks(&r, read_chunk, &c, "fuzz") == 0) {
-		profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
-		o.format = "ibm-classic";
-		o.mode = PROFDATA_MODE_STRICT;
-		profdata_events ev;
-		profdata_events_init(&ev, sizeof ev);
-		size_t n = 0;
-		ev.object = count_object;
-		profdata_decode(r, &o, &ev, &n);
-		profdata_reader_free(r);
-	}
+	fuzz_decode_stream(data, size, "ibm-classic", size % 13 + 1);
 
 	/* streaming conversion into the encoder */
-	c.pos = 0;
-	c.step = size % 7 + 1;
-	if (profdata_reader_open_callbacks(&r, read_chunk, &c, "fuzz") == 0) {
+	fuzz_feed c = { data, size, 0, size % 7 + 1 };
+	profdata_reader *r;
+	if (profdata_reader_open_callbacks(&r, fuzz_feed_read, &c, "fuzz") == 0) {
 		profdata_writer *w;
 		if (profdata_writer_open_memory(&w) == 0) {
 			profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
