@@ -313,6 +313,12 @@ void pd_free_each(void *const *ptrs, size_t n);
 /* -1, 0 or 1 as a is below, equal to or above b: the step of a qsort comparator, key after key. */
 static inline int pd_order_u64(uint64_t a, uint64_t b) { return (a > b) - (a < b); }
 
+/*
+ * Sample values add modulo 2^64, as pprof's int64 sums do: a hostile file's
+ * sums may wrap but never overflow a signed type (undefined behaviour).
+ */
+static inline int64_t pd_wrapping_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+
 /* Big-endian loads, used by several codecs. */
 static inline uint16_t pd_be16(const unsigned char *p) { return (uint16_t)((p[0] << 8) | p[1]); }
 static inline uint32_t pd_be32(const unsigned char *p)

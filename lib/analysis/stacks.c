@@ -123,7 +123,7 @@ int pd_stack_sums_compute(const profdata_profile *p, size_t value_index, pd_stac
 			sums->seen[si] = 1;
 			sums->order[sums->nordered++] = (uint32_t)si;
 		}
-		sums->value[si] = (int64_t)((uint64_t)sums->value[si] + (uint64_t)pd_sample_count(&s, value_index));
+		sums->value[si] = pd_wrapping_add(sums->value[si], pd_sample_count(&s, value_index));
 	}
 	pd_sample_walk_free(&walk);
 	return rc;
@@ -169,7 +169,7 @@ typedef struct tree_names {
 
 static void tree_add_value(pd_call_node *node, int64_t value)
 {
-	node->total = (int64_t)((uint64_t)node->total + (uint64_t)value);
+	node->total = pd_wrapping_add(node->total, value);
 }
 
 /*
@@ -207,7 +207,7 @@ static int tree_add_stack(pd_call_tree *t, const profdata_profile *p, const tree
 		node = child;
 		tree_add_value(&t->nodes[node], value);
 	}
-	t->nodes[node].self = (int64_t)((uint64_t)t->nodes[node].self + (uint64_t)value);
+	t->nodes[node].self = pd_wrapping_add(t->nodes[node].self, value);
 	return 0;
 }
 
@@ -269,7 +269,7 @@ static int tree_layout(pd_call_tree *t)
 		if (sib[k].node != 0) {
 			node->x = cursor[node->parent];
 			if (node->total > 0)
-				cursor[node->parent] += node->total;
+				cursor[node->parent] = pd_wrapping_add(cursor[node->parent], node->total);
 		}
 		cursor[sib[k].node] = node->x;
 	}

@@ -147,7 +147,7 @@ static int write_tree(trace_writer *tw, const pd_call_tree *t, int pid, double s
 			size_t len;
 			const char *name = pd_call_node_name(t, n, &len);
 			if (top != 0)
-				span_event(tw, 0, pid, 1, (double)(n->x + n->total) * scale, name, len, kind_category(n->kind));
+				span_event(tw, 0, pid, 1, ((double)n->x + (double)n->total) * scale, name, len, kind_category(n->kind));
 			depth--;
 			continue;
 		}

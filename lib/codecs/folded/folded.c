@@ -78,7 +78,7 @@ static int merge_chains(folded_writer *fw)
 		if (rc == 0)
 			rc = pd_intern_put(&fw->chains, text.p, text.n, &line);
 		if (rc == 1) {
-			fw->chain_count[line] = (int64_t)((uint64_t)fw->chain_count[line] + (uint64_t)fw->sums.value[si]);
+			fw->chain_count[line] = pd_wrapping_add(fw->chain_count[line], fw->sums.value[si]);
 			rc = 0;
 		} else if (rc == 0) {
 			rc = pd_grow((void **)&fw->chain_count, &fw->chain_count_cap, (size_t)line + 1,

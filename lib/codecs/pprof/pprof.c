@@ -184,11 +184,11 @@ static int sum_sample(pprof_writer *pw, size_t si, const profdata_sample *s)
 	v = pw->values + (size_t)(pw->stack_sample[si] - 1) * pw->nvalues;
 	if (!pw->ntypes) {
 		/* No sample types: one count, the first value or 1. */
-		v[0] = (int64_t)((uint64_t)v[0] + (uint64_t)(s->nvalues ? s->values[0] : 1));
+		v[0] = pd_wrapping_add(v[0], s->nvalues ? s->values[0] : 1);
 		return 0;
 	}
 	for (size_t i = 0; i < pw->nvalues && i < s->nvalues; i++)
-		v[i] = (int64_t)((uint64_t)v[i] + (uint64_t)s->values[i]);
+		v[i] = pd_wrapping_add(v[i], s->values[i]);
 	return 0;
 }
 
