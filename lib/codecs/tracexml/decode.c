@@ -227,6 +227,17 @@ static int flush_text(tx_decoder *d)
 	return e;
 }
 
+/*
+ * A TRACE or traceRoot element inside a fragment stream (a document pasted
+ * after stray bytes) is read as the root it would be at the start: were it
+ * kept as an element, the fragments written from it would begin with it and
+ * read back as a rooted document.
+ */
+static int is_root_name(const char *name)
+{
+	return strcmp(name, "TRACE") == 0 || strcmp(name, "traceRoot") == 0;
+}
+
 static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **atts)
 {
 	tx_decoder *d = ud;
@@ -241,17 +252,22 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
 		return;
 	}
 	d->nelements++;
-	if (d->depth == 1) {
+	if (d->fragments && d->depth == 2 && !d->inner_root && is_root_name(name)) {
+		d->inner_root = 1;  /* its children are the stream's elements, as when it is read as the root */
+		return;
+	}
+	int level = d->depth - d->inner_root;
+	if (level == 1) {
 		snprintf(d->root, sizeof d->root, "%s", name);
 		e = emit_begin(d);
-	} else if (d->depth == 2) {
+	} else if (level == 2) {
 		const tx_element *el = tx_element_find(name);
 		if (el && el->role == TX_ROLE_CONTEXT)
 			e = emit_context(d, el, atts);
 		else
 			e = tx_emit_event(d, el ? el->kind : PROFDATA_TRACE_OTHER, name, atts);
 	} else {
-		e = emit_nested(d, name, (unsigned)(d->depth - 2), atts);
+		e = emit_nested(d, name, (unsigned)(level - 2), atts);
 	}
 	if (e)
 		stop(d, e);
@@ -264,6 +280,8 @@ static void XMLCALL on_end(void *ud, const XML_Char *name)
 	int e = flush_text(d);
 	if (e)
 		stop(d, e);
+	if (d->inner_root && d->depth == 2)
+		d->inner_root = 0;
 	if (--d->depth == 0)
 		d->root_closed = 1;
 }
@@ -271,20 +289,21 @@ static void XMLCALL on_end(void *ud, const XML_Char *name)
 static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
 {
 	tx_decoder *d = ud;
-	if (d->depth < 2 || len <= 0)
+	int level = d->depth - d->inner_root;
+	if (level < 2 || len <= 0)
 		return;
 	if (d->text.n + (size_t)len > TX_MAX_VALUE) {
 		give_up(d, PROFDATA_ELIMIT, "character data longer than 1 MiB");
 		return;
 	}
-	if (d->text.n && d->text_depth != d->depth) {
+	if (d->text.n && d->text_depth != level) {
 		int e = flush_text(d);
 		if (e) {
 			stop(d, e);
 			return;
 		}
 	}
-	d->text_depth = d->depth;
+	d->text_depth = level;
 	if (pd_strbuf_add(&d->text, s, (size_t)len) < 0)
 		stop(d, PROFDATA_ENOMEM);
 }
@@ -307,6 +326,7 @@ int tx_document_begin(tx_decoder *d, const char *entry, const unsigned char *hea
 	size_t i = 0;
 	d->entry = entry;
 	d->depth = 0;
+	d->inner_root = 0;
 	d->root_closed = 0;
 	d->broken = 0;
 	d->root[0] = '\0';
@@ -328,10 +348,8 @@ int tx_document_begin(tx_decoder *d, const char *entry, const unsigned char *hea
 		i = 3;
 	while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
 		i++;
-	d->fragments = !(i < len && head[i] == '<' && i + 1 < len &&
-	                 (head[i + 1] == '?' || head[i + 1] == '!' ||
-	                  (len - i >= 6 && memcmp(head + i, "<TRACE", 6) == 0) ||
-	                  (len - i >= 10 && memcmp(head + i, "<traceRoot", 10) == 0)));
+	d->fragments = !(i + 1 < len && head[i] == '<' &&
+	                 (head[i + 1] == '?' || head[i + 1] == '!' || tx_root_name_at(head + i + 1, len - i - 1)));
 	d->prefix_len = 0;
 	if (d->fragments) {
 		static const char open[] = "<" SYNTHETIC_ROOT ">";

@@ -156,6 +156,8 @@ static int known_element_at(const unsigned char *p, size_t len)
 	return tx_element_find(name) != NULL;
 }
 
+int tx_root_name_at(const unsigned char *p, size_t len) { return known_element_at(p, len) == 2; }
+
 /* A ZIP whose first entry is a TPTP trace: TraceContents-*.xml, or any .xml stored with a trace inside. */
 static int zip_bid(const unsigned char *buf, size_t len)
 {
