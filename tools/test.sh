@@ -64,7 +64,7 @@ CC=clang meson setup "$out/fuzz" -Dfuzzing=true -Db_sanitize=address,undefined -
   -Dtool=false >/dev/null
 fuzz_work=$(mktemp -d)
 shopt -s extglob
-tests/fuzz/campaign.sh -b "$out/fuzz" -w "$fuzz_work" "$PD_FUZZ_SECONDS"
+tests/fuzz/campaign.sh -b "$out/fuzz" -w "$fuzz_work" -s "${PD_FUZZ_SEED:=1}" "$PD_FUZZ_SECONDS"
 for t in "$fuzz_work"/*/; do
   name=$(basename "$t")
   # A crash leaves its input (<name>-crash-*, -leak-, -timeout-, -oom-); the corpus must run clean again.
@@ -72,6 +72,12 @@ for t in "$fuzz_work"/*/; do
   if compgen -G "$fuzz_work/$name-@(crash|leak|timeout|oom)-*" >/dev/null || grep -q 'SUMMARY:' "$fuzz_work/$name.log" ||
      ! "$out/fuzz/tests/fuzz/fuzz-$name" -runs=0 "$t" >/dev/null 2>&1; then
     echo "fuzz-$name: crash; logs and inputs in $fuzz_work"
+    # What a CI log needs to reproduce it elsewhere: the report and the inputs.
+    grep -m1 -A12 -E '^==[0-9]+==ERROR|runtime error|deadly signal' "$fuzz_work/$name.log" || true
+    for f in "$fuzz_work/$name"-@(crash|leak|timeout|oom)-*; do
+      [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 65536 ] || continue
+      echo "input $(basename "$f") (base64):"; base64 -w 76 "$f"
+    done
     exit 1
   fi
   echo "fuzz-$name: no crash in ${PD_FUZZ_SECONDS}s"
