@@ -8,7 +8,13 @@
  *    "otherData": {...}}
  *
  * A trace's method entries and exits are begin/end events of their thread at
- * their own times, one process for the trace. Samples have no place in the
+ * their own times, one process for the trace. Times count from the trace's
+ * first event (the origin goes in otherData) and are written from integer
+ * nanoseconds: viewers parse "ts" as a double, which holds microseconds
+ * since 1970 only to a quarter microsecond or so, and then sort by it.
+ * Within a thread each event comes strictly after the one before (moved by
+ * a nanosecond where stamps tie): speedscope sorts begins and ends apart,
+ * and at a tie it can end a zero-length call before beginning it. Samples have no place in the
  * format (its "samples" list is not read by the viewers): their call tree
  * (analysis/stacks.h, folded's chains) is laid out as nested events of one
  * thread, each frame as long as its value (time units converted, counts at
@@ -32,6 +38,9 @@ typedef struct trace_writer {
 	pd_outbuf out;
 	pd_strbuf scratch;
 	int nevents;
+	uint64_t origin_ns;        /* the trace's first time: ts 0 */
+	size_t nmoved;             /* events moved after a tie */
+	uint64_t max_moved_ns;
 } trace_writer;
 
 static void event_start(trace_writer *tw)
@@ -59,16 +68,18 @@ static const char *kind_category(int kind)
 }
 
 /*
- * One begin or end; `us` in microseconds, written to the nanosecond. Ends
- * carry their name too: viewers that sort begins and ends apart (speedscope)
- * pair them by name.
+ * The start of one begin or end, up to its "ts". Ends carry their name too:
+ * viewers that sort begins and ends apart (speedscope) pair them by name.
  */
-static void span_event(trace_writer *tw, int begin, int pid, uint32_t tid, double us, const char *name, size_t len,
-                       const char *category)
+static void span_start(trace_writer *tw, int begin, int pid, uint32_t tid)
 {
 	event_start(tw);
-	pd_outbuf_printf(&tw->out, "{\"ph\":\"%c\",\"pid\":%d,\"tid\":%" PRIu32 ",\"ts\":%.3f", begin ? 'B' : 'E', pid,
-	                 tid, us);
+	pd_outbuf_printf(&tw->out, "{\"ph\":\"%c\",\"pid\":%d,\"tid\":%" PRIu32 ",\"ts\":", begin ? 'B' : 'E', pid,
+	                 tid);
+}
+
+static void span_end(trace_writer *tw, const char *name, size_t len, const char *category)
+{
 	pd_outbuf_printf(&tw->out, ",\"cat\":\"%s\",\"name\":", category);
 	pd_outbuf_json_string(&tw->out, name, len);
 	pd_outbuf_str(&tw->out, "}");
@@ -76,12 +87,45 @@ static void span_event(trace_writer *tw, int begin, int pid, uint32_t tid, doubl
 
 /* ---- traces ---- */
 
+/* Nanoseconds as microseconds with three decimals, exactly (no double on the way). */
+static void ts_ns(trace_writer *tw, uint64_t ns)
+{
+	pd_outbuf_printf(&tw->out, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+}
+
+static uint64_t trace_origin(const pd_trace_calls *calls)
+{
+	uint64_t origin = UINT64_MAX;
+	for (size_t i = 0; i < calls->n; i++)
+		if (calls->calls[i].time_ns < origin)
+			origin = calls->calls[i].time_ns;
+	return calls->n ? origin : 0;
+}
+
+/* The call's time from the origin, after `*last` (the thread's previous event) when it ties with it. */
+static uint64_t call_time(trace_writer *tw, const pd_trace_call *c, int first, uint64_t *last)
+{
+	uint64_t ns = c->time_ns - tw->origin_ns;
+	if (!first && ns <= *last && *last < UINT64_MAX) {
+		uint64_t moved = *last + 1 - ns;
+		tw->nmoved++;
+		if (moved > tw->max_moved_ns)
+			tw->max_moved_ns = moved;
+		ns = *last + 1;
+	}
+	*last = ns;
+	return ns;
+}
+
 static int write_calls(trace_writer *tw, const pd_trace_calls *calls, int pid)
 {
 	uint32_t last_thread = 0;
+	uint64_t last_ns = 0;
+	tw->origin_ns = trace_origin(calls);
 	for (size_t i = 0; i < calls->n; i++) {
 		const pd_trace_call *c = &calls->calls[i];
-		if (i == 0 || c->thread_serial != last_thread) {
+		int first = i == 0 || c->thread_serial != last_thread;
+		if (first) {
 			tw->scratch.n = 0;
 			if (pd_thread_name(tw->p, c->thread_serial, &tw->scratch))
 				return PROFDATA_ENOMEM;
@@ -97,8 +141,9 @@ static int write_calls(trace_writer *tw, const pd_trace_calls *calls, int pid)
 		}
 		if (rc < 0)
 			return PROFDATA_ENOMEM;
-		span_event(tw, c->open, pid, c->thread_serial, (double)c->time_ns / 1000.0, tw->scratch.p, tw->scratch.n,
-		           "method");
+		span_start(tw, c->open, pid, c->thread_serial);
+		ts_ns(tw, call_time(tw, c, first, &last_ns));
+		span_end(tw, tw->scratch.p, tw->scratch.n, "method");
 	}
 	return tw->out.rc;
 }
@@ -117,6 +162,15 @@ static double us_per_unit(const profdata_profile *p, size_t vi)
 		if (len == strlen(units[i].name) && memcmp(unit, units[i].name, len) == 0)
 			return units[i].us;
 	return 1;
+}
+
+/* One frame's begin or end on the call tree's thread (tid 1), at `us` microseconds. */
+static void span_us(trace_writer *tw, int begin, int pid, double us, const char *name, size_t len,
+                    const char *category)
+{
+	span_start(tw, begin, pid, 1);
+	pd_outbuf_printf(&tw->out, "%.3f", us);
+	span_end(tw, name, len, category);
 }
 
 /* Depth first, so that each frame's begin and end enclose its callees' (viewers sort stably by time). */
@@ -147,7 +201,7 @@ static int write_tree(trace_writer *tw, const pd_call_tree *t, int pid, double s
 			size_t len;
 			const char *name = pd_call_node_name(t, n, &len);
 			if (top != 0)
-				span_event(tw, 0, pid, 1, ((double)n->x + (double)n->total) * scale, name, len, kind_category(n->kind));
+				span_us(tw, 0, pid, ((double)n->x + (double)n->total) * scale, name, len, kind_category(n->kind));
 			depth--;
 			continue;
 		}
@@ -157,7 +211,7 @@ static int write_tree(trace_writer *tw, const pd_call_tree *t, int pid, double s
 			continue;
 		size_t len;
 		const char *name = pd_call_node_name(t, n, &len);
-		span_event(tw, 1, pid, 1, (double)n->x * scale, name, len, kind_category(n->kind));
+		span_us(tw, 1, pid, (double)n->x * scale, name, len, kind_category(n->kind));
 		stack[depth++] = child;
 		cursor[child] = first[child];
 		rc = tw->out.rc;
@@ -221,11 +275,18 @@ static int chrome_trace_write_model(const profdata_profile *p, profdata_writer *
 			rc = pd_out_error(w, rc, "chrome-trace: out of memory");
 		if (rc == 0 && calls.nunmatched)
 			pd_out_warn(w, "chrome-trace: %zu method exits without an entry left out", calls.nunmatched);
+		if (rc == 0 && tw.nmoved)
+			pd_out_warn(w, "chrome-trace: %zu events that tied with the one before on their thread moved "
+			            "later, by at most %" PRIu64 " ns (viewers order a thread's events by time alone)",
+			            tw.nmoved, tw.max_moved_ns);
 	}
 	if (rc == 0 && profdata_profile_count(p, PROFDATA_TABLE_SAMPLES))
 		rc = write_samples(&tw, opts, calls.n ? 2 : 1);
-	pd_outbuf_printf(&tw.out, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"exporter\":\"libprofdata %s\"}}\n",
+	pd_outbuf_printf(&tw.out, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"exporter\":\"libprofdata %s\"",
 	                 profdata_version_string());
+	if (calls.n)  /* a string: a JSON number would come back as a double */
+		pd_outbuf_printf(&tw.out, ",\"trace_origin_ns\":\"%" PRIu64 "\"", tw.origin_ns);
+	pd_outbuf_str(&tw.out, "}}\n");
 	int out_rc = pd_outbuf_finish(&tw.out);
 	pd_trace_calls_free(&calls);
 	free(tw.scratch.p);

@@ -24,13 +24,86 @@ START_TEST(trace_events)
 	ck_assert_ptr_nonnull(strstr(s, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"trace\"}}"));
 	ck_assert_ptr_nonnull(strstr(s, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main-thread\"}}"));
 	ck_assert_ptr_nonnull(strstr(s, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":2,\"args\":{\"name\":\"thread 2\"}}"));
-	ck_assert_ptr_nonnull(strstr(s, "{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":1000.000,\"cat\":\"method\",\"name\":\"Main.main\"}"));
-	ck_assert_ptr_nonnull(strstr(s, "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":1007.500,\"cat\":\"method\",\"name\":\"Main.work\"}"));
+	ck_assert_ptr_nonnull(strstr(s, "{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":0.000,\"cat\":\"method\",\"name\":\"Main.main\"}"));
+	ck_assert_ptr_nonnull(strstr(s, "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":7.500,\"cat\":\"method\",\"name\":\"Main.work\"}"));
 	/* balanced: 6 begins, 6 ends (thread 1: 3 calls, thread 2: 2 calls + the one closed at the end) */
 	ck_assert_uint_eq(count_of(s, "\"ph\":\"B\""), 5);
 	ck_assert_uint_eq(count_of(s, "\"ph\":\"E\""), 5);
 	ck_assert_ptr_nonnull(strstr(s, "\"displayTimeUnit\":\"ns\""));
+	/* times count from the trace's first event, which otherData keeps */
+	ck_assert_ptr_nonnull(strstr(s, "\"trace_origin_ns\":\"1000000\""));
 	free(s);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/*
+ * A call of zero length inside another, all four stamps equal, at a time
+ * since 1970 that a double holds only to a quarter microsecond: written
+ * exactly from the origin, a nanosecond apart, in their order, with a
+ * warning saying so.
+ */
+START_TEST(tied_stamps_are_ordered)
+{
+	static const uint64_t t0 = UINT64_C(1171278545400000100);
+	static const struct { uint16_t kind; uint64_t t; uint64_t method; } e[] = {
+		{ PROFDATA_TRACE_METHOD_ENTRY, t0, 7 },       { PROFDATA_TRACE_METHOD_ENTRY, t0 + 2000, 8 },
+		{ PROFDATA_TRACE_METHOD_ENTRY, t0 + 2000, 9 }, { PROFDATA_TRACE_METHOD_EXIT, t0 + 2000, 9 },
+		{ PROFDATA_TRACE_METHOD_EXIT, t0 + 2000, 8 },  { PROFDATA_TRACE_METHOD_EXIT, t0 + 2001, 7 },
+	};
+	static const char *const names[] = { "outer", "mid", "inner" };
+	profdata_profile *p;
+	ck_assert_int_eq(profdata_profile_new(&p), 0);
+	profdata_events ev = *profdata_profile_builder_events();
+	profdata_meta meta;
+	memset(&meta, 0, sizeof meta);
+	ck_assert_int_eq(ev.begin(p, &meta), 0);
+	for (uint64_t i = 0; i < 3; i++) {
+		profdata_function f = { 7 + i, i + 1, 0, 0, 0, 0, 0 };
+		ck_assert_int_eq(ev.string(p, i + 1, names[i], strlen(names[i])), 0);
+		ck_assert_int_eq(ev.function(p, &f), 0);
+	}
+	for (size_t i = 0; i < sizeof e / sizeof e[0]; i++) {
+		profdata_trace_event te;
+		memset(&te, 0, sizeof te);
+		te.kind = e[i].kind;
+		te.time_ns = e[i].t;
+		te.thread_serial = 1;
+		te.method_id = e[i].method;
+		ck_assert_int_eq(ev.trace_event(p, &te), 0);
+	}
+	ck_assert_int_eq(ev.end(p), 0);
+	profdata_writer *w;
+	profdata_write_options o = PROFDATA_WRITE_OPTIONS_INIT;
+	o.format = "chrome-trace";
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	ck_assert_int_eq(profdata_write(p, w, &o), 0);
+	ck_assert_int_eq(profdata_writer_close(w), 0);
+	const void *data;
+	size_t len;
+	ck_assert_int_eq(profdata_writer_memory(w, &data, &len), 0);
+	char *s = malloc(len + 1);
+	memcpy(s, data, len);
+	s[len] = '\0';
+	static const char *const expected[] = {
+		"\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":0.000,\"cat\":\"method\",\"name\":\"outer\"",
+		"\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":2.000,\"cat\":\"method\",\"name\":\"mid\"",
+		"\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":2.001,\"cat\":\"method\",\"name\":\"inner\"",
+		"\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":2.002,\"cat\":\"method\",\"name\":\"inner\"",
+		"\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":2.003,\"cat\":\"method\",\"name\":\"mid\"",
+		"\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":2.004,\"cat\":\"method\",\"name\":\"outer\"",
+	};
+	const char *at = s;
+	for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+		at = strstr(at, expected[i]);
+		ck_assert_msg(at != NULL, "no %s in order in %s", expected[i], s);
+	}
+	ck_assert_ptr_nonnull(strstr(s, "\"trace_origin_ns\":\"1171278545400000100\""));
+	ck_assert_uint_eq(profdata_writer_warning_count(w), 1);
+	ck_assert_ptr_nonnull(strstr(profdata_writer_warning(w, 0)->message, "4 events"));
+	ck_assert_ptr_nonnull(strstr(profdata_writer_warning(w, 0)->message, "at most 3 ns"));
+	free(s);
+	profdata_writer_free(w);
 	profdata_profile_free(p);
 }
 END_TEST
@@ -64,6 +137,7 @@ Suite *suite_main(void)
 	Suite *s = suite_create("chrome-trace");
 	TCase *tc = tcase_create("chrome-trace");
 	tcase_add_test(tc, trace_events);
+	tcase_add_test(tc, tied_stamps_are_ordered);
 	tcase_add_test(tc, samples_call_tree);
 	suite_add_tcase(s, tc);
 	return s;
