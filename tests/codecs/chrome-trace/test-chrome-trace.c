@@ -52,12 +52,8 @@ START_TEST(tied_stamps_are_ordered)
 		{ PROFDATA_TRACE_METHOD_EXIT, t0 + 2000, 8 },  { PROFDATA_TRACE_METHOD_EXIT, t0 + 2001, 7 },
 	};
 	static const char *const names[] = { "outer", "mid", "inner" };
-	profdata_profile *p;
-	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_events ev = *profdata_profile_builder_events();
-	profdata_meta meta;
-	memset(&meta, 0, sizeof meta);
-	ck_assert_int_eq(ev.begin(p, &meta), 0);
+	profdata_events ev;
+	profdata_profile *p = test_trace_begin(&ev);
 	for (uint64_t i = 0; i < 3; i++) {
 		profdata_function f = { 7 + i, i + 1, 0, 0, 0, 0, 0 };
 		ck_assert_int_eq(ev.string(p, i + 1, names[i], strlen(names[i])), 0);

@@ -10,14 +10,22 @@
 
 #include "support.h"
 
-static inline profdata_profile *test_trace_profile(void)
+/* A new profile, begun through the builder's events (`*ev`), for the test to add to. */
+static inline profdata_profile *test_trace_begin(profdata_events *ev)
 {
 	profdata_profile *p;
 	ck_assert_int_eq(profdata_profile_new(&p), 0);
-	profdata_events ev = *profdata_profile_builder_events();
+	*ev = *profdata_profile_builder_events();
 	profdata_meta meta;
 	memset(&meta, 0, sizeof meta);
-	ck_assert_int_eq(ev.begin(p, &meta), 0);
+	ck_assert_int_eq(ev->begin(p, &meta), 0);
+	return p;
+}
+
+static inline profdata_profile *test_trace_profile(void)
+{
+	profdata_events ev;
+	profdata_profile *p = test_trace_begin(&ev);
 	static const char *const strs[] = { "Main", "main", "work", "main-thread", "q\"uote" };
 	for (uint64_t i = 0; i < 5; i++)
 		ck_assert_int_eq(ev.string(p, i + 1, strs[i], strlen(strs[i])), 0);
