@@ -103,6 +103,31 @@ void pd_frame_names_free(pd_frame_names *names)
 	memset(names, 0, sizeof *names);
 }
 
+int pd_frame_name_ids_init(pd_frame_name_ids *ids, const pd_frame_names *frames, pd_intern *names)
+{
+	int rc = 0;
+	memset(ids, 0, sizeof *ids);
+	ids->of_frame = malloc((frames->nframes + 1) * sizeof *ids->of_frame);
+	if (!ids->of_frame)
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < frames->nframes && rc >= 0; i++) {
+		size_t len;
+		const char *s = pd_frame_name(frames, i, &len);
+		rc = pd_intern_put(names, s, len, &ids->of_frame[i]);
+	}
+	if (rc >= 0)
+		rc = pd_intern_put(names, "[empty]", 7, &ids->empty);
+	if (rc >= 0)
+		rc = pd_intern_put(names, "[unknown]", 9, &ids->unknown);
+	return rc < 0 ? PROFDATA_ENOMEM : 0;
+}
+
+void pd_frame_name_ids_free(pd_frame_name_ids *ids)
+{
+	free(ids->of_frame);
+	ids->of_frame = NULL;
+}
+
 int pd_stack_sums_compute(const profdata_profile *p, size_t value_index, pd_stack_sums *sums, profdata_writer *w,
                           const char *format)
 {
@@ -163,8 +188,7 @@ static int tree_child(pd_call_tree *t, uint32_t parent, uint32_t name, uint8_t k
 
 typedef struct tree_names {
 	const pd_frame_names *frames;
-	uint32_t *frame_name;      /* frame index -> index in the tree's names */
-	uint32_t empty, unknown;
+	pd_frame_name_ids ids;     /* in the tree's names */
 } tree_names;
 
 static void tree_add_value(pd_call_node *node, int64_t value)
@@ -187,14 +211,14 @@ static int tree_add_stack(pd_call_tree *t, const profdata_profile *p, const tree
 		profdata_profile_stack(p, si, &st);
 	tree_add_value(&t->nodes[0], value);
 	if (st.nframes == 0 && (leaf == PD_CALL_ROOT || si == SIZE_MAX)) {
-		if (tree_child(t, 0, si == SIZE_MAX ? tn->unknown : tn->empty, PD_FRAME_UNKNOWN, &node))
+		if (tree_child(t, 0, si == SIZE_MAX ? tn->ids.unknown : tn->ids.empty, PD_FRAME_UNKNOWN, &node))
 			return PROFDATA_ENOMEM;
 		tree_add_value(&t->nodes[node], value);
 	}
 	for (size_t j = st.nframes; j-- > 0;) {
 		size_t fi;
 		int known = profdata_profile_find_frame(p, st.frame_ids[j], &fi) == 0;
-		uint32_t name = known ? tn->frame_name[fi] : tn->unknown;
+		uint32_t name = known ? tn->ids.of_frame[fi] : tn->ids.unknown;
 		uint8_t kind = known ? tn->frames->kind[fi] : PD_FRAME_UNKNOWN;
 		if (tree_child(t, node, name, kind, &child))
 			return PROFDATA_ENOMEM;
@@ -277,25 +301,6 @@ static int tree_layout(pd_call_tree *t)
 	return 0;
 }
 
-static int tree_names_init(pd_call_tree *t, const pd_frame_names *frames, tree_names *tn)
-{
-	int rc = 0;
-	tn->frames = frames;
-	tn->frame_name = malloc((frames->nframes + 1) * sizeof *tn->frame_name);
-	if (!tn->frame_name)
-		return PROFDATA_ENOMEM;
-	for (size_t i = 0; i < frames->nframes && rc >= 0; i++) {
-		size_t len;
-		const char *s = pd_frame_name(frames, i, &len);
-		rc = pd_intern_put(&t->names, s, len, &tn->frame_name[i]);
-	}
-	if (rc >= 0)
-		rc = pd_intern_put(&t->names, "[empty]", 7, &tn->empty);
-	if (rc >= 0)
-		rc = pd_intern_put(&t->names, "[unknown]", 9, &tn->unknown);
-	return rc < 0 ? rc : 0;
-}
-
 static int tree_fill(pd_call_tree *t, const profdata_profile *p, const pd_stack_sums *sums, const tree_names *tn)
 {
 	int rc = 0;
@@ -376,14 +381,15 @@ static int tree_build(const profdata_profile *p, const pd_stack_sums *sums, int 
 	memset(&t->nodes[0], 0, sizeof t->nodes[0]);
 	t->nodes[0].name = PD_CALL_ROOT;
 	t->n = 1;
+	tn.frames = &frames;
 	rc = pd_frame_names_render(p, &frames);
 	if (rc == 0)
-		rc = tree_names_init(t, &frames, &tn);
+		rc = pd_frame_name_ids_init(&tn.ids, &frames, &t->names);
 	if (rc == 0)
 		rc = sums ? tree_fill(t, p, sums, &tn) : tree_fill_sites(t, p, which, &tn);
 	if (rc == 0)
 		rc = tree_layout(t);
-	free(tn.frame_name);
+	pd_frame_name_ids_free(&tn.ids);
 	pd_frame_names_free(&frames);
 	return rc;
 }

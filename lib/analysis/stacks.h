@@ -39,6 +39,20 @@ static inline const char *pd_frame_name(const pd_frame_names *names, size_t fram
 }
 
 /*
+ * Frame names as ids of an interner the caller owns (and may add other
+ * names to): equal names, equal ids, so chains compare as arrays of ids.
+ */
+typedef struct pd_frame_name_ids {
+	uint32_t *of_frame;        /* frame index -> id */
+	uint32_t empty;            /* "[empty]": a stack without frames */
+	uint32_t unknown;          /* "[unknown]": a frame id the profile does not hold */
+} pd_frame_name_ids;
+
+/* 0 or PROFDATA_ENOMEM. */
+int pd_frame_name_ids_init(pd_frame_name_ids *ids, const pd_frame_names *frames, pd_intern *names);
+void pd_frame_name_ids_free(pd_frame_name_ids *ids);
+
+/*
  * Append the name of function `function_id` (class prefix in Java form and
  * method name, cleaned as frame names are). 1 when appended, 0 when the
  * profile has no such function or it has no name, or PROFDATA_ENOMEM.

@@ -5,8 +5,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define AHEAD ((uint64_t)32 << 20)   /* fault this far ahead of the pass */
-#define BEHIND ((uint64_t)16 << 20)  /* keep this much behind it mapped */
+/*
+ * What stays resident is at most AHEAD + 2 * BEHIND (24 MiB) of the file:
+ * a streaming conversion of a 1 GB trace fits in 64 MB with its tables.
+ */
+#define AHEAD ((uint64_t)16 << 20)   /* fault this far ahead of the pass */
+#define BEHIND ((uint64_t)4 << 20)   /* keep this much behind it mapped */
 #define STEP ((uint64_t)2 << 20)     /* work between looks at the pass's position */
 #define THREAD_MIN_SIZE ((uint64_t)128 << 20)
 
@@ -23,14 +27,21 @@ struct pd_pager {
 	int stop;
 };
 
-/* Release in steps of at least BEHIND: one madvise per 16 MiB, not per call. */
-static int release_due(const pd_pager *pg, uint64_t pos) { return pos >= pg->released + 2 * BEHIND; }
+/*
+ * Release in steps of at least BEHIND (one madvise per 4 MiB, not per call),
+ * and everything once the pass reaches the end: what comes after a decode
+ * (a whole-profile encoder) then has the memory.
+ */
+static int release_due(const pd_pager *pg, uint64_t pos)
+{
+	return pos >= pg->size ? pg->released < pg->size : pos >= pg->released + 2 * BEHIND;
+}
 
 static void release_behind(pd_pager *pg, uint64_t pos)
 {
 	if (!release_due(pg, pos))
 		return;
-	uint64_t to = pos - BEHIND;
+	uint64_t to = pos >= pg->size ? pg->size : pos - BEHIND;
 	pd_blob_done(pg->blob, pg->released, to);
 	pg->released = to;
 }
@@ -106,7 +117,7 @@ pd_pager *pd_pager_start(pd_blob *blob)
 
 void pd_pager_advance(pd_pager *pg, uint64_t pos)
 {
-	if (pos < pg->told + STEP)
+	if (pos < pg->told + STEP && pos < pg->size)
 		return;
 	pg->told = pos;
 	if (!pg->threaded) {

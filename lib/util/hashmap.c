@@ -150,6 +150,41 @@ int pd_map_put(pd_map *m, uint64_t key, uint32_t val)
 	return 0;
 }
 
+/* The slot `key` hashes to first. */
+static size_t map_home(const pd_map *m, uint64_t key)
+{
+	return (size_t)pd_hash64(key ^ m->seed) & (m->cap - 1);
+}
+
+int pd_map_remove(pd_map *m, uint64_t key)
+{
+	if (!m->cap)
+		return 0;
+	size_t mask = m->cap - 1, i = map_home(m, key);
+	while (m->vals[i] && m->keys[i] != key)
+		i = (i + 1) & mask;
+	if (!m->vals[i])
+		return 0;
+	m->vals[i] = 0;
+	m->n--;
+	/*
+	 * Backward shift: no tombstones, so a map that keeps only what is open
+	 * (tickets entered, not yet exited) stays as small as that. A later key
+	 * moves into the hole unless its home lies cyclically in (hole, its slot].
+	 */
+	for (size_t k = (i + 1) & mask; m->vals[k]; k = (k + 1) & mask) {
+		size_t h = map_home(m, m->keys[k]);
+		int stays = i <= k ? (i < h && h <= k) : (i < h || h <= k);
+		if (stays)
+			continue;
+		m->keys[i] = m->keys[k];
+		m->vals[i] = m->vals[k];
+		m->vals[k] = 0;
+		i = k;
+	}
+	return 1;
+}
+
 void pd_map_free(pd_map *m)
 {
 	free(m->keys);

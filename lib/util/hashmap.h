@@ -81,6 +81,8 @@ static inline const void *pd_map_slot_address(const pd_map *m, uint64_t key)
 }
 /* Store `val` (non-zero) for `key`, replacing any value. 0 or PROFDATA_ENOMEM. */
 int pd_map_put(pd_map *m, uint64_t key, uint32_t val);
+/* Remove `key`: 1 when it was there, else 0. */
+int pd_map_remove(pd_map *m, uint64_t key);
 void pd_map_free(pd_map *m);
 
 /*

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* lib/util: the string interner (pd_intern) and the seeded byte-string hash (pd_hash_bytes). */
+/* lib/util: the string interner (pd_intern), the id map (pd_map) and the seeded byte-string hash (pd_hash_bytes). */
 #include "support.h"
 #include "util/hashmap.h"
 
@@ -191,6 +191,46 @@ START_TEST(interners_draw_their_own_seeds)
 }
 END_TEST
 
+/*
+ * Puts and removals mixed at random against a plain array: every key is
+ * found exactly while it is in, through growth and the backward shifts that
+ * removal makes (keys drawn from a small range, so that runs collide).
+ */
+START_TEST(map_remove_keeps_every_other_key)
+{
+	enum { RANGE = 5000, STEPS = 200000 };
+	static uint32_t ref[RANGE];
+	pd_map m;
+	memset(&m, 0, sizeof m);
+	memset(ref, 0, sizeof ref);
+	uint64_t x = 88172645463325252ULL;
+	size_t n = 0;
+	for (uint32_t step = 1; step <= STEPS; step++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		uint64_t key = x % RANGE;
+		if ((x >> 32) % 3 == 0) {
+			ck_assert_int_eq(pd_map_remove(&m, key * 977), ref[key] != 0);
+			n -= ref[key] != 0;
+			ref[key] = 0;
+		} else {
+			ck_assert_int_eq(pd_map_put(&m, key * 977, step), 0);
+			n += ref[key] == 0;
+			ref[key] = step;
+		}
+		if (step % 20000 == 0)
+			for (uint64_t k = 0; k < RANGE; k++)
+				ck_assert_uint_eq(pd_map_get(&m, k * 977), ref[k]);
+	}
+	ck_assert_uint_eq(m.n, n);
+	for (uint64_t k = 0; k < RANGE; k++)
+		if (ref[k])
+			ck_assert_int_eq(pd_map_remove(&m, k * 977), 1);
+	ck_assert_uint_eq(m.n, 0);
+	ck_assert_int_eq(pd_map_remove(&m, 1), 0);
+	pd_map_free(&m);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("util");
@@ -201,6 +241,9 @@ Suite *suite_main(void)
 	tcase_add_test(tc, intern_many_strings_through_growth);
 	tcase_add_test(tc, intern_near_misses);
 	tcase_add_test(tc, interners_draw_their_own_seeds);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("map");
+	tcase_add_test(tc, map_remove_keeps_every_other_key);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("hash");
 	tcase_add_test(tc, hash_bytes_equal_inputs_equal_hashes);

@@ -247,11 +247,16 @@ static int check_refs(tx_decoder *d, const profdata_trace_event *t, const parsed
 		tx_warn_here(d, "a ticket entered twice:", t->ticket);
 	else if (exit && state != 1)
 		tx_warn_here(d, "an exit whose ticket was not entered (or already exited):", t->ticket);
-	if (entry && !state)
+	/* Only open tickets are kept: the map grows with the calls open, not with the trace. */
+	if (entry && !state) {
 		d->open_tickets++;
-	else if (exit && state == 1)
+		return pd_map_put(&d->tickets, key, 1);
+	}
+	if (exit && state == 1) {
 		d->open_tickets--;
-	return pd_map_put(&d->tickets, key, entry ? 1 : 2);
+		pd_map_remove(&d->tickets, key);
+	}
+	return 0;
 }
 
 int tx_emit_event(tx_decoder *d, unsigned kind, const char *name, const XML_Char **atts)
