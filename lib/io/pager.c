@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 /*
- * What stays resident is at most AHEAD + 2 * BEHIND (24 MiB) of the file:
+ * What stays resident is at most AHEAD + 2 * BEHIND (40 MiB) of the file:
  * a streaming conversion of a 1 GB trace fits in 64 MB with its tables.
  */
-#define AHEAD ((uint64_t)16 << 20)   /* fault this far ahead of the pass */
+#define AHEAD ((uint64_t)32 << 20)   /* fault this far ahead of the pass */
 #define BEHIND ((uint64_t)4 << 20)   /* keep this much behind it mapped */
 #define STEP ((uint64_t)2 << 20)     /* work between looks at the pass's position */
 #define THREAD_MIN_SIZE ((uint64_t)128 << 20)
