@@ -48,6 +48,15 @@ PROFDATA_API int profdata_format_can_write(const profdata_format *f);
  */
 PROFDATA_API const profdata_format *profdata_format_sniff(const void *buf, size_t len);
 
+/*
+ * The format profdata_read() would choose for `in` (through gzip), from its
+ * first bytes, which stay for the read that follows: a pipe or a FIFO
+ * loses nothing. 0 and *out on success; PROFDATA_EFORMAT when no format
+ * recognises them, or the reader's error, said on the reader (with *out
+ * NULL). Threads: as every call on `in`.
+ */
+PROFDATA_API int profdata_reader_sniff(profdata_reader *in, const profdata_format **out);
+
 /* Decoder strictness. */
 typedef enum profdata_mode {
 	/* Keep everything complete before a problem, repair what the tools repair,

@@ -90,6 +90,12 @@ static int run_decoder(const profdata_format *f, profdata_reader *in, const prof
 	return e;
 }
 
+int profdata_reader_sniff(profdata_reader *in, const profdata_format **out)
+{
+	*out = NULL;
+	return choose(in, NULL, out);
+}
+
 int profdata_events_init(profdata_events *ev, size_t size)
 {
 	if (!ev || size < PD_EVENTS_SIZE_V1)

@@ -632,7 +632,17 @@ static int cmd_check(const args *a)
 	if (!r)
 		return EXIT_INVALID;
 	profdata_read_options o = read_opts(a, 1);
-	/* Build the model: its checks (unique ids, objects inside dumps) are part of validity. */
+	/*
+	 * Build the model: its checks (unique ids, objects inside dumps) are part
+	 * of validity. Primitive arrays' elements are not: an HPROF stream (gzip,
+	 * a pipe) reads past them rather than hold a 512 MiB array.
+	 */
+	char ropts[sizeof a->ropts];
+	const profdata_format *f = NULL;
+	memcpy(ropts, a->ropts, sizeof ropts);
+	if (profdata_reader_sniff(r, &f) == 0 && strcmp(profdata_format_name(f), "hprof") == 0 &&
+	    !strstr(ropts, "primitive_data=") && append_opt(ropts, sizeof ropts, "primitive_data=0") == 0)
+		o.options = ropts;
 	profdata_profile *p;
 	int e = profdata_read(&p, r, &o);
 	end_progress();

@@ -28,6 +28,7 @@ typedef struct hprof_decoder {
 	profdata_reader *in;
 	unsigned ids;
 	int mode; /* profdata_mode */
+	int no_primitive_data;  /* PD_DECODE_NO_PRIMITIVE_DATA, or the read option primitive_data=0 */
 	int dump_open;          /* a HEAP DUMP SEGMENT run is open (no HEAP DUMP END yet) */
 	int sample_type_done;
 	uint64_t size;          /* input size when it is one stable span, else UINT64_MAX */
@@ -776,7 +777,7 @@ static inline size_t primitive_array_dump(hprof_decoder *d, heap_body *b, unsign
 	if (!nodata) {
 		dl = (uint64_t)pd_be32(q + 5 + I) * es;
 		if (rem - head < dl)
-			return (d->a->flags & PD_DECODE_NO_PRIMITIVE_DATA) && d->size == UINT64_MAX
+			return d->no_primitive_data && d->size == UINT64_MAX
 			               ? skip_primitive_data(b, I, q, head + dl)
 			               : need_bytes(b, head + dl);
 	}
@@ -1284,6 +1285,10 @@ int pd_hprof_decode(const pd_decode_args *a)
 	d.a = a;
 	d.in = a->in;
 	d.mode = a->mode;
+	long long primitive_data = 1;
+	if (pd_options_int(a->opts, "primitive_data", 1, 0, 1, &primitive_data, pd_in_diag(a->in)))
+		return PROFDATA_EINVAL;
+	d.no_primitive_data = (a->flags & PD_DECODE_NO_PRIMITIVE_DATA) || !primitive_data;
 	blob = pd_in_blob(a->in);
 	d.size = blob ? pd_blob_size(blob) : UINT64_MAX;
 	rc = run(&d);

@@ -79,7 +79,10 @@ int pd_hprof_bid(const unsigned char *buf, size_t len)
 	return 40;
 }
 
-static const char *const hprof_read_options[] = { NULL };
+static const char *const hprof_read_options[] = {
+	"primitive_data",         /* 0: in a stream, read past primitive arrays' elements (type and length kept) */
+	NULL
+};
 
 /* HPROF objects carry payloads: objects listing references get them made up. */
 static const pd_transform_desc *const hprof_transforms[] = { &pd_transform_refs_to_payloads,
