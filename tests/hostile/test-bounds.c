@@ -295,16 +295,37 @@ static long big_read(void *payload, void *buf, size_t len)
 	return (long)((unsigned char *)b->z.next_out - (unsigned char *)buf);
 }
 
+/* A reader of the big stream; NULL (and *b NULL) when it cannot be had. */
+static profdata_reader *big_stream_open(big_stream **b)
+{
+	profdata_reader *r = NULL;
+	*b = malloc(sizeof **b);
+	if (!*b)
+		return NULL;
+	big_stream_init(*b);
+	if (profdata_reader_open_callbacks(&r, big_read, *b, "big.hprof.gz") != 0) {
+		deflateEnd(&(*b)->z);
+		free(*b);
+		*b = NULL;
+		return NULL;
+	}
+	return r;
+}
+
+static void big_stream_close(profdata_reader *r, big_stream *b)
+{
+	profdata_reader_free(r);
+	deflateEnd(&b->z);
+	free(b);
+}
+
 static int stream_histogram(const char *dir)
 {
-	big_stream *b = malloc(sizeof *b);
-	profdata_reader *r;
+	big_stream *b;
+	profdata_reader *r = big_stream_open(&b);
 	profdata_histogram *h = NULL;
 	(void)dir;
-	if (!b)
-		return 0;
-	big_stream_init(b);
-	if (profdata_reader_open_callbacks(&r, big_read, b, "big.hprof.gz") != 0)
+	if (!r)
 		return 0;
 	int e = profdata_histogram_read(&h, r, NULL, PROFDATA_HISTOGRAM_ALL_DUMPS);
 	int ok = e == 0 && profdata_reader_is_gzip(r) && profdata_histogram_total_instances(h) == 1 &&
@@ -315,24 +336,19 @@ static int stream_histogram(const char *dir)
 		       h ? (unsigned long long)profdata_histogram_total_instances(h) : 0ULL,
 		       h ? (unsigned long long)profdata_histogram_total_bytes(h) : 0ULL);
 	profdata_histogram_free(h);
-	profdata_reader_free(r);
-	deflateEnd(&b->z);
-	free(b);
+	big_stream_close(r, b);
 	return ok;
 }
 
 /* As `profdata check` reads a stream: the format sniffed from the reader, then the model, strictly. */
 static int stream_check(const char *dir)
 {
-	big_stream *b = malloc(sizeof *b);
-	profdata_reader *r;
+	big_stream *b;
+	profdata_reader *r = big_stream_open(&b);
 	profdata_profile *p = NULL;
 	const profdata_format *f = NULL;
 	(void)dir;
-	if (!b)
-		return 0;
-	big_stream_init(b);
-	if (profdata_reader_open_callbacks(&r, big_read, b, "big.hprof.gz") != 0)
+	if (!r)
 		return 0;
 	int e = profdata_reader_sniff(r, &f);
 	int ok = e == 0 && strcmp(profdata_format_name(f), "hprof") == 0;
@@ -347,9 +363,7 @@ static int stream_check(const char *dir)
 	if (!ok)
 		printf("  got %d (%s)\n", e, profdata_reader_error(r) ? profdata_reader_error(r)->message : "");
 	profdata_profile_free(p);
-	profdata_reader_free(r);
-	deflateEnd(&b->z);
-	free(b);
+	big_stream_close(r, b);
 	return ok;
 }
 #else
