@@ -38,6 +38,8 @@ typedef struct pd_heap_graph {
 	size_t nroot_targets;
 	profdata_heap_progress_fn progress;
 	void *progress_user;
+	/* Releases the mapped payloads the walks leave behind (io/pager.h); NULL when not mapped. */
+	struct pd_pager *pages;
 } pd_heap_graph;
 
 /* The reference slots of one object, null or not. */

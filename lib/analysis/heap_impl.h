@@ -57,8 +57,8 @@ static inline size_t pd_heap_class_slot(const profdata_heap *h, uint32_t i)
 	if (i >= h->g.n)
 		return SIZE_MAX;
 	size_t m = h->g.first + i;
-	uint32_t c = p->obj_class[m];
-	return c != UINT32_MAX ? c : p->classes.n + (((size_t)p->obj_kind[m] >> 2) & 15);
+	uint32_t c = pd_obj_class(p, m);
+	return c != UINT32_MAX ? c : p->classes.n + (((size_t)pd_obj_kind(p, m) >> 2) & 15);
 }
 
 #endif

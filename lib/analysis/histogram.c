@@ -427,8 +427,8 @@ static void tally_model(const profdata_profile *p, size_t first, size_t end, uin
 {
 	size_t ncls = p->classes.n;
 	for (size_t i = first; i < end; i++) {
-		uint32_t c = p->obj_class[i];
-		size_t elem = ((size_t)p->obj_kind[i] >> 2) & 15;
+		uint32_t c = pd_obj_class(p, i);
+		size_t elem = ((size_t)pd_obj_kind(p, i) >> 2) & 15;
 		size_t slot = c != UINT32_MAX ? c : ncls + (elem < PRIM_TYPES ? elem : 0);
 		instances[slot]++;
 		bytes[slot] += profdata_profile_object_size(p, i);

@@ -46,7 +46,7 @@ static int breadth_first(const profdata_heap *h, uint32_t target, uint32_t *pare
 static int root_kind(const profdata_heap *h, uint32_t i)
 {
 	const profdata_profile *p = h->g.p;
-	uint64_t id = i < h->g.n ? p->obj_id[h->g.first + i] : p->classes.v[i - h->g.n].id;
+	uint64_t id = i < h->g.n ? pd_obj_id(p, h->g.first + i) : p->classes.v[i - h->g.n].id;
 	for (size_t r = 0; r < p->roots.n; r++)
 		if (p->roots.v[r].dump == h->g.dump && p->roots.v[r].r.object_id == id)
 			return p->roots.v[r].r.kind;
@@ -85,10 +85,10 @@ static void name_hop(const profdata_heap *h, uint32_t from, uint32_t to, profdat
 			st->field = profdata_profile_string(p, s.statics[k].name_id, NULL);
 		if (s.list || s.statics)
 			return;
-		if ((p->obj_kind[m] & 3) == PROFDATA_OBJECT_ARRAY)
+		if ((pd_obj_kind(p, m) & 3) == PROFDATA_OBJECT_ARRAY)
 			st->index = (long long)k;
 		else
-			st->field = slot_field(p, p->obj_class[m], k);
+			st->field = slot_field(p, pd_obj_class(p, m), k);
 		return;
 	}
 }

@@ -25,7 +25,7 @@ static int below(const ranked *a, const ranked *b)
 static uint64_t node_id(const profdata_heap *h, uint32_t i)
 {
 	const profdata_profile *p = h->g.p;
-	return i < h->g.n ? p->obj_id[h->g.first + i] : p->classes.v[i - h->g.n].id;
+	return i < h->g.n ? pd_obj_id(p, h->g.first + i) : p->classes.v[i - h->g.n].id;
 }
 
 static void sift_down(ranked *heap, size_t n, size_t at)

@@ -25,6 +25,10 @@ struct pd_pager {
 	pthread_cond_t moved;
 	uint64_t cursor;       /* the pass's position, as last told (under lock) */
 	int stop;
+	/* random passes */
+	uint64_t page_shift;
+	uint64_t last_page;
+	uint64_t entered, budget_pages; /* pages entered since the last release; how many may be */
 };
 
 /*
@@ -113,6 +117,40 @@ pd_pager *pd_pager_start(pd_blob *blob)
 	/* Without a thread (small blob, or none to be had) the pass releases on its own thread. */
 	pg->threaded = pg->size >= THREAD_MIN_SIZE && start_thread(pg);
 	return pg;
+}
+
+pd_pager *pd_pager_start_random(pd_blob *blob, uint64_t budget)
+{
+	if (!blob || !pd_blob_mapped(blob))
+		return NULL;
+	(void)pd_blob_check(blob);
+	pd_pager *pg = calloc(1, sizeof(*pg));
+	if (!pg)
+		return NULL;
+	long ps = sysconf(_SC_PAGESIZE);
+	uint64_t page = ps > 0 ? (uint64_t)ps : 4096;
+	while (((uint64_t)1 << pg->page_shift) < page)
+		pg->page_shift++;
+	pg->blob = blob;
+	pg->size = pd_blob_size(blob);
+	pg->last_page = UINT64_MAX;
+	pg->budget_pages = budget >> pg->page_shift ? budget >> pg->page_shift : 1;
+	return pg;
+}
+
+void pd_pager_touch(pd_pager *pg, uint64_t pos)
+{
+	if (!pg)
+		return;
+	uint64_t page = pos >> pg->page_shift;
+	if (page == pg->last_page)
+		return;
+	pg->last_page = page;
+	if (++pg->entered < pg->budget_pages)
+		return;
+	/* Counting entries over-counts pages entered twice: the release comes early, never late. */
+	pd_blob_done(pg->blob, 0, pg->size);
+	pg->entered = 0;
 }
 
 void pd_pager_advance(pd_pager *pg, uint64_t pos)

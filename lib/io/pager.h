@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * A sequential pass over a mapped blob. It is the one place that releases
+ * A pass over a mapped blob, front to back or in no order (a graph walk). It is the one place that releases
  * what a pass has left behind (see pd_blob_done()), so that the resident set
  * holds the model instead of the whole file. On a large blob it also runs a
  * helper thread that walks the mapping just ahead of the pass, taking the
@@ -28,5 +28,16 @@ pd_pager *pd_pager_start(pd_blob *blob);
 void pd_pager_advance(pd_pager *pg, uint64_t pos);
 /* Stop, and join the thread if there is one. NULL is a no-op. */
 void pd_pager_stop(pd_pager *pg);
+
+/*
+ * A pass in no order (a walk of the object graph) over a mapped blob: no
+ * thread; pd_pager_touch() counts the pages the pass enters, and once they
+ * could add up to `budget` bytes everything is released (pages the pass
+ * comes back to map again from the page cache). NULL as pd_pager_start();
+ * stop it with pd_pager_stop().
+ */
+pd_pager *pd_pager_start_random(pd_blob *blob, uint64_t budget);
+/* The pass reads at `pos` (cheap: a compare, and a release now and then). NULL is a no-op. */
+void pd_pager_touch(pd_pager *pg, uint64_t pos);
 
 #endif

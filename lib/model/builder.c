@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOB_BIT ((uint64_t)1 << 63)
 
 static int fail(profdata_profile *p, int code, const char *what)
 {
@@ -398,10 +397,9 @@ static int grow_objects(profdata_profile *p)
 		if (!n_) return NOMEM(p); \
 		p->col = n_; \
 	} while (0)
-	GROW_COL(obj_id);
-	GROW_COL(obj_class);
-	GROW_COL(obj_kind);
-	GROW_COL(obj_data);
+	if (pd_col64_reserve(&p->obj_id, p->nobjects, ncap) < 0 || pd_col64_reserve(&p->obj_data, p->nobjects, ncap) < 0)
+		return NOMEM(p);
+	GROW_COL(obj_ck);
 	GROW_COL(obj_len);
 	if (p->obj_trace)
 		GROW_COL(obj_trace);
@@ -447,7 +445,7 @@ static int on_object(void *payload, const profdata_object *o)
 	if (p->nobjects == p->objcap && (e = grow_objects(p)) < 0)
 		return e;
 	size_t i = p->nobjects;
-	uint32_t crow = UINT32_MAX;
+	uint32_t crow = PD_OBJ_NO_CLASS;
 	if (o->class_id) {
 		/* Objects of one class come in runs: remember the last few lookups. */
 		size_t slot = (size_t)(o->class_id ^ (o->class_id >> 11)) & (PD_CLASS_CACHE - 1);
@@ -460,25 +458,27 @@ static int on_object(void *payload, const profdata_object *o)
 			p->class_cache_row[slot] = crow;
 		}
 	}
-	p->obj_id[i] = o->id;
-	p->obj_class[i] = crow;
-	p->obj_kind[i] = (uint8_t)((o->kind & 3) | ((o->elem_type & 15) << 2) |
-	                           ((o->flags & PROFDATA_OBJECT_NODATA) ? 64 : 0));
+	if (o->class_id && crow >= PD_OBJ_MAX_CLASSES)  /* the class takes 24 bits of obj_ck */
+		return fail(p, PROFDATA_ELIMIT, "objects of more than 16,777,214 classes");
+	unsigned kind = (o->kind & 3) | ((o->elem_type & 15u) << 2) | ((o->flags & PROFDATA_OBJECT_NODATA) ? 64 : 0);
+	p->obj_ck[i] = crow | (uint32_t)kind << 24;
 	p->obj_len[i] = (uint32_t)o->length;
+	uint64_t pos = UINT64_MAX;
 	if (o->data) {
 		const unsigned char *d = o->data;
 		const unsigned char *b = p->blob ? pd_blob_data(p->blob) : NULL;
-		if (b && d >= b && o->data_len <= pd_blob_size(p->blob) && (uint64_t)(d - b) <= pd_blob_size(p->blob) - o->data_len) {
-			p->obj_data[i] = BLOB_BIT | (uint64_t)(d - b);
+		uint64_t span = p->blob ? pd_blob_size(p->blob) : 0;
+		if (b && d >= b && o->data_len <= span && (uint64_t)(d - b) <= span - o->data_len) {
+			pos = (uint64_t)(d - b);
 		} else {
 			size_t off;
 			if (o->data_len > SIZE_MAX / 2 || pd_arena_put(&p->payload, d, (size_t)o->data_len, &off) < 0)
 				return NOMEM(p);
-			p->obj_data[i] = off;
+			pos = p->arena_base + off;
 		}
-	} else {
-		p->obj_data[i] = UINT64_MAX;
 	}
+	if (pd_col64_set(&p->obj_id, i, i, o->id) < 0 || pd_col64_set(&p->obj_data, i, i, pos) < 0)
+		return NOMEM(p);
 	if (i == 0)
 		p->obj_trace0 = o->trace_serial;
 	if (!p->obj_trace && o->trace_serial != p->obj_trace0 &&
@@ -506,7 +506,7 @@ static int on_object(void *payload, const profdata_object *o)
 		p->obj_refs_start[i] = start;
 		p->obj_refs_start[i + 1] = p->obj_refs.n;
 	}
-	if (i > 0 && o->id <= p->obj_id[i - 1])
+	if (i > 0 && o->id <= pd_obj_id(p, i - 1))
 		p->obj_sorted = 0;
 	p->nobjects++;
 	p->dumps.v[p->dumps.n - 1].nobjects++;
@@ -592,10 +592,11 @@ void profdata_profile_builder(profdata_events *ev)
 void pd_profile_set_source(profdata_profile *p, pd_blob *blob, const char *format_name)
 {
 	(void)format_name;
-	if (blob) {
+	if (blob && p->nobjects == 0) {  /* positions already given stay with the blob they name */
 		pd_blob_retain(blob);
 		pd_blob_release(p->blob);
 		p->blob = blob;
+		p->arena_base = pd_blob_size(blob) + 1;  /* a payload may end the blob: its position is the size */
 	}
 }
 
@@ -671,16 +672,18 @@ int pd_profile_finish(profdata_profile *p)
 	p->meta.comments = p->meta_nkvs ? p->kv_view + p->meta_kvs_off : NULL;
 	p->meta.ncomments = p->meta_nkvs;
 	if (!p->obj_sorted) {
-		TRY(p, pd_index_reserve(&p->obj_ix, p->obj_id, p->nobjects));
+		/* The hash index reads its keys from a plain array. */
+		TRY(p, pd_col64_widen(&p->obj_id, p->nobjects));
+		TRY(p, pd_index_reserve(&p->obj_ix, p->obj_id.wide, p->nobjects));
 		for (size_t i = 0; i < p->nobjects; i++) {
 			uint32_t dup;
-			int a = pd_index_add(&p->obj_ix, p->obj_id, (uint32_t)i, &dup);
+			int a = pd_index_add(&p->obj_ix, p->obj_id.wide, (uint32_t)i, &dup);
 			if (a < 0)
 				return NOMEM(p);
 			if (a == 1)
 				pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0,
 				             "object id 0x%llx appears twice; lookups find the first",
-				             (unsigned long long)p->obj_id[i]);
+				             (unsigned long long)p->obj_id.wide[i]);
 		}
 	}
 	for (size_t i = 0; i < p->unloads.n; i++) {

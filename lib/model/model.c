@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOB_BIT ((uint64_t)1 << 63)
 
 /*
  * Hand a row to a caller whose headers may declare a shorter or longer
@@ -66,6 +65,8 @@ int profdata_profile_new(profdata_profile **out)
 		return PROFDATA_ENOMEM;
 	pd_diag_init(&p->diag, "<model>");
 	p->obj_sorted = 1;
+	pd_col64_init(&p->obj_id, PD_COL_NEAR_FIRST);
+	pd_col64_init(&p->obj_data, PD_COL_FROM_ZERO);
 	*out = p;
 	return 0;
 }
@@ -84,8 +85,9 @@ void profdata_profile_free(profdata_profile *p)
 	PD_FREE_ALL(p->str_ids.v, p->str_off.v, p->str_len.v, p->str_bytes.p);
 	PD_FREE_ALL(p->classes.v, p->class_ids.v, p->loads.v, p->load_serials.v, p->load_class.v, p->unloads.v);
 	PD_FREE_ALL(p->constants.v, p->fields.v, p->class_refs.v, p->ref_offsets.v, p->cdumps.v);
-	PD_FREE_ALL(p->obj_id, p->obj_class, p->obj_kind, p->obj_data, p->obj_len, p->obj_trace, p->obj_size,
-	            p->obj_refs_start, p->obj_refs.v, p->payload.p);
+	pd_col64_free(&p->obj_id);
+	pd_col64_free(&p->obj_data);
+	PD_FREE_ALL(p->obj_ck, p->obj_len, p->obj_trace, p->obj_size, p->obj_refs_start, p->obj_refs.v, p->payload.p);
 	PD_FREE_ALL(p->roots.v, p->dumps.v, p->heaps.v, p->threads.v, p->thread_serials.v);
 	PD_FREE_ALL(p->functions.v, p->function_ids.v, p->frames.v, p->frame_ids.v, p->stacks.v,
 	            p->stack_serials.v, p->stack_frames.v);
@@ -288,7 +290,7 @@ STORED_ROW_GETTER(mapping, profdata_mapping, mappings, )
 
 const unsigned char *pd_object_data(const profdata_profile *p, size_t i, uint64_t *len)
 {
-	uint8_t k = p->obj_kind[i];
+	unsigned k = pd_obj_kind(p, i);
 	int kind = k & 3, elem = (k >> 2) & 15, nodata = (k >> 6) & 1;
 	uint64_t n = p->obj_len[i];
 	uint64_t bytes;
@@ -299,12 +301,12 @@ const unsigned char *pd_object_data(const profdata_profile *p, size_t i, uint64_
 	else
 		bytes = nodata ? 0 : n * pd_jvm_type_size(elem, p->meta.id_size);
 	*len = bytes;
-	uint64_t off = p->obj_data[i];
-	if (off == UINT64_MAX)
+	uint64_t pos = pd_obj_payload(p, i);
+	if (pos == UINT64_MAX)
 		return NULL;
-	if (off & BLOB_BIT)
-		return pd_blob_data(p->blob) + (off & ~BLOB_BIT);
-	return p->payload.p + off;
+	if (pos < p->arena_base)
+		return pd_blob_data(p->blob) + pos;
+	return p->payload.p + (pos - p->arena_base);
 }
 
 int profdata_profile_object_sized(const profdata_profile *p, size_t i, profdata_object *out, size_t out_size)
@@ -313,9 +315,9 @@ int profdata_profile_object_sized(const profdata_profile *p, size_t i, profdata_
 		return PROFDATA_ENOTFOUND;
 	profdata_object row;
 	memset(&row, 0, sizeof(row));
-	uint8_t k = p->obj_kind[i];
-	row.id = p->obj_id[i];
-	uint32_t c = p->obj_class[i];
+	unsigned k = pd_obj_kind(p, i);
+	row.id = pd_obj_id(p, i);
+	uint32_t c = pd_obj_class(p, i);
 	row.class_id = c == UINT32_MAX ? 0 : p->classes.v[c].id;
 	row.trace_serial = p->obj_trace ? p->obj_trace[i] : p->obj_trace0;
 	row.kind = k & 3;
@@ -339,22 +341,15 @@ int profdata_profile_object_sized(const profdata_profile *p, size_t i, profdata_
 int profdata_profile_find_object(const profdata_profile *p, uint64_t id, size_t *index)
 {
 	if (p->obj_sorted) {
-		size_t lo = 0, hi = p->nobjects;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (p->obj_id[mid] < id)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < p->nobjects && p->obj_id[lo] == id) {
+		size_t lo = pd_col64_lower_bound(&p->obj_id, 0, p->nobjects, id);
+		if (lo < p->nobjects && pd_obj_id(p, lo) == id) {
 			*index = lo;
 			return 0;
 		}
 		return PROFDATA_ENOTFOUND;
 	}
 	uint32_t row;
-	if (!pd_index_find(&p->obj_ix, p->obj_id, id, &row))
+	if (!pd_index_find(&p->obj_ix, p->obj_id.wide, id, &row))
 		return PROFDATA_ENOTFOUND;
 	*index = row;
 	return 0;
@@ -388,7 +383,7 @@ long profdata_profile_object_refs(const profdata_profile *p, size_t i, int inclu
 	if (i >= p->nobjects)
 		return PROFDATA_ENOTFOUND;
 	pd_jvm_refs sink = { out, cap, include_null, 0, 0 };
-	if (p->obj_refs_start && (p->obj_refs_start[i + 1] > p->obj_refs_start[i] || p->obj_data[i] == UINT64_MAX)) {
+	if (p->obj_refs_start && (p->obj_refs_start[i + 1] > p->obj_refs_start[i] || pd_obj_payload(p, i) == UINT64_MAX)) {
 		for (uint64_t k = p->obj_refs_start[i]; k < p->obj_refs_start[i + 1]; k++)
 			pd_jvm_refs_add(&sink, p->obj_refs.v[k]);
 		return (long)sink.n;
@@ -398,14 +393,15 @@ long profdata_profile_object_refs(const profdata_profile *p, size_t i, int inclu
 	if (!d)
 		return 0;
 	unsigned ids = p->meta.id_size;
-	int kind = p->obj_kind[i] & 3;
+	int kind = pd_obj_kind(p, i) & 3;
+	uint32_t crow = pd_obj_class(p, i);
 	if (kind == PROFDATA_OBJECT_ARRAY) {
 		pd_jvm_array_refs(d, len, ids, &sink);
 		return (long)sink.n;
 	}
-	if (kind != PROFDATA_OBJECT_INSTANCE || p->obj_class[i] == UINT32_MAX)
+	if (kind != PROFDATA_OBJECT_INSTANCE || crow == UINT32_MAX)
 		return 0;
-	const pd_class_row *c = &p->classes.v[p->obj_class[i]];
+	const pd_class_row *c = &p->classes.v[crow];
 	if (!c->layout_ok)
 		return PROFDATA_EFORMAT;
 	pd_jvm_instance_refs(d, len, ids, c->nref_offsets ? p->ref_offsets.v + c->ref_offsets_off : NULL,
@@ -428,9 +424,9 @@ uint64_t profdata_profile_reference_count(const profdata_profile *p)
 		long n = profdata_profile_object_refs(p, i, 0, NULL, 0);
 		if (n > 0)
 			total += (uint64_t)n;
-		uint64_t off = p->obj_data[i];
-		if (pass && off != UINT64_MAX && (off & BLOB_BIT))
-			pd_pager_advance(pass, off & ~BLOB_BIT);
+		uint64_t pos = pd_obj_payload(p, i);
+		if (pass && pos < p->arena_base)
+			pd_pager_advance(pass, pos);
 	}
 	pd_pager_stop(pass);
 	return total;
@@ -443,12 +439,12 @@ uint64_t profdata_profile_object_size(const profdata_profile *p, size_t i)
 		return 0;
 	if (p->obj_size && p->obj_size[i])
 		return p->obj_size[i];
-	uint8_t k = p->obj_kind[i];
+	unsigned k = pd_obj_kind(p, i);
 	int kind = k & 3, elem = (k >> 2) & 15;
 	uint64_t n = p->obj_len[i];
 	if (kind != PROFDATA_OBJECT_INSTANCE)
 		return pd_jvm_array_size(&p->jvm, kind, elem, n);
-	uint32_t c = p->obj_class[i];
+	uint32_t c = pd_obj_class(p, i);
 	if (c == UINT32_MAX)
 		return pd_jvm_instance_size(&p->jvm, 0, 0, 0, 0, n);
 	const pd_class_row *cr = &p->classes.v[c];

@@ -12,6 +12,7 @@
 #include "model/model.h"
 #include "util/hashmap.h"
 #include "jvm/jvm.h"
+#include "util/column.h"
 
 /* A growable byte arena addressed by offset. */
 typedef struct pd_arena {
@@ -145,13 +146,16 @@ struct profdata_profile {
 	PD_VEC(pd_cdump_row) cdumps;
 	PD_VEC(profdata_class_unload) unloads;
 
-	/* objects: columns */
+	/*
+	 * objects: columns, 16 bytes an object on a HotSpot dump below 4 GB
+	 * (doc/design.md, "The model's bytes"); read them through pd_obj_*().
+	 */
 	size_t nobjects, objcap;
-	uint64_t *obj_id;
-	uint32_t *obj_class;            /* class row; UINT32_MAX for none */
-	uint8_t *obj_kind;              /* kind | elem_type << 2 | nodata << 6 */
-	uint64_t *obj_data;             /* payload offset; top bit set: in the blob, else in `payload` */
+	pd_col64 obj_id;                /* 4 bytes while ids fit 32 bits from a base (util/column.h), else 8 */
+	uint32_t *obj_ck;               /* class row (low 24 bits, PD_OBJ_NO_CLASS for none) | kind byte << 24 */
+	pd_col64 obj_data;              /* payload position (see pd_obj_payload), UINT64_MAX none; 4 or 8 bytes */
 	uint32_t *obj_len;              /* elements (arrays) or bytes (instances) */
+	uint64_t arena_base;            /* payload positions below it are in the blob, the rest in `payload` */
 	uint32_t *obj_trace;            /* NULL while every trace is obj_trace0 */
 	uint32_t obj_trace0;
 	uint64_t *obj_size;             /* NULL while no object states a size */
@@ -217,6 +221,26 @@ int pd_model_on_trace_context(void *payload, const profdata_trace_context *c);
 int pd_model_replay_contexts(const profdata_profile *p, size_t *next, uint64_t before, const profdata_events *ev,
                              void *payload);
 int pd_model_contexts_equal(const profdata_profile *a, const profdata_profile *b, size_t *differs_at);
+
+/* ---- object columns ---- */
+
+#define PD_OBJ_NO_CLASS 0xFFFFFFu   /* the class field of an object without a class row */
+#define PD_OBJ_MAX_CLASSES PD_OBJ_NO_CLASS
+
+static inline uint64_t pd_obj_id(const profdata_profile *p, size_t i) { return pd_col64_get(&p->obj_id, i); }
+
+/* Class row, UINT32_MAX for none. */
+static inline uint32_t pd_obj_class(const profdata_profile *p, size_t i)
+{
+	uint32_t c = p->obj_ck[i] & PD_OBJ_NO_CLASS;
+	return c == PD_OBJ_NO_CLASS ? UINT32_MAX : c;
+}
+
+/* kind | elem_type << 2 | nodata << 6 */
+static inline unsigned pd_obj_kind(const profdata_profile *p, size_t i) { return p->obj_ck[i] >> 24; }
+
+/* The payload's position: below arena_base in the blob, else arena_base + offset in `payload`; UINT64_MAX none. */
+static inline uint64_t pd_obj_payload(const profdata_profile *p, size_t i) { return pd_col64_get(&p->obj_data, i); }
 
 /* Object payload access. */
 const unsigned char *pd_object_data(const profdata_profile *p, size_t i, uint64_t *len);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* lib/util: the string interner (pd_intern), the id map (pd_map) and the seeded byte-string hash (pd_hash_bytes). */
+/* lib/util: the string interner (pd_intern), the id map (pd_map), the seeded byte-string hash (pd_hash_bytes)
+ * and the narrow-while-it-fits column (pd_col64). */
 #include "support.h"
+#include "util/column.h"
 #include "util/hashmap.h"
 
 #include <stdio.h>
@@ -231,6 +233,73 @@ START_TEST(map_remove_keeps_every_other_key)
 }
 END_TEST
 
+/* Fill a column with `n` values from `value`, checking every row after each set. */
+static void fill_column(pd_col64 *c, size_t n, uint64_t (*value)(size_t))
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i == c->cap)
+			ck_assert_int_eq(pd_col64_reserve(c, i, c->cap ? c->cap * 2 : 4), 0);
+		ck_assert_int_eq(pd_col64_set(c, i, i, value(i)), 0);
+	}
+	for (size_t i = 0; i < n; i++)
+		ck_assert_uint_eq(pd_col64_get(c, i), value(i));
+}
+
+static uint64_t aligned_ids(size_t i) { return UINT64_C(0x640000000) + 24 * (uint64_t)i; }
+static uint64_t ids_then_one_below(size_t i) { return i == 50 ? UINT64_C(0x1000) : aligned_ids(i); }
+static uint64_t ids_then_misaligned(size_t i) { return i == 70 ? aligned_ids(i) + 4 : aligned_ids(i); }
+static uint64_t positions_with_none(size_t i) { return i % 7 == 3 ? UINT64_MAX : 1000 * (uint64_t)i; }
+static uint64_t positions_past_4gib(size_t i) { return i == 90 ? UINT64_C(5) << 30 : 1000 * (uint64_t)i; }
+
+/* 4 bytes a row while values fit, every value back unchanged, widened once one does not. */
+START_TEST(column_narrow_until_a_value_does_not_fit)
+{
+	pd_col64 c;
+	pd_col64_init(&c, PD_COL_NEAR_FIRST);
+	fill_column(&c, 100, aligned_ids);
+	ck_assert_uint_eq(pd_col64_row_bytes(&c), 4);
+	ck_assert_uint_eq(c.shift, 3);
+	pd_col64_free(&c);
+	uint64_t (*widening[])(size_t) = { ids_then_one_below, ids_then_misaligned };
+	for (size_t k = 0; k < 2; k++) {
+		pd_col64_init(&c, PD_COL_NEAR_FIRST);
+		fill_column(&c, 100, widening[k]);
+		ck_assert_uint_eq(pd_col64_row_bytes(&c), 8);
+		pd_col64_free(&c);
+	}
+	pd_col64_init(&c, PD_COL_FROM_ZERO);
+	fill_column(&c, 100, positions_with_none);
+	ck_assert_uint_eq(pd_col64_row_bytes(&c), 4);
+	pd_col64_free(&c);
+	pd_col64_init(&c, PD_COL_FROM_ZERO);
+	fill_column(&c, 100, positions_past_4gib);
+	ck_assert_uint_eq(pd_col64_row_bytes(&c), 8);
+	pd_col64_free(&c);
+}
+END_TEST
+
+/* lower_bound finds every value and the place of values between, below and above, narrow or wide. */
+START_TEST(column_lower_bound_narrow_and_wide)
+{
+	for (int wide = 0; wide < 2; wide++) {
+		pd_col64 c;
+		pd_col64_init(&c, PD_COL_NEAR_FIRST);
+		fill_column(&c, 100, aligned_ids);
+		if (wide)
+			ck_assert_int_eq(pd_col64_widen(&c, 100), 0);
+		for (size_t i = 0; i < 100; i++) {
+			ck_assert_uint_eq(pd_col64_lower_bound(&c, 0, 100, aligned_ids(i)), i);
+			ck_assert_uint_eq(pd_col64_lower_bound(&c, 0, 100, aligned_ids(i) + 1), i + 1);
+			ck_assert_uint_eq(pd_col64_lower_bound(&c, 0, 100, aligned_ids(i) - 1), i);
+		}
+		ck_assert_uint_eq(pd_col64_lower_bound(&c, 0, 100, 0), 0);
+		ck_assert_uint_eq(pd_col64_lower_bound(&c, 0, 100, UINT64_MAX - 1), 100);
+		ck_assert_uint_eq(pd_col64_lower_bound(&c, 10, 20, aligned_ids(50)), 20);
+		pd_col64_free(&c);
+	}
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("util");
@@ -244,6 +313,10 @@ Suite *suite_main(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("map");
 	tcase_add_test(tc, map_remove_keeps_every_other_key);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("column");
+	tcase_add_test(tc, column_narrow_until_a_value_does_not_fit);
+	tcase_add_test(tc, column_lower_bound_narrow_and_wide);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("hash");
 	tcase_add_test(tc, hash_bytes_equal_inputs_equal_hashes);
