@@ -227,17 +227,6 @@ static int flush_text(tx_decoder *d)
 	return e;
 }
 
-/*
- * A TRACE or traceRoot element inside a fragment stream (a document pasted
- * after stray bytes) is read as the root it would be at the start: were it
- * kept as an element, the fragments written from it would begin with it and
- * read back as a rooted document.
- */
-static int is_root_name(const char *name)
-{
-	return strcmp(name, "TRACE") == 0 || strcmp(name, "traceRoot") == 0;
-}
-
 static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **atts)
 {
 	tx_decoder *d = ud;
@@ -252,8 +241,14 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
 		return;
 	}
 	d->nelements++;
-	if (d->fragments && d->depth == 2 && !d->inner_root && is_root_name(name)) {
-		d->inner_root = 1;  /* its children are the stream's elements, as when it is read as the root */
+	/*
+	 * A TRACE or traceRoot inside a fragment stream (a document pasted after
+	 * stray bytes) is read as the root it would be at the start: were it kept
+	 * as an element, fragments written from it would begin with it and read
+	 * back as a rooted document.
+	 */
+	if (d->fragments && d->depth == 2 && !d->inner_root && tx_is_root_name(name)) {
+		d->inner_root = 1;
 		return;
 	}
 	int level = d->depth - d->inner_root;

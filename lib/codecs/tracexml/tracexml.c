@@ -140,6 +140,8 @@ static const char *method_other_name(const char *name, int side)
 const char *tx_method_to_model(const char *name) { return method_other_name(name, 0); }
 const char *tx_method_to_file(const char *name) { return method_other_name(name, 1); }
 
+int tx_is_root_name(const char *name) { return strcmp(name, "TRACE") == 0 || strcmp(name, "traceRoot") == 0; }
+
 static int known_element_at(const unsigned char *p, size_t len)
 {
 	size_t n = 0;
@@ -151,7 +153,7 @@ static int known_element_at(const unsigned char *p, size_t len)
 		return 0;
 	memcpy(name, p, n);
 	name[n] = '\0';
-	if (strcmp(name, "TRACE") == 0 || strcmp(name, "traceRoot") == 0)
+	if (tx_is_root_name(name))
 		return 2;
 	return tx_element_find(name) != NULL;
 }

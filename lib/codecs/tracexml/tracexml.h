@@ -31,6 +31,8 @@ typedef struct tx_element {
 /* Every element name of the DTD (and TPTP's), NULL-terminated; NULL for names it lacks. */
 extern const tx_element tx_elements[];
 const tx_element *tx_element_find(const char *name);
+/* Whether an element of this name is a document's root: TRACE (TPTP) or traceRoot (the patent). */
+int tx_is_root_name(const char *name);
 /* Whether `p` (after a '<') names a root, TRACE or traceRoot, ended as a tag name ends. */
 int tx_root_name_at(const unsigned char *p, size_t len);
 /* The element written for a trace-event kind other than OTHER and NESTED. */
