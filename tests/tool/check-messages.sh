@@ -71,3 +71,16 @@ expect_status 1 "$tool" convert "$fixture" "$dir/dump.folded" --to folded
 grep -q "no samples" "$dir/err" || fail "folded from a heap dump: $(cat "$dir/err")"
 [ ! -e "$dir/dump.folded" ] || fail "an output was left behind"
 echo "empty results refused: histo of a CPU profile, folded stacks of a heap dump"
+
+# A FIFO is read once: the format histo --json names comes from the bytes read, not from a second open
+# (which would wait for a writer that never comes).
+mkfifo "$dir/in.fifo"
+cat "$fixture" >"$dir/in.fifo" &
+expect_status 0 timeout 20 "$tool" histo "$dir/in.fifo" --json --limit 1
+wait
+grep -q '"format":"hprof"' "$dir/out" || fail "histo --json of a FIFO: $(cat "$dir/out" "$dir/err")"
+cat "$cpu" >"$dir/in.fifo" &
+expect_status 1 timeout 20 "$tool" histo "$dir/in.fifo"
+wait
+grep -q "(gperftools) holds no heap dump" "$dir/err" || fail "histo of a FIFO'd CPU profile: $(cat "$dir/err")"
+echo "a FIFO is read once: histo names its format from the bytes it read"

@@ -525,25 +525,22 @@ static int cmd_info(const args *a)
 	return finish_stdout(0);
 }
 
-/* The input's format: --from, else what its first bytes say (NULL for a pipe). */
-static const char *input_format(const args *a)
+/*
+ * The input's format: --from, else what the reader's first bytes say (they
+ * stay for the read: a pipe or a FIFO loses nothing, and is not opened
+ * twice). NULL when nothing recognises them (the read then says why).
+ */
+static const char *input_format(const args *a, profdata_reader *r)
 {
+	const profdata_format *fmt;
 	if (a->from)
 		return a->from;
-	FILE *f = strcmp(a->files[0], "-") == 0 ? NULL : fopen(a->files[0], "rb");
-	if (!f)
-		return NULL;
-	unsigned char head[4096];
-	size_t n = fread(head, 1, sizeof(head), f);
-	fclose(f);
-	const profdata_format *fmt = profdata_format_sniff(head, n);
-	return fmt ? profdata_format_name(fmt) : NULL;
+	return profdata_reader_sniff(r, &fmt) == 0 ? profdata_format_name(fmt) : NULL;
 }
 
 /* What the text shows, and where it came from. */
-static void json_histogram(const args *a, const profdata_histogram *h, size_t n)
+static void json_histogram(const args *a, const char *format, const profdata_histogram *h, size_t n)
 {
-	const char *format = input_format(a);
 	printf("{\"file\":");
 	json_string(a->files[0]);
 	printf(",\"format\":");
@@ -569,9 +566,8 @@ static void json_histogram(const args *a, const profdata_histogram *h, size_t n)
 }
 
 /* An empty table would say "nothing" where the truth is "not a heap dump". */
-static void refuse_empty_histogram(const args *a)
+static void refuse_empty_histogram(const args *a, const char *format)
 {
-	const char *format = input_format(a);
 	fprintf(stderr, "profdata: %s: no objects to count: the input%s%s%s holds no heap dump%s\n", a->files[0],
 	        format ? " (" : "", format ? format : "", format ? ")" : "",
 	        a->dump > 0 ? " with that number (--dump counts from 0)" : "");
@@ -590,6 +586,7 @@ static int cmd_histo(const args *a)
 		return EXIT_INVALID;
 	profdata_read_options o = read_opts(a, 0);
 	profdata_histogram *h;
+	const char *format = input_format(a, r);
 	int e = profdata_histogram_read(&h, r, &o, a->dump);
 	end_progress();
 	if (e < 0) {
@@ -599,7 +596,7 @@ static int cmd_histo(const args *a)
 	}
 	warnings(a, r, NULL);
 	if (profdata_histogram_count(h) == 0) {
-		refuse_empty_histogram(a);
+		refuse_empty_histogram(a, format);
 		profdata_histogram_free(h);
 		profdata_reader_free(r);
 		return EXIT_INVALID;
@@ -608,7 +605,7 @@ static int cmd_histo(const args *a)
 	if (a->limit >= 0 && (size_t)a->limit < n)
 		n = (size_t)a->limit;
 	if (a->json) {
-		json_histogram(a, h, n);
+		json_histogram(a, format, h, n);
 	} else {
 		printf("%6s %14s %16s  %s\n", "rank", "instances", "bytes", "class");
 		for (size_t i = 0; i < n; i++) {
@@ -638,10 +635,10 @@ static int cmd_check(const args *a)
 	 * a pipe) reads past them rather than hold a 512 MiB array.
 	 */
 	char ropts[sizeof a->ropts];
-	const profdata_format *f = NULL;
+	const char *format = input_format(a, r);
 	memcpy(ropts, a->ropts, sizeof ropts);
-	if (profdata_reader_sniff(r, &f) == 0 && strcmp(profdata_format_name(f), "hprof") == 0 &&
-	    !strstr(ropts, "primitive_data=") && append_opt(ropts, sizeof ropts, "primitive_data=0") == 0)
+	if (format && strcmp(format, "hprof") == 0 && !strstr(ropts, "primitive_data=") &&
+	    append_opt(ropts, sizeof ropts, "primitive_data=0") == 0)
 		o.options = ropts;
 	profdata_profile *p;
 	int e = profdata_read(&p, r, &o);
