@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/model_encoder.h"
+#include "analysis/samples.h"
 
 /* Replace the characters that would break a folded line in b from `start` on. */
 static void clean_from(pd_strbuf *b, size_t start)
