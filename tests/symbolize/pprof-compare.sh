@@ -147,6 +147,16 @@ if command -v go >/dev/null 2>&1 && go tool -n pprof >/dev/null 2>&1; then
         grep -q " $f\$" go.top || fail "go tool pprof: no $f in: $(cat go.top)"
     done
     echo "ok: go tool pprof reads the export with the workload's names"
+    # Inlined calls are lines of the location of the call they were inlined into, as pprof has them:
+    # go tool pprof marks them "(inline)" and still counts their samples flat.
+    "$profdata" convert w2.prof w2.pb.gz --to pprof --symbolize=yes
+    go tool pprof -symbolize=none -top -nodecount=1000 -sample_index=0 w2.pb.gz > go2.top 2>&1
+    grep -q " mix_bits (inline)\$" go2.top || fail "go tool pprof: mix_bits not inlined in: $(cat go2.top)"
+    flat_folded=$(awk '{ n = split($1, f, ";"); if (f[n] == "mix_bits") s += $2 } END { print s + 0 }' w2.folded)
+    flat_go=$(awk '$NF == "(inline)" && $(NF-1) == "mix_bits" { print $1 + 0 }' go2.top)
+    [ "$flat_folded" -gt 0 ] && [ "$flat_go" = "$flat_folded" ] ||
+        fail "mix_bits flat: go tool pprof $flat_go, folded $flat_folded: $(cat go2.top)"
+    echo "ok: inlined calls are lines of one location (go tool pprof: mix_bits (inline), flat $flat_go as folded)"
 else
     echo "go tool pprof missing: the pprof export check is skipped (the rest passed)"
 fi

@@ -54,7 +54,9 @@ typedef struct pprof_writer {
 
 	uint32_t *frame_location;      /* frame index -> location id; 0 unused */
 	uint32_t *function_out;        /* function index -> pprof function id; 0 unused */
-	uint32_t *used_frames;         /* frame indexes in location order */
+	uint32_t *used_frames;         /* frame indexes by location, each location's innermost call first */
+	uint32_t *location_start;      /* location i's frames: used_frames[location_start[i] ..[i + 1]) */
+	size_t nused_frames;
 	uint32_t *used_functions;      /* function indexes in function order */
 	size_t nlocations, nfunctions;
 
@@ -207,21 +209,62 @@ static int sum_samples(pprof_writer *pw)
 	return rc;
 }
 
-/* The location id of frame fi, numbering it (and its function) at first use. */
-static uint64_t location_of(pprof_writer *pw, size_t fi)
+static void use_function(pprof_writer *pw, size_t fi)
 {
 	profdata_frame fr;
 	size_t fn;
-	if (pw->frame_location[fi])
-		return pw->frame_location[fi];
-	pw->frame_location[fi] = (uint32_t)++pw->nlocations;
-	pw->used_frames[pw->nlocations - 1] = (uint32_t)fi;
 	profdata_profile_frame(pw->p, fi, &fr);
 	if (fr.function_id && profdata_profile_find_function(pw->p, fr.function_id, &fn) == 0 && !pw->function_out[fn]) {
 		pw->function_out[fn] = (uint32_t)++pw->nfunctions;
 		pw->used_functions[pw->nfunctions - 1] = (uint32_t)fn;
 	}
+}
+
+/*
+ * The location id of frame fi, with the `ninlined` frames before it in the
+ * stack (calls inlined into it, innermost first) as its first lines,
+ * numbering it (and its functions) at first use. The symbolizer gives a PC
+ * the same inlined calls wherever it appears, so the frame names the group.
+ */
+static uint64_t location_of(pprof_writer *pw, size_t fi, const size_t *inlined, size_t ninlined)
+{
+	if (pw->frame_location[fi])
+		return pw->frame_location[fi];
+	pw->frame_location[fi] = (uint32_t)++pw->nlocations;
+	for (size_t k = 0; k < ninlined; k++) {
+		pw->used_frames[pw->nused_frames++] = (uint32_t)inlined[k];
+		use_function(pw, inlined[k]);
+	}
+	pw->used_frames[pw->nused_frames++] = (uint32_t)fi;
+	use_function(pw, fi);
+	pw->location_start[pw->nlocations] = (uint32_t)pw->nused_frames;
 	return pw->frame_location[fi];
+}
+
+/* An inlined call's frame (lib/transform/symbolize.c): no address of its own, but a mapping. */
+static int is_inlined_call(const profdata_profile *p, size_t fi)
+{
+	profdata_frame fr;
+	profdata_profile_frame(p, fi, &fr);
+	return !fr.has_address && fr.mapping;
+}
+
+/* Sample s's locations from stack st: inlined calls join the location of the frame they are inlined into. */
+static void sample_locations(pprof_writer *pw, pb_sample *s, const profdata_stack *st, size_t *pending)
+{
+	size_t npending = 0;
+	for (size_t j = 0; j < st->nframes; j++) {
+		size_t fi;
+		/* an unknown frame id: nothing to point at */
+		if (profdata_profile_find_frame(pw->p, st->frame_ids[j], &fi) < 0)
+			continue;
+		if (j + 1 < st->nframes && is_inlined_call(pw->p, fi) && !pw->frame_location[fi]) {
+			pending[npending++] = fi;
+			continue;
+		}
+		s->location_id[s->n_location_id++] = location_of(pw, fi, pending, npending);
+		npending = 0;
+	}
 }
 
 static int add_samples(pprof_writer *pw)
@@ -239,11 +282,17 @@ static int add_samples(pprof_writer *pw)
 	pw->location_ids = message_array(pw, nids, sizeof *pw->location_ids);
 	pw->frame_location = message_array(pw, nframes, sizeof *pw->frame_location);
 	pw->function_out = message_array(pw, nfunctions, sizeof *pw->function_out);
-	pw->used_frames = message_array(pw, nframes, sizeof *pw->used_frames);
+	/* a frame is used at most twice: as a location of its own and inlined into another's */
+	pw->used_frames = message_array(pw, 2 * nframes + 1, sizeof *pw->used_frames);
+	pw->location_start = message_array(pw, nframes + 1, sizeof *pw->location_start);
+	size_t *pending = malloc((nframes + 1) * sizeof *pending);
 	pw->used_functions = message_array(pw, nfunctions, sizeof *pw->used_functions);
 	if (!pw->samples || !pw->sample_ptrs || !pw->location_ids || !pw->frame_location || !pw->function_out ||
-	    !pw->used_frames || !pw->used_functions)
+	    !pw->used_frames || !pw->location_start || !pw->used_functions || !pending) {
+		free(pending);
 		return PROFDATA_ENOMEM;
+	}
+	pw->location_start[0] = 0;
 	nids = 0;
 	for (size_t i = 0; i < pw->nsamples; i++) {
 		pb_sample *s = &pw->samples[i];
@@ -251,17 +300,13 @@ static int add_samples(pprof_writer *pw)
 		profdata_profile_stack(pw->p, pw->sample_stack[i], &st);
 		*s = init_sample;
 		s->location_id = pw->location_ids + nids;
-		for (size_t j = 0; j < st.nframes; j++) {
-			size_t fi;
-			/* an unknown frame id: nothing to point at */
-			if (profdata_profile_find_frame(pw->p, st.frame_ids[j], &fi) == 0)
-				s->location_id[s->n_location_id++] = location_of(pw, fi);
-		}
+		sample_locations(pw, s, &st, pending);
 		nids += s->n_location_id;
 		s->value = pw->values + i * pw->nvalues;
 		s->n_value = pw->nvalues;
 		pw->sample_ptrs[i] = s;
 	}
+	free(pending);
 	pw->prof.n_sample = pw->nsamples;
 	pw->prof.sample = pw->sample_ptrs;
 	return 0;
@@ -392,37 +437,51 @@ static void mark_symbolized(pprof_writer *pw, uint64_t mapping_id, const profdat
 	m->has_inline_frames |= fr->line > 0;
 }
 
+/* Location i's lines, innermost call first (the last is the frame the others were inlined into). */
+static void location_lines(pprof_writer *pw, pb_location *o, size_t i)
+{
+	static const pb_line init_line = PERFTOOLS__PROFILES__LINE__INIT;
+	size_t from = pw->location_start[i], to = pw->location_start[i + 1];
+	o->line = &pw->line_ptrs[from];
+	for (size_t k = from; k < to; k++) {
+		profdata_frame fr;
+		size_t fn;
+		profdata_profile_frame(pw->p, pw->used_frames[k], &fr);
+		if (!fr.function_id || profdata_profile_find_function(pw->p, fr.function_id, &fn) < 0)
+			continue;
+		pb_line *l = &pw->lines[from + o->n_line];
+		*l = init_line;
+		l->function_id = pw->function_out[fn];
+		l->line = fr.line > 0 ? fr.line : 0;
+		pw->line_ptrs[from + o->n_line++] = l;
+		mark_symbolized(pw, o->mapping_id, &fr, fn);
+	}
+	if (o->n_line == 0)
+		o->line = NULL;
+}
+
 static int add_locations(pprof_writer *pw)
 {
 	static const pb_location init_loc = PERFTOOLS__PROFILES__LOCATION__INIT;
-	static const pb_line init_line = PERFTOOLS__PROFILES__LINE__INIT;
-	size_t n = pw->nlocations;
+	size_t n = pw->nlocations, nlines = pw->nused_frames;
 	pw->locations = message_array(pw, n, sizeof *pw->locations);
 	pw->location_ptrs = message_array(pw, n, sizeof *pw->location_ptrs);
-	pw->lines = message_array(pw, n, sizeof *pw->lines);
-	pw->line_ptrs = message_array(pw, n, sizeof *pw->line_ptrs);
+	pw->lines = message_array(pw, nlines, sizeof *pw->lines);
+	pw->line_ptrs = message_array(pw, nlines, sizeof *pw->line_ptrs);
 	if (!pw->locations || !pw->location_ptrs || !pw->lines || !pw->line_ptrs)
 		return PROFDATA_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		profdata_frame fr;
 		pb_location *o = &pw->locations[i];
-		size_t fn;
-		profdata_profile_frame(pw->p, pw->used_frames[i], &fr);
+		/* the address is the group's last frame's: the call the others were inlined into */
+		profdata_profile_frame(pw->p, pw->used_frames[pw->location_start[i + 1] - 1], &fr);
 		*o = init_loc;
 		o->id = i + 1;
 		if (fr.has_address) {
 			o->address = fr.address;
 			o->mapping_id = mapping_of(pw, fr.address);
 		}
-		if (fr.function_id && profdata_profile_find_function(pw->p, fr.function_id, &fn) == 0) {
-			pw->lines[i] = init_line;
-			pw->lines[i].function_id = pw->function_out[fn];
-			pw->lines[i].line = fr.line > 0 ? fr.line : 0;
-			pw->line_ptrs[i] = &pw->lines[i];
-			o->line = &pw->line_ptrs[i];
-			o->n_line = 1;
-			mark_symbolized(pw, o->mapping_id, &fr, fn);
-		}
+		location_lines(pw, o, i);
 		pw->location_ptrs[i] = o;
 	}
 	pw->prof.n_location = n;
