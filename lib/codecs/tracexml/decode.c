@@ -242,16 +242,18 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
 	}
 	d->nelements++;
 	/*
-	 * A TRACE or traceRoot inside a fragment stream (a document pasted after
-	 * stray bytes) is read as the root it would be at the start: were it kept
-	 * as an element, fragments written from it would begin with it and read
-	 * back as a rooted document.
+	 * A TRACE or traceRoot where trace elements stand (inside the root, in a
+	 * fragment stream, or inside another such) is a container, read as the
+	 * root it would be at the start: its children are the trace's elements.
+	 * Were it kept as an element, fragments written from it would begin with
+	 * it and read back as a rooted document, or hold it where a reader takes
+	 * it for a container: no layout could rewrite it as read.
 	 */
-	if (d->fragments && d->depth == 2 && !d->inner_root && tx_is_root_name(name)) {
-		d->inner_root = 1;
+	int level = d->depth - d->inner_root;
+	if (level == 2 && tx_is_root_name(name)) {
+		d->inner_root++;
 		return;
 	}
-	int level = d->depth - d->inner_root;
 	if (level == 1) {
 		snprintf(d->root, sizeof d->root, "%s", name);
 		e = emit_begin(d);
@@ -275,8 +277,8 @@ static void XMLCALL on_end(void *ud, const XML_Char *name)
 	int e = flush_text(d);
 	if (e)
 		stop(d, e);
-	if (d->inner_root && d->depth == 2)
-		d->inner_root = 0;
+	if (d->inner_root && d->depth == 1 + d->inner_root)
+		d->inner_root--;  /* a container's end (its children stood at its depth + 1) */
 	if (--d->depth == 0)
 		d->root_closed = 1;
 }

@@ -28,7 +28,7 @@ typedef struct tx_decoder {
 	const pd_decode_args *a;
 	XML_Parser parser;
 	int depth;                 /* 1: the root (ours for fragments) */
-	int inner_root;            /* 1 while inside a TRACE/traceRoot met in a fragment stream */
+	int inner_root;            /* TRACE/traceRoot containers open where trace elements stand */
 	int fragments, root_closed, broken;
 	char root[64];
 	uint64_t prefix_len;       /* bytes of our own root before a fragment stream */
