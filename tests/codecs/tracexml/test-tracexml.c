@@ -58,7 +58,7 @@ START_TEST(every_element_is_read)
 	ck_assert_uint_eq(count_kind(p, PROFDATA_TRACE_OTHER, "vendorExtension"), 1);
 	ck_assert_uint_eq(count_kind(p, PROFDATA_TRACE_OTHER, "lineTable"), 1);
 	const char *names[] = { "objDef", "objRef", "line", "throw", "catch", "code", "tag", "methodCount",
-	                        "classUnload", "runtimeInitDone", "runtimeShutdown" };
+	                        "classUnload", "runtimeInitDone", "runtimeShutdown", "gcAlloc" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		ck_assert_msg(count_kind(p, PROFDATA_TRACE_OTHER, names[i]) == 1, "%s", names[i]);
 	profdata_class_info c;

@@ -47,6 +47,7 @@ ELEMENTS = [
     '<methodEntry threadIdRef="1" time="1171278545.400000400" methodIdRef="2000" classIdRef="200" ticket="4" stackDepth="2"><value parameterName="n" type="int" value="7"/><value type="string">seven &amp; more</value></methodEntry>',
     '<line threadIdRef="1" lineTableIdRef="1" time="1171278545.400000450" blockIndex="2"/>',
     '<objAlloc threadIdRef="1" time="1171278545.400000500" isArray="0" objId="300" classIdRef="200" size="24"/>',
+    '<gcAlloc threadIdRef="1" time="1171278545.400000550" isArray="1" objId="301" classIdRef="200" size="40"/>',
     '<objDef objId="300" isArray="0" size="24"/>',
     '<objRef name="local" objIdRef="300"/>',
     '<throw threadIdRef="1" time="1171278545.400000600" objIdRef="-Unavailable-" methodIdRef="2000" ticket="4"/>',
