@@ -104,7 +104,8 @@ static int start_thread(pd_pager *pg)
 	return 1;
 }
 
-pd_pager *pd_pager_start(pd_blob *blob)
+/* A pager over a mapped blob, or NULL (not mapped, or no memory). */
+static pd_pager *pager_new(pd_blob *blob)
 {
 	if (!blob || !pd_blob_mapped(blob))
 		return NULL;
@@ -114,25 +115,27 @@ pd_pager *pd_pager_start(pd_blob *blob)
 		return NULL;
 	pg->blob = blob;
 	pg->size = pd_blob_size(blob);
+	return pg;
+}
+
+pd_pager *pd_pager_start(pd_blob *blob)
+{
+	pd_pager *pg = pager_new(blob);
 	/* Without a thread (small blob, or none to be had) the pass releases on its own thread. */
-	pg->threaded = pg->size >= THREAD_MIN_SIZE && start_thread(pg);
+	if (pg)
+		pg->threaded = pg->size >= THREAD_MIN_SIZE && start_thread(pg);
 	return pg;
 }
 
 pd_pager *pd_pager_start_random(pd_blob *blob, uint64_t budget)
 {
-	if (!blob || !pd_blob_mapped(blob))
-		return NULL;
-	(void)pd_blob_check(blob);
-	pd_pager *pg = calloc(1, sizeof(*pg));
+	pd_pager *pg = pager_new(blob);
 	if (!pg)
 		return NULL;
 	long ps = sysconf(_SC_PAGESIZE);
 	uint64_t page = ps > 0 ? (uint64_t)ps : 4096;
 	while (((uint64_t)1 << pg->page_shift) < page)
 		pg->page_shift++;
-	pg->blob = blob;
-	pg->size = pd_blob_size(blob);
 	pg->last_page = UINT64_MAX;
 	pg->budget_pages = budget >> pg->page_shift ? budget >> pg->page_shift : 1;
 	return pg;

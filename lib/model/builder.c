@@ -397,7 +397,7 @@ static int grow_objects(profdata_profile *p)
 		if (!n_) return NOMEM(p); \
 		p->col = n_; \
 	} while (0)
-	if (pd_col64_reserve(&p->obj_id, p->nobjects, ncap) < 0 || pd_col64_reserve(&p->obj_data, p->nobjects, ncap) < 0)
+	if (pd_col64_reserve(&p->obj_id, ncap) < 0 || pd_col64_reserve(&p->obj_data, ncap) < 0)
 		return NOMEM(p);
 	GROW_COL(obj_ck);
 	GROW_COL(obj_len);

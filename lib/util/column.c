@@ -20,9 +20,8 @@ void pd_col64_free(pd_col64 *c)
 	pd_col64_init(c, c->policy);
 }
 
-int pd_col64_reserve(pd_col64 *c, size_t n, size_t cap)
+int pd_col64_reserve(pd_col64 *c, size_t cap)
 {
-	(void)n; /* realloc keeps the rows in use */
 	size_t row = pd_col64_row_bytes(c);
 	if (cap > SIZE_MAX / row)
 		return PROFDATA_ENOMEM;

@@ -35,8 +35,8 @@ typedef struct pd_col64 {
 void pd_col64_init(pd_col64 *c, int policy);
 void pd_col64_free(pd_col64 *c);
 
-/* Room for `cap` rows, the first `n` kept. 0 or PROFDATA_ENOMEM. */
-int pd_col64_reserve(pd_col64 *c, size_t n, size_t cap);
+/* Room for `cap` rows, those in use kept. 0 or PROFDATA_ENOMEM. */
+int pd_col64_reserve(pd_col64 *c, size_t cap);
 
 /* Row i (< cap) gets v; rows below `n` are in use. 0 or PROFDATA_ENOMEM (when it had to widen). */
 int pd_col64_set(pd_col64 *c, size_t i, size_t n, uint64_t v);

@@ -238,7 +238,7 @@ static void fill_column(pd_col64 *c, size_t n, uint64_t (*value)(size_t))
 {
 	for (size_t i = 0; i < n; i++) {
 		if (i == c->cap)
-			ck_assert_int_eq(pd_col64_reserve(c, i, c->cap ? c->cap * 2 : 4), 0);
+			ck_assert_int_eq(pd_col64_reserve(c, c->cap ? c->cap * 2 : 4), 0);
 		ck_assert_int_eq(pd_col64_set(c, i, i, value(i)), 0);
 	}
 	for (size_t i = 0; i < n; i++)
