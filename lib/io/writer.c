@@ -23,6 +23,8 @@
 enum { DST_PATH, DST_FD, DST_MEMORY, DST_CALLBACKS };
 
 #define PD_OUT_CHUNK ((size_t)1 << 20)
+/* The buffer starts at 64 KiB and grows fourfold to PD_OUT_CHUNK only when an output fills it: a small output costs no 1 MiB. */
+#define PD_OUT_FIRST ((size_t)64 << 10)
 
 struct profdata_writer {
 	pd_diag diag;
@@ -349,8 +351,12 @@ unsigned char *pd_out_reserve(profdata_writer *w, size_t n)
 	if (w->cap - w->len < n) {
 		if (flush_buf(w) < 0)
 			return NULL;
-		if (w->cap < n || !w->buf) {
-			size_t ncap = n > PD_OUT_CHUNK ? n : PD_OUT_CHUNK;
+		if (w->cap < n || w->cap < PD_OUT_CHUNK) {
+			size_t ncap = w->cap ? w->cap * 4 : PD_OUT_FIRST;
+			if (ncap > PD_OUT_CHUNK)
+				ncap = PD_OUT_CHUNK;
+			if (ncap < n)
+				ncap = n;
 			unsigned char *nb = realloc(w->buf, ncap);
 			if (!nb) {
 				w->failed = 1;
