@@ -244,9 +244,7 @@ static int analyze(profdata_heap *h)
 		free(order);
 		return PROFDATA_ENOMEM;
 	}
-	int e = pd_heap_graph_connect_classes(&h->g, h->num, order);
-	if (e == 0)
-		e = number_nodes(h, order);
+	int e = number_nodes(h, order);
 	if (e == 0)
 		e = find_dominators(h, order);
 	if (e == 0)

@@ -225,15 +225,8 @@ int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 void pd_heap_graph_free(pd_heap_graph *g)
 {
 	pd_pager_stop(g->pages);
-	PD_FREE_ALL(g->referent_slot, g->root_targets, g->class_cdump, g->bucket_start, g->class_first);
+	PD_FREE_ALL(g->referent_slot, g->root_targets, g->class_cdump, g->bucket_start);
 	memset(g, 0, sizeof(*g));
-}
-
-/* Node i connects to class c's object through one more, last slot (VisualVM's class connection). */
-static void class_slot(const pd_heap_graph *g, pd_heap_slots *s, size_t c)
-{
-	s->class_id = g->p->classes.v[c].id;
-	s->n++;
 }
 
 void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
@@ -255,8 +248,6 @@ void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 			s->statics = p->fields.v + row->statics_off;
 			s->n = row->d.nstatics;
 		}
-		if (g->class_first && g->class_row != SIZE_MAX && g->class_first[g->class_row] == i)
-			class_slot(g, s, g->class_row);
 		return;
 	}
 	if (p->obj_refs_start && (p->obj_refs_start[m + 1] > p->obj_refs_start[m] || pd_obj_payload(p, m) == UINT64_MAX)) {
@@ -281,67 +272,6 @@ void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 	s->n = r->nref_offsets;
 	if (g->referent_slot[c] >= 0)
 		s->skip = (size_t)g->referent_slot[c];
-	if (g->class_first && g->class_first[c] == i)
-		class_slot(g, s, c);
-}
-
-/* The class of node i (its class row; java.lang.Class's for a class object), or SIZE_MAX. */
-static size_t class_of_node(const pd_heap_graph *g, uint32_t i)
-{
-	if (i >= g->n)
-		return g->class_row;
-	size_t m = g->first + i;
-	uint32_t c = pd_obj_class(g->p, m);
-	return (pd_obj_kind(g->p, m) & 3) == PROFDATA_OBJECT_INSTANCE && c != UINT32_MAX ? c : SIZE_MAX;
-}
-
-/* class_first of a class whose object the search had reached before its first instance: no connection. */
-#define CLASS_REACHED (PD_HEAP_NONE - 1)
-
-/*
- * Visit node u's slots; then, if u is the first node of its class the
- * search visits, VisualVM connects u to the class's object, which makes u
- * the object's parent in its search when nothing reached the object before.
- */
-static void visit(const pd_heap_graph *g, uint32_t *first, uint32_t u, uint32_t *visited, uint32_t *queue,
-                  uint32_t *tail)
-{
-	pd_heap_slots s;
-	pd_heap_slots_of(g, u, &s);
-	for (size_t k = 0; k < s.n; k++) {
-		uint32_t v = pd_heap_slot_target(g, &s, k);
-		if (v != PD_HEAP_NONE && !visited[v])
-			visited[v] = 1, queue[(*tail)++] = v;
-	}
-	size_t c = class_of_node(g, u);
-	if (c == SIZE_MAX || first[c] != PD_HEAP_NONE)
-		return;
-	uint32_t v = g->n + (uint32_t)c;
-	first[c] = visited[v] ? CLASS_REACHED : u;
-	if (!visited[v])
-		visited[v] = 1, queue[(*tail)++] = v;
-}
-
-int pd_heap_graph_connect_classes(pd_heap_graph *g, uint32_t *visited, uint32_t *queue)
-{
-	uint32_t *first = malloc((g->nclasses ? g->nclasses : 1) * sizeof(*first));
-	if (!first)
-		return PROFDATA_ENOMEM;
-	for (uint32_t c = 0; c < g->nclasses; c++)
-		first[c] = PD_HEAP_NONE;
-	/* g->class_first stays NULL while the search runs: slots_of then gives the real references only. */
-	uint32_t head = 0, tail = 0;
-	for (size_t t = 0; t < g->nroot_targets; t++) {
-		uint32_t v = g->root_targets[t];
-		if (!visited[v])
-			visited[v] = 1, queue[tail++] = v;
-	}
-	while (head < tail)
-		visit(g, first, queue[head++], visited, queue, &tail);
-	for (uint32_t k = 0; k < tail; k++)
-		visited[queue[k]] = 0;
-	g->class_first = first;
-	return 0;
 }
 
 uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id)

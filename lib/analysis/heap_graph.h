@@ -38,14 +38,6 @@ typedef struct pd_heap_graph {
 	size_t nroot_targets;
 	profdata_heap_progress_fn progress;
 	void *progress_user;
-	/*
-	 * Per class row, the node that refers to the class's object besides its
-	 * real references (PD_HEAP_NONE: none): the first instance of the class
-	 * that VisualVM's breadth-first search from the roots reaches, which its
-	 * heap library connects to the class (doc/heap-analysis.md). NULL until
-	 * pd_heap_graph_connect_classes() has run.
-	 */
-	uint32_t *class_first;
 	/* Releases the mapped payloads the walks leave behind (io/pager.h); NULL when not mapped. */
 	struct pd_pager *pages;
 } pd_heap_graph;
@@ -59,19 +51,11 @@ typedef struct pd_heap_slots {
 	uint64_t len;               /* payload bytes */
 	size_t n;                   /* slots */
 	size_t skip;                /* slot not followed, or SIZE_MAX */
-	uint64_t class_id;          /* when not 0: a last slot, the id of the class object it connects to */
 	unsigned id_size;
 } pd_heap_slots;
 
 int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump);
 void pd_heap_graph_free(pd_heap_graph *g);
-
-/*
- * Fill g->class_first by VisualVM's breadth-first search from the roots,
- * with `visited` (g->nodes entries, zero, left zero) and `queue` (g->nodes)
- * as scratch. 0 or PROFDATA_ENOMEM.
- */
-int pd_heap_graph_connect_classes(pd_heap_graph *g, uint32_t *visited, uint32_t *queue);
 
 /* Shallow size of local node i. */
 uint64_t pd_heap_size(const pd_heap_graph *g, uint32_t i);
@@ -85,8 +69,6 @@ void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s);
 /* The object id in slot k (0: null, or a slot past the payload). */
 static inline uint64_t pd_heap_slot_id(const pd_heap_slots *s, size_t k)
 {
-	if (s->class_id && k == s->n - 1)
-		return s->class_id;
 	if (s->list)
 		return s->list[k];
 	if (s->statics)
