@@ -15,7 +15,8 @@
  * read first, backwards, so that objects already carry their class's
  * address. A type with no CLS record before its first object gets a
  * synthetic id: 1, 3, 5, ... in order of first use. Real addresses are
- * aligned, so odd ids cannot collide with them. In the IBM Java 6 variant
+ * aligned, so odd ids do not collide with them; a hostile file's odd CLS
+ * addresses are skipped when they are known first. In the IBM Java 6 variant
  * (class-block address first on each object's reference line) the class id
  * of an object is that class-block address.
  *
@@ -78,8 +79,8 @@ typedef struct classic_decoder {
 	uint64_t next_synth;
 	uint32_t next_serial;
 
-	/* class ids already loaded; class ids dumped (value: dump number) */
-	pd_map ids, dumped;
+	/* class ids already loaded; class ids dumped (value: dump number); CLS addresses scan_tail found */
+	pd_map ids, dumped, claimed;
 
 	/* CLS records found by scan_tail, last first */
 	struct { size_t type; uint64_t addr; } *tail;
@@ -592,6 +593,8 @@ static int scan_tail(classic_decoder *d)
 			if (rc < 0)
 				return rc;
 			d->types[ti].class_id = rec.addr; /* the earliest one wins: we go backwards */
+			if ((rc = pd_map_put(&d->claimed, rec.addr, 1)) < 0)
+				return rc;
 			if ((rc = pd_grow((void **)&d->tail, &d->tail_cap, d->ntail + 1, sizeof *d->tail)) < 0)
 				return rc;
 			d->tail[d->ntail].type = ti;
@@ -716,6 +719,9 @@ static int emit_pending(classic_decoder *d)
 					return rc;
 			}
 			if (!t->class_id) {
+				/* a hostile file may give a CLS record an odd address: skip the ids taken */
+				while (pd_map_get(&d->claimed, d->next_synth) || pd_map_get(&d->ids, d->next_synth))
+					d->next_synth += 2;
 				t->class_id = d->next_synth;
 				d->next_synth += 2;
 			}
@@ -992,6 +998,7 @@ static void decoder_free(classic_decoder *d)
 	pd_intern_free(&d->type_names);
 	pd_map_free(&d->ids);
 	pd_map_free(&d->dumped);
+	pd_map_free(&d->claimed);
 	PD_FREE_ALL(d->types, d->refs, d->trailer_text, d->first_header, d->tail);
 }
 
