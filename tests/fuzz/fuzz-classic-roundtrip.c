@@ -80,19 +80,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_decode_stream(data, size, "ibm-classic", size % 13 + 1);
 
 	/* streaming conversion into the encoder */
-	fuzz_feed c = { data, size, 0, size % 7 + 1 };
-	profdata_reader *r;
-	if (profdata_reader_open_callbacks(&r, fuzz_feed_read, &c, "fuzz") == 0) {
-		profdata_writer *w;
-		if (profdata_writer_open_memory(&w) == 0) {
-			profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
-			o.format = "ibm-classic";
-			profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
-			wo.format = "ibm-classic";
-			profdata_convert(r, &o, w, &wo);
-			profdata_writer_free(w);
-		}
-		profdata_reader_free(r);
-	}
+	fuzz_convert_stream(data, size, "ibm-classic", "ibm-classic", NULL, size % 7 + 1);
 	return 0;
 }

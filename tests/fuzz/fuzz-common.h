@@ -99,6 +99,36 @@ static inline void fuzz_histogram_stream(const void *data, size_t size, const ch
 	profdata_reader_free(r);
 }
 
+/*
+ * The streaming conversion `profdata convert` does: data read as `from`
+ * (NULL: sniffed), from a stream of `step`-byte reads (0: from memory),
+ * written as `to` with `options` into memory. 0 when it converted.
+ */
+static inline int fuzz_convert_stream(const void *data, size_t size, const char *from, const char *to,
+                                      const char *options, size_t step)
+{
+	profdata_reader *r;
+	profdata_writer *w;
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
+	fuzz_feed f = { data, size, 0, step };
+	int e = -1;
+	o.format = from;
+	wo.format = to;
+	wo.options = options;
+	if ((step ? profdata_reader_open_callbacks(&r, fuzz_feed_read, &f, "fuzz-convert")
+	          : profdata_reader_open_memory(&r, data, size, "fuzz")) != 0)
+		return -1;
+	if (profdata_writer_open_memory(&w) == 0) {
+		e = profdata_convert(r, &o, w, &wo);
+		if (e == 0)
+			e = profdata_writer_close(w);
+		profdata_writer_free(w);
+	}
+	profdata_reader_free(r);
+	return e;
+}
+
 /* Write p as `format` with options into a malloc'd copy; NULL when the writer refuses. */
 static inline unsigned char *fuzz_write(const profdata_profile *p, const char *format, const char *options,
                                         size_t *len)

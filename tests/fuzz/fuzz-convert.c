@@ -17,25 +17,6 @@ static const char *options_for(const char *format)
 	return strcmp(format, "hprof") == 0 ? "max_synthesized=1048576" : NULL;
 }
 
-/* Streaming conversion, as `profdata convert` does by default. */
-static void convert_stream(const uint8_t *data, size_t size, const char *format)
-{
-	profdata_reader *r;
-	profdata_writer *w;
-	profdata_read_options ro = PROFDATA_READ_OPTIONS_INIT;
-	profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
-	wo.format = format;
-	wo.options = options_for(format);
-	if (profdata_reader_open_memory(&r, data, size, "fuzz") != 0)
-		return;
-	if (profdata_writer_open_memory(&w) == 0) {
-		if (profdata_convert(r, &ro, w, &wo) == 0)
-			profdata_writer_close(w);
-		profdata_writer_free(w);
-	}
-	profdata_reader_free(r);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	profdata_profile *p = fuzz_read(data, size, NULL, PROFDATA_MODE_PERMISSIVE, NULL);
@@ -45,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t len;
 		if (!profdata_format_can_write(f))
 			continue;
-		convert_stream(data, size, name);
+		fuzz_convert_stream(data, size, NULL, name, options_for(name), 0); /* as `profdata convert` does */
 		if (!p)
 			continue;
 		unsigned char *out = fuzz_write(p, name, options_for(name), &len);

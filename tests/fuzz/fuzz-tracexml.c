@@ -46,19 +46,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	profdata_profile_free(read_as(data, size, PROFDATA_MODE_STRICT));
 
-	fuzz_feed c = { data, size, 0, size % 13 + 1 };
-	profdata_reader *r;
-	if (profdata_reader_open_callbacks(&r, fuzz_feed_read, &c, "fuzz") == 0) {
-		profdata_writer *w;
-		if (profdata_writer_open_memory(&w) == 0) {
-			profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
-			o.format = "tracexml";
-			profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
-			wo.format = "folded";
-			profdata_convert(r, &o, w, &wo);
-			profdata_writer_free(w);
-		}
-		profdata_reader_free(r);
-	}
+	fuzz_convert_stream(data, size, "tracexml", "folded", NULL, size % 13 + 1);
 	return 0;
 }
