@@ -66,8 +66,8 @@ typedef struct profdata_heap_options {
 /*
  * Compute the dominator tree and the retained sizes of dump opts->dump of
  * `p` (opts may be NULL: dump 0, no progress). 0 and *out the caller's, or
- * PROFDATA_ENOTFOUND (no such dump), PROFDATA_EINVAL (more than 2^32 - 2
- * objects in the dump), PROFDATA_ENOMEM, PROFDATA_STOPPED.
+ * PROFDATA_ENOTFOUND (no such dump), PROFDATA_EINVAL (2^31 - 2 or more
+ * objects and classes in the dump), PROFDATA_ENOMEM, PROFDATA_STOPPED.
  */
 PROFDATA_API int profdata_heap_analyze(profdata_heap **out, const profdata_profile *p,
                                        const profdata_heap_options *opts);

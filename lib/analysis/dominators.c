@@ -2,55 +2,81 @@
 /*
  * Dominator tree and retained sizes (doc/heap-analysis.md).
  *
- * Budget: 12 bytes per object beyond the model. Three uint32 arrays do all
- * the work: `num` (object -> reverse-postorder number), `order` (number ->
- * object) and `idom` (number -> number of its immediate dominator). The
- * depth-first walk that numbers the nodes keeps its stack inside `idom`
- * (nodes) and the free end of `order` (slot positions), which a node
- * leaves before its number lands there; a 12-million-long chain needs no
- * recursion and no extra memory. The dominators are then found by Cooper,
- * Harvey and Kennedy's iteration, pushed along the forward edges (the graph
- * has no predecessor lists: they would cost 4 bytes per reference more), in
- * reverse postorder until nothing changes: three to seven passes over the
- * payloads on the benchmark dumps. Retained sizes reuse `order`'s memory (sizes in units of 8
- * bytes fit 32 bits up to 32 GiB; else an array of 64-bit sizes replaces
- * it).
+ * Budget: 12 bytes per object beyond the model, in three uint32 arrays:
+ * `num` (object -> reverse-postorder number), `idom` (number -> number of
+ * its immediate dominator) and a third that is first the depth-first walk's
+ * stack of slot positions (the walk keeps its stack of nodes in `idom`),
+ * then the predecessor lists of the shared objects, then the retained sizes.
+ *
+ * Most objects of a heap have one referrer: their dominator is that
+ * referrer, known as soon as the reference is read. Only the shared ones
+ * (more than one reference, or a root and a reference) need Cooper, Harvey
+ * and Kennedy's iteration, which runs over their predecessor lists alone,
+ * however many passes it takes. The payloads are read twice in all (the
+ * walk, then one read that gathers the lists) when the lists fit the
+ * third array three times over, three times otherwise (a count, a fill).
  */
 #include "analysis/heap_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define VISITING UINT32_MAX
+/*
+ * Numbers stay below 2^31 (profdata_heap_analyze refuses more nodes), so
+ * the top bit is free for a flag: in num[i] during the walk and in idom[r]
+ * until the iteration ends it marks a shared node, in a predecessor list
+ * the list's last entry.
+ */
+#define SHARED 0x80000000u
+#define LAST 0x80000000u
+#define NUMBER 0x7fffffffu
+#define UNSET NUMBER     /* an estimate not yet made */
+#define VISITING NUMBER  /* num of a node on the walk's stack */
 enum { PROGRESS_STEP = 1 << 20 };
 
-/* Depth-first walk from one root target; postorder numbers from *post + 1 land in num, objects in order. */
-static int walk_from(profdata_heap *h, uint32_t *order, uint32_t start, uint32_t *post)
+/* What the walk learns for the predecessor lists. */
+typedef struct graph_counts {
+	uint64_t refs;      /* references into reachable nodes, GC roots and unreachable referrers included */
+	uint64_t singles;   /* reachable nodes with exactly one */
+} graph_counts;
+
+/*
+ * Depth-first walk from one root target; postorder numbers from *post + 1
+ * land in num. Every reference is read once here: a node met a second time
+ * is marked shared.
+ */
+static int walk_from(profdata_heap *h, uint32_t *slot_stack, uint32_t start, uint32_t *post, graph_counts *c)
 {
 	const pd_heap_graph *g = &h->g;
-	uint32_t n = g->nodes, depth = 1, *num = h->num, *stack = h->idom;
+	uint32_t depth = 1, *num = h->num, *stack = h->idom;
 	num[start] = VISITING;
 	stack[0] = start;
-	order[n - 1] = 0;
+	slot_stack[0] = 0;
 	while (depth) {
-		uint32_t u = stack[depth - 1], k = order[n - depth], v = PD_HEAP_NONE;
+		uint32_t u = stack[depth - 1], k = slot_stack[depth - 1], v = PD_HEAP_NONE;
 		pd_heap_slots s;
 		pd_heap_slots_of(g, u, &s);
 		while (k < s.n && v == PD_HEAP_NONE) {
 			v = pd_heap_slot_target(g, &s, k++);
-			if (v != PD_HEAP_NONE && num[v])
+			if (v == PD_HEAP_NONE || v == u) {
 				v = PD_HEAP_NONE;
+				continue;
+			}
+			c->refs++;
+			if (num[v]) {
+				num[v] |= SHARED;
+				v = PD_HEAP_NONE;
+			}
 		}
 		if (v != PD_HEAP_NONE) {
-			order[n - depth] = k;
+			slot_stack[depth - 1] = k;
 			num[v] = VISITING;
 			stack[depth] = v;
-			order[n - 1 - depth] = 0;
+			slot_stack[depth] = 0;
 			depth++;
 			continue;
 		}
-		num[u] = ++*post;
-		order[*post - 1] = u;
+		num[u] = (num[u] & SHARED) | ++*post;
 		depth--;
 		if ((*post & (PROGRESS_STEP - 1)) == 0 && pd_heap_report(g, "graph", *post, g->n) != 0)
 			return PROFDATA_STOPPED;
@@ -58,139 +84,257 @@ static int walk_from(profdata_heap *h, uint32_t *order, uint32_t start, uint32_t
 	return 0;
 }
 
-/* Number the reachable objects in reverse postorder: num[i] in 1..m, order[r - 1] the object numbered r. */
-static int number_nodes(profdata_heap *h, uint32_t *order)
+/*
+ * The GC roots and the objects no root reaches refer to nodes too (the
+ * virtual root stands for both: VisualVM counts the references of
+ * unreachable objects, so what they point at is dominated by the roots
+ * alone): those nodes are shared.
+ */
+static void note_root_refs(profdata_heap *h, graph_counts *c)
 {
-	uint32_t post = 0;
+	const pd_heap_graph *g = &h->g;
+	uint32_t *num = h->num;
+	for (size_t t = 0; t < g->nroot_targets; t++)
+		num[g->root_targets[t]] |= SHARED;
+	c->refs += g->nroot_targets;
+	for (uint32_t i = 0; i < g->nodes; i++) {
+		if (num[i])
+			continue;
+		pd_heap_slots s;
+		pd_heap_slots_of(g, i, &s);
+		for (size_t k = 0; k < s.n; k++) {
+			uint32_t v = pd_heap_slot_target(g, &s, k);
+			if (v != PD_HEAP_NONE && v != i && num[v])
+				num[v] |= SHARED, c->refs++;
+		}
+	}
+}
+
+/*
+ * Number the reachable nodes in reverse postorder (num[i] in 1..m, 0 for
+ * the unreachable) and start idom: UNSET for a node with one referrer,
+ * SHARED for the others (their count of references goes there next).
+ */
+static int number_nodes(profdata_heap *h, uint32_t *slot_stack, graph_counts *c)
+{
+	uint32_t post = 0, *num = h->num;
 	for (size_t t = 0; t < h->g.nroot_targets; t++) {
 		uint32_t s = h->g.root_targets[t];
-		if (!h->num[s]) {
-			int e = walk_from(h, order, s, &post);
+		if (!num[s]) {
+			int e = walk_from(h, slot_stack, s, &post, c);
 			if (e)
 				return e;
 		}
 	}
 	h->m = post;
-	for (uint32_t i = 0; i < h->g.nodes; i++)
-		if (h->num[i])
-			h->num[i] = post - (h->num[i] - 1);
-	for (uint32_t a = 0, b = post ? post - 1 : 0; a < b; a++, b--) {
-		uint32_t x = order[a];
-		order[a] = order[b];
-		order[b] = x;
+	note_root_refs(h, c);
+	for (uint32_t i = 0; i < h->g.nodes; i++) {
+		if (!num[i])
+			continue;
+		uint32_t r = post - ((num[i] & NUMBER) - 1);
+		h->idom[r] = num[i] & SHARED ? SHARED : UNSET;
+		c->singles += !(num[i] & SHARED);
+		num[i] = r;
+	}
+	h->idom[0] = 0;
+	return 0;
+}
+
+/*
+ * How the predecessor lists are made: counted, then filled (two more reads
+ * of every reference); or, when three words per reference to a shared node
+ * and the lists fit the buffer, gathered as (node, referrer) pairs in one
+ * read, then scattered.
+ */
+enum pred_step { COUNT_PREDS, FILL_PREDS, PAIR_PREDS };
+
+/* Where the lists are being made: the third array, its size in words, the pairs gathered so far. */
+typedef struct pred_buf {
+	uint32_t *v;
+	size_t cap, npairs;
+} pred_buf;
+
+/*
+ * One reference into node number rv from number src (0: the virtual root).
+ * A node with one referrer gets it as its dominator. A shared node's
+ * idom[rv] is SHARED and its count (counting, pairing) or its list's next
+ * position (filling).
+ */
+static inline void note_pred(uint32_t *idom, pred_buf *b, uint32_t src, uint32_t rv, enum pred_step step)
+{
+	uint32_t x = idom[rv];
+	if (!(x & SHARED)) {
+		if (step != FILL_PREDS)
+			idom[rv] = src;
+		return;
+	}
+	if (step == FILL_PREDS) {
+		b->v[x & NUMBER] = src;
+	} else if (step == PAIR_PREDS) {
+		/* The walk counted the pairs: the check only keeps a miscount from writing past the end. */
+		if (2 * b->npairs + 2 <= b->cap) {
+			b->v[2 * b->npairs] = rv;
+			b->v[2 * b->npairs + 1] = src;
+		}
+		b->npairs++;
+	}
+	idom[rv] = x + 1;
+}
+
+/* Every reference into a reachable node, in object order (the payloads are read front to back). */
+static int scan_preds(profdata_heap *h, pred_buf *b, enum pred_step step)
+{
+	const pd_heap_graph *g = &h->g;
+	const uint32_t *num = h->num;
+	for (size_t t = 0; t < g->nroot_targets; t++)
+		note_pred(h->idom, b, 0, num[g->root_targets[t]], step);
+	for (uint32_t i = 0; i < g->nodes; i++) {
+		pd_heap_slots s;
+		pd_heap_slots_of(g, i, &s);
+		for (size_t k = 0; k < s.n; k++) {
+			uint32_t v = pd_heap_slot_target(g, &s, k);
+			if (v != PD_HEAP_NONE && v != i && num[v])
+				note_pred(h->idom, b, num[i], num[v], step);
+		}
+		if ((i & (PROGRESS_STEP - 1)) == 0 &&
+		    pd_heap_report(g, "dominators", (uint64_t)g->nodes * (step == FILL_PREDS) + i,
+		                   (uint64_t)g->nodes * (step == PAIR_PREDS ? 1 : 2)) != 0)
+			return PROFDATA_STOPPED;
 	}
 	return 0;
+}
+
+/* From the counts, each shared node's list start (lists in number order) in idom[r]: SHARED | start. */
+static void lay_out_preds(profdata_heap *h)
+{
+	uint32_t end = 0;
+	for (uint32_t r = 1; r <= h->m; r++) {
+		uint32_t x = h->idom[r];
+		if (x & SHARED) {
+			h->idom[r] = SHARED | end;
+			end += x & NUMBER;
+		}
+	}
+}
+
+/*
+ * Scatter the pairs' referrers to their nodes' lists, built after the pairs
+ * (buf[2 * npairs ..]), then moved to the front: the state a fill leaves.
+ */
+static void scatter_pairs(profdata_heap *h, uint32_t *buf, size_t npairs)
+{
+	uint32_t *lists = buf + 2 * npairs;
+	for (size_t k = 0; k < npairs; k++)
+		lists[h->idom[buf[2 * k]]++ & NUMBER] = buf[2 * k + 1];
+	memmove(buf, lists, npairs * sizeof(*buf));
+}
+
+/* After the fill each shared node's position is its list's end: mark the end, and the estimate unset. */
+static void close_lists(profdata_heap *h, uint32_t *preds)
+{
+	for (uint32_t r = 1; r <= h->m; r++) {
+		uint32_t x = h->idom[r];
+		if (x & SHARED) {
+			preds[(x & NUMBER) - 1] |= LAST;
+			h->idom[r] = SHARED | UNSET;
+		}
+	}
 }
 
 static inline uint32_t intersect(const uint32_t *idom, uint32_t a, uint32_t b)
 {
 	while (a != b) {
 		while (a > b)
-			a = idom[a];
+			a = idom[a] & NUMBER;
 		while (b > a)
-			b = idom[b];
+			b = idom[b] & NUMBER;
 	}
 	return a;
 }
 
-/* Push node r (object u) along its edges: its successors' estimates meet r. */
-static void push_edges(profdata_heap *h, uint32_t u, uint32_t r, int first_pass, int *changed)
+/*
+ * The meet of node r's predecessors (list at *at, moved past it). The first
+ * pass skips those numbered after r (back edges: their estimates are not
+ * made yet); every estimate it walks through is, as numbers only fall
+ * along the way.
+ */
+static uint32_t meet(const uint32_t *idom, const uint32_t *preds, size_t *at, uint32_t r, int first_pass)
 {
-	const pd_heap_graph *g = &h->g;
-	uint32_t *idom = h->idom;
-	const uint32_t *num = h->num;
-	pd_heap_slots s;
-	pd_heap_slots_of(g, u, &s);
-	for (size_t k = 0; k < s.n; k++) {
-		uint32_t v = pd_heap_slot_target(g, &s, k);
-		if (v == PD_HEAP_NONE)
+	uint32_t best = UNSET, p;
+	do {
+		p = preds[(*at)++];
+		uint32_t q = p & NUMBER;
+		if (best == 0 || (first_pass && q > r))
 			continue;
-		uint32_t rv = num[v], cur = idom[rv];
-		if (rv <= r && first_pass)
-			*changed = 1;
-		if (cur == PD_HEAP_NONE) {
-			idom[rv] = r;
-		} else if (cur != r && rv != r) {
-			uint32_t w = intersect(idom, r, cur);
-			if (w != cur) {
-				idom[rv] = w;
-				*changed = 1;
-			}
-		}
-	}
+		best = best == UNSET ? q : intersect(idom, best, q);
+	} while (!(p & LAST));
+	return best;
 }
 
-/*
- * One pass, in reverse postorder, over the first `limit` nodes;
- * *last_change is the position of the last push that moved an estimate (or,
- * on the first pass, met a back edge), 0 when none did. Reverse postorder
- * keeps each estimate's number below its node's (the invariant `intersect`
- * walks by) and carries a change forward within the same pass: in object
- * order a list laid out backwards in the file took one pass per element.
- */
-static int dominator_pass(profdata_heap *h, const uint32_t *order, int first_pass, uint32_t limit,
-                          uint32_t *last_change)
+/* Cooper, Harvey and Kennedy's iteration over the shared nodes, in reverse postorder, until nothing moves. */
+static int settle_shared(profdata_heap *h, const uint32_t *preds)
 {
-	const pd_heap_graph *g = &h->g;
-	*last_change = 0;
-	uint32_t end = h->m < limit ? h->m : limit;
-	for (uint32_t r = 1; r <= end; r++) {
-		int changed = 0;
-		push_edges(h, order[r - 1], r, first_pass, &changed);
-		if (changed)
-			*last_change = r;
-		if ((r & (PROGRESS_STEP - 1)) == 0 && pd_heap_report(g, "dominators", r, end) != 0)
+	uint32_t *idom = h->idom;
+	int changed = 1;
+	for (int pass = 0; changed; pass++) {
+		size_t at = 0;
+		changed = 0;
+		for (uint32_t r = 1; r <= h->m; r++) {
+			if (!(idom[r] & SHARED))
+				continue;
+			uint32_t best = meet(idom, preds, &at, r, pass == 0);
+			if (best != (idom[r] & NUMBER))
+				idom[r] = SHARED | best, changed = 1;
+		}
+		if (pd_heap_report(&h->g, "dominators", (uint64_t)h->g.nodes * 2, (uint64_t)h->g.nodes * 2) != 0)
 			return PROFDATA_STOPPED;
 	}
+	for (uint32_t r = 1; r <= h->m; r++)
+		idom[r] &= NUMBER;
 	return 0;
 }
 
 /*
- * VisualVM counts references from objects no root reaches: what they point
- * at is dominated by the roots alone. Their targets start (and stay) there.
+ * The dominators: predecessor lists of the shared nodes in *work (the walk's
+ * old stack, `cap` words; grown only when the references to shared nodes
+ * outnumber the nodes, doc/heap-analysis.md), then the iteration.
  */
-static void from_unreachable(profdata_heap *h)
+static int find_dominators(profdata_heap *h, uint32_t **work, size_t cap, const graph_counts *c)
 {
-	for (uint32_t i = 0; i < h->g.nodes; i++) {
-		if (h->num[i])
-			continue;
-		pd_heap_slots s;
-		pd_heap_slots_of(&h->g, i, &s);
-		for (size_t k = 0; k < s.n; k++) {
-			uint32_t v = pd_heap_slot_target(&h->g, &s, k);
-			if (v != PD_HEAP_NONE && h->num[v])
-				h->idom[h->num[v]] = 0;
+	uint64_t listed = c->refs - c->singles;
+	if (listed > NUMBER)
+		return PROFDATA_ENOMEM;
+	pred_buf b = { *work, cap, 0 };
+	int e;
+	if (3 * listed <= cap) {
+		e = scan_preds(h, &b, PAIR_PREDS);
+		if (e == 0 && b.npairs != listed)
+			e = PROFDATA_EINVAL; /* the walk and the read disagree: cannot happen on an unchanged model */
+		if (e == 0) {
+			lay_out_preds(h);
+			scatter_pairs(h, b.v, b.npairs);
+		}
+	} else {
+		if (listed > cap) {
+			uint32_t *grown = realloc(*work, (size_t)listed * sizeof(**work));
+			if (!grown)
+				return PROFDATA_ENOMEM;
+			*work = b.v = grown;
+		}
+		e = scan_preds(h, &b, COUNT_PREDS);
+		if (e == 0) {
+			lay_out_preds(h);
+			e = scan_preds(h, &b, FILL_PREDS);
 		}
 	}
-}
-
-static int find_dominators(profdata_heap *h, const uint32_t *order)
-{
-	h->idom[0] = 0;
-	for (uint32_t r = 1; r <= h->m; r++)
-		h->idom[r] = PD_HEAP_NONE;
-	for (size_t t = 0; t < h->g.nroot_targets; t++)
-		h->idom[h->num[h->g.root_targets[t]]] = 0;
-	from_unreachable(h);
-	/*
-	 * After a whole pass whose last change was at position L, the nodes
-	 * after L have seen every change: the next pass may stop at L. When such
-	 * a partial pass changes nothing, the estimates are the dominators; when
-	 * it changes something, everything after it may be stale again and a
-	 * whole pass follows.
-	 */
-	uint32_t last = 0, limit = UINT32_MAX;
-	int e = dominator_pass(h, order, 1, UINT32_MAX, &last);
-	while (e == 0 && last) {
-		uint32_t this_limit = limit;
-		e = dominator_pass(h, order, 0, this_limit, &last);
-		limit = this_limit == UINT32_MAX ? last : UINT32_MAX;
-	}
-	return e;
+	if (e != 0)
+		return e;
+	close_lists(h, b.v);
+	return settle_shared(h, b.v);
 }
 
 /* Shallow sizes summed up the dominator tree, children (higher numbers) first. */
-static int sum_retained(profdata_heap *h, uint32_t *order_memory)
+static int sum_retained(profdata_heap *h, uint32_t *work)
 {
 	uint64_t total = 0;
 	int aligned = 1;
@@ -207,9 +351,9 @@ static int sum_retained(profdata_heap *h, uint32_t *order_memory)
 	h->reachable_bytes = total;
 	h->unit = aligned && total / 8 < UINT32_MAX ? 8 : 1;
 	if (h->unit == 8) {
-		h->ret32 = order_memory;
+		h->ret32 = work;
 	} else {
-		free(order_memory);
+		free(work);
 		if (!(h->ret64 = malloc(((size_t)h->m + 1) * sizeof(*h->ret64))))
 			return PROFDATA_ENOMEM;
 	}
@@ -239,19 +383,20 @@ static int analyze(profdata_heap *h)
 	size_t n = h->g.nodes;
 	h->num = calloc(n ? n : 1, sizeof(*h->num));
 	h->idom = malloc((n + 1) * sizeof(*h->idom));
-	uint32_t *order = malloc((n + 1) * sizeof(*order));
-	if (!h->num || !h->idom || !order) {
-		free(order);
+	uint32_t *work = malloc((n + 1) * sizeof(*work));
+	if (!h->num || !h->idom || !work) {
+		free(work);
 		return PROFDATA_ENOMEM;
 	}
-	int e = number_nodes(h, order);
+	graph_counts c = { 0, 0 };
+	int e = number_nodes(h, work, &c);
 	if (e == 0)
-		e = find_dominators(h, order);
+		e = find_dominators(h, &work, n + 1, &c);
 	if (e == 0)
 		e = pd_heap_report(&h->g, "retained", 0, h->m);
 	if (e == 0)
-		return sum_retained(h, order);
-	free(order);
+		return sum_retained(h, work);
+	free(work);
 	return e;
 }
 

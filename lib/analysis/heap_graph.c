@@ -202,10 +202,11 @@ int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 	g->first = p->dumps.v[dump].first_object;
 	g->dump = (uint32_t)dump;
 	g->class_row = SIZE_MAX;
-	if (p->dumps.v[dump].nobjects >= UINT32_MAX - 1)
+	/* Nodes are numbered below 2^31 - 1: the analysis keeps a flag in the top bit (dominators.c). */
+	if (p->dumps.v[dump].nobjects >= PD_HEAP_MAX_NODES)
 		return PROFDATA_EINVAL;
 	g->n = (uint32_t)p->dumps.v[dump].nobjects;
-	if (p->classes.n >= UINT32_MAX - 1 - g->n)
+	if (p->classes.n >= PD_HEAP_MAX_NODES - g->n)
 		return PROFDATA_EINVAL;
 	g->nclasses = (uint32_t)p->classes.n;
 	g->nodes = g->n + g->nclasses;

@@ -15,6 +15,7 @@
 #include "profdata/heap.h"
 
 #define PD_HEAP_NONE UINT32_MAX
+#define PD_HEAP_MAX_NODES 0x7ffffffeu  /* objects and classes of one dump: below it */
 
 typedef struct pd_heap_graph {
 	const profdata_profile *p;
