@@ -23,11 +23,12 @@
 
 /*
  * Numbers stay below 2^31 (profdata_heap_analyze refuses more nodes), so
- * the top bit is free for a flag: in num[i] during the walk and in idom[r]
- * until the iteration ends it marks a shared node, in a predecessor list
- * the list's last entry.
+ * the top bit is free for a flag: in num[i] during the walk it marks a node
+ * met before (a node met again is shared), in idom[r] until the iteration
+ * ends a shared node, in a predecessor list the list's last entry.
  */
 #define SHARED 0x80000000u
+#define MET SHARED
 #define LAST 0x80000000u
 #define NUMBER 0x7fffffffu
 #define UNSET NUMBER     /* an estimate not yet made */
@@ -36,20 +37,24 @@ enum { PROGRESS_STEP = 1 << 20 };
 
 /* What the walk learns for the predecessor lists. */
 typedef struct graph_counts {
-	uint64_t refs;      /* references into reachable nodes, GC roots and unreachable referrers included */
+	uint64_t refs;      /* references into reachable nodes, GC roots and unreachable referrers included;
+	                       may count references that only weak slots make to unreachable nodes */
 	uint64_t singles;   /* reachable nodes with exactly one */
 } graph_counts;
 
 /*
  * Depth-first walk from one root target; postorder numbers from *post + 1
  * land in num. Every reference is read once here: a node met a second time
- * is marked shared.
+ * is marked shared. A weak slot (Reference.referent of a soft, weak or
+ * final reference) is met but not followed: for VisualVM it makes nothing
+ * reachable, yet its referrer counts in the dominators (the referent of a
+ * JDK 8 Finalizer keeps a JarFile from being dominated by its loader).
  */
 static int walk_from(profdata_heap *h, uint32_t *slot_stack, uint32_t start, uint32_t *post, graph_counts *c)
 {
 	const pd_heap_graph *g = &h->g;
 	uint32_t depth = 1, *num = h->num, *stack = h->idom;
-	num[start] = VISITING;
+	num[start] = (num[start] & MET) | VISITING;
 	stack[0] = start;
 	slot_stack[0] = 0;
 	while (depth) {
@@ -57,26 +62,27 @@ static int walk_from(profdata_heap *h, uint32_t *slot_stack, uint32_t start, uin
 		pd_heap_slots s;
 		pd_heap_slots_of(g, u, &s);
 		while (k < s.n && v == PD_HEAP_NONE) {
-			v = pd_heap_slot_target(g, &s, k++);
+			size_t at = k++;
+			v = pd_heap_slot_target(g, &s, at);
 			if (v == PD_HEAP_NONE || v == u) {
 				v = PD_HEAP_NONE;
 				continue;
 			}
 			c->refs++;
-			if (num[v]) {
-				num[v] |= SHARED;
+			if ((num[v] & NUMBER) || at == s.weak) {
+				num[v] |= MET;
 				v = PD_HEAP_NONE;
 			}
 		}
 		if (v != PD_HEAP_NONE) {
 			slot_stack[depth - 1] = k;
-			num[v] = VISITING;
+			num[v] = (num[v] & MET) | VISITING;
 			stack[depth] = v;
 			slot_stack[depth] = 0;
 			depth++;
 			continue;
 		}
-		num[u] = (num[u] & SHARED) | ++*post;
+		num[u] = (num[u] & MET) | ++*post;
 		depth--;
 		if ((*post & (PROGRESS_STEP - 1)) == 0 && pd_heap_report(g, "graph", *post, g->n) != 0)
 			return PROFDATA_STOPPED;
@@ -98,13 +104,13 @@ static void note_root_refs(profdata_heap *h, graph_counts *c)
 		num[g->root_targets[t]] |= SHARED;
 	c->refs += g->nroot_targets;
 	for (uint32_t i = 0; i < g->nodes; i++) {
-		if (num[i])
+		if (num[i] & NUMBER)
 			continue;
 		pd_heap_slots s;
 		pd_heap_slots_of(g, i, &s);
 		for (size_t k = 0; k < s.n; k++) {
 			uint32_t v = pd_heap_slot_target(g, &s, k);
-			if (v != PD_HEAP_NONE && v != i && num[v])
+			if (v != PD_HEAP_NONE && v != i && (num[v] & NUMBER))
 				num[v] |= SHARED, c->refs++;
 		}
 	}
@@ -120,7 +126,7 @@ static int number_nodes(profdata_heap *h, uint32_t *slot_stack, graph_counts *c)
 	uint32_t post = 0, *num = h->num;
 	for (size_t t = 0; t < h->g.nroot_targets; t++) {
 		uint32_t s = h->g.root_targets[t];
-		if (!num[s]) {
+		if (!(num[s] & NUMBER)) {
 			int e = walk_from(h, slot_stack, s, &post, c);
 			if (e)
 				return e;
@@ -129,8 +135,10 @@ static int number_nodes(profdata_heap *h, uint32_t *slot_stack, graph_counts *c)
 	h->m = post;
 	note_root_refs(h, c);
 	for (uint32_t i = 0; i < h->g.nodes; i++) {
-		if (!num[i])
+		if (!(num[i] & NUMBER)) {
+			num[i] = 0; /* met only through weak slots */
 			continue;
+		}
 		uint32_t r = post - ((num[i] & NUMBER) - 1);
 		h->idom[r] = num[i] & SHARED ? SHARED : UNSET;
 		c->singles += !(num[i] & SHARED);
@@ -308,7 +316,7 @@ static int find_dominators(profdata_heap *h, uint32_t **work, size_t cap, const 
 	int e;
 	if (3 * listed <= cap) {
 		e = scan_preds(h, &b, PAIR_PREDS);
-		if (e == 0 && b.npairs != listed)
+		if (e == 0 && b.npairs > listed)
 			e = PROFDATA_EINVAL; /* the walk and the read disagree: cannot happen on an unchanged model */
 		if (e == 0) {
 			lay_out_preds(h);

@@ -235,7 +235,7 @@ void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 	const profdata_profile *p = g->p;
 	size_t m = g->first + i;
 	memset(s, 0, sizeof(*s));
-	s->skip = SIZE_MAX;
+	s->weak = SIZE_MAX;
 	s->id_size = g->id_size;
 	if (i >= g->n) {
 		uint32_t d = g->class_cdump[i - g->n];
@@ -272,7 +272,7 @@ void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 	s->offsets = p->ref_offsets.v + r->ref_offsets_off;
 	s->n = r->nref_offsets;
 	if (g->referent_slot[c] >= 0)
-		s->skip = (size_t)g->referent_slot[c];
+		s->weak = (size_t)g->referent_slot[c];
 }
 
 uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id)

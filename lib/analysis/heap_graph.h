@@ -51,7 +51,7 @@ typedef struct pd_heap_slots {
 	const profdata_field *statics; /* class objects: their static fields */
 	uint64_t len;               /* payload bytes */
 	size_t n;                   /* slots */
-	size_t skip;                /* slot not followed, or SIZE_MAX */
+	size_t weak;                /* Reference.referent of a soft, weak or final reference, or SIZE_MAX */
 	unsigned id_size;
 } pd_heap_slots;
 
@@ -74,8 +74,6 @@ static inline uint64_t pd_heap_slot_id(const pd_heap_slots *s, size_t k)
 		return s->list[k];
 	if (s->statics)
 		return s->statics[k].type == PROFDATA_TYPE_OBJECT ? s->statics[k].value : 0;
-	if (k == s->skip)
-		return 0;
 	uint64_t off = s->offsets ? s->offsets[k] : (uint64_t)k * s->id_size;
 	if (off + s->id_size > s->len)
 		return 0;
@@ -85,7 +83,11 @@ static inline uint64_t pd_heap_slot_id(const pd_heap_slots *s, size_t k)
 /* The local index of object `id`, or PD_HEAP_NONE when no object of the dump has it. */
 uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id);
 
-/* The target of slot k as a local index, or PD_HEAP_NONE (null, dangling, outside the dump). */
+/*
+ * The target of slot k as a local index, or PD_HEAP_NONE (null, dangling,
+ * outside the dump). Slot s->weak counts as a reference for the dominators
+ * but does not make what it holds reachable: searches do not follow it.
+ */
 static inline uint32_t pd_heap_slot_target(const pd_heap_graph *g, const pd_heap_slots *s, size_t k)
 {
 	uint64_t id = pd_heap_slot_id(s, k);

@@ -30,7 +30,7 @@ static int breadth_first(const profdata_heap *h, uint32_t target, uint32_t *pare
 		pd_heap_slots s;
 		pd_heap_slots_of(g, u, &s);
 		for (size_t k = 0; k < s.n; k++) {
-			uint32_t v = pd_heap_slot_target(g, &s, k);
+			uint32_t v = k == s.weak ? PD_HEAP_NONE : pd_heap_slot_target(g, &s, k);
 			if (v != PD_HEAP_NONE && !parent[v]) {
 				parent[v] = u + 1;
 				queue[tail++] = v;
@@ -78,7 +78,7 @@ static void name_hop(const profdata_heap *h, uint32_t from, uint32_t to, profdat
 	pd_heap_slots s;
 	pd_heap_slots_of(&h->g, from, &s);
 	for (size_t k = 0; k < s.n; k++) {
-		if (pd_heap_slot_target(&h->g, &s, k) != to)
+		if (k == s.weak || pd_heap_slot_target(&h->g, &s, k) != to)
 			continue;
 		size_t m = h->g.first + from;
 		if (s.statics)

@@ -239,14 +239,28 @@ START_TEST(weak_referents_are_not_followed_phantom_ones_are)
 	begin(&g, 0);
 	root(&g, OID(0), PROFDATA_ROOT_JAVA_FRAME);
 	root(&g, OID(2), PROFDATA_ROOT_JAVA_FRAME);
+	root(&g, OID(4), PROFDATA_ROOT_JAVA_FRAME);
+	root(&g, OID(7), PROFDATA_ROOT_JAVA_FRAME);
 	instance(&g, 0, WEAK, OID(1), 0);    /* weak -> T */
 	instance(&g, 1, NODE, 0, 0);
 	instance(&g, 2, PHANTOM, OID(3), 0); /* phantom -> U */
 	instance(&g, 3, NODE, 0, 0);
+	instance(&g, 4, NODE, OID(5), 0);    /* A -> B -> X, and a weak reference -> X */
+	instance(&g, 5, NODE, OID(6), 0);
+	instance(&g, 6, NODE, 0, 0);
+	instance(&g, 7, WEAK, OID(6), 0);
 	profdata_heap *h = finish(&g);
 	ck_assert_int_eq(profdata_heap_reachable(h, at(&g, 1)), 0);
 	ck_assert_int_eq(profdata_heap_reachable(h, at(&g, 3)), 1);
 	assert_idom(&g, h, 3, 2);
+	/* X is reachable through B alone, but the weak reference is one of its referrers: B does not dominate it */
+	assert_idom(&g, h, 6, -1);
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 5)), size_of(&g, 5));
+	/* and the path to X does not go through the weak reference */
+	profdata_heap_step steps[8];
+	ck_assert_int_eq(profdata_heap_path(h, at(&g, 6), steps, 8, NULL, NULL), 3);
+	ck_assert_uint_eq(steps[0].node, at(&g, 4));
+	ck_assert_uint_eq(steps[1].node, at(&g, 5));
 	profdata_heap_free(h);
 	profdata_profile_free(g.p);
 }
