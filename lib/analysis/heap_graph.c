@@ -165,7 +165,7 @@ static int index_ids(pd_heap_graph *g)
 	g->max_id = pd_obj_id(p, total - 1);
 	uint64_t range = g->max_id - g->min_id, want = total / IDS_PER_BUCKET + 1;
 	unsigned shift = 0;
-	while ((range >> shift) >= want)
+	while (shift < 63 && (range >> shift) >= want) /* ids may span all 64 bits */
 		shift++;
 	size_t nb = (size_t)(range >> shift) + 1;
 	g->bucket_start = malloc((nb + 1) * sizeof(*g->bucket_start));
@@ -242,6 +242,8 @@ void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 		if (d == PD_HEAP_NONE)
 			return;
 		const pd_cdump_row *row = &p->cdumps.v[d];
+		if ((row->has_refs ? row->d.nrefs : row->d.nstatics) == 0)
+			return; /* (the tables may be empty: no pointer into them) */
 		if (row->has_refs) {
 			s->list = p->class_refs.v + row->refs_off;
 			s->n = row->d.nrefs;
@@ -266,7 +268,8 @@ void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 		return;
 	}
 	uint32_t c = pd_obj_class(p, m);
-	if (kind != PROFDATA_OBJECT_INSTANCE || c == UINT32_MAX || !p->classes.v[c].layout_ok)
+	if (kind != PROFDATA_OBJECT_INSTANCE || c == UINT32_MAX || !p->classes.v[c].layout_ok ||
+	    !p->classes.v[c].nref_offsets)
 		return;
 	const pd_class_row *r = &p->classes.v[c];
 	s->offsets = p->ref_offsets.v + r->ref_offsets_off;

@@ -15,7 +15,7 @@
 # run; tools/test.sh fixes it, so that its short runs take the same first
 # steps on every machine). TARGET: names as in tests/fuzz/meson.build (any,
 # hprof, hprof-roundtrip, classic, classic-roundtrip, gperftools,
-# gperftools-roundtrip, convert, tracexml); default all.
+# gperftools-roundtrip, convert, tracexml, heap); default all.
 # After a campaign, `-merge=1` the work corpus into tests/fuzz/corpus/<name>
 # to keep what it found (see tests/fuzz/README.md).
 set -euo pipefail
@@ -40,12 +40,12 @@ secs=$1; shift
 declare -A seeds=(
   [any]="any hprof classic gperftools" [hprof]=hprof [hprof-roundtrip]=hprof
   [classic]=classic [classic-roundtrip]=classic [gperftools]=gperftools
-  [gperftools-roundtrip]=gperftools [convert]="any hprof classic gperftools" [tracexml]=tracexml)
+  [gperftools-roundtrip]=gperftools [convert]="any hprof classic gperftools" [tracexml]=tracexml [heap]=hprof)
 declare -A dicts=([hprof]=hprof.dict [hprof-roundtrip]=hprof.dict [classic]=classic.dict
-  [classic-roundtrip]=classic.dict [convert]=classic.dict [tracexml]=fuzz-tracexml.dict)
+  [classic-roundtrip]=classic.dict [convert]=classic.dict [tracexml]=fuzz-tracexml.dict [heap]=hprof.dict)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(any hprof hprof-roundtrip classic classic-roundtrip gperftools
-                                     gperftools-roundtrip convert tracexml)
+                                     gperftools-roundtrip convert tracexml heap)
 
 if [ ! -f "$build/build.ninja" ]; then
   CC=clang meson setup "$build" -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
