@@ -16,7 +16,7 @@
  * walk, then one read that gathers the lists) when the lists fit the
  * third array three times over, three times otherwise (a count, a fill).
  */
-#include "analysis/heap_impl.h"
+#include "analysis/connections.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,7 @@
  * met before (a node met again is shared), in idom[r] until the iteration
  * ends a shared node, in a predecessor list the list's last entry.
  */
-#define SHARED 0x80000000u
+#define SHARED PD_HEAP_SHARED
 #define MET SHARED
 #define LAST 0x80000000u
 #define NUMBER 0x7fffffffu
@@ -237,15 +237,26 @@ static void scatter_pairs(profdata_heap *h, uint32_t *buf, size_t npairs)
 	memmove(buf, lists, npairs * sizeof(*buf));
 }
 
-/* After the fill each shared node's position is its list's end: mark the end, and the estimate unset. */
+/*
+ * After the fill each shared node's position is its list's end: mark the
+ * end, and the estimate unset. A list left empty (the walk and the reads
+ * disagreeing: not on an unchanged model) leaves its node to the roots
+ * rather than its meet reading the next list.
+ */
 static void close_lists(profdata_heap *h, uint32_t *preds)
 {
+	uint32_t start = 0;
 	for (uint32_t r = 1; r <= h->m; r++) {
-		uint32_t x = h->idom[r];
-		if (x & SHARED) {
-			preds[(x & NUMBER) - 1] |= LAST;
-			h->idom[r] = SHARED | UNSET;
+		uint32_t x = h->idom[r], end = x & NUMBER;
+		if (!(x & SHARED))
+			continue;
+		if (end == start) {
+			h->idom[r] = 0;
+			continue;
 		}
+		preds[end - 1] |= LAST;
+		h->idom[r] = SHARED | UNSET;
+		start = end;
 	}
 }
 
@@ -398,6 +409,8 @@ static int analyze(profdata_heap *h)
 	}
 	graph_counts c = { 0, 0 };
 	int e = number_nodes(h, work, &c);
+	if (e == 0)
+		e = pd_heap_connect_classes(h, work, &c.refs, &c.singles);
 	if (e == 0)
 		e = find_dominators(h, &work, n + 1, &c);
 	if (e == 0)

@@ -226,11 +226,12 @@ int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 void pd_heap_graph_free(pd_heap_graph *g)
 {
 	pd_pager_stop(g->pages);
-	PD_FREE_ALL(g->referent_slot, g->root_targets, g->class_cdump, g->bucket_start);
+	PD_FREE_ALL(g->referent_slot, g->root_targets, g->class_cdump, g->bucket_start, g->connector);
 	memset(g, 0, sizeof(*g));
 }
 
-void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
+/* The slots the dump's records give node i. */
+static void record_slots(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 {
 	const profdata_profile *p = g->p;
 	size_t m = g->first + i;
@@ -276,6 +277,19 @@ void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 	s->n = r->nref_offsets;
 	if (g->referent_slot[c] >= 0)
 		s->weak = (size_t)g->referent_slot[c];
+}
+
+void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
+{
+	record_slots(g, i, s);
+	if (!g->connector)
+		return;
+	size_t c = i < g->n ? pd_obj_class(g->p, g->first + i) : g->class_row;
+	if (c < g->nclasses && g->connector[c] == i) { /* (arrays never connect) */
+		s->class_id = g->p->classes.v[c].id;
+		s->class_node = g->n + (uint32_t)c;
+		s->n++;
+	}
 }
 
 uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id)

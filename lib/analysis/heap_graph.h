@@ -35,6 +35,9 @@ typedef struct pd_heap_graph {
 	unsigned bucket_shift;
 	uint64_t min_id, max_id;
 	int32_t *referent_slot;    /* per class row: the reference slot not followed (Reference.referent), or -1 */
+	/* Per class row: the object VisualVM's search connects to the class object, which then refers to it by
+	 * one more slot (doc/heap-analysis.md, class connection), or PD_HEAP_NONE; NULL until found. */
+	uint32_t *connector;
 	uint32_t *root_targets;    /* local indexes the virtual root points at, deduplicated by the caller's walk */
 	size_t nroot_targets;
 	profdata_heap_progress_fn progress;
@@ -52,6 +55,8 @@ typedef struct pd_heap_slots {
 	uint64_t len;               /* payload bytes */
 	size_t n;                   /* slots */
 	size_t weak;                /* Reference.referent of a soft, weak or final reference, or SIZE_MAX */
+	uint64_t class_id;          /* a class connection: the last slot refers to this class object; else 0 */
+	uint32_t class_node;        /* ... its local index (not found by id: an object may share the id) */
 	unsigned id_size;
 } pd_heap_slots;
 
@@ -70,6 +75,8 @@ void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s);
 /* The object id in slot k (0: null, or a slot past the payload). */
 static inline uint64_t pd_heap_slot_id(const pd_heap_slots *s, size_t k)
 {
+	if (s->class_id && k == s->n - 1)
+		return s->class_id;
 	if (s->list)
 		return s->list[k];
 	if (s->statics)
@@ -90,6 +97,8 @@ uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id);
  */
 static inline uint32_t pd_heap_slot_target(const pd_heap_graph *g, const pd_heap_slots *s, size_t k)
 {
+	if (s->class_id && k == s->n - 1)
+		return s->class_node;
 	uint64_t id = pd_heap_slot_id(s, k);
 	return id ? pd_heap_local(g, id) : PD_HEAP_NONE;
 }

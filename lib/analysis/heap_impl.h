@@ -25,6 +25,9 @@ struct profdata_heap {
 
 enum { PD_HEAP_ELEM_TYPES = 16 };
 
+/* In idom[r] while the dominators are found: a node with more than one referrer (dominators.c). */
+#define PD_HEAP_SHARED 0x80000000u
+
 static inline uint64_t pd_heap_ret(const profdata_heap *h, uint32_t r)
 {
 	return h->ret64 ? h->ret64[r] : (uint64_t)h->ret32[r] * h->unit;

@@ -81,6 +81,10 @@ static void name_hop(const profdata_heap *h, uint32_t from, uint32_t to, profdat
 		if (k == s.weak || pd_heap_slot_target(&h->g, &s, k) != to)
 			continue;
 		size_t m = h->g.first + from;
+		if (s.class_id && k == s.n - 1) {
+			st->field = "<class>"; /* VisualVM's class connection: an instance to its class object */
+			return;
+		}
 		if (s.statics)
 			st->field = profdata_profile_string(p, s.statics[k].name_id, NULL);
 		if (s.list || s.statics)

@@ -13,6 +13,7 @@
 #define BEHIND ((uint64_t)4 << 20)   /* keep this much behind it mapped */
 #define STEP ((uint64_t)2 << 20)     /* work between looks at the pass's position */
 #define THREAD_MIN_SIZE ((uint64_t)128 << 20)
+#define FAULT_AROUND ((uint64_t)64 << 10) /* what Linux maps around a page fault in a file mapping */
 
 struct pd_pager {
 	const pd_blob *blob;
@@ -132,8 +133,15 @@ pd_pager *pd_pager_start_random(pd_blob *blob, uint64_t budget)
 	pd_pager *pg = pager_new(blob);
 	if (!pg)
 		return NULL;
+	/*
+	 * Count what a fault maps, not a page: Linux maps the cached pages
+	 * around a faulting one too (fault_around_bytes, 64 KiB by default), so
+	 * a walk that enters 4 KiB here and there holds 16 times what it
+	 * entered. (Counted by page, a breadth-first search held 92 MiB more
+	 * than its budget on the service dump.)
+	 */
 	long ps = sysconf(_SC_PAGESIZE);
-	uint64_t page = ps > 0 ? (uint64_t)ps : 4096;
+	uint64_t page = ps > 0 && (uint64_t)ps > FAULT_AROUND ? (uint64_t)ps : FAULT_AROUND;
 	while (((uint64_t)1 << pg->page_shift) < page)
 		pg->page_shift++;
 	pg->last_page = UINT64_MAX;
@@ -152,8 +160,16 @@ void pd_pager_touch(pd_pager *pg, uint64_t pos)
 	if (++pg->entered < pg->budget_pages)
 		return;
 	/* Counting entries over-counts pages entered twice: the release comes early, never late. */
+	pd_pager_release(pg);
+}
+
+void pd_pager_release(pd_pager *pg)
+{
+	if (!pg)
+		return;
 	pd_blob_done(pg->blob, 0, pg->size);
 	pg->entered = 0;
+	pg->last_page = UINT64_MAX;
 }
 
 void pd_pager_advance(pd_pager *pg, uint64_t pos)

@@ -39,5 +39,7 @@ void pd_pager_stop(pd_pager *pg);
 pd_pager *pd_pager_start_random(pd_blob *blob, uint64_t budget);
 /* The pass reads at `pos` (cheap: a compare, and a release now and then). NULL is a no-op. */
 void pd_pager_touch(pd_pager *pg, uint64_t pos);
+/* Release now what a pass in no order has entered (a short walk ends; a long one follows). NULL is a no-op. */
+void pd_pager_release(pd_pager *pg);
 
 #endif

@@ -266,6 +266,43 @@ START_TEST(weak_referents_are_not_followed_phantom_ones_are)
 }
 END_TEST
 
+/*
+ * VisualVM's class connection: the first instance of a class its search
+ * processes leads to the class object when nothing reached it before; what
+ * only the class's statics hold becomes reachable through it.
+ */
+START_TEST(the_first_instance_of_a_class_connects_its_class_object)
+{
+	graph g;
+	begin(&g, OID(2));              /* Node's static `cache` holds S */
+	root(&g, OID(0), PROFDATA_ROOT_JAVA_FRAME);
+	uint64_t elems[1] = { OID(1) };
+	array(&g, 0, elems, 1);         /* R (an array: arrays connect nothing) -> A */
+	instance(&g, 1, NODE, 0, 0);    /* A: the first Node the search processes */
+	instance(&g, 2, NODE, 0, 0);    /* S: held by Node's static only */
+	profdata_heap *h = finish(&g);
+	size_t node_class;
+	ck_assert_int_eq(profdata_profile_find_class(g.p, NODE, &node_class), 0);
+	size_t cnode = profdata_heap_class_node(h, node_class), d;
+	ck_assert_int_eq(profdata_heap_reachable(h, cnode), 1);
+	ck_assert_int_eq(profdata_heap_dominator(h, cnode, &d), 0);
+	ck_assert_uint_eq(d, at(&g, 1));
+	ck_assert_int_eq(profdata_heap_reachable(h, at(&g, 2)), 1);
+	ck_assert_int_eq(profdata_heap_dominator(h, at(&g, 2), &d), 0);
+	ck_assert_uint_eq(d, cnode);
+	/* a class object adds nothing itself; what it holds counts */
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 1)), size_of(&g, 1) + size_of(&g, 2));
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 0)), size_of(&g, 0) + size_of(&g, 1) + size_of(&g, 2));
+	profdata_heap_step steps[8];
+	ck_assert_int_eq(profdata_heap_path(h, at(&g, 2), steps, 8, NULL, NULL), 4);
+	ck_assert_uint_eq(steps[2].node, cnode);
+	ck_assert_str_eq(steps[2].field, "<class>");
+	ck_assert_str_eq(steps[3].field, "cache");
+	profdata_heap_free(h);
+	profdata_profile_free(g.p);
+}
+END_TEST
+
 START_TEST(paths_name_fields_indexes_and_statics)
 {
 	graph g;
@@ -520,6 +557,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, a_long_chain_needs_no_recursion);
 	tcase_add_test(tc, references_from_unreachable_objects_count);
 	tcase_add_test(tc, weak_referents_are_not_followed_phantom_ones_are);
+	tcase_add_test(tc, the_first_instance_of_a_class_connects_its_class_object);
 	tcase_add_test(tc, paths_name_fields_indexes_and_statics);
 	tcase_add_test(tc, progress_can_stop_the_work);
 	tcase_add_loop_test(tc, random_graphs_match_the_slow_way, 0, 8);

@@ -34,7 +34,8 @@ import org.graalvm.visualvm.lib.jfluid.heap.ObjectFieldValue;
  *   java -cp JARS:. VisualVMRetained --check-paths FILE.hprof < PATHS
  *       each line of PATHS is a path (ids, root first); prints "ok" or
  *       "bad: why" per line: the first id must be a GC root and each next
- *       one a reference of the one before (field, array element, static)
+ *       one a reference of the one before (field, array element, static,
+ *       or the class connection: an instance to its class object)
  *   java -cp JARS:. VisualVMRetained --time N FILE.hprof
  *       as --top, then the elapsed seconds of load + top N on stderr
  * Ids are unsigned decimals.
@@ -66,7 +67,10 @@ public final class VisualVMRetained {
                 if (f instanceof ObjectFieldValue && ((ObjectFieldValue) f).getInstance() != null
                         && ((ObjectFieldValue) f).getInstance().getInstanceId() == to)
                     return true;
-        return false;
+        // The class connection of VisualVM's nearest-GC-root search: an instance (a class object: an instance
+        // of java.lang.Class) leads to its class's object.
+        JavaClass of = i != null ? i.getJavaClass() : c != null ? heap.getJavaClassByName("java.lang.Class") : null;
+        return of != null && of.getJavaClassId() == to;
     }
 
     private static String checkPath(Heap heap, Set<Long> roots, String line) {

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * VisualVM's class connections (doc/heap-analysis.md): its breadth-first
+ * search from the GC roots, after the references of the first instance of
+ * a class it processes, reaches that class's object through the instance
+ * when nothing reached it before. The class object then has one more
+ * referrer, and one that only its instances reach becomes reachable.
+ */
+#include "analysis/connections.h"
+#include "io/pager.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MARK 0x80000000u  /* in num: met by the search (numbers stay below 2^31) */
+
+/* The search's state: queue in the third array, marks in num, per class row two flags. */
+typedef struct search {
+	profdata_heap *h;
+	uint32_t *queue, tail;
+	unsigned char *connected;  /* the class's first instance is processed */
+	unsigned char *open;       /* a reachable instance, and the class object neither met nor connected */
+	size_t nopen;
+} search;
+
+static void meet(search *s, uint32_t v)
+{
+	uint32_t *num = s->h->num;
+	if (num[v] & MARK)
+		return;
+	num[v] |= MARK;
+	s->queue[s->tail++] = v;
+	uint32_t n = s->h->g.n;
+	if (v >= n && s->open[v - n]) {
+		s->open[v - n] = 0;
+		s->nopen--;
+	}
+}
+
+/* The class row node u connects to: its class for an instance, java.lang.Class for a class object; arrays none. */
+static size_t class_of(const pd_heap_graph *g, uint32_t u)
+{
+	if (u >= g->n)
+		return g->class_row;
+	if ((pd_obj_kind(g->p, g->first + u) & 3) != PROFDATA_OBJECT_INSTANCE)
+		return SIZE_MAX;
+	return pd_obj_class(g->p, g->first + u);
+}
+
+/* The classes a connection may still matter to: those with an instance (or class object) the walk reached. */
+static void open_classes(search *s)
+{
+	const pd_heap_graph *g = &s->h->g;
+	const uint32_t *num = s->h->num;
+	for (uint32_t i = 0; i < g->nodes; i++) {
+		size_t c = num[i] ? class_of(g, i) : SIZE_MAX;
+		if (c < g->nclasses && !s->open[c])
+			s->open[c] = 1, s->nopen++;
+	}
+}
+
+/* After node u's references: its class is connected, and reached through u when nothing reached it before. */
+static void connect(search *s, uint32_t u)
+{
+	const pd_heap_graph *g = &s->h->g;
+	size_t c = class_of(g, u);
+	if (c >= g->nclasses || s->connected[c])
+		return;
+	s->connected[c] = 1;
+	if (!(s->h->num[g->n + c] & MARK)) {
+		g->connector[c] = u;
+		meet(s, g->n + (uint32_t)c);
+	}
+	if (s->open[c])
+		s->open[c] = 0, s->nopen--;
+}
+
+static void run(search *s)
+{
+	const pd_heap_graph *g = &s->h->g;
+	for (size_t t = 0; t < g->nroot_targets; t++)
+		meet(s, g->root_targets[t]);
+	for (uint32_t head = 0; head < s->tail && s->nopen; head++) {
+		uint32_t u = s->queue[head];
+		pd_heap_slots sl;
+		pd_heap_slots_of(g, u, &sl);
+		for (size_t k = 0; k < sl.n; k++) {
+			uint32_t v = k == sl.weak ? PD_HEAP_NONE : pd_heap_slot_target(g, &sl, k);
+			if (v != PD_HEAP_NONE)
+				meet(s, v);
+		}
+		connect(s, u);
+	}
+	for (uint32_t k = 0; k < s->tail; k++)
+		s->h->num[s->queue[k]] &= ~MARK;
+	/* What the search mapped, all over the file, goes before the reads in object order start. */
+	pd_pager_release(g->pages);
+}
+
+/*
+ * Number what only connections reach (a class object, and what only its
+ * statics reach) after h->m, breadth first from each, so that dominators
+ * keep smaller numbers; all of them start shared (idom SHARED). Returns the
+ * references into them (an upper bound: connections, their references among
+ * themselves and from unreachable objects).
+ */
+static uint64_t number_connected(profdata_heap *h, uint32_t *queue)
+{
+	pd_heap_graph *g = &h->g;
+	uint32_t *num = h->num, tail = 0, first = h->m + 1;
+	uint64_t refs = 0;
+	for (uint32_t c = 0; c < g->nclasses; c++)
+		if (g->connector[c] != PD_HEAP_NONE && !num[g->n + c])
+			num[g->n + c] = ++h->m, queue[tail++] = g->n + c, refs++;
+	for (uint32_t head = 0; head < tail; head++) {
+		pd_heap_slots sl;
+		pd_heap_slots_of(g, queue[head], &sl);
+		for (size_t k = 0; k < sl.n; k++) {
+			uint32_t v = pd_heap_slot_target(g, &sl, k);
+			if (v == PD_HEAP_NONE || v == queue[head])
+				continue;
+			refs += !num[v] || num[v] >= first; /* into an old node it was counted as from an unreachable one */
+			if (!num[v] && k != sl.weak)
+				num[v] = ++h->m, queue[tail++] = v;
+		}
+	}
+	for (uint32_t r = first; r <= h->m; r++)
+		h->idom[r] = PD_HEAP_SHARED;
+	if (tail == 0)
+		return 0;
+	for (uint32_t i = 0; i < g->nodes; i++) {
+		if (num[i])
+			continue;
+		pd_heap_slots sl;
+		pd_heap_slots_of(g, i, &sl);
+		for (size_t k = 0; k < sl.n; k++) {
+			uint32_t v = pd_heap_slot_target(g, &sl, k);
+			refs += v != PD_HEAP_NONE && v != i && num[v] >= first;
+		}
+	}
+	return refs;
+}
+
+int pd_heap_connect_classes(profdata_heap *h, uint32_t *queue, uint64_t *refs, uint64_t *singles)
+{
+	pd_heap_graph *g = &h->g;
+	search s = { h, queue, 0, NULL, NULL, 0 };
+	g->connector = malloc((g->nclasses ? g->nclasses : 1) * sizeof(*g->connector));
+	s.connected = calloc(g->nclasses ? g->nclasses : 1, 1);
+	s.open = calloc(g->nclasses ? g->nclasses : 1, 1);
+	if (!g->connector || !s.connected || !s.open) {
+		PD_FREE_ALL(s.connected, s.open);
+		return PROFDATA_ENOMEM;
+	}
+	for (uint32_t c = 0; c < g->nclasses; c++)
+		g->connector[c] = PD_HEAP_NONE;
+	open_classes(&s);
+	run(&s);
+	PD_FREE_ALL(s.connected, s.open);
+	/* A reachable class object connected gains a referrer: shared now, if it had one. */
+	for (uint32_t c = 0; c < g->nclasses; c++) {
+		uint32_t r = g->connector[c] == PD_HEAP_NONE ? 0 : h->num[g->n + c];
+		if (!r)
+			continue;
+		++*refs;
+		if (!(h->idom[r] & PD_HEAP_SHARED))
+			h->idom[r] = PD_HEAP_SHARED, --*singles;
+	}
+	*refs += number_connected(h, queue);
+	return 0;
+}
