@@ -560,10 +560,11 @@ static int write_object(classic_encoder *e, const profdata_object *o)
 		name = class_name(e, o->class_id, &name_len, buf, sizeof buf);
 	}
 
-	if (o->refs && o->nrefs && o->kind == PROFDATA_OBJECT_PRIM_ARRAY && e->style != PD_CLASSIC_CLASSBLOCK &&
+	if (o->refs && o->nrefs && e->style != PD_CLASSIC_CLASSBLOCK &&
 	    pd_classic_type_kind(name, name_len, &elem) == PROFDATA_OBJECT_PRIM_ARRAY) {
 		/* A primitive array holds no references: written, they would read as the
-		 * class-block variant. */
+		 * class-block variant. So for any object written under a primitive array's
+		 * name (a class a damaged dump named "[C"), whatever its kind in the model. */
 		e->prim_refs += o->nrefs;
 	} else if (o->refs) {
 		refs = o->refs;
