@@ -75,9 +75,21 @@ static void connect(search *s, uint32_t u)
 		s->open[c] = 0, s->nopen--;
 }
 
+/*
+ * The search reads all over the file, a little here and there: Linux maps
+ * the 64 KiB around each page it faults in, so its pager gets a budget of
+ * 2 MiB of pages entered (at most about 32 MiB mapped). With the walks'
+ * 32 MiB it held 92 MiB more on the service dump; counting what a fault
+ * maps in every walk instead made the depth-first walk, which has locality,
+ * 2.4 s slower on the 37 M-object dump.
+ */
+#define SEARCH_PAGE_BUDGET ((uint64_t)2 << 20)
+
 static void run(search *s)
 {
-	const pd_heap_graph *g = &s->h->g;
+	pd_heap_graph *g = &s->h->g;
+	pd_pager *walks = g->pages;
+	g->pages = walks ? pd_pager_start_random(g->p->blob, SEARCH_PAGE_BUDGET) : NULL;
 	for (size_t t = 0; t < g->nroot_targets; t++)
 		meet(s, g->root_targets[t]);
 	for (uint32_t head = 0; head < s->tail && s->nopen; head++) {
@@ -93,8 +105,10 @@ static void run(search *s)
 	}
 	for (uint32_t k = 0; k < s->tail; k++)
 		s->h->num[s->queue[k]] &= ~MARK;
-	/* What the search mapped, all over the file, goes before the reads in object order start. */
-	pd_pager_release(g->pages);
+	/* What the walk and the search mapped, all over the file, goes before the reads in object order. */
+	pd_pager_stop(g->pages);
+	g->pages = walks;
+	pd_pager_release(walks);
 }
 
 /*

@@ -13,7 +13,6 @@
 #define BEHIND ((uint64_t)4 << 20)   /* keep this much behind it mapped */
 #define STEP ((uint64_t)2 << 20)     /* work between looks at the pass's position */
 #define THREAD_MIN_SIZE ((uint64_t)128 << 20)
-#define FAULT_AROUND ((uint64_t)64 << 10) /* what Linux maps around a page fault in a file mapping */
 
 struct pd_pager {
 	const pd_blob *blob;
@@ -133,15 +132,8 @@ pd_pager *pd_pager_start_random(pd_blob *blob, uint64_t budget)
 	pd_pager *pg = pager_new(blob);
 	if (!pg)
 		return NULL;
-	/*
-	 * Count what a fault maps, not a page: Linux maps the cached pages
-	 * around a faulting one too (fault_around_bytes, 64 KiB by default), so
-	 * a walk that enters 4 KiB here and there holds 16 times what it
-	 * entered. (Counted by page, a breadth-first search held 92 MiB more
-	 * than its budget on the service dump.)
-	 */
 	long ps = sysconf(_SC_PAGESIZE);
-	uint64_t page = ps > 0 && (uint64_t)ps > FAULT_AROUND ? (uint64_t)ps : FAULT_AROUND;
+	uint64_t page = ps > 0 ? (uint64_t)ps : 4096;
 	while (((uint64_t)1 << pg->page_shift) < page)
 		pg->page_shift++;
 	pg->last_page = UINT64_MAX;
