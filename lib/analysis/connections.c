@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MARK 0x80000000u  /* in num: met by the search (numbers stay below 2^31) */
+#define MARK PD_HEAP_FLAG  /* in num: met by the search */
 
 /* The search's state: queue in the third array, marks in num, per class row two flags. */
 typedef struct search {
@@ -131,7 +131,7 @@ static uint64_t number_connected(profdata_heap *h, uint32_t *queue)
 		pd_heap_slots_of(g, queue[head], &sl);
 		for (size_t k = 0; k < sl.n; k++) {
 			uint32_t v = pd_heap_slot_target(g, &sl, k);
-			if (v == PD_HEAP_NONE || v == queue[head])
+			if (v == PD_HEAP_NONE)
 				continue;
 			refs += !num[v] || num[v] >= first; /* into an old node it was counted as from an unreachable one */
 			if (!num[v] && k != sl.weak)

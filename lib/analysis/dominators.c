@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Dominator tree and retained sizes (doc/heap-analysis.md).
+ * Dominator tree (doc/heap-analysis.md); the retained sizes are summed
+ * over it in trees.c.
  *
  * Budget: 12 bytes per object beyond the model, in three uint32 arrays:
  * `num` (object -> reverse-postorder number), `idom` (number -> number of
@@ -17,20 +18,20 @@
  * third array three times over, three times otherwise (a count, a fill).
  */
 #include "analysis/connections.h"
+#include "analysis/trees.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /*
- * Numbers stay below 2^31 (profdata_heap_analyze refuses more nodes), so
- * the top bit is free for a flag: in num[i] during the walk it marks a node
- * met before (a node met again is shared), in idom[r] until the iteration
- * ends a shared node, in a predecessor list the list's last entry.
+ * The top bit (heap_impl.h): in num[i] during the walk it marks a node met
+ * before (a node met again is shared), in idom[r] until the lists are read
+ * (trees.h) a shared node, in a predecessor list the list's last entry.
  */
 #define SHARED PD_HEAP_SHARED
 #define MET SHARED
-#define LAST 0x80000000u
-#define NUMBER 0x7fffffffu
+#define LAST PD_HEAP_FLAG
+#define NUMBER PD_HEAP_NUMBER
 #define UNSET NUMBER     /* an estimate not yet made */
 #define VISITING NUMBER  /* num of a node on the walk's stack */
 enum { PROGRESS_STEP = 1 << 20 };
@@ -64,12 +65,11 @@ static int walk_from(profdata_heap *h, uint32_t *slot_stack, uint32_t start, uin
 		while (k < s.n && v == PD_HEAP_NONE) {
 			size_t at = k++;
 			v = pd_heap_slot_target(g, &s, at);
-			if (v == PD_HEAP_NONE || v == u) {
-				v = PD_HEAP_NONE;
+			if (v == PD_HEAP_NONE)
 				continue;
-			}
 			c->refs++;
-			if ((num[v] & NUMBER) || at == s.weak) {
+			/* a reference to itself makes no tree (trees.c), whose lists must show it: shared */
+			if (v == u || (num[v] & NUMBER) || at == s.weak) {
 				num[v] |= MET;
 				v = PD_HEAP_NONE;
 			}
@@ -193,17 +193,23 @@ static inline void note_pred(uint32_t *idom, pred_buf *b, uint32_t src, uint32_t
 static int scan_preds(profdata_heap *h, pred_buf *b, enum pred_step step)
 {
 	const pd_heap_graph *g = &h->g;
-	const uint32_t *num = h->num;
+	uint32_t *num = h->num;
 	for (size_t t = 0; t < g->nroot_targets; t++)
-		note_pred(h->idom, b, 0, num[g->root_targets[t]], step);
+		note_pred(h->idom, b, 0, num[g->root_targets[t]] & NUMBER, step);
 	for (uint32_t i = 0; i < g->nodes; i++) {
 		pd_heap_slots s;
 		pd_heap_slots_of(g, i, &s);
+		uint32_t from = num[i] & NUMBER, refers = 0;
 		for (size_t k = 0; k < s.n; k++) {
 			uint32_t v = pd_heap_slot_target(g, &s, k);
-			if (v != PD_HEAP_NONE && v != i && num[v])
-				note_pred(h->idom, b, num[i], num[v], step);
+			if (v == PD_HEAP_NONE)
+				continue;
+			refers |= k != s.weak;
+			if (num[v] & NUMBER)
+				note_pred(h->idom, b, from, num[v] & NUMBER, step);
 		}
+		if (from && refers)
+			num[i] |= PD_HEAP_FLAG; /* no leaf of VisualVM's search (trees.h) */
 		if ((i & (PROGRESS_STEP - 1)) == 0 &&
 		    pd_heap_report(g, "dominators", (uint64_t)g->nodes * (step == FILL_PREDS) + i,
 		                   (uint64_t)g->nodes * (step == PAIR_PREDS ? 1 : 2)) != 0)
@@ -283,7 +289,7 @@ static uint32_t meet(const uint32_t *idom, const uint32_t *preds, size_t *at, ui
 	do {
 		p = preds[(*at)++];
 		uint32_t q = p & NUMBER;
-		if (best == 0 || (first_pass && q > r))
+		if (best == 0 || q == r || (first_pass && q > r))
 			continue;
 		best = best == UNSET ? q : intersect(idom, best, q);
 	} while (!(p & LAST));
@@ -308,9 +314,7 @@ static int settle_shared(profdata_heap *h, const uint32_t *preds)
 		if (pd_heap_report(&h->g, "dominators", (uint64_t)h->g.nodes * 2, (uint64_t)h->g.nodes * 2) != 0)
 			return PROFDATA_STOPPED;
 	}
-	for (uint32_t r = 1; r <= h->m; r++)
-		idom[r] &= NUMBER;
-	return 0;
+	return 0; /* the shared flags stay for the lists' reading (trees.h) */
 }
 
 /*
@@ -318,7 +322,8 @@ static int settle_shared(profdata_heap *h, const uint32_t *preds)
  * old stack, `cap` words; grown only when the references to shared nodes
  * outnumber the nodes, doc/heap-analysis.md), then the iteration.
  */
-static int find_dominators(profdata_heap *h, uint32_t **work, size_t cap, const graph_counts *c)
+static int find_dominators(profdata_heap *h, uint32_t **work, size_t cap, const graph_counts *c,
+                           pd_heap_trees *trees)
 {
 	uint64_t listed = c->refs - c->singles;
 	if (listed > NUMBER)
@@ -349,52 +354,8 @@ static int find_dominators(profdata_heap *h, uint32_t **work, size_t cap, const 
 	if (e != 0)
 		return e;
 	close_lists(h, b.v);
-	return settle_shared(h, b.v);
-}
-
-/* Shallow sizes summed up the dominator tree, children (higher numbers) first. */
-static int sum_retained(profdata_heap *h, uint32_t *work)
-{
-	uint64_t total = 0;
-	int aligned = 1;
-	for (uint32_t i = 0; i < h->g.nodes; i++) {
-		uint64_t size = pd_heap_retained_size(&h->g, i);
-		if (h->num[i]) {
-			total += size;
-			aligned &= (size & 7) == 0;
-		} else if (i < h->g.n) {
-			h->unreachable_count++;
-			h->unreachable_bytes += size;
-		}
-	}
-	h->reachable_bytes = total;
-	h->unit = aligned && total / 8 < UINT32_MAX ? 8 : 1;
-	if (h->unit == 8) {
-		h->ret32 = work;
-	} else {
-		free(work);
-		if (!(h->ret64 = malloc(((size_t)h->m + 1) * sizeof(*h->ret64))))
-			return PROFDATA_ENOMEM;
-	}
-	for (uint32_t i = 0; i < h->g.nodes; i++) {
-		uint32_t r = h->num[i];
-		uint64_t size = r ? pd_heap_retained_size(&h->g, i) : 0;
-		if (r && h->ret64)
-			h->ret64[r] = size;
-		else if (r)
-			h->ret32[r] = (uint32_t)(size / 8);
-	}
-	if (h->ret64)
-		h->ret64[0] = 0;
-	else
-		h->ret32[0] = 0;
-	for (uint32_t r = h->m; r >= 1; r--) {
-		if (h->ret64)
-			h->ret64[h->idom[r]] += h->ret64[r];
-		else
-			h->ret32[h->idom[r]] += h->ret32[r];
-	}
-	return 0;
+	e = settle_shared(h, b.v);
+	return e ? e : pd_heap_trees_note_lists(trees, h, b.v);
 }
 
 static int analyze(profdata_heap *h)
@@ -408,15 +369,22 @@ static int analyze(profdata_heap *h)
 		return PROFDATA_ENOMEM;
 	}
 	graph_counts c = { 0, 0 };
+	pd_heap_trees trees;
+	memset(&trees, 0, sizeof(trees));
 	int e = number_nodes(h, work, &c);
 	if (e == 0)
 		e = pd_heap_connect_classes(h, work, &c.refs, &c.singles);
 	if (e == 0)
-		e = find_dominators(h, &work, n + 1, &c);
+		e = pd_heap_trees_init(&trees, h);
+	if (e == 0)
+		e = find_dominators(h, &work, n + 1, &c, &trees);
 	if (e == 0)
 		e = pd_heap_report(&h->g, "retained", 0, h->m);
-	if (e == 0)
-		return sum_retained(h, work);
+	if (e == 0) {
+		e = pd_heap_trees_sum(&trees, h, work);
+		work = NULL; /* h->ret32 now, or freed */
+	}
+	pd_heap_trees_free(&trees);
 	free(work);
 	return e;
 }

@@ -25,8 +25,16 @@ struct profdata_heap {
 
 enum { PD_HEAP_ELEM_TYPES = 16 };
 
+/*
+ * Numbers stay below 2^31 (profdata_heap_analyze refuses more nodes), so the
+ * top bit of a number is free for a flag while the analysis runs: each step
+ * says what it means there (dominators.c, connections.c, trees.h).
+ */
+#define PD_HEAP_FLAG 0x80000000u
+#define PD_HEAP_NUMBER 0x7fffffffu
+
 /* In idom[r] while the dominators are found: a node with more than one referrer (dominators.c). */
-#define PD_HEAP_SHARED 0x80000000u
+#define PD_HEAP_SHARED PD_HEAP_FLAG
 
 static inline uint64_t pd_heap_ret(const profdata_heap *h, uint32_t r)
 {

@@ -93,6 +93,21 @@ static void link_children(const profdata_heap *h, uint32_t *first_child, uint32_
 }
 
 /*
+ * Where node i counts on the way down: its class slot. A class object is an
+ * instance of java.lang.Class there, as VisualVM's chains take it (a real
+ * java.lang.Class instance a class object dominates does not count), yet adds
+ * to no class (*adds = 0).
+ */
+static size_t chain_slot(const profdata_heap *h, uint32_t i, int *adds)
+{
+	size_t c = pd_heap_class_slot(h, i);
+	*adds = c != SIZE_MAX;
+	if (c == SIZE_MAX)
+		c = h->g.class_row < h->g.p->classes.n ? h->g.class_row : h->g.p->classes.n + PD_HEAP_ELEM_TYPES;
+	return c;
+}
+
+/*
  * Walk the dominator tree (no stack: parents are in idom) keeping, per
  * class, how many of its instances are on the way down: an instance counts
  * toward its class only with none above it.
@@ -100,13 +115,11 @@ static void link_children(const profdata_heap *h, uint32_t *first_child, uint32_
 static int walk_classes(profdata_heap *h, const uint32_t *object_of, const uint32_t *first_child,
                         const uint32_t *next_sibling, uint32_t *on_path)
 {
-	size_t nslots = h->g.p->classes.n + PD_HEAP_ELEM_TYPES + 1;
 	uint32_t v = first_child[0], seen = 0;
+	int adds;
 	while (v != PD_HEAP_NONE && v != 0) {
-		size_t c = pd_heap_class_slot(h, object_of[v]);
-		if (c == SIZE_MAX)
-			c = nslots - 1; /* class objects: counted nowhere */
-		if (on_path[c]++ == 0)
+		size_t c = chain_slot(h, object_of[v], &adds);
+		if (on_path[c]++ == 0 && adds)
 			h->class_ret[c] += pd_heap_ret(h, v);
 		if ((++seen & ((1u << 20) - 1)) == 0 && pd_heap_report(&h->g, "classes", seen, h->m) != 0)
 			return PROFDATA_STOPPED;
@@ -115,8 +128,7 @@ static int walk_classes(profdata_heap *h, const uint32_t *object_of, const uint3
 			continue;
 		}
 		while (v != 0) {
-			size_t up = pd_heap_class_slot(h, object_of[v]);
-			on_path[up == SIZE_MAX ? nslots - 1 : up]--;
+			on_path[chain_slot(h, object_of[v], &adds)]--;
 			if (next_sibling[v] != PD_HEAP_NONE) {
 				v = next_sibling[v];
 				break;

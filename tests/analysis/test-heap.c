@@ -290,14 +290,119 @@ START_TEST(the_first_instance_of_a_class_connects_its_class_object)
 	ck_assert_int_eq(profdata_heap_reachable(h, at(&g, 2)), 1);
 	ck_assert_int_eq(profdata_heap_dominator(h, at(&g, 2), &d), 0);
 	ck_assert_uint_eq(d, cnode);
-	/* a class object adds nothing itself; what it holds counts */
-	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 1)), size_of(&g, 1) + size_of(&g, 2));
-	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 0)), size_of(&g, 0) + size_of(&g, 1) + size_of(&g, 2));
+	/*
+	 * VisualVM's tree objects (trees.c): S, then the class object (a
+	 * java.lang.Class's size plus S), then A, then R. A connection is no
+	 * reference a tree sums over, and its sums never walk up from a class
+	 * object: A keeps its own size, R its own and A's.
+	 */
+	ck_assert_uint_eq(profdata_heap_retained(h, cnode), profdata_heap_size(h, cnode) + size_of(&g, 2));
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 1)), size_of(&g, 1));
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 0)), size_of(&g, 0) + size_of(&g, 1));
 	profdata_heap_step steps[8];
 	ck_assert_int_eq(profdata_heap_path(h, at(&g, 2), steps, 8, NULL, NULL), 4);
 	ck_assert_uint_eq(steps[2].node, cnode);
 	ck_assert_str_eq(steps[2].field, "<class>");
 	ck_assert_str_eq(steps[3].field, "cache");
+	profdata_heap_free(h);
+	profdata_profile_free(g.p);
+}
+END_TEST
+
+/*
+ * VisualVM's tree objects (trees.c): an object whose references all lead to
+ * objects with one referrer that are tree objects sums them, GC roots and
+ * class objects among them, at their own sizes. Here array 1 holds a class
+ * object that is a GC root (Node's: node 2 is a root), the root Node 2 and
+ * the plain Node 3, and nothing else refers to them.
+ */
+START_TEST(a_root_inside_a_tree_counts_there)
+{
+	graph g;
+	begin(&g, 0);
+	/* a java.lang.Class, which gives class objects their size */
+	enum { CLASS = 7, S_CLASS = 200 };
+	ck_assert_int_eq(g.ev->string(g.p, S_CLASS, "java/lang/Class", 15), 0);
+	load(&g, CLASS, S_CLASS);
+	profdata_field class_fields[] = { { S_NEXT, PROFDATA_TYPE_OBJECT, 0 }, { S_OTHER, PROFDATA_TYPE_OBJECT, 0 } };
+	class_dump(&g, CLASS, OBJECT, class_fields, 2, NULL, 0);
+	root(&g, OID(0), PROFDATA_ROOT_JAVA_FRAME);
+	root(&g, OID(2), PROFDATA_ROOT_JNI_GLOBAL);
+	uint64_t top[1] = { OID(1) }, held[3] = { NODE, OID(3), OID(2) };
+	array(&g, 0, top, 1);
+	array(&g, 1, held, 3);
+	instance(&g, 2, NODE, 0, 0);
+	instance(&g, 3, NODE, 0, 0);
+	profdata_heap *h = finish(&g);
+	size_t node_class;
+	ck_assert_int_eq(profdata_profile_find_class(g.p, NODE, &node_class), 0);
+	uint64_t class_size = profdata_heap_size(h, profdata_heap_class_node(h, node_class));
+	ck_assert_uint_gt(class_size, 0);
+	uint64_t tree = size_of(&g, 1) + class_size + size_of(&g, 2) + size_of(&g, 3);
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 1)), tree);
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 0)), size_of(&g, 0) + tree);
+	/* the roots are still dominated by the roots alone */
+	assert_idom(&g, h, 2, -1);
+	profdata_heap_free(h);
+	profdata_profile_free(g.p);
+}
+END_TEST
+
+/*
+ * Root 0 refers to root 1, each with a plain leaf: both are tree objects of
+ * the same level, and VisualVM's level pass takes them in the order of its
+ * root table. Root 0 taken first finds root 1 no tree yet, and stays none.
+ */
+START_TEST(a_root_taken_before_its_child_root_stays_no_tree)
+{
+	for (int child_first = 0; child_first < 2; child_first++) {
+		graph g;
+		begin(&g, 0);
+		root(&g, OID(child_first ? 1 : 0), PROFDATA_ROOT_JNI_GLOBAL);
+		root(&g, OID(child_first ? 0 : 1), PROFDATA_ROOT_JNI_GLOBAL);
+		instance(&g, 0, NODE, OID(1), OID(2));
+		instance(&g, 1, NODE, OID(3), 0);
+		instance(&g, 2, NODE, 0, 0);
+		instance(&g, 3, NODE, 0, 0);
+		profdata_heap *h = finish(&g);
+		uint64_t own = size_of(&g, 0) + size_of(&g, 2), child = size_of(&g, 1) + size_of(&g, 3);
+		ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 1)), child);
+		ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 0)), child_first ? own + child : own);
+		profdata_heap_free(h);
+		profdata_profile_free(g.p);
+	}
+}
+END_TEST
+
+/*
+ * What keeps an object from being a tree object though its references look
+ * like one: a reference to itself (array 1), or a referent VisualVM's search
+ * never reached (the weak reference 4, whose referent 5 only it holds).
+ * Neither then adds the root Node 2 it also holds.
+ */
+START_TEST(a_self_reference_or_a_lost_referent_makes_no_tree)
+{
+	graph g;
+	begin(&g, 0);
+	root(&g, OID(0), PROFDATA_ROOT_JAVA_FRAME);
+	root(&g, OID(2), PROFDATA_ROOT_JNI_GLOBAL);
+	root(&g, OID(6), PROFDATA_ROOT_JAVA_FRAME);
+	uint64_t top[1] = { OID(1) }, held[3] = { OID(2), OID(3), OID(1) }, top2[2] = { OID(4), OID(7) };
+	array(&g, 0, top, 1);
+	array(&g, 1, held, 3);
+	instance(&g, 2, NODE, 0, 0);
+	instance(&g, 3, NODE, 0, 0);
+	instance(&g, 4, WEAK, OID(5), OID(8));
+	instance(&g, 5, NODE, 0, 0);
+	array(&g, 6, top2, 2);
+	root(&g, OID(7), PROFDATA_ROOT_JNI_GLOBAL);
+	instance(&g, 7, NODE, 0, 0);
+	instance(&g, 8, NODE, 0, 0);
+	profdata_heap *h = finish(&g);
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 1)), size_of(&g, 1) + size_of(&g, 3));
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 4)), size_of(&g, 4) + size_of(&g, 8));
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 6)), size_of(&g, 6) + size_of(&g, 4) + size_of(&g, 8));
+	ck_assert_int_eq(profdata_heap_reachable(h, at(&g, 5)), 0);
 	profdata_heap_free(h);
 	profdata_profile_free(g.p);
 }
@@ -558,6 +663,9 @@ Suite *suite_main(void)
 	tcase_add_test(tc, references_from_unreachable_objects_count);
 	tcase_add_test(tc, weak_referents_are_not_followed_phantom_ones_are);
 	tcase_add_test(tc, the_first_instance_of_a_class_connects_its_class_object);
+	tcase_add_test(tc, a_root_inside_a_tree_counts_there);
+	tcase_add_test(tc, a_root_taken_before_its_child_root_stays_no_tree);
+	tcase_add_test(tc, a_self_reference_or_a_lost_referent_makes_no_tree);
 	tcase_add_test(tc, paths_name_fields_indexes_and_statics);
 	tcase_add_test(tc, progress_can_stop_the_work);
 	tcase_add_loop_test(tc, random_graphs_match_the_slow_way, 0, 8);

@@ -10,9 +10,6 @@
 # histogram (`profdata histo --retained`) equals JavaClass.getRetainedSizeByClass()
 # class by class. Exit 77 without Java or VisualVM.
 #   heap-visualvm.sh PROFDATA_TOOL SOURCE_ROOT
-#
-# Files VisualVM disagrees on for a known reason are listed in
-# heap-visualvm.known (FILE<TAB>why); their differences are printed, not failed.
 set -euo pipefail
 pd=$1 root=$2
 here=$root/tests/interop
@@ -40,7 +37,7 @@ visualvm() {
   java ${VISUALVM_JAVA_OPTS:-} -cp "$heap_jar:$work" VisualVMRetained "$@" "$work/dump.hprof"
 }
 
-compared=0 known=0
+compared=0
 for f in "${files[@]}"; do
   [ -f "$f" ] || continue
   name=$(basename "$f")
@@ -54,35 +51,23 @@ for f in "${files[@]}"; do
 import json, sys
 for o in json.load(sys.stdin)["objects"]:
     print("%d\t%s\t%d\t%d" % (o["id"], o["class"], o["shallow"], o["retained"]))' >"$work/ours.tsv"
-  why=$(awk -F'\t' -v n="$name" '$1 == n { print $2 }' "$here/heap-visualvm.known" 2>/dev/null || true)
   if ! diff -u "$work/vv.tsv" "$work/ours.tsv" >"$work/diff"; then
-    if [ -n "$why" ]; then
-      echo "known difference: $name ($why): $(grep -c '^-[0-9]' "$work/diff") of 50 lines differ"
-      known=$((known + 1))
-    else
-      echo "$name: the biggest objects differ from VisualVM's (- VisualVM, + profdata):"
-      head -n 40 "$work/diff"
-      exit 1
-    fi
-  else
-    echo "ok: $name: the 50 biggest objects and their retained sizes agree with VisualVM"
+    echo "$name: the biggest objects differ from VisualVM's (- VisualVM, + profdata):"
+    head -n 40 "$work/diff"
+    exit 1
   fi
+  echo "ok: $name: the 50 biggest objects and their retained sizes agree with VisualVM"
   visualvm --classes | cut -f1,3 | LC_ALL=C sort >"$work/vv-classes"
   "$pd" histo --retained --json --quiet "$f" | python3 -c '
 import json, sys
 for c in json.load(sys.stdin)["classes"]:
     print("%s\t%d" % (c["name"], c["retained"]))' | LC_ALL=C sort >"$work/ours-classes"
   if ! diff -u "$work/vv-classes" "$work/ours-classes" >"$work/diff"; then
-    if [ -n "$why" ]; then
-      echo "known difference: $name: $(grep -c '^-[^-]' "$work/diff") classes' retained sizes differ"
-    else
-      echo "$name: the retained histogram differs from VisualVM's (- VisualVM, + profdata):"
-      head -n 40 "$work/diff"
-      exit 1
-    fi
-  else
-    echo "ok: $name: $(wc -l <"$work/vv-classes") classes' retained sizes agree with VisualVM"
+    echo "$name: the retained histogram differs from VisualVM's (- VisualVM, + profdata):"
+    head -n 40 "$work/diff"
+    exit 1
   fi
+  echo "ok: $name: $(wc -l <"$work/vv-classes") classes' retained sizes agree with VisualVM"
   : >"$work/paths"
   for id in $(head -n 10 "$work/ours.tsv" | cut -f1); do
     "$pd" path --json --quiet "$f" "$id" | python3 -c '
@@ -99,4 +84,4 @@ print(" ".join(str(s["id"]) for s in json.load(sys.stdin)["path"]))' >>"$work/pa
   compared=$((compared + 1))
 done
 [ $compared -gt 0 ] || { echo "no file could be compared"; exit 1; }
-echo "$compared files compared, $known with known differences"
+echo "$compared files compared: all agree with VisualVM"
