@@ -13,7 +13,9 @@
  * an object array element or a static field. A reference from an object no
  * root reaches still counts: what it points at is then dominated by the
  * roots only. Unreachable objects are counted apart and retain nothing.
- * Shallow sizes are profdata_profile_object_size().
+ * Shallow sizes are profdata_profile_object_size(). Retained sizes are
+ * summed up the dominator tree as VisualVM sums them, "tree objects" and
+ * all (a GC root or class object held by one object alone counts in it).
  *
  * Nodes are numbered: an object by its index in the model
  * (profdata_profile_object()), class row c by profdata_heap_class_node().
@@ -32,7 +34,7 @@
  *
  * Memory: the analysis adds 12.25 bytes per object of the dump while it runs
  * (12, and an id index of 0.25 when the ids are sorted) and keeps 12 (16 when the dump's sizes are not multiples of 8 or the retained
- * total passes 32 GiB); the per-class totals, computed on first use, take 12
+ * total passes 8 GiB); the per-class totals, computed on first use, take 12
  * more per object for the time of that call. doc/heap-analysis.md has the
  * accounting.
  */
