@@ -48,7 +48,8 @@ int pd_heap_trees_note_lists(pd_heap_trees *t, profdata_heap *h, uint32_t *preds
 
 /*
  * The retained sizes, in `work` (becomes h->ret32) or a new h->ret64 (then
- * `work` is freed): either way `work` is taken. 0 or PROFDATA_ENOMEM.
+ * `work` is freed): either way `work` is taken. 0, PROFDATA_ENOMEM, PROFDATA_EINVAL
+ * (sizes past 2^62 bytes) or PROFDATA_STOPPED (the progress callback said stop).
  */
 int pd_heap_trees_sum(pd_heap_trees *t, profdata_heap *h, uint32_t *work);
 
