@@ -13,14 +13,17 @@ profdata=$1
 root=$2
 here=$(cd "$(dirname "$0")" && pwd)
 dtd=$root/lib/codecs/tracexml/trace.dtd
-corpus=${PROFDATA_CORPUS:-${PD_CORPUS_OPTION:-$root/../shared/corpus}}/tracexml
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ran=0
 
 inputs=("$root/tests/data/tracexml/traceroot-open.xml" "$root/tests/codecs/tracexml/agent.trcxml"
         "$root/tests/data/tracexml/fragments.xml")
-[ -d "$corpus" ] && inputs+=("$corpus"/*.trcxml)
+# The corpus part: skipped, saying why, without the corpus (corpus.sh).
+. "$here/corpus.sh"
+traces=()
+corpus_files traces "$root" tracexml '*.trcxml' || true
+inputs+=("${traces[@]}")
 
 if command -v xmllint >/dev/null; then
     for f in "${inputs[@]}"; do
@@ -33,8 +36,8 @@ if command -v xmllint >/dev/null; then
     ran=1
 fi
 
-if [ -d "$corpus" ]; then
-    for f in "$corpus"/*.trcxml; do
+if [ ${#traces[@]} -gt 0 ]; then
+    for f in "${traces[@]}"; do
         entries=$(unzip -p "$f" | grep -o '<methodEntry ' | wc -l)
         if command -v go >/dev/null; then
             "$profdata" convert --quiet "$f" "$tmp/out.pb.gz" --to pprof

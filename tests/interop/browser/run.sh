@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 # The browser checks (browser-test.js) on every CPU profile of tests/data and
-# ../shared/corpus: exit 77 when node, chromium or the npm packages are
-# missing. With MAKE_TRACE (tests/interop/browser/make-trace.c), a method
-# trace too. usage: run.sh PROFDATA SOURCE_ROOT BUILD_ROOT [MAKE_TRACE] [--screenshots DIR]
+# of the corpus when it is there (tests/interop/corpus.sh; without it that
+# part is skipped, saying so): exit 77 when node, chromium or the npm
+# packages are missing, or nothing is left to open. With MAKE_TRACE
+# (tests/interop/browser/make-trace.c), a method trace too.
+# usage: run.sh PROFDATA SOURCE_ROOT BUILD_ROOT [MAKE_TRACE] [--screenshots DIR]
 set -euo pipefail
 profdata=$1 src=$2 build=$3
 shift 3
@@ -30,12 +32,17 @@ for f in "$src"/tests/data/gperftools/*.prof; do
 	add "$(basename "$f" .prof)" "$f"
 done
 add agent-hprof "$src/tests/data/hprof/synthetic/agent-1.0.1-id4.hprof"
-corpus=${PROFDATA_CORPUS:-$src/../shared/corpus}
-add cppbench "$corpus/gperftools/cppbench.cpu"
-for f in "$corpus"/tracexml/*.trcxml; do
-	"$profdata" formats | grep -q '^tracexml ' || break
-	add "xml-$(basename "$f" .trcxml)" "$f"
-	"$profdata" convert "$f" "$out/xml-$(basename "$f" .trcxml).wall.svg" --to flamegraph --option value=1 --quiet
-done
+# The corpus part (tests/interop/corpus.sh): skipped, saying why, without the corpus.
+. "$src/tests/interop/corpus.sh"
+if corpus_files files "$src" gperftools cppbench.cpu; then add cppbench "${files[0]}"; fi
+if ! "$profdata" formats | grep -q '^tracexml '; then
+	echo "corpus traces skipped: this build has no tracexml codec"
+elif corpus_files files "$src" tracexml '*.trcxml'; then
+	for f in "${files[@]}"; do
+		add "xml-$(basename "$f" .trcxml)" "$f"
+		"$profdata" convert "$f" "$out/xml-$(basename "$f" .trcxml).wall.svg" --to flamegraph --option value=1 --quiet
+	done
+fi
 if [ -n "$make_trace" ]; then "$make_trace" "$out" && names+=(trace); fi
+[ ${#names[@]} -gt 0 ] || { echo "no CPU profile to open: skipped"; exit 77; }
 node "$here/browser-test.js" "$modules" "$chromium" "$out" "${names[@]}" "$@"
