@@ -67,6 +67,20 @@
 	T(UNKNOWN, "unknown_records") T(ATTACHMENTS, "attachments") T(UNLOADS, "class_unloads") \
 	T(CLASS_LOADS, "class_loads") T(CLASS_DUMPS, "class_dumps") T(TRACE_CONTEXTS, "trace_contexts")
 
+/*
+ * PD_MODEL_PLAIN_LIST(X) calls X(member, type, vec, TABLE) for the events
+ * the model keeps as they come: a struct of numbers and fixed arrays (no
+ * pointers to own), in vector `vec` of the profile. From it come the
+ * vector, the builder's handler, the count of PROFDATA_TABLE_<TABLE>, the
+ * getter profdata_profile_<member>_sized(), the replay (in this order,
+ * between the allocation sites and the attachments) and the comparison
+ * through eq_<member>() in model/equal.c.
+ */
+#define PD_MODEL_PLAIN_LIST(X) \
+	X(heap_summary, profdata_heap_summary, summaries, HEAP_SUMMARIES) \
+	X(control_settings, profdata_control_settings, controls, CONTROL_SETTINGS) \
+	X(mapping, profdata_mapping, mappings, MAPPINGS)
+
 /* The position of each event in profdata_events after `version`: PD_EVENT_INDEX_begin is 0. */
 #define PD_EVENT_INDEX_ENUM(a, shape, member, ...) PD_EVENT_INDEX_##member,
 enum { PD_EVENT_LIST(PD_EVENT_INDEX_ENUM, ~) PD_EVENT_COUNT };

@@ -58,7 +58,7 @@ static size_t ending_length(const profdata_format *f, const char *name, size_t l
 	size_t best = 0;
 	for (const char *const *e = or_empty(f->extensions); *e; e++) {
 		size_t n = strlen(*e);
-		if (n > best && len > n && strcmp(name + len - n, *e) == 0)
+		if (n > best && len > n && memcmp(name + len - n, *e, n) == 0)
 			best = n;
 	}
 	return best;
