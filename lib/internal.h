@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "profdata/profdata.h"
+#include "event_list.h"
 
 #if defined(__GNUC__)
 #define PD_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -173,62 +174,50 @@ typedef struct pd_encoder_ops {
 	profdata_events events;
 	int (*finish)(void *state);
 	void (*free)(void *state);
+	/*
+	 * The events the format has no place for, as PD_EVENT_BIT()s: the core
+	 * counts them (the state must then begin with a pd_dropped) and warns
+	 * once per kind when the encoder finishes, "FORMAT: N mappings dropped".
+	 * Their members in `events` are left NULL.
+	 */
+	uint64_t drops;
 } pd_encoder_ops;
+
+/* What the state of an encoder with pd_encoder_ops.drops begins with: the counts, by PD_EVENT_INDEX_*. */
+typedef struct pd_dropped {
+	uint64_t n[PD_EVENT_COUNT];
+} pd_dropped;
 
 struct profdata_format {
 	const char *name;
 	const char *description;
+	/* Endings of its file names (".hprof", ".pb.gz"); NULL-terminated, NULL none (profdata_format_for_filename). */
+	const char *const *extensions;
 	/* 0: not this format; 1-100: confidence. buf holds the first bytes (decompressed). */
 	int (*bid)(const unsigned char *buf, size_t len);
-	/* Drive events from the input; NULL for write-only formats. */
+	/* Drive events from the input; NULL for formats the library only writes. */
 	int (*decode)(const pd_decode_args *a);
 	/* Create an encoder over `w`; fills *ops and *state. NULL for read-only formats. */
 	int (*encoder_new)(void **state, const pd_encoder_ops **ops, profdata_writer *w, const pd_options *opts);
-	/* Optional: write a whole profile faster than replaying it into the encoder. */
+	/*
+	 * Write a whole profile: the writer of a format whose layout needs all
+	 * of it first (the core then feeds it a model its encoder builds,
+	 * core/model_encoder.c), or a faster path than replaying a model into
+	 * encoder_new's encoder. A format may have it beside a decoder.
+	 */
 	int (*write_model)(const profdata_profile *p, profdata_writer *w, const pd_options *opts);
-	const char *const *read_options;  /* known option keys, NULL-terminated; NULL none */
+	/* Known option keys, NULL-terminated; NULL none. read_options include those of its read transforms. */
+	const char *const *read_options;
 	const char *const *write_options;
 	/*
-	 * Transforms (transform/transform.h) the core puts in front of this
-	 * format's encoder, first one first; NULL-terminated, NULL none. They see
-	 * the encoder's options too.
+	 * Transforms (transform/transform.h) the core chains behind the decoder,
+	 * each when its gate says so (symbolize=...), first one first; and in
+	 * front of the encoder, first one first. NULL-terminated, NULL none.
+	 * They see the options of their side.
 	 */
-	const struct pd_transform_desc *const *transforms;
+	const struct pd_transform_desc *const *read_transforms;
+	const struct pd_transform_desc *const *write_transforms;
 };
-
-/*
- * The events outside heap dumps that carry one struct, as X(member, type):
- * for handlers generated one per event (core/model_encoder.c forwards them).
- */
-#define PD_EACH_RECORD_EVENT(X) \
-	X(class_load, profdata_class_load) X(class_unload, profdata_class_unload) \
-	X(function, profdata_function) X(frame, profdata_frame) X(stack, profdata_stack) \
-	X(thread_start, profdata_thread_start) X(thread_end, profdata_thread_end) \
-	X(sample_type, profdata_sample_type) X(sample_group, profdata_sample_group) X(sample, profdata_sample) \
-	X(alloc_sites, profdata_alloc_sites) X(heap_summary, profdata_heap_summary) \
-	X(control_settings, profdata_control_settings) X(mapping, profdata_mapping) \
-	X(unknown, profdata_unknown) X(attachment, profdata_attachment) X(trace_event, profdata_trace_event) \
-	X(trace_context, profdata_trace_context)
-
-/*
- * The initialisers of an events table whose handlers are named p<event>
- * (on_begin, on_string, ...), for consumers and transforms that take every
- * event: `.events = { PD_EVERY_EVENT(on_) }`; PD_PROFILE_EVENTS leaves out
- * the heap-dump contents (PD_HEAP_DUMP_EVENTS). These and
- * PD_EACH_RECORD_EVENT are the lists to extend when an event is added.
- */
-#define PD_PROFILE_EVENTS(p) \
-	.version = PROFDATA_EVENTS_VERSION, \
-	.begin = p##begin, .string = p##string, .class_load = p##class_load, .class_unload = p##class_unload, \
-	.function = p##function, .frame = p##frame, .stack = p##stack, .thread_start = p##thread_start, \
-	.thread_end = p##thread_end, .sample_type = p##sample_type, .sample_group = p##sample_group, \
-	.sample = p##sample, .alloc_sites = p##alloc_sites, .heap_summary = p##heap_summary, \
-	.control_settings = p##control_settings, .mapping = p##mapping, .unknown = p##unknown, \
-	.attachment = p##attachment, .trace_event = p##trace_event, .end = p##end, .trace_context = p##trace_context
-#define PD_HEAP_DUMP_EVENTS(p) \
-	.dump_begin = p##dump_begin, .heap_info = p##heap_info, .class_dump = p##class_dump, .root = p##root, \
-	.object = p##object, .dump_end = p##dump_end
-#define PD_EVERY_EVENT(p) PD_PROFILE_EVENTS(p), PD_HEAP_DUMP_EVENTS(p)
 
 /*
  * Call an event if the consumer has it; evaluates to its return value. The
@@ -249,27 +238,27 @@ static inline int pd_emit_rc(const pd_decode_args *a, int rc)
 
 /* ---- event tables (a consumer's version, as the library's full table) ---- */
 
-/* Bytes of a profdata_events table of version 1 (0.1 and 0.2): up to and including `end`. */
-#define PD_EVENTS_SIZE_V1 (offsetof(profdata_events, end) + sizeof(int (*)(void *)))
-/* Version 2 (0.2): up to and including `trace_context`. */
-#define PD_EVENTS_SIZE_V2 \
-	(offsetof(profdata_events, trace_context) + sizeof(int (*)(void *, const profdata_trace_context *)))
-
 /*
- * Bytes a table of `version` holds, capped at the library's own size (a newer
- * caller's extra members are ones this library never calls); 0 for version 0.
- * When PROFDATA_EVENTS_VERSION is raised, add a line per version here.
+ * Bytes a table of `version` holds: up to its last member of that version
+ * (event_list.h says which version added each), capped at the library's own
+ * size (a newer caller's extra members are ones this library never calls);
+ * 0 for version 0.
  */
 static inline size_t pd_events_size(unsigned version)
 {
+	size_t size = 0;
 	if (version == 0)
 		return 0;
-	if (version == 1)
-		return PD_EVENTS_SIZE_V1;
-	if (version == 2)
-		return PD_EVENTS_SIZE_V2;
-	return sizeof(profdata_events);
+#define PD_EVENT_SIZE_STEP(a, shape, member, type, since, group, name) \
+	if ((since) <= version) \
+		size = offsetof(profdata_events, member) + sizeof(((profdata_events *)0)->member);
+	PD_EVENT_LIST(PD_EVENT_SIZE_STEP, ~)
+#undef PD_EVENT_SIZE_STEP
+	return size;
 }
+
+/* Bytes of a profdata_events table of version 1 (0.1 and 0.2): up to and including `end`. */
+#define PD_EVENTS_SIZE_V1 pd_events_size(1)
 
 /*
  * Copy a consumer's table into `full`, reading no more than its version

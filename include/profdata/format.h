@@ -42,6 +42,39 @@ PROFDATA_API int profdata_format_can_read(const profdata_format *f);
 PROFDATA_API int profdata_format_can_write(const profdata_format *f);
 
 /*
+ * (0.3) What a format's descriptor says, as static NULL-terminated lists
+ * (never NULL; empty when it has none): the endings of its file names
+ * (".hprof", ".pb.gz", ".speedscope.json"), and the option keys its reader
+ * and its writer take (profdata_read_options.options,
+ * profdata_write_options.options), those of the transforms it chains when
+ * reading included ("symbolize", "sysroot", "debug_dir" for gperftools).
+ * Threads: any.
+ */
+PROFDATA_API const char *const *profdata_format_extensions(const profdata_format *f);
+PROFDATA_API const char *const *profdata_format_read_options(const profdata_format *f);
+PROFDATA_API const char *const *profdata_format_write_options(const profdata_format *f);
+
+/*
+ * (0.3) The format a file name's ending names, the longest ending any format
+ * claims winning ("x.speedscope.json" is speedscope's, not any ".json"); a
+ * name that ends in ".gz" after no format's own ending is looked up without
+ * it ("dump.hprof.gz": hprof, read through gzip). 0 and *out;
+ * PROFDATA_ENOTFOUND, *out NULL, when no format claims the name's ending
+ * (".txt", ".json"); PROFDATA_EINVAL, *out the first in registry order,
+ * when several claim the same one. Only the name is looked at, never the
+ * file. Threads: any.
+ */
+PROFDATA_API int profdata_format_for_filename(const profdata_format **out, const char *name);
+
+/*
+ * (0.3) For the name of a format this build left out (pprof without
+ * protobuf-c, tracexml without expat): a static text saying what it needs.
+ * NULL when the build has the format, or no format has that name. Threads:
+ * any.
+ */
+PROFDATA_API const char *profdata_format_missing(const char *name);
+
+/*
  * The format whose decoder bids highest on the first `len` bytes of an input
  * (give at least 4096 when the input has them; gzip is recognised and looked
  * through). NULL when none recognises them.

@@ -146,6 +146,18 @@ typedef enum profdata_table {
 PROFDATA_API size_t profdata_profile_count(const profdata_profile *p, profdata_table table);
 
 /*
+ * (0.3) A table's name, the one the tool's JSON and the bindings use:
+ * "objects", "trace_contexts", ... (snake case). A static string; NULL for
+ * a value out of range. Threads: any.
+ */
+PROFDATA_API const char *profdata_table_name(profdata_table table);
+/*
+ * (0.3) The table called `name`: 0 and *out; PROFDATA_ENOTFOUND (*out
+ * unchanged) for NULL or any other text. Threads: any.
+ */
+PROFDATA_API int profdata_table_from_name(profdata_table *out, const char *name);
+
+/*
  * Total references held by objects (non-null, explicit or derived from
  * payloads). Computed on each call, not kept: it reads every object's
  * payload (about a second for a 2 GB dump). On a mapped input of 128 MiB or

@@ -2,6 +2,7 @@
 /* Reading, writing and converting: drives decoders into consumers and models into encoders. */
 #include "internal.h"
 #include "model/model.h"
+#include "core/events.h"
 #include "core/model_encoder.h"
 #include "transform/transform.h"
 
@@ -55,6 +56,26 @@ static int choose(profdata_reader *in, const profdata_read_options *opts, const 
 }
 
 /*
+ * decoder -> read transforms -> consumer: the transforms the format names
+ * behind its decoder that the options ask for (symbolize=...) take its
+ * events first; with none, the decoder calls the consumer directly.
+ */
+static int decode_through(const profdata_format *f, pd_decode_args *a)
+{
+	pd_transform_chain *chain;
+	int e = pd_transform_chain_new(&chain, f->read_transforms, a->ev, a->payload, pd_in_diag(a->in), a->opts);
+	if (e < 0)
+		return e;
+	a->ev = pd_transform_chain_events(chain);
+	a->payload = pd_transform_chain_payload(chain);
+	e = f->decode(a);
+	if (e == 0)
+		e = pd_transform_chain_finish(chain);
+	pd_transform_chain_free(chain);
+	return e;
+}
+
+/*
  * The consumer's table is adopted once, full size, so that decoders call
  * what it declares and nothing beyond. A callback's negative return is what
  * the caller gets, whatever the decoder made of it; a positive one means
@@ -81,7 +102,7 @@ static int run_decoder(const profdata_format *f, profdata_reader *in, const prof
 		.flags = flags,
 	};
 	pd_in_set_mode(in, a.mode);
-	e = f->decode(&a);
+	e = f->read_transforms ? decode_through(f, &a) : f->decode(&a);
 	pd_options_free(&o);
 	if (e != 0 && callback_rc < 0)
 		e = callback_rc;
@@ -94,18 +115,6 @@ int profdata_reader_sniff(profdata_reader *in, const profdata_format **out)
 {
 	*out = NULL;
 	return choose(in, NULL, out);
-}
-
-int profdata_events_init(profdata_events *ev, size_t size)
-{
-	if (!ev || size < PD_EVENTS_SIZE_V1)
-		return PROFDATA_EINVAL;
-	memset(ev, 0, size);
-	unsigned version = 1;
-	while (version < PROFDATA_EVENTS_VERSION && pd_events_size(version + 1) <= size)
-		version++;
-	ev->version = version;
-	return 0;
 }
 
 static int check_opts(const profdata_read_options *opts)
@@ -170,7 +179,8 @@ struct profdata_encoder {
 	void *state;
 	pd_options opts;
 	profdata_writer *w;
-	pd_transform_chain *front; /* the format's transforms, in front of the encoder */
+	pd_transform_chain *front; /* the format's write transforms, in front of the encoder */
+	profdata_events own;       /* the encoder's events with its drops counted (pd_encoder_ops.drops) */
 	int finished;
 };
 
@@ -180,7 +190,9 @@ struct profdata_encoder {
  */
 static int compose_transforms(profdata_encoder *enc)
 {
-	return pd_transform_chain_new(&enc->front, enc->f->transforms, &enc->ops->events, enc->state,
+	enc->own = enc->ops->events;
+	pd_events_set_drops(&enc->own, enc->ops->drops);
+	return pd_transform_chain_new(&enc->front, enc->f->write_transforms, &enc->own, enc->state,
 	                              pd_out_diag(enc->w), &enc->opts);
 }
 
@@ -237,7 +249,9 @@ int profdata_encoder_finish(profdata_encoder *e)
 	int rc = pd_transform_chain_finish(e->front);
 	if (rc != 0)
 		return rc;
-	return e->ops->finish ? e->ops->finish(e->state) : 0;
+	if ((rc = e->ops->finish ? e->ops->finish(e->state) : 0) == 0 && e->ops->drops)
+		pd_events_report_drops(e->state, e->ops->drops, e->f->name, e->w);
+	return rc;
 }
 
 void profdata_encoder_free(profdata_encoder *e)
@@ -258,7 +272,7 @@ int profdata_write(const profdata_profile *p, profdata_writer *w, const profdata
 	if (e < 0)
 		return e;
 	/* A trace's samples come from the format's transforms, which only the encoder path runs. */
-	int derive = f->transforms && profdata_profile_count(p, PROFDATA_TABLE_TRACE_EVENTS) > 0;
+	int derive = f->write_transforms && profdata_profile_count(p, PROFDATA_TABLE_TRACE_EVENTS) > 0;
 	if (f->write_model && !derive) {
 		pd_options o;
 		if ((e = pd_options_parse(&o, opts->options, f->write_options, pd_out_diag(w))) < 0)

@@ -58,16 +58,26 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 	return rc ? rc : forward_result(m, m->build.string(m->profile, id, utf8, len));
 }
 
-/* The record events (PD_EACH_RECORD_EVENT) pass one struct to the builder. */
-#define FORWARD(member, type)                                                   \
-	static int on_##member(void *payload, const type *arg)                      \
-	{                                                                           \
-		model_encoder *m = payload;                                             \
-		int rc = ensure_begun(m);                                               \
-		return rc ? rc : forward_result(m, m->build.member(m->profile, arg));   \
+/*
+ * The record events outside heap dumps (event_list.h) pass one struct to
+ * the builder; begin, string and end have handlers of their own above and
+ * below, and heap-dump contents are not taken (model_encoder_ops).
+ */
+#define FORWARD_RECORD_PROFILE(member, type) \
+	static int on_##member(void *payload, const type *arg) \
+	{ \
+		model_encoder *m = payload; \
+		int rc = ensure_begun(m); \
+		return rc ? rc : forward_result(m, m->build.member(m->profile, arg)); \
 	}
-
-PD_EACH_RECORD_EVENT(FORWARD)
+#define FORWARD_META_PROFILE(member, type)
+#define FORWARD_STRING_PROFILE(member, type)
+#define FORWARD_VOID_PROFILE(member, type)
+#define FORWARD_RECORD_DUMP(member, type)
+#define FORWARD_VOID_DUMP(member, type)
+#define FORWARD(a, shape, member, type, version, group, name) FORWARD_##shape##_##group(member, type)
+PD_EVENT_LIST(FORWARD, ~)
+#undef FORWARD
 
 static int on_end(void *payload)
 {

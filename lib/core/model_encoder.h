@@ -38,20 +38,4 @@ void pd_outbuf_printf(pd_outbuf *o, const char *fmt, ...) PD_PRINTF(2, 3);
 void pd_outbuf_json_string(pd_outbuf *o, const char *s, size_t n);
 int pd_outbuf_finish(pd_outbuf *o);
 
-/*
- * The descriptor pd_format_<ident> of a whole-profile export (it writes from
- * the built profile and reads nothing): its name, what it writes ("; export
- * only" is added), its write_model, the transforms it wants in front (NULL
- * or pd_transforms_samples), then the names of its write options (NULL for
- * none).
- */
-#define PD_MODEL_EXPORT(ident, format_name, what, write_model_fn, transform_list, ...) \
-	const struct profdata_format pd_format_##ident = { \
-		.name = format_name, \
-		.description = what "; export only", \
-		.write_model = write_model_fn, \
-		.transforms = transform_list, \
-		.write_options = (const char *const[]){ __VA_ARGS__, NULL }, \
-	}
-
 #endif

@@ -345,9 +345,9 @@ BEGUN_EVENT(alloc_sites, profdata_alloc_sites, a)
 	return APPEND(p, p->site_rows, a->sites, a->nsites);
 }
 
-STORE_AS_IS(heap_summary, profdata_heap_summary, summaries)
-STORE_AS_IS(control_settings, profdata_control_settings, controls)
-STORE_AS_IS(mapping, profdata_mapping, mappings)
+#define STORE_PLAIN(member, type, vec, table) STORE_AS_IS(member, type, vec)
+PD_MODEL_PLAIN_LIST(STORE_PLAIN)
+#undef STORE_PLAIN
 
 BEGUN_EVENT(dump_begin, profdata_dump, d)
 {

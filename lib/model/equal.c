@@ -357,11 +357,11 @@ static int misc_equal(const profdata_profile *a, const profdata_profile *b, cmp 
 			if (!eq_alloc_site(&x.sites[k], &y.sites[k]))
 				return differ(c, "alloc sites record %zu, site %zu differs", i, k);
 	}
-	SEQ_EQUAL(PROFDATA_TABLE_HEAP_SUMMARIES, "heap summary", profdata_heap_summary, profdata_profile_heap_summary,
-	          eq_heap_summary);
-	SEQ_EQUAL(PROFDATA_TABLE_CONTROL_SETTINGS, "control settings", profdata_control_settings,
-	          profdata_profile_control_settings, eq_control_settings);
-	SEQ_EQUAL(PROFDATA_TABLE_MAPPINGS, "mapping", profdata_mapping, profdata_profile_mapping, eq_mapping);
+#define EQUAL_PLAIN(member, type, vec, table) \
+	SEQ_EQUAL(PROFDATA_TABLE_##table, profdata_table_name(PROFDATA_TABLE_##table), type, profdata_profile_##member, \
+	          eq_##member);
+	PD_MODEL_PLAIN_LIST(EQUAL_PLAIN)
+#undef EQUAL_PLAIN
 	SEQ_EQUAL(PROFDATA_TABLE_CLASS_LOADS, "class load", profdata_class_load, profdata_profile_class_load,
 	          eq_class_load);
 	SEQ_EQUAL(PROFDATA_TABLE_UNLOADS, "class unload", profdata_class_unload, profdata_profile_unload,

@@ -92,8 +92,10 @@ void profdata_profile_free(profdata_profile *p)
 	PD_FREE_ALL(p->functions.v, p->function_ids.v, p->frames.v, p->frame_ids.v, p->stacks.v,
 	            p->stack_serials.v, p->stack_frames.v);
 	PD_FREE_ALL(p->sample_types.v, p->groups.v, p->samples.v, p->values.v, p->sites.v, p->site_rows.v);
-	PD_FREE_ALL(p->summaries.v, p->controls.v, p->mappings.v, p->traces.v, p->contexts.v, p->unknowns.v,
-	            p->attachments.v, p->bytes.p, p);
+#define FREE_PLAIN(member, type, vec, table) free(p->vec.v);
+	PD_MODEL_PLAIN_LIST(FREE_PLAIN)
+#undef FREE_PLAIN
+	PD_FREE_ALL(p->traces.v, p->contexts.v, p->unknowns.v, p->attachments.v, p->bytes.p, p);
 }
 
 const profdata_error *profdata_profile_error(const profdata_profile *p) { return pd_diag_last(&p->diag); }
@@ -123,9 +125,9 @@ size_t profdata_profile_count(const profdata_profile *p, profdata_table t)
 	case PROFDATA_TABLE_SAMPLE_GROUPS: return p->groups.n;
 	case PROFDATA_TABLE_SAMPLES: return p->samples.n;
 	case PROFDATA_TABLE_ALLOC_SITES: return p->sites.n;
-	case PROFDATA_TABLE_HEAP_SUMMARIES: return p->summaries.n;
-	case PROFDATA_TABLE_CONTROL_SETTINGS: return p->controls.n;
-	case PROFDATA_TABLE_MAPPINGS: return p->mappings.n;
+#define COUNT_PLAIN(member, type, vec, table) case PROFDATA_TABLE_##table: return p->vec.n;
+	PD_MODEL_PLAIN_LIST(COUNT_PLAIN)
+#undef COUNT_PLAIN
 	case PROFDATA_TABLE_TRACE_EVENTS: return p->traces.n;
 	case PROFDATA_TABLE_UNKNOWN: return p->unknowns.n;
 	case PROFDATA_TABLE_ATTACHMENTS: return p->attachments.n;
@@ -282,9 +284,9 @@ STORED_ROW_GETTER(thread, profdata_thread_info, threads, )
 STORED_ROW_GETTER(function, profdata_function, functions, )
 STORED_ROW_GETTER(frame, profdata_frame, frames, )
 STORED_ROW_GETTER(sample_type, profdata_sample_type, sample_types, )
-STORED_ROW_GETTER(heap_summary, profdata_heap_summary, summaries, )
-STORED_ROW_GETTER(control_settings, profdata_control_settings, controls, )
-STORED_ROW_GETTER(mapping, profdata_mapping, mappings, )
+#define GET_PLAIN(member, type, vec, table) STORED_ROW_GETTER(member, type, vec, )
+PD_MODEL_PLAIN_LIST(GET_PLAIN)
+#undef GET_PLAIN
 
 /* ---- objects ---- */
 

@@ -195,9 +195,9 @@ struct profdata_profile {
 
 	PD_VEC(pd_sites_row) sites;
 	PD_VEC(profdata_alloc_site) site_rows;
-	PD_VEC(profdata_heap_summary) summaries;
-	PD_VEC(profdata_control_settings) controls;
-	PD_VEC(profdata_mapping) mappings;
+#define PD_MODEL_PLAIN_VEC(member, type, vec, table) PD_VEC(type) vec;
+	PD_MODEL_PLAIN_LIST(PD_MODEL_PLAIN_VEC)
+#undef PD_MODEL_PLAIN_VEC
 	PD_VEC(pd_trace_row) traces;
 	PD_VEC(pd_kv_row) kvs;
 	profdata_kv *kv_view;            /* kvs as pointers, built when finished */

@@ -105,9 +105,9 @@ static int replay_all(const profdata_profile *p, const profdata_events *ev, void
 		}
 	}
 	EMIT_VIA_GETTER(alloc_sites, profdata_alloc_sites, p->sites.n, profdata_profile_alloc_sites);
-	EMIT_STORED(heap_summary, p->summaries);
-	EMIT_STORED(control_settings, p->controls);
-	EMIT_STORED(mapping, p->mappings);
+#define REPLAY_PLAIN(member, type, vec, table) EMIT_STORED(member, p->vec);
+	PD_MODEL_PLAIN_LIST(REPLAY_PLAIN)
+#undef REPLAY_PLAIN
 	EMIT_VIA_GETTER(attachment, profdata_attachment, p->attachments.n, profdata_profile_attachment);
 	profdata_unknown u;
 	for (size_t i = 0; i < p->unknowns.n; i++) {

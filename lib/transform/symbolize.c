@@ -415,4 +415,5 @@ const pd_transform_desc pd_transform_symbolize = {
 	.events = &symbolize_events,
 	.init = symbolize_init,
 	.free = symbolize_free,
+	.wanted = pd_symbolize_wanted,
 };

@@ -18,38 +18,11 @@ struct pd_transform_chain {
 };
 
 /* The pass-through events: their payload is a transform's state, which begins with its pd_transform_base. */
-#define PASS(member, type) \
-	static int pass_##member(void *payload, const type *x) \
-	{ \
-		pd_transform_base *base = payload; \
-		return base->down->member ? base->down->member(base->down_payload, x) : 0; \
-	}
-PASS(begin, profdata_meta)
-PD_EACH_RECORD_EVENT(PASS)
-PASS(dump_begin, profdata_dump)
-PASS(heap_info, profdata_heap_info)
-PASS(class_dump, profdata_class_dump)
-PASS(root, profdata_root)
-PASS(object, profdata_object)
-#undef PASS
-
-static int pass_string(void *payload, uint64_t id, const char *utf8, size_t len)
-{
-	pd_transform_base *base = payload;
-	return base->down->string ? base->down->string(base->down_payload, id, utf8, len) : 0;
-}
-
-static int pass_dump_end(void *payload)
-{
-	pd_transform_base *base = payload;
-	return base->down->dump_end ? base->down->dump_end(base->down_payload) : 0;
-}
-
-static int pass_end(void *payload)
-{
-	pd_transform_base *base = payload;
-	return base->down->end ? base->down->end(base->down_payload) : 0;
-}
+#define PD_EVENT_BODY_pass_(payload, member, tail) \
+	pd_transform_base *base = payload; \
+	return base->down->member ? base->down->member(base->down_payload PD_EVENT_UNPAREN tail) : 0;
+PD_EVENT_LIST(PD_EVENT_HANDLER, pass_)
+#undef PD_EVENT_BODY_pass_
 
 static void base_init(pd_transform_base *base, const profdata_events *own, const profdata_events *down,
                       void *down_payload)
@@ -58,59 +31,73 @@ static void base_init(pd_transform_base *base, const profdata_events *own, const
 	base->down = down;
 	base->down_payload = down_payload;
 	base->events = pass_all;
-#define OWN(member, type) \
+#define OWN(a, shape, member, ...) \
 	if (own->member) \
 		base->events.member = own->member;
-	OWN(begin, profdata_meta)
-	OWN(string, char)
-	PD_EACH_RECORD_EVENT(OWN)
-	OWN(dump_begin, profdata_dump)
-	OWN(heap_info, profdata_heap_info)
-	OWN(class_dump, profdata_class_dump)
-	OWN(root, profdata_root)
-	OWN(object, profdata_object)
-	OWN(dump_end, void)
-	OWN(end, void)
+	PD_EVENT_LIST(OWN, ~)
 #undef OWN
 }
 
-static size_t count_descs(const pd_transform_desc *const *descs)
+/*
+ * The transforms of `descs` that `opts` ask for, into `picked` (room for
+ * all of them): how many, or the first gate's error.
+ */
+static long pick_descs(const pd_transform_desc **picked, const pd_transform_desc *const *descs, pd_diag *diag,
+                       const pd_options *opts)
 {
-	size_t n = 0;
-	while (descs && descs[n])
-		n++;
+	long n = 0;
+	for (size_t i = 0; descs && descs[i]; i++) {
+		int want = descs[i]->wanted ? descs[i]->wanted(opts, diag) : 1;
+		if (want < 0)
+			return want;
+		if (want)
+			picked[n++] = descs[i];
+	}
 	return n;
+}
+
+/* Make link i of `c` in front of what follows it (link i + 1, or the consumer). */
+static int build_link(pd_transform_chain *c, size_t i, const pd_transform_desc *desc, pd_diag *diag,
+                      const pd_options *opts)
+{
+	const profdata_events *next = i + 1 < c->n ? c->links[i + 1].events : c->down;
+	void *next_payload = i + 1 < c->n ? c->links[i + 1].state : c->down_payload;
+	chain_link *l = &c->links[i];
+	pd_transform_base *base = calloc(1, desc->state_size);
+	if (!base)
+		return pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "%s: out of memory", desc->name);
+	base_init(base, desc->events, next, next_payload);
+	base->diag = diag;
+	l->desc = desc;
+	l->state = base;
+	l->events = &base->events;
+	return desc->init ? desc->init(base, diag, opts) : 0;
 }
 
 int pd_transform_chain_new(pd_transform_chain **out, const pd_transform_desc *const *descs,
                            const profdata_events *down, void *down_payload, pd_diag *diag, const pd_options *opts)
 {
-	size_t n = count_descs(descs);
-	pd_transform_chain *c = calloc(1, sizeof(*c));
+	const pd_transform_desc *picked[16];
+	size_t most = 0;
+	while (descs && descs[most])
+		most++;
 	*out = NULL;
-	if (!c || (n && !(c->links = calloc(n, sizeof(*c->links))))) {
+	if (most > sizeof picked / sizeof picked[0])
+		return pd_diag_error(diag, PROFDATA_EINVAL, PD_NO_OFFSET, 0, "more transforms than a chain holds");
+	long n = pick_descs(picked, descs, diag, opts);
+	if (n < 0)
+		return (int)n;
+	pd_transform_chain *c = calloc(1, sizeof(*c));
+	if (!c || (n && !(c->links = calloc((size_t)n, sizeof(*c->links))))) {
 		free(c);
 		return PROFDATA_ENOMEM;
 	}
-	c->n = n;
+	c->n = (size_t)n;
 	c->down = down;
 	c->down_payload = down_payload;
 	/* Built from the consumer back, each transform in front of the one built before it. */
-	for (size_t i = n; i-- > 0;) {
-		const profdata_events *next = i + 1 < n ? c->links[i + 1].events : down;
-		void *next_payload = i + 1 < n ? c->links[i + 1].state : down_payload;
-		chain_link *l = &c->links[i];
-		pd_transform_base *base = calloc(1, descs[i]->state_size);
-		if (!base) {
-			pd_transform_chain_free(c);
-			return pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "%s: out of memory", descs[i]->name);
-		}
-		base_init(base, descs[i]->events, next, next_payload);
-		base->diag = diag;
-		l->desc = descs[i];
-		l->state = base;
-		l->events = &base->events;
-		int e = descs[i]->init ? descs[i]->init(base, diag, opts) : 0;
+	for (size_t i = c->n; i-- > 0;) {
+		int e = build_link(c, i, picked[i], diag, opts);
 		if (e < 0) {
 			pd_transform_chain_free(c);
 			return e;

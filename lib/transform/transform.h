@@ -3,13 +3,16 @@
  * Transforms: filters that take events in and give events out, between a
  * decoder and what consumes its events (an encoder, or the model's builder).
  * They are not codecs: they read and write no bytes, and a format asks for
- * the ones it needs in front of its encoder (struct profdata_format's
- * `transforms`), which the core chains as decoder -> transforms -> encoder
- * (core/format.c).
+ * the ones it needs behind its decoder (struct profdata_format's
+ * `read_transforms`: decoder -> transforms -> consumer, in profdata_read(),
+ * profdata_decode() and profdata_convert() alike) and in front of its
+ * encoder (`write_transforms`: events -> transforms -> encoder), which the
+ * core chains (core/format.c).
  *
- * refs_to_payloads, for HPROF (objects that list their references get
- * payloads); trace_stacks, in front of every encoder that wants samples
- * (folded, pprof, gperftools, HPROF): traces become call stacks.
+ * Written: refs_to_payloads, for HPROF (objects that list their references
+ * get payloads); trace_stacks, in front of every encoder that wants samples
+ * (folded, pprof, gperftools, HPROF): traces become call stacks. Read:
+ * symbolize, behind the gperftools decoder when symbolize=... asks.
  */
 #ifndef PD_TRANSFORM_H
 #define PD_TRANSFORM_H
@@ -31,6 +34,12 @@ typedef struct pd_transform_desc {
 	int (*finish)(void *state);
 	/* Free what the state holds (NULL: nothing); the chain frees the state itself. */
 	void (*free)(void *state);
+	/*
+	 * Whether the options ask for it (NULL: always): 1 yes, 0 no, or an
+	 * error (said in `diag`) for options it cannot honour. The core asks
+	 * before it builds a chain and leaves out those that answer 0.
+	 */
+	int (*wanted)(const pd_options *opts, pd_diag *diag);
 } pd_transform_desc;
 
 /*
@@ -56,7 +65,8 @@ typedef struct pd_transform_chain pd_transform_chain;
 
 /*
  * Chain `descs` (NULL-terminated; NULL or empty gives a chain that hands the
- * consumer's own table back) in front of `down`.
+ * consumer's own table back) in front of `down`, leaving out those whose
+ * `wanted` answers 0 for `opts`.
  */
 int pd_transform_chain_new(pd_transform_chain **out, const pd_transform_desc *const *descs,
                            const profdata_events *down, void *down_payload, pd_diag *diag, const pd_options *opts);
@@ -69,8 +79,16 @@ void pd_transform_chain_free(pd_transform_chain *c);
 
 /* The transforms there are. */
 extern const pd_transform_desc pd_transform_refs_to_payloads;
-/* Names native frames from the binaries (symbolize.c); only built with PD_HAVE_SYMBOLIZE. Options: sysroot, debug_dir. */
+/*
+ * Names native frames from the binaries (symbolize.c), when symbolize=1 or
+ * auto asks (symbolize_option.c); options sysroot, debug_dir. In a build
+ * without libdw it is only its gate, which refuses symbolize=1.
+ */
 extern const pd_transform_desc pd_transform_symbolize;
+/* The gate: symbolize=1|yes|"" -> 1 (an error without libdw), auto -> 1 when built, 0|no|none|absent -> 0. */
+int pd_symbolize_wanted(const pd_options *opts, pd_diag *diag);
+/* The list for decoders of native profiles: symbolize alone. */
+extern const pd_transform_desc *const pd_transforms_native[];
 /* Traces (methodEntry/Exit pairs) to call stacks and samples (trace_stacks.c). */
 extern const pd_transform_desc pd_transform_trace_stacks;
 /* The list of the formats that write samples and nothing else needs: trace_stacks alone. */

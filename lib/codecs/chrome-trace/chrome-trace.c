@@ -293,6 +293,10 @@ static int chrome_trace_write_model(const profdata_profile *p, profdata_writer *
 	return rc ? rc : out_rc;
 }
 
-PD_MODEL_EXPORT(chrome_trace, "chrome-trace",
-                "Trace Event Format JSON (chrome://tracing, Perfetto UI, speedscope)",
-                chrome_trace_write_model, NULL, "value");
+const struct profdata_format pd_format_chrome_trace = {
+	.name = "chrome-trace",
+	.description = "Trace Event Format JSON (chrome://tracing, Perfetto UI, speedscope)",
+	.extensions = (const char *const[]){ ".trace.json", NULL },
+	.write_model = chrome_trace_write_model,
+	.write_options = (const char *const[]){ "value", NULL },
+};

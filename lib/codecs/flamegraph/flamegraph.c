@@ -315,7 +315,11 @@ static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w,
 	return rc;
 }
 
-PD_MODEL_EXPORT(flamegraph, "flamegraph",
-                "interactive SVG flame graph (as flamegraph.pl draws)",
-                flamegraph_write_model, pd_transforms_samples,
-                "title", "width", "reverse", "minwidth", "value", "sites");
+const struct profdata_format pd_format_flamegraph = {
+	.name = "flamegraph",
+	.description = "interactive SVG flame graph (as flamegraph.pl draws)",
+	.extensions = (const char *const[]){ ".svg", NULL },
+	.write_model = flamegraph_write_model,
+	.write_options = (const char *const[]){ "title", "width", "reverse", "minwidth", "value", "sites", NULL },
+	.write_transforms = pd_transforms_samples,
+};

@@ -158,6 +158,10 @@ static int folded_write_model(const profdata_profile *p, profdata_writer *w, con
 	return rc;
 }
 
-PD_MODEL_EXPORT(folded, "folded",
-                "folded stacks (flamegraph.pl, speedscope)",
-                folded_write_model, pd_transforms_samples, NULL);
+const struct profdata_format pd_format_folded = {
+	.name = "folded",
+	.description = "folded stacks (flamegraph.pl, speedscope)",
+	.extensions = (const char *const[]){ ".folded", ".collapsed", NULL },
+	.write_model = folded_write_model,
+	.write_transforms = pd_transforms_samples,
+};

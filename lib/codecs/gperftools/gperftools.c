@@ -91,11 +91,13 @@ int pd_gperftools_layout_options(const pd_options *o, pd_diag *diag, unsigned *w
 const struct profdata_format pd_format_gperftools = {
 	.name = "gperftools",
 	.description = "Google CPU profile (gperftools binary format)",
+	.extensions = (const char *const[]){ ".prof", NULL },
 	.bid = gperftools_bid,
-	.decode = pd_gperftools_read,
+	.decode = pd_gperftools_decode,
 	.write_model = pd_gperftools_write_model,
-	/* Reading also names native frames on request (symbolize.c). */
+	/* Reading also names native frames when symbolize=... asks (the symbolize transform's options). */
 	.read_options = (const char *const[]){ "word_size", "byte_order", "symbolize", "sysroot", "debug_dir", NULL },
 	.write_options = (const char *const[]){ "word_size", "byte_order", NULL },
-	.transforms = pd_transforms_samples,
+	.read_transforms = pd_transforms_native,
+	.write_transforms = pd_transforms_samples,
 };

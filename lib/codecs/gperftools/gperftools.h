@@ -60,8 +60,6 @@ int pd_gperftools_header_match(const unsigned char *buf, size_t len, const pd_gp
 int pd_gperftools_layout_options(const pd_options *o, pd_diag *diag, unsigned *ws, int *be);
 
 int pd_gperftools_decode(const pd_decode_args *a);
-/* The descriptor's decode: pd_gperftools_decode, through the symbolize transform when the options ask (symbolize.c). */
-int pd_gperftools_read(const pd_decode_args *a);
 int pd_gperftools_write_model(const profdata_profile *p, profdata_writer *w, const pd_options *opts);
 
 /* ---- the decoder's state, shared with the maps and symbol parsers ---- */

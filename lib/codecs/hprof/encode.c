@@ -38,6 +38,7 @@ typedef struct class_fields {
 } class_fields;
 
 typedef struct hprof_encoder {
+	pd_dropped dropped; /* first: the core counts what HPROF has no record for (drops below) */
 	profdata_writer *w;
 	int err;
 	int began;
@@ -82,7 +83,7 @@ typedef struct hprof_encoder {
 	byte_buf samples;             /* (u4 count, u4 trace) pairs of the open group */
 
 	uint64_t n_times_clamped, n_counts_clamped, n_values_dropped, n_thread_dropped;
-	uint64_t n_frames_no_fn, n_addresses, n_mappings, n_attachments, n_trace_events;
+	uint64_t n_frames_no_fn, n_addresses;
 	uint64_t n_unknown_dropped, n_refs_dropped, n_zero_filled, n_stripped, n_android;
 	uint64_t n_sample_types;
 } hprof_encoder;
@@ -563,21 +564,6 @@ static int on_control_settings(void *payload, const profdata_control_settings *c
 	return write_event_fields(payload, HPROF_CONTROL_SETTINGS, c->time_us, "42", v);
 }
 
-/* Events HPROF has no record for: counted, for one warning a kind at the end. */
-#define DROPPED(name, type, counter) \
-	static int on_##name(void *payload, const type *x) \
-	{ \
-		hprof_encoder *e = payload; \
-		(void)x; \
-		e->counter++; \
-		return start_event(e); \
-	}
-DROPPED(mapping, profdata_mapping, n_mappings)
-DROPPED(attachment, profdata_attachment, n_attachments)
-DROPPED(trace_event, profdata_trace_event, n_trace_events)
-/* Trace contexts say nothing HPROF can hold; counted with the trace events. */
-DROPPED(trace_context, profdata_trace_context, n_trace_events)
-#undef DROPPED
 
 /* ---- heap dumps ---- */
 
@@ -1276,9 +1262,6 @@ static int encoder_finish(void *state)
 	warn_count(e, e->n_thread_dropped, "samples named a thread, which CPU SAMPLES cannot hold");
 	warn_count(e, e->n_frames_no_fn, "frames had no function; written with empty names");
 	warn_count(e, e->n_addresses, "frame addresses were dropped (HPROF frames have none)");
-	warn_count(e, e->n_mappings, "mappings were dropped (HPROF has none)");
-	warn_count(e, e->n_attachments, "attachments were dropped (HPROF has none)");
-	warn_count(e, e->n_trace_events, "trace events were dropped (HPROF has none)");
 	warn_count(e, e->n_unknown_dropped, "unknown records could not be written and were dropped");
 	warn_count(e, e->n_refs_dropped, "objects or classes had explicit references that HPROF cannot hold");
 	warn_count(e, e->n_zero_filled, "objects had no payload for their length and were written with zeros");
@@ -1301,10 +1284,24 @@ static void encoder_free(void *state)
 	            e->ftypes, e);
 }
 
+/* HPROF has no record for these. */
+#define HPROF_DROPS \
+	(PD_EVENT_BIT(mapping) | PD_EVENT_BIT(attachment) | PD_EVENT_BIT(trace_event) | PD_EVENT_BIT(trace_context))
+
 static const pd_encoder_ops hprof_encoder_ops = {
-	.events = { PD_EVERY_EVENT(on_) },
+	.events = {
+		.version = PROFDATA_EVENTS_VERSION,
+		.begin = on_begin, .string = on_string, .class_load = on_class_load, .class_unload = on_class_unload,
+		.function = on_function, .frame = on_frame, .stack = on_stack, .thread_start = on_thread_start,
+		.thread_end = on_thread_end, .sample_type = on_sample_type, .sample_group = on_sample_group,
+		.sample = on_sample, .alloc_sites = on_alloc_sites, .heap_summary = on_heap_summary,
+		.control_settings = on_control_settings, .dump_begin = on_dump_begin, .heap_info = on_heap_info,
+		.class_dump = on_class_dump, .root = on_root, .object = on_object, .dump_end = on_dump_end,
+		.unknown = on_unknown, .end = on_end,
+	},
 	.finish = encoder_finish,
 	.free = encoder_free,
+	.drops = HPROF_DROPS,
 };
 
 typedef struct option_choice {

@@ -98,13 +98,13 @@ static const char *const hprof_write_options[] = {
 };
 
 const struct profdata_format pd_format_hprof = {
-	"hprof",
-	"HPROF binary heap dumps and profiles (JAVA PROFILE 1.0.1, 1.0.2, 1.0.3)",
-	pd_hprof_bid,
-	pd_hprof_decode,
-	pd_hprof_encoder_new,
-	NULL,
-	hprof_read_options,
-	hprof_write_options,
-	hprof_transforms,
+	.name = "hprof",
+	.description = "HPROF binary heap dumps and profiles (JAVA PROFILE 1.0.1, 1.0.2, 1.0.3)",
+	.extensions = (const char *const[]){ ".hprof", NULL },
+	.bid = pd_hprof_bid,
+	.decode = pd_hprof_decode,
+	.encoder_new = pd_hprof_encoder_new,
+	.read_options = hprof_read_options,
+	.write_options = hprof_write_options,
+	.write_transforms = hprof_transforms,
 };

@@ -223,13 +223,13 @@ void pd_classic_map_free(pd_classic_map *m)
 static const char *const classic_read_options[] = { "variant", NULL };
 static const char *const classic_write_options[] = { "style", "word_size", "line_end", "layout", NULL };
 
+/* No file ending: OpenJ9 names them heapdump.*.txt, and .txt says nothing of the format. */
 const struct profdata_format pd_format_ibm_classic = {
-	"ibm-classic",
-	"IBM classic (text) heapdump, as OpenJ9 and jdmpview write it",
-	classic_bid,
-	pd_classic_decode,
-	pd_classic_encoder_new,
-	NULL,
-	classic_read_options,
-	classic_write_options,
+	.name = "ibm-classic",
+	.description = "IBM classic (text) heapdump, as OpenJ9 and jdmpview write it",
+	.bid = classic_bid,
+	.decode = pd_classic_decode,
+	.encoder_new = pd_classic_encoder_new,
+	.read_options = classic_read_options,
+	.write_options = classic_write_options,
 };

@@ -66,6 +66,7 @@ typedef struct enc_held {
 } enc_held;
 
 typedef struct classic_encoder {
+	pd_dropped dropped; /* first: the core counts what the format has no place for (classic_ops.drops) */
 	profdata_writer *w;
 	int failed;
 
@@ -890,25 +891,6 @@ static int do_dump_end(void *payload)
 	return write_trailer(e);
 }
 
-static int on_other(classic_encoder *e)
-{
-	e->dropped_other++;
-	return 0;
-}
-
-/* Events the classic format has no place for: counted, for a warning at the end. */
-#define DROPPED(name, type) \
-	static int on_##name(void *payload, const type *x) \
-	{ \
-		(void)x; \
-		return on_other(payload); \
-	}
-DROPPED(thread_start, profdata_thread_start)
-DROPPED(stack, profdata_stack)
-DROPPED(sample, profdata_sample)
-DROPPED(unknown, profdata_unknown)
-DROPPED(trace_event, profdata_trace_event)
-
 static int enc_finish(void *state)
 {
 	classic_encoder *e = state;
@@ -922,8 +904,7 @@ static int enc_finish(void *state)
 		                    "ibm-classic: the input holds no heap dump, and a classic heapdump holds nothing else");
 	const struct { uint64_t n; const char *what; } counts[] = {
 		{ e->dropped_roots, "GC roots dropped (the format has no roots)" },
-		{ e->dropped_other, "records that are not objects or classes dropped (threads, stacks, samples, unknown "
-		                    "records, attachments)" },
+		{ e->dropped_other, "attachments dropped (only a classic heapdump's own can be written back)" },
 		{ e->unnamed, "records whose class has no name: written as unknown/0x<id>" },
 		{ e->no_layout, "instances whose class layout is missing or broken: written without references" },
 		{ e->prim_refs, "references of primitive arrays dropped (they cannot hold any)" },
@@ -1012,20 +993,18 @@ static const pd_encoder_ops classic_ops = {
 		.begin = on_begin,
 		.string = on_string,
 		.class_load = on_class_load,
-		.stack = on_stack,
-		.thread_start = on_thread_start,
-		.sample = on_sample,
 		.dump_begin = on_dump_begin,
 		.class_dump = on_class_dump,
 		.root = on_root,
 		.object = on_object,
 		.dump_end = on_dump_end,
-		.unknown = on_unknown,
 		.attachment = on_attachment,
-		.trace_event = on_trace_event,
 	},
 	.finish = enc_finish,
 	.free = enc_free,
+	/* Besides these, what describes code (functions, frames, mappings) is left out without a word. */
+	.drops = PD_EVENT_BIT(thread_start) | PD_EVENT_BIT(stack) | PD_EVENT_BIT(sample) | PD_EVENT_BIT(unknown) |
+	         PD_EVENT_BIT(trace_event),
 };
 
 /* Each option: its key, its values and the numbers they stand for, and where they go. */

@@ -577,6 +577,11 @@ static int pprof_write_model(const profdata_profile *p, profdata_writer *w, cons
 	return rc;
 }
 
-PD_MODEL_EXPORT(pprof, "pprof",
-                "pprof protobuf (gzip-compressed profile.proto)",
-                pprof_write_model, pd_transforms_samples, "gzip");
+const struct profdata_format pd_format_pprof = {
+	.name = "pprof",
+	.description = "pprof protobuf (gzip-compressed profile.proto)",
+	.extensions = (const char *const[]){ ".pb.gz", ".pprof", NULL },
+	.write_model = pprof_write_model,
+	.write_options = (const char *const[]){ "gzip", NULL },
+	.write_transforms = pd_transforms_samples,
+};

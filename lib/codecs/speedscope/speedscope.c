@@ -246,6 +246,9 @@ static int speedscope_write_model(const profdata_profile *p, profdata_writer *w,
 	return rc ? rc : out_rc;
 }
 
-PD_MODEL_EXPORT(speedscope, "speedscope",
-                "speedscope's JSON file format (sampled and evented profiles)",
-                speedscope_write_model, NULL, NULL);
+const struct profdata_format pd_format_speedscope = {
+	.name = "speedscope",
+	.description = "speedscope's JSON file format (sampled and evented profiles)",
+	.extensions = (const char *const[]){ ".speedscope.json", NULL },
+	.write_model = speedscope_write_model,
+};

@@ -202,6 +202,7 @@ static int tracexml_bid(const unsigned char *buf, size_t len)
 const struct profdata_format pd_format_tracexml = {
 	.name = "tracexml",
 	.description = "XML trace elements (Eclipse Hyades/TPTP traces, .trcxml archives)",
+	.extensions = (const char *const[]){ ".trcxml", ".trace.xml", NULL },
 	.bid = tracexml_bid,
 	.decode = pd_tracexml_decode,
 	.encoder_new = pd_tracexml_encoder_new,
