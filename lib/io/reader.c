@@ -560,3 +560,15 @@ void pd_in_warn_line(profdata_reader *r, int code, uint64_t offset, uint64_t lin
 	pd_diag_vwarn(&r->diag, code, offset, line, fmt, ap);
 	va_end(ap);
 }
+
+int pd_in_damage(profdata_reader *r, int mode, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (mode == PROFDATA_MODE_STRICT)
+		pd_diag_verror(&r->diag, code, offset, line, fmt, ap);
+	else
+		pd_diag_vwarn(&r->diag, code, offset, line, fmt, ap);
+	va_end(ap);
+	return mode == PROFDATA_MODE_STRICT ? code : 0;
+}

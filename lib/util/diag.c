@@ -20,6 +20,26 @@ static char *format_message(const char *fmt, va_list ap)
 	return heap || !text ? heap : pd_strdup(text);
 }
 
+/* The messages of the error codes (profdata/common.h), which an error without a message of its own gives. */
+const char *profdata_strerror(int code)
+{
+	switch (code) {
+	case PROFDATA_OK: return "success";
+	case PROFDATA_STOPPED: return "stopped by a callback";
+	case PROFDATA_ERROR: return "error";
+	case PROFDATA_ENOMEM: return "out of memory";
+	case PROFDATA_EIO: return "input/output error";
+	case PROFDATA_EFORMAT: return "invalid input";
+	case PROFDATA_ETRUNCATED: return "input truncated";
+	case PROFDATA_EUNSUPPORTED: return "unsupported variant";
+	case PROFDATA_EINVAL: return "invalid argument";
+	case PROFDATA_ENOTFOUND: return "not found";
+	case PROFDATA_ERANGE: return "value out of range for the target format";
+	case PROFDATA_ELIMIT: return "input exceeds a limit";
+	default: return "unknown error code";
+	}
+}
+
 void pd_diag_init(pd_diag *d, const char *name)
 {
 	memset(d, 0, sizeof(*d));
@@ -98,18 +118,6 @@ void pd_diag_warn(pd_diag *d, int code, uint64_t offset, uint64_t line, const ch
 	va_start(ap, fmt);
 	pd_diag_vwarn(d, code, offset, line, fmt, ap);
 	va_end(ap);
-}
-
-int pd_in_damage(profdata_reader *r, int mode, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	if (mode == PROFDATA_MODE_STRICT)
-		pd_diag_verror(pd_in_diag(r), code, offset, line, fmt, ap);
-	else
-		pd_diag_vwarn(pd_in_diag(r), code, offset, line, fmt, ap);
-	va_end(ap);
-	return mode == PROFDATA_MODE_STRICT ? code : 0;
 }
 
 const profdata_error *pd_diag_last(const pd_diag *d)
