@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the core offers codecs: input windows, output buffers, diagnostics,
- * option parsing and the codec descriptor. Not installed; codecs include
- * this and their own headers only, never another codec's.
+ * option parsing (each declared in its layer's header, included here), the
+ * event tables and the codec descriptor. Not installed. A codec includes
+ * this, its own folder's headers and only these others: util/ headers,
+ * jvm/jvm.h, model/model.h, analysis/samples.h and analysis/stacks.h (a
+ * profile as writers read it) and transform/transform.h (the transforms its
+ * descriptor names); never another codec's (doc/design.md, "Layout";
+ * tests/check-layers.sh checks it).
  */
 #ifndef PD_INTERNAL_H
 #define PD_INTERNAL_H
@@ -14,18 +19,12 @@
 
 #include "profdata/profdata.h"
 #include "event_list.h"
-
-#if defined(__GNUC__)
-#define PD_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#define PD_LIKELY(x) __builtin_expect(!!(x), 1)
-#define PD_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define PD_PRINTF(a, b)
-#define PD_LIKELY(x) (x)
-#define PD_UNLIKELY(x) (x)
-#endif
-
-#define PD_NO_OFFSET UINT64_MAX
+/* What the layers below offer, each declared in its own header. */
+#include "util/base.h"      /* compiler hints, pd_grow, pd_strbuf, PD_FREE_ALL, big-endian loads */
+#include "util/diag.h"      /* pd_diag: errors and warnings */
+#include "util/options.h"   /* pd_options: key=value,... */
+#include "io/reader.h"      /* input windows: pd_in_fill, pd_in_error, pd_in_damage, ...; io/blob.h */
+#include "io/writer.h"      /* output buffers: pd_out_write, pd_out_reserve, ...; pd_outbuf */
 
 /*
  * Ids from the top 256 values of the id space are reserved for ids that
@@ -33,115 +32,6 @@
  * nothing that makes up ids of its own (a transform) may take them.
  */
 #define PD_RESERVED_ID_MIN UINT64_C(0xFFFFFFFFFFFFFF00)
-
-/* ---- diagnostics (diag.c): one error and a bounded list of warnings ---- */
-
-typedef struct pd_diag {
-	profdata_error err;
-	int has_err;
-	char *err_msg;
-	char *name;
-	profdata_error *warnings;
-	char **warning_msgs;
-	size_t nwarnings, kept, cap;
-} pd_diag;
-
-#define PD_MAX_WARNINGS 1000
-
-void pd_diag_init(pd_diag *d, const char *name);
-void pd_diag_free(pd_diag *d);
-/* Record an error; returns `code` so that callers can `return pd_diag_error(...)`. */
-int pd_diag_error(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, ...) PD_PRINTF(5, 6);
-int pd_diag_verror(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, va_list ap) PD_PRINTF(5, 0);
-void pd_diag_warn(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, ...) PD_PRINTF(5, 6);
-void pd_diag_vwarn(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, va_list ap) PD_PRINTF(5, 0);
-const profdata_error *pd_diag_last(const pd_diag *d);
-const profdata_error *pd_diag_warning(const pd_diag *d, size_t i);
-
-/* ---- input (reader.c) ---- */
-
-/* The stable span under a mapped or in-memory input (pd_blob_data, pd_blob_size, ...). */
-#include "io/blob.h"
-
-/*
- * Make at least `want` bytes available at the current position; *p points to
- * them. Returns how many are available: `want` or more, fewer only at the end
- * of input; negative on an I/O or decompression error (kept on the reader).
- * The window is valid until the next pd_in_fill, pd_in_skip past it, or
- * pd_in_discard, unless pd_in_blob() is non-NULL: then every pointer into
- * the input stays valid as long as the blob.
- * Buffers grow only as bytes arrive, so a lying length cannot make the
- * reader allocate more than the input holds.
- */
-int64_t pd_in_fill(profdata_reader *r, size_t want, const unsigned char **p);
-/* Consume `n` bytes that a fill made available. */
-void pd_in_skip(profdata_reader *r, size_t n);
-/* Consume `n` bytes, reading through them when not yet available. Returns
- * n, fewer at the end of input, or negative on error. */
-int64_t pd_in_discard(profdata_reader *r, uint64_t n);
-/* Offset of the current position in the (decompressed) input. */
-uint64_t pd_in_offset(const profdata_reader *r);
-/* The whole input as one stable span (uncompressed memory or mapped file), or NULL. */
-pd_blob *pd_in_blob(profdata_reader *r);
-/* Peek at up to `want` bytes without consuming; for sniffing. */
-int64_t pd_in_peek(profdata_reader *r, size_t want, const unsigned char **p);
-pd_diag *pd_in_diag(profdata_reader *r);
-/* The mode of the decoder about to read `r` (profdata_mode): a truncated .gz
- * file then reads as a truncated plain file would (the core sets it; until
- * then a truncated .gz file is an error). */
-void pd_in_set_mode(profdata_reader *r, int mode);
-
-/* Diagnostics on a reader. */
-int pd_in_error(profdata_reader *r, int code, uint64_t offset, const char *fmt, ...) PD_PRINTF(4, 5);
-int pd_in_error_line(profdata_reader *r, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
-	PD_PRINTF(5, 6);
-void pd_in_warn(profdata_reader *r, int code, uint64_t offset, const char *fmt, ...) PD_PRINTF(4, 5);
-void pd_in_warn_line(profdata_reader *r, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
-	PD_PRINTF(5, 6);
-/*
- * Damage that permissive mode repairs: with mode PROFDATA_MODE_STRICT an
- * error, whose code is returned; otherwise a warning, and 0 so that the
- * decoder goes on past it. line 0: the format has no lines.
- */
-int pd_in_damage(profdata_reader *r, int mode, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
-	PD_PRINTF(6, 7);
-
-/* ---- output (writer.c) ---- */
-
-/* Append bytes. Returns 0 or an error (kept on the writer). */
-int pd_out_write(profdata_writer *w, const void *buf, size_t len);
-/* A buffer of at least `n` bytes to fill, then pd_out_commit() what was used. NULL on error. */
-unsigned char *pd_out_reserve(profdata_writer *w, size_t n);
-void pd_out_commit(profdata_writer *w, size_t n);
-int pd_out_printf(profdata_writer *w, const char *fmt, ...) PD_PRINTF(2, 3);
-pd_diag *pd_out_diag(profdata_writer *w);
-int pd_out_error(profdata_writer *w, int code, const char *fmt, ...) PD_PRINTF(3, 4);
-void pd_out_warn(profdata_writer *w, const char *fmt, ...) PD_PRINTF(2, 3);
-
-/* ---- codec options (options.c): "key=value,key=value" ---- */
-
-typedef struct pd_option {
-	char *key;
-	char *value; /* "" when given as a bare key */
-	int used;
-} pd_option;
-
-typedef struct pd_options {
-	pd_option *items;
-	size_t n;
-} pd_options;
-
-/*
- * Parse `text` (NULL or "" gives none). Keys must be among `known` (a
- * NULL-terminated list); anything else is PROFDATA_EINVAL with a message in
- * `d`.
- */
-int pd_options_parse(pd_options *o, const char *text, const char *const *known, pd_diag *d);
-void pd_options_free(pd_options *o);
-const char *pd_options_get(const pd_options *o, const char *key);
-/* Integer option with a default; PROFDATA_EINVAL (message in d) when not a number in [min, max]. */
-int pd_options_int(const pd_options *o, const char *key, long long def, long long min, long long max,
-                   long long *out, pd_diag *d);
 
 /* ---- codecs (registry.c) ---- */
 
@@ -276,56 +166,5 @@ static inline int pd_events_adopt(profdata_events *full, const profdata_events *
 	full->version = PROFDATA_EVENTS_VERSION;
 	return 0;
 }
-
-/* ---- helpers ---- */
-
-/* A growable byte buffer, kept NUL-terminated so that its text can be used as a C string. */
-typedef struct pd_strbuf {
-	char *p;
-	size_t n, cap;
-} pd_strbuf;
-
-/* Append `n` bytes; 0 or PROFDATA_ENOMEM. */
-int pd_strbuf_add(pd_strbuf *b, const char *s, size_t n);
-
-/* Growable array helper: ensure room for `need` elements of `size`; 0 or PROFDATA_ENOMEM. */
-int pd_grow(void **ptr, size_t *cap, size_t need, size_t size);
-
-/*
- * Free every pointer listed (NULLs too): a state holding many buffers is torn
- * down by one call per group of them, not a line per buffer in every codec.
- */
-void pd_free_each(void *const *ptrs, size_t n);
-#define PD_FREE_ALL(...) \
-	pd_free_each((void *const[]){ __VA_ARGS__ }, sizeof((void *[]){ __VA_ARGS__ }) / sizeof(void *))
-
-/* -1, 0 or 1 as a is below, equal to or above b: the step of a qsort comparator, key after key. */
-static inline int pd_order_u64(uint64_t a, uint64_t b) { return (a > b) - (a < b); }
-
-/*
- * Sample values add modulo 2^64, as pprof's int64 sums do: a hostile file's
- * sums may wrap but never overflow a signed type (undefined behaviour).
- */
-static inline int64_t pd_wrapping_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
-
-/* Big-endian loads, used by several codecs. */
-static inline uint16_t pd_be16(const unsigned char *p) { return (uint16_t)((p[0] << 8) | p[1]); }
-static inline uint32_t pd_be32(const unsigned char *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-static inline uint64_t pd_be64(const unsigned char *p) { return ((uint64_t)pd_be32(p) << 32) | pd_be32(p + 4); }
-static inline void pd_put_be16(unsigned char *p, uint16_t v) { p[0] = (unsigned char)(v >> 8); p[1] = (unsigned char)v; }
-static inline void pd_put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24); p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8); p[3] = (unsigned char)v;
-}
-static inline void pd_put_be64(unsigned char *p, uint64_t v)
-{
-	pd_put_be32(p, (uint32_t)(v >> 32)); pd_put_be32(p + 4, (uint32_t)v);
-}
-/* An identifier of `size` (4 or 8) bytes. */
-static inline uint64_t pd_be_id(const unsigned char *p, unsigned size) { return size == 8 ? pd_be64(p) : pd_be32(p); }
 
 #endif

@@ -8,10 +8,10 @@
  * so decoders parse in place and the model keeps payloads by reference.
  * Everything else streams through a buffer that grows only as bytes arrive.
  */
-#include "internal.h"
-#include "pd_config.h"
-#include "io/blob.h"
+#include "io/reader.h"
 #include "io/pager.h"
+#include "pd_config.h"
+#include "profdata/profdata.h"
 
 #include <errno.h>
 #include <fcntl.h>

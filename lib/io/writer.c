@@ -4,8 +4,9 @@
  * and FIFOs written through), a descriptor, memory or callbacks, optionally
  * gzip-compressed.
  */
-#include "internal.h"
+#include "io/writer.h"
 #include "pd_config.h"
+#include "profdata/profdata.h"
 #include "util/text.h"
 
 #include <errno.h>

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "util/column.h"
+#include "util/base.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#include "internal.h"
 
 void pd_col64_init(pd_col64 *c, int policy)
 {

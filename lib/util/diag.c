@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "internal.h"
+#include "util/diag.h"
 #include "util/text.h"
 
 #include <stdio.h>
@@ -128,41 +128,4 @@ const profdata_error *pd_diag_last(const pd_diag *d)
 const profdata_error *pd_diag_warning(const pd_diag *d, size_t i)
 {
 	return i < d->kept ? &d->warnings[i] : NULL;
-}
-
-void pd_free_each(void *const *ptrs, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(ptrs[i]);
-}
-
-int pd_grow(void **ptr, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 16;
-	while (n < need) {
-		if (n > SIZE_MAX / 2)
-			return PROFDATA_ENOMEM;
-		n *= 2;
-	}
-	if (n > SIZE_MAX / size)
-		return PROFDATA_ENOMEM;
-	void *p = realloc(*ptr, n * size);
-	if (!p)
-		return PROFDATA_ENOMEM;
-	*ptr = p;
-	*cap = n;
-	return 0;
-}
-
-int pd_strbuf_add(pd_strbuf *b, const char *s, size_t n)
-{
-	if (pd_grow((void **)&b->p, &b->cap, b->n + n + 1, 1) < 0)
-		return PROFDATA_ENOMEM;
-	if (n)
-		memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = '\0';
-	return 0;
 }

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "util/hashmap.h"
+#include "util/base.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include "internal.h"
 
 uint64_t pd_hash_seed(const void *table)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "internal.h"
+#include "util/options.h"
 
 #include <errno.h>
 #include <stdlib.h>

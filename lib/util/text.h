@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "internal.h"
+#include "util/base.h"
 
 /* A heap copy of `s`, or NULL when out of memory. */
 char *pd_strdup(const char *s);

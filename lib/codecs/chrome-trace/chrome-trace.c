@@ -27,8 +27,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "analysis/samples.h"
 #include "analysis/stacks.h"
-#include "core/model_encoder.h"
 
 extern const struct profdata_format pd_format_chrome_trace;
 

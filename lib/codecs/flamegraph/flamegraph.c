@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "internal.h"
+#include "analysis/samples.h"
 #include "analysis/stacks.h"
 #include "codecs/flamegraph/flamegraph.h"
-#include "core/model_encoder.h"
 #include "transform/transform.h"
 #include "util/hashmap.h"
 

@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "analysis/samples.h"
 #include "analysis/stacks.h"
-#include "core/model_encoder.h"
 #include "transform/transform.h"
 #include "util/hashmap.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "codecs/gperftools/gperftools.h"
-#include "core/model_encoder.h"
+#include "analysis/samples.h"
 
 typedef struct gperftools_writer {
 	const profdata_profile *p;

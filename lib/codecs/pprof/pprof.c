@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "core/model_encoder.h"
+#include "analysis/samples.h"
 #include "transform/transform.h"
 #include "util/hashmap.h"
 #include "pd_config.h"

@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "analysis/samples.h"
 #include "analysis/stacks.h"
-#include "core/model_encoder.h"
 #include "util/hashmap.h"
 
 extern const struct profdata_format pd_format_speedscope;

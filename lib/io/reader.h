@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Input windows (reader.c): what decoders read through, whatever the input
+ * is (file, descriptor, memory, callbacks, gzip). internal.h includes it.
+ */
+#ifndef PD_IO_READER_H
+#define PD_IO_READER_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "profdata/io.h"
+#include "util/diag.h"
+/* The stable span under a mapped or in-memory input (pd_blob_data, pd_blob_size, ...). */
+#include "io/blob.h"
+
+/*
+ * Make at least `want` bytes available at the current position; *p points to
+ * them. Returns how many are available: `want` or more, fewer only at the end
+ * of input; negative on an I/O or decompression error (kept on the reader).
+ * The window is valid until the next pd_in_fill, pd_in_skip past it, or
+ * pd_in_discard, unless pd_in_blob() is non-NULL: then every pointer into
+ * the input stays valid as long as the blob.
+ * Buffers grow only as bytes arrive, so a lying length cannot make the
+ * reader allocate more than the input holds.
+ */
+int64_t pd_in_fill(profdata_reader *r, size_t want, const unsigned char **p);
+/* Consume `n` bytes that a fill made available. */
+void pd_in_skip(profdata_reader *r, size_t n);
+/* Consume `n` bytes, reading through them when not yet available. Returns
+ * n, fewer at the end of input, or negative on error. */
+int64_t pd_in_discard(profdata_reader *r, uint64_t n);
+/* Offset of the current position in the (decompressed) input. */
+uint64_t pd_in_offset(const profdata_reader *r);
+/* The whole input as one stable span (uncompressed memory or mapped file), or NULL. */
+pd_blob *pd_in_blob(profdata_reader *r);
+/* Peek at up to `want` bytes without consuming; for sniffing. */
+int64_t pd_in_peek(profdata_reader *r, size_t want, const unsigned char **p);
+pd_diag *pd_in_diag(profdata_reader *r);
+/* The mode of the decoder about to read `r` (profdata_mode): a truncated .gz
+ * file then reads as a truncated plain file would (the core sets it; until
+ * then a truncated .gz file is an error). */
+void pd_in_set_mode(profdata_reader *r, int mode);
+
+/* Diagnostics on a reader. */
+int pd_in_error(profdata_reader *r, int code, uint64_t offset, const char *fmt, ...) PD_PRINTF(4, 5);
+int pd_in_error_line(profdata_reader *r, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
+	PD_PRINTF(5, 6);
+void pd_in_warn(profdata_reader *r, int code, uint64_t offset, const char *fmt, ...) PD_PRINTF(4, 5);
+void pd_in_warn_line(profdata_reader *r, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
+	PD_PRINTF(5, 6);
+/*
+ * Damage that permissive mode repairs: with mode PROFDATA_MODE_STRICT an
+ * error, whose code is returned; otherwise a warning, and 0 so that the
+ * decoder goes on past it. line 0: the format has no lines.
+ */
+int pd_in_damage(profdata_reader *r, int mode, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
+	PD_PRINTF(6, 7);
+
+#endif
