@@ -2,8 +2,9 @@
 /*
  * Class histograms, two ways with one set of rules (jvm/jvm.h):
  *
- * - streaming (profdata_histogram_read): decoder events in, counts per class
- *   out, holding nothing per object. Array sizes depend on the reference
+ * - streaming (pd_histogram_events, which core/histogram_read.c puts behind
+ *   the decoder for profdata_histogram_read): decoder events in, counts per
+ *   class out, holding nothing per object. Array sizes depend on the reference
  *   size, which only the class dumps reveal, so arrays are summed under each
  *   shape a JVM can have (pd_jvm_shape) and the right sum is picked at the
  *   end; instances are counted per class and sized by their flattened layout
@@ -11,6 +12,7 @@
  * - from a model (profdata_histogram_from_profile): each object's size is
  *   profdata_profile_object_size(), read straight from the tables.
  */
+#include "analysis/histogram.h"
 #include "model/model_impl.h"
 #include "jvm/jvm.h"
 #include "util/hashmap.h"
@@ -352,7 +354,7 @@ static int finish(profdata_histogram *h)
 	return entries_end(h, &l, e);
 }
 
-static const profdata_events histogram_events = {
+const profdata_events pd_histogram_events = {
 	.version = PROFDATA_EVENTS_VERSION,
 	.begin = on_begin,
 	.string = on_string,
@@ -381,7 +383,7 @@ static void release_work(profdata_histogram *h)
 	memset(&h->field_types, 0, sizeof(h->field_types));
 }
 
-static int conclude(profdata_histogram *h, int e, profdata_histogram **out)
+int pd_histogram_conclude(profdata_histogram *h, int e, profdata_histogram **out)
 {
 	if (e == 0 && h->failed)
 		e = PROFDATA_ENOMEM;
@@ -396,7 +398,7 @@ static int conclude(profdata_histogram *h, int e, profdata_histogram **out)
 	return 0;
 }
 
-static profdata_histogram *histogram_new(long dump)
+profdata_histogram *pd_histogram_new(long dump)
 {
 	profdata_histogram *h = calloc(1, sizeof(*h));
 	if (h) {
@@ -404,22 +406,6 @@ static profdata_histogram *histogram_new(long dump)
 		h->dump = -1;
 	}
 	return h;
-}
-
-int profdata_histogram_read(profdata_histogram **out, profdata_reader *in, const profdata_read_options *opts,
-                            long dump)
-{
-	*out = NULL;
-	profdata_histogram *h = histogram_new(dump);
-	if (!h)
-		return PROFDATA_ENOMEM;
-	/* Sizes come from lengths: a stream need not hold a primitive array's bytes. */
-	int e = pd_decode_with_flags(in, opts, &histogram_events, h, PD_DECODE_NO_PRIMITIVE_DATA);
-	e = conclude(h, e, out);
-	/* A consumer's own failure (memory) stops the decoder without a message: give it one. */
-	if (e < 0 && !profdata_reader_error(in))
-		pd_in_error(in, e, pd_in_offset(in), "histogram: %s", profdata_strerror(e));
-	return e;
 }
 
 /* Instances and bytes per class row of the model, then per element type of class-less arrays. */
@@ -468,7 +454,7 @@ static int from_model(profdata_histogram *h, const profdata_profile *p, long dum
 int profdata_histogram_from_profile(profdata_histogram **out, const profdata_profile *p, long dump)
 {
 	*out = NULL;
-	profdata_histogram *h = histogram_new(dump);
+	profdata_histogram *h = pd_histogram_new(dump);
 	if (!h)
 		return PROFDATA_ENOMEM;
 	int e = from_model(h, p, dump);
