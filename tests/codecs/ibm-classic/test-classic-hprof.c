@@ -7,7 +7,6 @@
  * what the encoder writes today.
  */
 #include "support.h"
-#include "transform/transform.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -353,44 +352,6 @@ START_TEST(streaming_and_model_histograms_agree)
 }
 END_TEST
 
-/*
- * refs_to_payloads has nothing to do on an input with payloads: a model
- * replayed through it builds the same model; a chain without transforms
- * hands the consumer's own table back.
- */
-START_TEST(transform_passes_payload_inputs_through)
-{
-	char path[512], why[256] = "";
-	profdata_profile *p = test_read(test_data_path(path, sizeof path, "hprof/jdk17-types.hprof"), "hprof",
-	                                PROFDATA_MODE_STRICT);
-	profdata_profile *q;
-	profdata_events ev;
-	pd_diag diag;
-	pd_transform_chain *chain;
-	const pd_transform_desc *const descs[] = { &pd_transform_refs_to_payloads, NULL };
-
-	ck_assert_ptr_nonnull(p);
-	ck_assert_int_eq(profdata_profile_new(&q), 0);
-	profdata_profile_builder(&ev);
-	pd_diag_init(&diag, "test");
-	ck_assert_int_eq(pd_transform_chain_new(&chain, NULL, &ev, q, &diag, NULL), 0);
-	ck_assert_ptr_eq(pd_transform_chain_events(chain), &ev);
-	ck_assert_ptr_eq(pd_transform_chain_payload(chain), q);
-	pd_transform_chain_free(chain);
-
-	ck_assert_int_eq(pd_transform_chain_new(&chain, descs, &ev, q, &diag, NULL), 0);
-	ck_assert_ptr_ne(pd_transform_chain_events(chain), &ev);
-	ck_assert_int_eq(profdata_profile_replay(p, pd_transform_chain_events(chain), pd_transform_chain_payload(chain)), 0);
-	ck_assert_int_eq(pd_transform_chain_finish(chain), 0);
-	pd_transform_chain_free(chain);
-	ck_assert_uint_eq(diag.nwarnings, 0);
-	ck_assert_msg(profdata_profile_equal(p, q, why, sizeof why), "%s", why);
-	pd_diag_free(&diag);
-	profdata_profile_free(p);
-	profdata_profile_free(q);
-}
-END_TEST
-
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("classic-hprof");
@@ -400,7 +361,6 @@ Suite *suite_main(void)
 	tcase_add_loop_test(tc, hprof_to_classic_streaming, 0, NJDK);
 	tcase_add_loop_test(tc, committed_conversions, 0, NJDK);
 	tcase_add_test(tc, classic_to_hprof);
-	tcase_add_test(tc, transform_passes_payload_inputs_through);
 	tcase_add_loop_test(tc, streaming_and_model_histograms_agree, 0,
 	                    (int)(sizeof histo_inputs / sizeof histo_inputs[0]));
 	suite_add_tcase(s, tc);

@@ -2,7 +2,7 @@
 /*
  * XML trace elements: the synthetic fixtures (every element of the DTD,
  * made by tests/data/tracexml/gen-fixtures.py), layouts, ids, exact times,
- * archives, the call-stack derivation, hostile input, and the real traces
+ * archives, hostile input, and the real traces
  * of ../shared/corpus/tracexml (case "corpus", skipped without it).
  */
 #include "support.h"
@@ -316,39 +316,6 @@ START_TEST(malformed_input)
 }
 END_TEST
 
-/* The model path (profdata_write) and the streaming path derive the same stacks. */
-START_TEST(write_and_convert_derive_alike)
-{
-	char path[1024];
-	test_data_path(path, sizeof path, "tracexml/every-element.xml");
-	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_STRICT);
-	size_t len;
-	unsigned char *folded = test_write(p, "folded", NULL, &len);
-	profdata_reader *r;
-	profdata_writer *w;
-	ck_assert_int_eq(profdata_reader_open_path(&r, path), 0);
-	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
-	profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
-	wo.format = "folded";
-	ck_assert_int_eq(profdata_convert(r, NULL, w, &wo), 0);
-	size_t clen;
-	const void *conv;
-	ck_assert_int_eq(profdata_writer_close(w), 0);
-	ck_assert_int_eq(profdata_writer_memory(w, &conv, &clen), 0);
-	ck_assert_uint_eq(clen, len);
-	ck_assert(memcmp(conv, folded, len) == 0);
-	char *text = calloc(1, len + 1);
-	ck_assert_ptr_nonnull(text);
-	memcpy(text, folded, len);
-	ck_assert_ptr_nonnull(strstr(text, "com.example.Main.main;com.example.Main.<init> 1\n"));
-	free(text);
-	free(folded);
-	profdata_reader_free(r);
-	profdata_writer_free(w);
-	profdata_profile_free(p);
-}
-END_TEST
-
 /* HPROF -> tracexml: classes, methods and threads come out as their defining elements. */
 START_TEST(from_hprof)
 {
@@ -429,7 +396,6 @@ Suite *suite_main(void)
 	tcase_add_test(tc, attribute_size_is_bounded);
 	tcase_add_test(tc, check_ids_and_tickets);
 	tcase_add_test(tc, malformed_input);
-	tcase_add_test(tc, write_and_convert_derive_alike);
 	tcase_add_test(tc, from_hprof);
 	suite_add_tcase(s, tc);
 	if (test_case_requested("corpus")) {

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Naming native frames (lib/symbolize, lib/transform/symbolize.c) without a
- * profiler: a gperftools profile is made here whose PCs are in this test
- * program's own functions and whose maps are this process's
- * /proc/self/maps, so the binary to read is the one running. The comparison
- * with google-pprof on profiles libprofiler records is
- * tests/symbolize/pprof-compare.sh.
+ * The symbolize transform (lib/transform/symbolize.c, naming native frames
+ * through lib/symbolize) without a profiler: a gperftools profile is made
+ * here whose PCs are in this test program's own functions and whose maps
+ * are this process's /proc/self/maps, so the binary to read is the one
+ * running. The comparison with google-pprof on profiles libprofiler
+ * records is tests/symbolize/pprof-compare.sh.
  */
 #include "support.h"
 
