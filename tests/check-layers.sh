@@ -4,7 +4,8 @@
 # #include lines of lib/: each layer includes only its own folder and the
 # layers above it in that list, codecs only internal.h, their own folder and
 # the headers internal.h designates for them, never another codec's; and
-# tests/ mirrors lib/. Exit 1 naming every include against the rules.
+# tests/ mirrors lib/, folder for folder. Exit 1 naming every include or
+# folder against the rules.
 # Usage: check-layers.sh SOURCE_ROOT
 set -euo pipefail
 
@@ -92,16 +93,15 @@ while IFS= read -r f; do
   done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
 done < <(find . -name '*.[ch]' | sort)
 
-# tests/ mirrors lib/
-for d in "$root"/tests/*/; do
-  d=$(basename "$d")
-  [ -d "$d" ] && continue
-  [[ " ${tests_beside_layers[*]} " == *" $d "* ]] && continue
-  fail "tests/$d has no lib/$d to mirror"
+# tests/ mirrors lib/: a folder of one is a folder of the other.
+for d in "$root"/tests/*/ "$root"/tests/codecs/*/; do
+  d=${d#"$root"/tests/}
+  d=${d%/}
+  [ -d "$d" ] || [[ " ${tests_beside_layers[*]} " == *" $d "* ]] || fail "tests/$d has no lib/$d to mirror"
 done
-for d in "$root"/tests/codecs/*/; do
-  d=$(basename "$d")
-  [ -d "codecs/$d" ] || fail "tests/codecs/$d has no lib/codecs/$d to mirror"
+for d in */ codecs/*/; do
+  d=${d%/}
+  [ -d "$root/tests/$d" ] || fail "lib/$d has no tests/$d"
 done
 
 if [ "$bad" -gt 0 ]; then
