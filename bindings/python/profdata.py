@@ -8,7 +8,7 @@
             print(c.name, c.instance_size)
     for row in profdata.histogram("dump.hprof"):
         print(row.name, row.instances, row.bytes)
-    profdata.convert("cpu.prof", "cpu.folded", "folded")
+    profdata.convert("cpu.prof", "cpu.folded")          # the format from the name's ending
 
 A missing file raises FileNotFoundError (an unreadable one PermissionError),
 an input that is not valid profdata.FormatError (with .filename, .offset and
@@ -31,13 +31,8 @@ import sys
 import warnings as _warnings
 
 __all__ = ["Error", "FormatError", "ProfdataWarning", "Profile", "open", "histogram", "convert",
-           "version", "formats", "HistogramRow", "Class", "Object", "Reference", "Thread", "Frame",
+           "version", "formats", "format_for_filename", "TABLES", "HistogramRow", "Class", "Object", "Reference", "Thread", "Frame",
            "Stack", "Sample", "biggest_objects"]
-
-TABLES = ["strings", "classes", "objects", "roots", "dumps", "heap_infos", "threads", "functions",
-          "frames", "stacks", "sample_types", "sample_groups", "samples", "alloc_sites",
-          "heap_summaries", "control_settings", "mappings", "trace_events", "unknown_records",
-          "attachments", "class_unloads", "class_loads", "class_dumps"]
 
 SONAME = "libprofdata.so.0.2"  # this release's (doc/api-policy.md)
 
@@ -217,14 +212,30 @@ _sig = {
     "profdata_format_name": (ctypes.c_char_p, [_P]),
     "profdata_format_can_read": (ctypes.c_int, [_P]),
     "profdata_format_can_write": (ctypes.c_int, [_P]),
+    "profdata_format_for_filename": (ctypes.c_int, [ctypes.POINTER(_P), ctypes.c_char_p]),
+    "profdata_table_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "profdata_table_from_name": (ctypes.c_int, [ctypes.POINTER(ctypes.c_int), ctypes.c_char_p]),
 }
 for _name, (_res, _args) in _sig.items():
     _f = getattr(_lib, _name)
     _f.restype = _res
     _f.argtypes = _args
 
-_EIO, _EFORMAT, _ETRUNCATED, _EUNSUPPORTED, _ELIMIT = -3, -4, -5, -6, -10
+_EIO, _EFORMAT, _ETRUNCATED, _EUNSUPPORTED, _EINVAL, _ENOTFOUND, _ELIMIT = -3, -4, -5, -6, -7, -8, -10
 _NO_OFFSET = 2 ** 64 - 1
+
+
+def _table_names():
+    names = []
+    while True:
+        name = _lib.profdata_table_name(len(names))
+        if name is None:
+            return names
+        names.append(name.decode())
+
+
+# The model's tables by name ("objects", "trace_contexts", ...), as the library names them.
+TABLES = _table_names()
 
 HistogramRow = collections.namedtuple("HistogramRow", "name instances bytes")
 Class = collections.namedtuple("Class", "id name internal_name super_id loader_id instance_size")
@@ -340,6 +351,20 @@ def formats():
     return out
 
 
+def format_for_filename(name):
+    """The name of the format a file name's ending names ("cpu.svg": "flamegraph", "dump.hprof.gz":
+    "hprof"), or None when no format claims it; ValueError when several formats claim that ending."""
+    f = _P()
+    code = _lib.profdata_format_for_filename(ctypes.byref(f), os.fsencode(name))
+    if code == _ENOTFOUND:
+        return None
+    if code == _EINVAL:
+        raise ValueError("several formats end like %r: name the one you want" % os.fsdecode(name))
+    if code < 0:
+        raise Error(code)
+    return _lib.profdata_format_name(f).decode()
+
+
 def _java_name(internal):
     if internal is None:
         return None
@@ -419,8 +444,11 @@ class Profile:
         return v.decode() if v else None
 
     def count(self, table):
-        """Rows of a table, by name: "objects", "classes", "samples", ..."""
-        return _lib.profdata_profile_count(self._handle(), TABLES.index(table))
+        """Rows of a table, by name: "objects", "classes", "samples", ... (profdata.TABLES)"""
+        t = ctypes.c_int()
+        if _lib.profdata_table_from_name(ctypes.byref(t), table.encode()) < 0:
+            raise ValueError("no table %r; the tables are %s" % (table, ", ".join(TABLES)))
+        return _lib.profdata_profile_count(self._handle(), t.value)
 
     def counts(self):
         return {t: self.count(t) for t in TABLES}
@@ -562,8 +590,14 @@ def histogram(path, format=None, dump=0):
         _lib.profdata_reader_free(r)
 
 
-def convert(src, dst, to, options=None, read_format=None):
-    """Stream src into dst in format `to`; dst appears only when complete."""
+def convert(src, dst, to=None, options=None, read_format=None):
+    """Stream src into dst in format `to`, by default the one dst's ending names
+    (format_for_filename: ".svg", ".folded", ".pb.gz", ...; a ".gz" after a format's own
+    ending names that format, and does not compress); dst appears only when complete."""
+    if to is None:
+        to = format_for_filename(dst)
+        if to is None:
+            raise ValueError("no format ends like %r: give `to`" % os.fsdecode(dst))
     r = _open_reader(src)
     w = _P()
     try:

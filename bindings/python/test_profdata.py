@@ -12,6 +12,7 @@ import profdata  # noqa: E402
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "data")
 DUMP = os.path.join(DATA, "hprof", "jdk17-minimal.hprof")
 CPU = os.path.join(DATA, "gperftools", "cpu-1000hz.prof")
+TRACE = os.path.join(DATA, "tracexml", "every-element.xml")
 
 
 def needs(fmt):
@@ -92,6 +93,41 @@ def test_convert_and_write(tmp_path):
         assert q.count("objects") == p.count("objects")
         p.write(tmp_path / "again.hprof", "hprof")
     assert (tmp_path / "again.hprof").stat().st_size == out.stat().st_size
+
+
+def test_table_names_come_from_the_library():
+    assert profdata.TABLES[:3] == ["strings", "classes", "objects"]
+    assert "trace_contexts" in profdata.TABLES
+    assert len(profdata.TABLES) == len(set(profdata.TABLES))
+
+
+@needs("tracexml")
+def test_count_of_every_table_the_library_names():
+    with profdata.open(TRACE) as p:
+        assert p.count("trace_contexts") > 0
+        assert p.counts()["trace_contexts"] == p.count("trace_contexts")
+        assert set(p.counts()) == set(profdata.TABLES)
+        with pytest.raises(ValueError, match="no table 'contexts'"):
+            p.count("contexts")
+
+
+def test_format_from_a_file_name():
+    assert profdata.format_for_filename("cpu.svg") == "flamegraph"
+    assert profdata.format_for_filename("dump.hprof.gz") == "hprof"
+    assert profdata.format_for_filename("/tmp/out.speedscope.json") == "speedscope"
+    assert profdata.format_for_filename("notes.txt") is None
+
+
+@needs("gperftools")
+def test_convert_takes_the_format_from_the_output_name(tmp_path):
+    if ("folded", False, True) not in profdata.formats():
+        pytest.skip("no folded codec in this build")
+    out = tmp_path / "cpu.folded"
+    profdata.convert(CPU, out)
+    assert out.read_text().rstrip("\n").rsplit(" ", 1)[1].isdigit()
+    with pytest.raises(ValueError, match="give `to`"):
+        profdata.convert(CPU, tmp_path / "cpu.unknown")
+    assert not (tmp_path / "cpu.unknown").exists()
 
 
 @needs("gperftools")
