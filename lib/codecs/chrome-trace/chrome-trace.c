@@ -232,7 +232,7 @@ static int write_samples(trace_writer *tw, const pd_options *opts, int pid)
 			                    "sample types", vi, ntypes);
 	}
 	pd_call_tree t;
-	int rc = pd_call_tree_build(tw->p, (size_t)vi, &t, tw->w, "chrome-trace");
+	int rc = pd_call_tree_build(tw->p, (size_t)vi, &t, pd_out_diag(tw->w), "chrome-trace");
 	if (rc == 0) {
 		size_t ulen;
 		const char *unit = pd_sample_unit(tw->p, (size_t)vi, &ulen);

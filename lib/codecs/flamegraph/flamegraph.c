@@ -304,10 +304,10 @@ static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w,
 		int bytes = sw.set.sites == PD_SITE_ALLOC_BYTES || sw.set.sites == PD_SITE_LIVE_BYTES;
 		sw.unit = bytes ? "bytes" : "instances";
 		sw.unit_len = strlen(sw.unit);
-		rc = pd_call_tree_build_sites(p, sw.set.sites, &sw.tree, w, "flamegraph");
+		rc = pd_call_tree_build_sites(p, sw.set.sites, &sw.tree, pd_out_diag(w), "flamegraph");
 	} else {
 		sw.unit = pd_sample_unit(p, (size_t)sw.set.value_index, &sw.unit_len);
-		rc = pd_call_tree_build(p, (size_t)sw.set.value_index, &sw.tree, w, "flamegraph");
+		rc = pd_call_tree_build(p, (size_t)sw.set.value_index, &sw.tree, pd_out_diag(w), "flamegraph");
 	}
 	if (rc == 0)
 		rc = write_svg(&sw);

@@ -114,7 +114,7 @@ static int write_sampled(speedscope_writer *sw, size_t vi, size_t ntypes)
 {
 	pd_call_tree t;
 	const char *unit;
-	int rc = pd_call_tree_build(sw->p, vi, &t, sw->w, "speedscope");
+	int rc = pd_call_tree_build(sw->p, vi, &t, pd_out_diag(sw->w), "speedscope");
 	if (rc == 0 && map_tree_names(sw, &t))
 		rc = pd_out_error(sw->w, PROFDATA_ENOMEM, "speedscope: out of memory");
 	if (rc) {
