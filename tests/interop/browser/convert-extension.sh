@@ -28,6 +28,12 @@ for amb in out.txt out.json; do
 	[ "$status" = 2 ] && grep -q "needs --to FORMAT" "$tmp/err" || { echo "$amb: status $status"; cat "$tmp/err"; exit 1; }
 done
 grep -q "\.speedscope\.json (speedscope)" "$tmp/err" || { echo "out.json: no word of .speedscope.json"; cat "$tmp/err"; exit 1; }
+# A .gz after a format's own ending gzips that format (when this build has gzip output).
+if "$profdata" convert "$in" - --to folded --gzip >/dev/null 2>&1; then
+	"$profdata" convert "$in" "$tmp/out.folded.gz" 2>"$tmp/err"
+	grep -q "as folded, gzip'd (from its name" "$tmp/err" || { echo "out.folded.gz:"; cat "$tmp/err"; exit 1; }
+	cmp <(gzip -dc "$tmp/out.folded.gz") "$tmp/out.folded"
+fi
 # --to still wins over the name
 "$profdata" convert "$in" "$tmp/x.svg" --to folded --quiet
 cmp "$tmp/x.svg" "$tmp/out.folded"
