@@ -340,7 +340,7 @@ int pd_gperftools_write_model(const profdata_profile *p, profdata_writer *w, con
 	gperftools_writer gw;
 	unsigned ws;
 	int be, rc = pd_gperftools_layout_options(opts, pd_out_diag(w), &ws, &be);
-	if (rc)
+	if (rc || (rc = pd_need_samples(p, w, "gperftools")) < 0)
 		return rc;
 	memset(&gw, 0, sizeof gw);
 	gw.p = p;

@@ -221,8 +221,10 @@ static int speedscope_write_model(const profdata_profile *p, profdata_writer *w,
 	speedscope_writer sw;
 	size_t ntypes = profdata_profile_count(p, PROFDATA_TABLE_SAMPLE_TYPES);
 	size_t nsamples = profdata_profile_count(p, PROFDATA_TABLE_SAMPLES);
-	int rc = 0;
+	int rc = pd_need_samples(p, w, "speedscope");
 	(void)opts;
+	if (rc < 0)
+		return rc;
 	memset(&sw, 0, sizeof sw);
 	sw.p = p;
 	sw.w = w;
