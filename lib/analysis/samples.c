@@ -60,7 +60,8 @@ int pd_need_samples(const profdata_profile *p, profdata_writer *w, const char *f
 {
 	size_t objects = profdata_profile_count(p, PROFDATA_TABLE_OBJECTS);
 	size_t classes = profdata_profile_count(p, PROFDATA_TABLE_CLASSES);
-	if (profdata_profile_count(p, PROFDATA_TABLE_SAMPLES) > 0 || (objects == 0 && classes == 0))
+	if (profdata_profile_count(p, PROFDATA_TABLE_SAMPLES) > 0 ||
+	    profdata_profile_count(p, PROFDATA_TABLE_TRACE_EVENTS) > 0 || (objects == 0 && classes == 0))
 		return 0;
 	return pd_out_error(w, PROFDATA_EUNSUPPORTED,
 	                    "%s: the input holds no samples, only a heap (classes and objects); %s output is "
@@ -68,12 +69,12 @@ int pd_need_samples(const profdata_profile *p, profdata_writer *w, const char *f
 	                    format, format);
 }
 
-int pd_sample_walk_init(pd_sample_walk *sw, const profdata_profile *p, profdata_writer *w, const char *format)
+int pd_sample_walk_init(pd_sample_walk *sw, const profdata_profile *p, pd_diag *diag, const char *format)
 {
 	size_t n = profdata_profile_count(p, PROFDATA_TABLE_STACKS), max = 0;
 	memset(sw, 0, sizeof *sw);
 	sw->p = p;
-	sw->w = w;
+	sw->diag = diag;
 	sw->format = format;
 	sw->nsamples = profdata_profile_count(p, PROFDATA_TABLE_SAMPLES);
 	for (size_t i = 0; i < n; i++) {
@@ -86,7 +87,7 @@ int pd_sample_walk_init(pd_sample_walk *sw, const profdata_profile *p, profdata_
 		return 0;
 	sw->stack_of_serial = calloc(max + 1, sizeof *sw->stack_of_serial);
 	if (!sw->stack_of_serial)
-		return pd_out_error(w, PROFDATA_ENOMEM, "%s: out of memory", format);
+		return pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "%s: out of memory", format);
 	sw->nserials = max + 1;
 	for (size_t i = 0; i < n; i++) {
 		profdata_stack st;
@@ -115,6 +116,6 @@ int pd_sample_walk_next(pd_sample_walk *sw, profdata_sample *s, size_t *stack_in
 	} else if (profdata_profile_find_stack(sw->p, s->stack_serial, stack_index) == 0) {
 		return 1;
 	}
-	return pd_out_error(sw->w, PROFDATA_EINVAL, "%s: a sample refers to stack %" PRIu32
+	return pd_diag_error(sw->diag, PROFDATA_EINVAL, PD_NO_OFFSET, 0, "%s: a sample refers to stack %" PRIu32
 	                    " that no stack event defined", sw->format, s->stack_serial);
 }

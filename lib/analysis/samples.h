@@ -53,19 +53,19 @@ static inline int64_t pd_sample_count(const profdata_sample *s, size_t count_ind
  */
 typedef struct pd_sample_walk {
 	const profdata_profile *p;
-	profdata_writer *w;
+	pd_diag *diag;             /* where its errors are said */
 	const char *format;
 	uint32_t *stack_of_serial;  /* serial -> stack index + 1 (0: none); NULL: ask the model */
 	size_t nserials;
 	size_t next, nsamples;      /* the sample pd_sample_walk_next gives next, of how many */
 } pd_sample_walk;
 
-/* 0 or PROFDATA_ENOMEM (said on `w` in the name of `format`). */
-int pd_sample_walk_init(pd_sample_walk *sw, const profdata_profile *p, profdata_writer *w, const char *format);
+/* 0 or PROFDATA_ENOMEM (said in `diag` in the name of `format`). */
+int pd_sample_walk_init(pd_sample_walk *sw, const profdata_profile *p, pd_diag *diag, const char *format);
 void pd_sample_walk_free(pd_sample_walk *sw);
 /*
  * The next sample, in the model's order, and the index of its stack: 1, 0
- * after the last, or PROFDATA_EINVAL, said on `w`, when no stack has its
+ * after the last, or PROFDATA_EINVAL, said in `diag`, when no stack has its
  * serial. A writer's loop: while (rc == 0 && (rc = pd_sample_walk_next(...)) > 0) rc = use(...);
  */
 int pd_sample_walk_next(pd_sample_walk *sw, profdata_sample *s, size_t *stack_index);

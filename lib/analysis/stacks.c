@@ -128,7 +128,7 @@ void pd_frame_name_ids_free(pd_frame_name_ids *ids)
 	ids->of_frame = NULL;
 }
 
-int pd_stack_sums_compute(const profdata_profile *p, size_t value_index, pd_stack_sums *sums, profdata_writer *w,
+int pd_stack_sums_compute(const profdata_profile *p, size_t value_index, pd_stack_sums *sums, pd_diag *diag,
                           const char *format)
 {
 	size_t nstacks = profdata_profile_count(p, PROFDATA_TABLE_STACKS);
@@ -137,11 +137,11 @@ int pd_stack_sums_compute(const profdata_profile *p, size_t value_index, pd_stac
 	sums->seen = calloc(nstacks + 1, 1);
 	sums->order = malloc((nstacks + 1) * sizeof *sums->order);
 	if (!sums->value || !sums->seen || !sums->order)
-		return pd_out_error(w, PROFDATA_ENOMEM, "%s: out of memory", format);
+		return pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "%s: out of memory", format);
 	pd_sample_walk walk;
 	profdata_sample s;
 	size_t si;
-	int rc = pd_sample_walk_init(&walk, p, w, format);
+	int rc = pd_sample_walk_init(&walk, p, diag, format);
 	while (rc == 0 && (rc = pd_sample_walk_next(&walk, &s, &si)) > 0) {
 		rc = 0; /* 1 said a sample came */
 		if (!sums->seen[si]) {
@@ -394,24 +394,24 @@ static int tree_build(const profdata_profile *p, const pd_stack_sums *sums, int 
 	return rc;
 }
 
-int pd_call_tree_build(const profdata_profile *p, size_t value_index, pd_call_tree *t, profdata_writer *w,
+int pd_call_tree_build(const profdata_profile *p, size_t value_index, pd_call_tree *t, pd_diag *diag,
                        const char *format)
 {
 	pd_stack_sums sums;
 	memset(t, 0, sizeof *t);
-	int rc = pd_stack_sums_compute(p, value_index, &sums, w, format);
+	int rc = pd_stack_sums_compute(p, value_index, &sums, diag, format);
 	if (rc == 0 && tree_build(p, &sums, 0, t))
-		rc = pd_out_error(w, PROFDATA_ENOMEM, "%s: out of memory", format);
+		rc = pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "%s: out of memory", format);
 	pd_stack_sums_free(&sums);
 	return rc;
 }
 
-int pd_call_tree_build_sites(const profdata_profile *p, int which, pd_call_tree *t, profdata_writer *w,
+int pd_call_tree_build_sites(const profdata_profile *p, int which, pd_call_tree *t, pd_diag *diag,
                              const char *format)
 {
 	memset(t, 0, sizeof *t);
 	if (tree_build(p, NULL, which, t))
-		return pd_out_error(w, PROFDATA_ENOMEM, "%s: out of memory", format);
+		return pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "%s: out of memory", format);
 	return 0;
 }
 

@@ -69,10 +69,10 @@ typedef struct pd_stack_sums {
 
 /*
  * Sum value `value_index` of every sample (pd_sample_count: 1 for samples
- * without values) per stack. 0, or an error said on `w` in the name of
+ * without values) per stack. 0, or an error said in `diag` in the name of
  * `format`.
  */
-int pd_stack_sums_compute(const profdata_profile *p, size_t value_index, pd_stack_sums *sums, profdata_writer *w,
+int pd_stack_sums_compute(const profdata_profile *p, size_t value_index, pd_stack_sums *sums, pd_diag *diag,
                           const char *format);
 void pd_stack_sums_free(pd_stack_sums *sums);
 
@@ -103,9 +103,9 @@ typedef struct pd_call_tree {
  * Build the tree of value `value_index`: an empty stack is one frame
  * "[empty]", an unknown frame id "[unknown]", as folded writes them; stacks
  * whose sum is 0 are left out. Nodes with a total of 0 or less get no width
- * (x stays with their parent's cursor). 0, or an error said on `w`.
+ * (x stays with their parent's cursor). 0, or an error said in `diag`.
  */
-int pd_call_tree_build(const profdata_profile *p, size_t value_index, pd_call_tree *t, profdata_writer *w,
+int pd_call_tree_build(const profdata_profile *p, size_t value_index, pd_call_tree *t, pd_diag *diag,
                        const char *format);
 void pd_call_tree_free(pd_call_tree *t);
 
@@ -121,9 +121,9 @@ typedef enum pd_site_value {
  * The tree of the last ALLOC SITES record (each is a snapshot of all so
  * far): each site's trace, root first, then the allocated class (Java form,
  * "int[]" for primitive arrays) as the leaf, weighed by `which`
- * (pd_site_value). A trace no stack has is "[unknown]". 0 or an error said on `w`.
+ * (pd_site_value). A trace no stack has is "[unknown]". 0 or an error said in `diag`.
  */
-int pd_call_tree_build_sites(const profdata_profile *p, int which, pd_call_tree *t, profdata_writer *w,
+int pd_call_tree_build_sites(const profdata_profile *p, int which, pd_call_tree *t, pd_diag *diag,
                              const char *format);
 
 static inline const char *pd_call_node_name(const pd_call_tree *t, const pd_call_node *n, size_t *len)

@@ -165,6 +165,8 @@ int profdata_read(profdata_profile **out, profdata_reader *in, const profdata_re
 		const profdata_error *w = pd_profile_warning(p, i);
 		pd_in_warn(in, w->code, w->offset, "%s", w->message);
 	}
+	/* The reader's count says how many there were, kept or not. */
+	pd_diag_count_unkept(pd_in_diag(in), pd_profile_warning_total(p) - pd_profile_warning_count(p));
 	if (e != 0) {
 		profdata_profile_free(p);
 		return e < 0 ? e : PROFDATA_ERROR;

@@ -653,6 +653,46 @@ static void decide_sizes(profdata_profile *p)
 	pd_jvm_decide(p->meta.id_size ? p->meta.id_size : 8, &hints, &p->jvm);
 }
 
+/* The 0-based dump that holds object i. */
+static uint32_t dump_of(const profdata_profile *p, size_t i)
+{
+	uint32_t dump = 0;
+	profdata_profile_object_place(p, i, &dump, NULL);
+	return dump;
+}
+
+static void warn_repeat(profdata_profile *p, size_t i)
+{
+	pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0,
+	             "object id 0x%llx appears twice in dump %u; lookups find the first",
+	             (unsigned long long)p->obj_id.wide[i], dump_of(p, i));
+}
+
+/*
+ * Ids are per dump: the HPROF agent writes every object again in a second
+ * dump, so only a repeat within one dump is damage. The lookup index keeps
+ * each id's first object, all dumps together; so a dump after the first
+ * has its repeats found by an index of its own, made and dropped here.
+ */
+static int warn_repeats_in_later_dumps(profdata_profile *p)
+{
+	for (size_t d = 1; d < p->dumps.n; d++) {
+		size_t first = p->dumps.v[d].first_object, end = first + p->dumps.v[d].nobjects;
+		pd_index ix;
+		memset(&ix, 0, sizeof ix);
+		int e = pd_index_reserve(&ix, p->obj_id.wide, end - first);
+		for (size_t i = first; i < end && e >= 0; i++) {
+			uint32_t dup;
+			if ((e = pd_index_add(&ix, p->obj_id.wide, (uint32_t)i, &dup)) == 1)
+				warn_repeat(p, i);
+		}
+		pd_index_free(&ix);
+		if (e < 0)
+			return PROFDATA_ENOMEM;
+	}
+	return 0;
+}
+
 int pd_profile_finish(profdata_profile *p)
 {
 	p->meta.format = pd_text(p, p->meta_format_off);
@@ -680,11 +720,10 @@ int pd_profile_finish(profdata_profile *p)
 			int a = pd_index_add(&p->obj_ix, p->obj_id.wide, (uint32_t)i, &dup);
 			if (a < 0)
 				return NOMEM(p);
-			if (a == 1)
-				pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0,
-				             "object id 0x%llx appears twice; lookups find the first",
-				             (unsigned long long)p->obj_id.wide[i]);
+			if (a == 1 && dump_of(p, i) == 0)
+				warn_repeat(p, i);
 		}
+		TRY(p, warn_repeats_in_later_dumps(p));
 	}
 	for (size_t i = 0; i < p->unloads.n; i++) {
 		size_t ci;

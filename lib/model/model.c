@@ -101,6 +101,7 @@ void profdata_profile_free(profdata_profile *p)
 const profdata_error *profdata_profile_error(const profdata_profile *p) { return pd_diag_last(&p->diag); }
 int pd_profile_ended(const profdata_profile *p) { return p->ended; }
 size_t pd_profile_warning_count(const profdata_profile *p) { return p->diag.kept; }
+size_t pd_profile_warning_total(const profdata_profile *p) { return p->diag.nwarnings; }
 const profdata_error *pd_profile_warning(const profdata_profile *p, size_t i) { return pd_diag_warning(&p->diag, i); }
 
 const profdata_meta *profdata_profile_meta(const profdata_profile *p)

@@ -13,8 +13,9 @@
 void pd_profile_set_source(profdata_profile *p, pd_blob *blob, const char *format_name);
 /* Whether the builder received the end event: a decoder that returns 0 without it did not finish. */
 int pd_profile_ended(const profdata_profile *p);
-/* The builder's kept warnings, which profdata_read() passes on to the reader. */
+/* The builder's kept warnings, which profdata_read() passes on to the reader, and how many it had in all. */
 size_t pd_profile_warning_count(const profdata_profile *p);
+size_t pd_profile_warning_total(const profdata_profile *p);
 const profdata_error *pd_profile_warning(const profdata_profile *p, size_t i);
 
 #endif

@@ -112,6 +112,8 @@ void pd_diag_vwarn(pd_diag *d, int code, uint64_t offset, uint64_t line, const c
 	w->line = line;
 }
 
+void pd_diag_count_unkept(pd_diag *d, size_t n) { d->nwarnings += n; }
+
 void pd_diag_warn(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, ...)
 {
 	va_list ap;

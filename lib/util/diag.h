@@ -34,6 +34,8 @@ int pd_diag_verror(pd_diag *d, int code, uint64_t offset, uint64_t line, const c
 void pd_diag_warn(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, ...) PD_PRINTF(5, 6);
 void pd_diag_vwarn(pd_diag *d, int code, uint64_t offset, uint64_t line, const char *fmt, va_list ap) PD_PRINTF(5, 0);
 const profdata_error *pd_diag_last(const pd_diag *d);
+/* Count `n` warnings made elsewhere and not kept (past PD_MAX_WARNINGS there). */
+void pd_diag_count_unkept(pd_diag *d, size_t n);
 const profdata_error *pd_diag_warning(const pd_diag *d, size_t i);
 
 #endif

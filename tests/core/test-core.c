@@ -180,6 +180,37 @@ START_TEST(an_encoder_s_dropped_events_are_counted_and_said_once)
 }
 END_TEST
 
+/* Convert the fixture heap dump to `format` in one pass: the return code; the writer's message in msg. */
+static int convert_heap_dump(const char *format, char *msg, size_t cap)
+{
+	char path[4096];
+	profdata_reader *r = NULL;
+	profdata_writer *w = NULL;
+	profdata_write_options o = PROFDATA_WRITE_OPTIONS_INIT;
+	o.format = format;
+	ck_assert_int_eq(profdata_reader_open_path(&r, test_data_path(path, sizeof path, "hprof/jdk17-minimal.hprof")), 0);
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	int rc = profdata_convert(r, NULL, w, &o);
+	const profdata_error *e = profdata_writer_error(w);
+	snprintf(msg, cap, "%s", e ? e->message : "");
+	profdata_writer_free(w);
+	profdata_reader_free(r);
+	return rc;
+}
+
+START_TEST(a_heap_dump_to_a_format_of_samples_is_refused_with_the_reason)
+{
+	const char *formats[] = { "folded", "pprof", "flamegraph", "speedscope", "chrome-trace", "gperftools" };
+	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+		char msg[512];
+		if (!profdata_format_find(formats[i]))
+			continue; /* pprof in a build without protobuf-c */
+		ck_assert_int_eq(convert_heap_dump(formats[i], msg, sizeof msg), PROFDATA_EUNSUPPORTED);
+		ck_assert_msg(strstr(msg, "holds no samples, only a heap") != NULL, "%s: %s", formats[i], msg);
+	}
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("core");
@@ -193,6 +224,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, read_options_include_the_read_transforms_keys);
 	tcase_add_test(tc, the_core_asks_a_read_transform_s_gate);
 	tcase_add_test(tc, an_encoder_s_dropped_events_are_counted_and_said_once);
+	tcase_add_test(tc, a_heap_dump_to_a_format_of_samples_is_refused_with_the_reason);
 	suite_add_tcase(s, tc);
 	return s;
 }

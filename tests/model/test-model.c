@@ -307,6 +307,69 @@ START_TEST(unsorted_ids_are_found_through_the_hash_index)
 }
 END_TEST
 
+/*
+ * An HPROF file of `ndumps` dumps, each holding `n` byte arrays with ids
+ * n .. 1 (descending: the builder then looks them up through its hash
+ * index), each written `copies` times, read back with profdata_read().
+ */
+static profdata_reader *read_repeated_ids(unsigned ndumps, unsigned n, unsigned copies, unsigned char **bytes)
+{
+	profdata_profile *p, *back = NULL;
+	ck_assert_int_eq(profdata_profile_new(&p), 0);
+	profdata_events ev = *profdata_profile_builder_events();
+	profdata_meta m;
+	memset(&m, 0, sizeof(m));
+	m.id_size = 8;
+	ck_assert_int_eq(ev.begin(p, &m), 0);
+	for (unsigned d = 0; d < ndumps; d++) {
+		profdata_dump dump = { 0, 0 };
+		ck_assert_int_eq(ev.dump_begin(p, &dump), 0);
+		for (unsigned i = n; i > 0; i--)
+			for (unsigned c = 0; c < copies; c++) {
+				profdata_object o;
+				memset(&o, 0, sizeof(o));
+				o.id = i;
+				o.kind = PROFDATA_OBJECT_PRIM_ARRAY;
+				o.elem_type = PROFDATA_TYPE_BYTE;
+				ck_assert_int_eq(ev.object(p, &o), 0);
+			}
+		ck_assert_int_eq(ev.dump_end(p), 0);
+	}
+	ck_assert_int_eq(ev.end(p), 0);
+	size_t len;
+	*bytes = test_write(p, "hprof", NULL, &len);
+	profdata_reader *r = NULL;
+	ck_assert_int_eq(profdata_reader_open_memory(&r, *bytes, len, "repeated.hprof"), 0);
+	ck_assert_int_eq(profdata_read(&back, r, NULL), 0);
+	ck_assert_uint_eq(profdata_profile_count(back, PROFDATA_TABLE_OBJECTS), (size_t)ndumps * n * copies);
+	profdata_profile_free(back);
+	profdata_profile_free(p);
+	return r;
+}
+
+START_TEST(an_id_repeated_in_a_later_dump_is_no_problem)
+{
+	unsigned char *bytes;
+	profdata_reader *r = read_repeated_ids(2, 300, 1, &bytes);
+	ck_assert_uint_eq(profdata_reader_warning_count(r), 0);
+	profdata_reader_free(r);
+	free(bytes);
+}
+END_TEST
+
+START_TEST(an_id_repeated_in_one_dump_is_said_and_counted_past_the_kept)
+{
+	unsigned char *bytes;
+	profdata_reader *r = read_repeated_ids(2, 1500, 2, &bytes);
+	ck_assert_uint_eq(profdata_reader_warning_count(r), 3000);
+	ck_assert_ptr_nonnull(profdata_reader_warning(r, 999));
+	ck_assert_ptr_null(profdata_reader_warning(r, 1000));
+	ck_assert_str_eq(profdata_reader_warning(r, 0)->message, "object id 0x5dc appears twice in dump 0; lookups find the first");
+	profdata_reader_free(r);
+	free(bytes);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("model");
@@ -318,6 +381,8 @@ Suite *suite_main(void)
 	tcase_add_test(tc, references_derive_from_payloads_and_lists);
 	tcase_add_test(tc, objects_keep_their_dump_and_heap);
 	tcase_add_test(tc, builder_rejects_objects_outside_a_dump);
+	tcase_add_test(tc, an_id_repeated_in_a_later_dump_is_no_problem);
+	tcase_add_test(tc, an_id_repeated_in_one_dump_is_said_and_counted_past_the_kept);
 	tcase_add_test(tc, unsorted_ids_are_found_through_the_hash_index);
 	suite_add_tcase(s, tc);
 	return s;

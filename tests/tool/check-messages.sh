@@ -84,3 +84,9 @@ expect_status 1 timeout 20 "$tool" histo "$dir/in.fifo"
 wait
 grep -q "(gperftools) holds no heap dump" "$dir/err" || fail "histo of a FIFO'd CPU profile: $(cat "$dir/err")"
 echo "a FIFO is read once: histo names its format from the bytes it read"
+
+# Read options a format does not take are not given to it: --symbolize of a heap dump says it does nothing.
+expect_status 0 "$tool" convert "$fixture" "$dir/sym.txt" --to ibm-classic --symbolize=yes
+grep -q "hprof input has no native frames to name; --symbolize does nothing" "$dir/err" ||
+  fail "--symbolize of a heap dump: $(cat "$dir/err")"
+echo "--symbolize of a format that cannot be symbolized: said to do nothing"

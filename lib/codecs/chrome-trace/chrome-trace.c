@@ -232,7 +232,7 @@ static int write_samples(trace_writer *tw, const pd_options *opts, int pid)
 			                    "sample types", vi, ntypes);
 	}
 	pd_call_tree t;
-	int rc = pd_call_tree_build(tw->p, (size_t)vi, &t, tw->w, "chrome-trace");
+	int rc = pd_call_tree_build(tw->p, (size_t)vi, &t, pd_out_diag(tw->w), "chrome-trace");
 	if (rc == 0) {
 		size_t ulen;
 		const char *unit = pd_sample_unit(tw->p, (size_t)vi, &ulen);
@@ -260,6 +260,8 @@ static int chrome_trace_write_model(const profdata_profile *p, profdata_writer *
 {
 	trace_writer tw;
 	pd_trace_calls calls;
+	if (pd_need_samples(p, w, "chrome-trace") < 0)
+		return profdata_writer_error(w)->code;
 	memset(&tw, 0, sizeof tw);
 	tw.p = p;
 	tw.w = w;

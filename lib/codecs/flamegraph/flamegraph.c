@@ -290,6 +290,8 @@ static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w,
 	if (!sw.set.sites && !profdata_profile_count(p, PROFDATA_TABLE_SAMPLES) &&
 	    profdata_profile_count(p, PROFDATA_TABLE_ALLOC_SITES) && !pd_options_get(opts, "value"))
 		sw.set.sites = PD_SITE_ALLOC_BYTES;
+	if (!sw.set.sites && pd_need_samples(p, w, "flamegraph") < 0)
+		return profdata_writer_error(w)->code;
 	if (sw.set.sites)
 		sw.set.value_index = 0;
 	else if (!pd_options_get(opts, "value"))
@@ -302,10 +304,10 @@ static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w,
 		int bytes = sw.set.sites == PD_SITE_ALLOC_BYTES || sw.set.sites == PD_SITE_LIVE_BYTES;
 		sw.unit = bytes ? "bytes" : "instances";
 		sw.unit_len = strlen(sw.unit);
-		rc = pd_call_tree_build_sites(p, sw.set.sites, &sw.tree, w, "flamegraph");
+		rc = pd_call_tree_build_sites(p, sw.set.sites, &sw.tree, pd_out_diag(w), "flamegraph");
 	} else {
 		sw.unit = pd_sample_unit(p, (size_t)sw.set.value_index, &sw.unit_len);
-		rc = pd_call_tree_build(p, (size_t)sw.set.value_index, &sw.tree, w, "flamegraph");
+		rc = pd_call_tree_build(p, (size_t)sw.set.value_index, &sw.tree, pd_out_diag(w), "flamegraph");
 	}
 	if (rc == 0)
 		rc = write_svg(&sw);

@@ -149,7 +149,7 @@ static int folded_write_model(const profdata_profile *p, profdata_writer *w, con
 	memset(&fw, 0, sizeof fw);
 	fw.p = p;
 	fw.w = w;
-	rc = pd_stack_sums_compute(p, pd_sample_count_index(p), &fw.sums, w, "folded");
+	rc = pd_stack_sums_compute(p, pd_sample_count_index(p), &fw.sums, pd_out_diag(w), "folded");
 	if (rc == 0 && (names_init(&fw) || merge_chains(&fw)))
 		rc = pd_out_error(w, PROFDATA_ENOMEM, "folded: out of memory");
 	if (rc == 0)

@@ -233,7 +233,7 @@ static int write_records(gperftools_writer *gw)
 	pd_sample_walk walk;
 	profdata_sample s;
 	size_t si;
-	int rc = pd_sample_walk_init(&walk, gw->p, gw->w, "gperftools");
+	int rc = pd_sample_walk_init(&walk, gw->p, pd_out_diag(gw->w), "gperftools");
 	while (rc == 0 && (rc = pd_sample_walk_next(&walk, &s, &si)) > 0)
 		rc = write_record(gw, (uint64_t)pd_sample_count(&s, count_index), gw->stack_pcs + gw->stack_pcs_off[si],
 		                  gw->stack_pcs_off[si + 1] - gw->stack_pcs_off[si]);
@@ -340,7 +340,7 @@ int pd_gperftools_write_model(const profdata_profile *p, profdata_writer *w, con
 	gperftools_writer gw;
 	unsigned ws;
 	int be, rc = pd_gperftools_layout_options(opts, pd_out_diag(w), &ws, &be);
-	if (rc)
+	if (rc || (rc = pd_need_samples(p, w, "gperftools")) < 0)
 		return rc;
 	memset(&gw, 0, sizeof gw);
 	gw.p = p;

@@ -202,7 +202,7 @@ static int sum_samples(pprof_writer *pw)
 	pd_sample_walk walk;
 	profdata_sample s;
 	size_t si;
-	int rc = pd_sample_walk_init(&walk, pw->p, pw->w, "pprof");
+	int rc = pd_sample_walk_init(&walk, pw->p, pd_out_diag(pw->w), "pprof");
 	while (rc == 0 && (rc = pd_sample_walk_next(&walk, &s, &si)) > 0)
 		rc = sum_sample(pw, si, &s) ? PROFDATA_ENOMEM : 0;
 	pd_sample_walk_free(&walk);

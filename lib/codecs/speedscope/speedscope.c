@@ -114,7 +114,7 @@ static int write_sampled(speedscope_writer *sw, size_t vi, size_t ntypes)
 {
 	pd_call_tree t;
 	const char *unit;
-	int rc = pd_call_tree_build(sw->p, vi, &t, sw->w, "speedscope");
+	int rc = pd_call_tree_build(sw->p, vi, &t, pd_out_diag(sw->w), "speedscope");
 	if (rc == 0 && map_tree_names(sw, &t))
 		rc = pd_out_error(sw->w, PROFDATA_ENOMEM, "speedscope: out of memory");
 	if (rc) {
@@ -221,8 +221,10 @@ static int speedscope_write_model(const profdata_profile *p, profdata_writer *w,
 	speedscope_writer sw;
 	size_t ntypes = profdata_profile_count(p, PROFDATA_TABLE_SAMPLE_TYPES);
 	size_t nsamples = profdata_profile_count(p, PROFDATA_TABLE_SAMPLES);
-	int rc = 0;
+	int rc = pd_need_samples(p, w, "speedscope");
 	(void)opts;
+	if (rc < 0)
+		return rc;
 	memset(&sw, 0, sizeof sw);
 	sw.p = p;
 	sw.w = w;

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 # profdata convert IN OUT without --to: the format comes from OUT's ending
-# when that ending says one thing, and the tool says which; an ending that
-# could be several (.txt, .json) asks for --to (status 2).
+# when a format claims that ending (the library's table), and the tool says
+# which; an ending no format claims (.txt, .json) asks for --to (status 2),
+# naming the endings that end alike (.speedscope.json for .json).
 set -eu
 profdata=$1
 src=$2
@@ -24,8 +25,15 @@ cmp <("$profdata" convert "$in" - --to folded) "$tmp/out.folded"
 for amb in out.txt out.json; do
 	status=0
 	"$profdata" convert "$in" "$tmp/$amb" 2>"$tmp/err" || status=$?
-	[ "$status" = 2 ] && grep -q "could be several formats" "$tmp/err" || { echo "$amb: status $status"; exit 1; }
+	[ "$status" = 2 ] && grep -q "needs --to FORMAT" "$tmp/err" || { echo "$amb: status $status"; cat "$tmp/err"; exit 1; }
 done
+grep -q "\.speedscope\.json (speedscope)" "$tmp/err" || { echo "out.json: no word of .speedscope.json"; cat "$tmp/err"; exit 1; }
+# A .gz after a format's own ending gzips that format (when this build has gzip output).
+if "$profdata" convert "$in" - --to folded --gzip >/dev/null 2>&1; then
+	"$profdata" convert "$in" "$tmp/out.folded.gz" 2>"$tmp/err"
+	grep -q "as folded, gzip'd (from its name" "$tmp/err" || { echo "out.folded.gz:"; cat "$tmp/err"; exit 1; }
+	cmp <(gzip -dc "$tmp/out.folded.gz") "$tmp/out.folded"
+fi
 # --to still wins over the name
 "$profdata" convert "$in" "$tmp/x.svg" --to folded --quiet
 cmp "$tmp/x.svg" "$tmp/out.folded"

@@ -1,57 +1,59 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The heap analysis commands: histo --retained, top, path. Included by
- * main.c after its helpers (usage, open_input, report, json_string...), so
- * that the commands live apart from the shared parts of the tool.
+ * The heap analysis commands: histo --retained, top, path. Each builds the
+ * model and the dump's dominator tree (include/profdata/heap.h).
  */
-#ifndef PROFDATA_TOOL_HEAP_COMMANDS_H
-#define PROFDATA_TOOL_HEAP_COMMANDS_H
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-static int heap_progress(void *user, const char *phase, uint64_t done, uint64_t total)
-{
-	(void)user;
-	if (total)
-		fprintf(stderr, "\r%s: %llu / %llu objects (%d%%)  ", phase, (unsigned long long)done,
-		        (unsigned long long)total, (int)(done * 100 / total));
-	else
-		fprintf(stderr, "\r%s  ", phase);
-	progress_shown = 1;
-	return 0;
-}
+#include <profdata/profdata.h>
 
-/* The model of a->files[0] and its heap analysis; EXIT_* on failure. */
-static int load_heap(const args *a, profdata_profile **p, profdata_heap **h)
+#include "commands.h"
+#include "json.h"
+#include "load.h"
+#include "report.h"
+
+/* A heap dump as the commands look at it; the progress line lives as long as the analysis. */
+typedef struct heap_view {
+	profdata_profile *p;
+	profdata_heap *h;
+	progress_line progress;
+} heap_view;
+
+/* The model of the command's file and its heap analysis: 0, or the exit status having said why. */
+static int load_heap(const tool_args *a, heap_view *v)
 {
-	*p = NULL;
-	*h = NULL;
-	profdata_reader *r = open_input(a, a->files[0]);
-	if (!r)
-		return EXIT_INVALID;
-	profdata_read_options o = read_opts(a, 0);
-	int e = profdata_read(p, r, &o);
-	if (e < 0) {
-		end_progress();
-		report(a->files[0], profdata_reader_error(r), e);
-		profdata_reader_free(r);
-		return failure_status(e);
-	}
-	warnings(a, r, NULL);
-	profdata_reader_free(r);
+	tool_input in;
+	memset(v, 0, sizeof(*v));
+	int status = load_profile(&in, a, &v->p);
+	if (status)
+		return status;
+	input_close(&in);
 	profdata_heap_options ho;
 	memset(&ho, 0, sizeof(ho));
 	ho.size = sizeof(ho);
 	ho.dump = a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS ? 0 : a->dump;
-	if (isatty(2) && !a->quiet)
-		ho.progress = heap_progress;
-	e = profdata_heap_analyze(h, *p, &ho);
-	end_progress();
+	if (progress_wanted(a->quiet)) {
+		ho.progress = progress_phase;
+		ho.progress_user = &v->progress;
+	}
+	int e = profdata_heap_analyze(&v->h, v->p, &ho);
+	progress_end(&v->progress);
 	if (e != 0) {
-		fprintf(stderr, "profdata: %s: heap analysis: %s\n", a->files[0], profdata_strerror(e));
-		profdata_profile_free(*p);
-		*p = NULL;
+		fprintf(stderr, "profdata: %s: heap analysis: %s\n", a->operand[0], profdata_strerror(e));
+		profdata_profile_free(v->p);
+		v->p = NULL;
 		return e == PROFDATA_ENOTFOUND ? EXIT_USAGE : EXIT_INVALID;
 	}
 	return 0;
+}
+
+static void free_heap(heap_view *v)
+{
+	profdata_heap_free(v->h);
+	profdata_profile_free(v->p);
 }
 
 /* The dump's id of a node: the object's, or the class's for a class object. */
@@ -102,7 +104,7 @@ static uint64_t entry_retained(const profdata_profile *p, profdata_heap *h, cons
 	return bytes;
 }
 
-static void print_retained_histo(const args *a, const profdata_histogram *hi, const uint64_t *ret, size_t n)
+static void print_retained_histo(const tool_args *a, const profdata_histogram *hi, const uint64_t *ret, size_t n)
 {
 	if (a->json)
 		printf("{\"classes\":[");
@@ -127,55 +129,51 @@ static void print_retained_histo(const args *a, const profdata_histogram *hi, co
 		       (unsigned long long)profdata_histogram_total_bytes(hi));
 }
 
-static int cmd_histo_retained(const args *a)
+int cmd_histo_retained(const tool_args *a)
 {
-	profdata_profile *p;
-	profdata_heap *h;
-	int status = load_heap(a, &p, &h);
+	heap_view v;
+	int status = load_heap(a, &v);
 	if (status)
 		return status;
 	profdata_histogram *hi = NULL;
 	long dump = a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS ? 0 : a->dump;
-	int e = profdata_histogram_from_profile(&hi, p, dump);
+	int e = profdata_histogram_from_profile(&hi, v.p, dump);
 	size_t n = e == 0 ? profdata_histogram_count(hi) : 0;
 	uint64_t *ret = calloc(n ? n : 1, sizeof(*ret));
 	if (e == 0 && ret) {
 		for (size_t i = 0; i < n; i++)
-			ret[i] = entry_retained(p, h, profdata_histogram_entry_at(hi, i));
-		end_progress();
+			ret[i] = entry_retained(v.p, v.h, profdata_histogram_entry_at(hi, i));
+		progress_end(&v.progress);
 		print_retained_histo(a, hi, ret, a->limit >= 0 && (size_t)a->limit < n ? (size_t)a->limit : n);
 	} else {
-		fprintf(stderr, "profdata: %s: %s\n", a->files[0], profdata_strerror(e ? e : PROFDATA_ENOMEM));
+		fprintf(stderr, "profdata: %s: %s\n", a->operand[0], profdata_strerror(e ? e : PROFDATA_ENOMEM));
 		status = EXIT_INVALID;
 	}
 	free(ret);
 	profdata_histogram_free(hi);
-	profdata_heap_free(h);
-	profdata_profile_free(p);
+	free_heap(&v);
 	return status ? status : finish_stdout(0);
 }
 
-static int cmd_top(const args *a)
+int cmd_top(const tool_args *a)
 {
-	if (a->nfiles != 1)
-		return usage("top takes one file");
-	profdata_profile *p;
-	profdata_heap *h;
-	int status = load_heap(a, &p, &h);
+	heap_view v;
+	int status = load_heap(a, &v);
 	if (status)
 		return status;
 	size_t want = (size_t)a->top_n, *top = malloc((want ? want : 1) * sizeof(*top));
-	size_t n = top ? profdata_heap_top(h, want, top) : 0;
+	size_t n = top ? profdata_heap_top(v.h, want, top) : 0;
+	progress_end(&v.progress);
 	char name[512];
 	if (a->json)
 		printf("{\"objects\":[");
 	else
 		printf("%6s %20s %12s %16s  %s\n", "rank", "id", "shallow", "retained", "class");
 	for (size_t k = 0; k < n; k++) {
-		const char *cls = object_class_name(p, top[k], name, sizeof(name));
-		unsigned long long shallow = profdata_heap_size(h, top[k]);
-		unsigned long long id = node_id(p, h, top[k]);
-		unsigned long long retained = profdata_heap_retained(h, top[k]);
+		const char *cls = object_class_name(v.p, top[k], name, sizeof(name));
+		unsigned long long shallow = profdata_heap_size(v.h, top[k]);
+		unsigned long long id = node_id(v.p, v.h, top[k]);
+		unsigned long long retained = profdata_heap_retained(v.h, top[k]);
 		if (a->json) {
 			printf("%s{\"id\":%llu,\"class\":", k ? "," : "", id);
 			json_string(cls);
@@ -187,8 +185,7 @@ static int cmd_top(const args *a)
 	if (a->json)
 		printf("]}\n");
 	free(top);
-	profdata_heap_free(h);
-	profdata_profile_free(p);
+	free_heap(&v);
 	return finish_stdout(0);
 }
 
@@ -238,7 +235,7 @@ static int parse_object_id(const char *s, unsigned long long *id)
 	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
 }
 
-static void print_path(const args *a, const profdata_profile *p, const profdata_heap *h,
+static void print_path(const tool_args *a, const profdata_profile *p, const profdata_heap *h,
                        const profdata_heap_step *steps, long n)
 {
 	char name[512], how[1024];
@@ -274,44 +271,42 @@ static void print_path(const args *a, const profdata_profile *p, const profdata_
 		printf("]}\n");
 }
 
-static int cmd_path(const args *a)
+/* The node of the object, or of the class, with that id; 0, or EXIT_INVALID having said why. */
+static int find_node(const tool_args *a, const heap_view *v, unsigned long long id, size_t *node)
 {
-	unsigned long long id;
-	if (a->nfiles != 2)
-		return usage("path takes a file and an object id");
-	if (parse_object_id(a->files[1], &id) < 0)
-		return usage("'%s' is not an object id", a->files[1]);
-	profdata_profile *p;
-	profdata_heap *h;
-	int status = load_heap(a, &p, &h);
-	if (status)
-		return status;
-	size_t i;
-	long n = -1;
-	profdata_heap_step *steps = NULL;
-	int found = profdata_profile_find_object(p, id, &i) == 0;
-	if (!found && profdata_profile_find_class(p, id, &i) == 0) {
-		i = profdata_heap_class_node(h, i);
+	int found = profdata_profile_find_object(v->p, id, node) == 0;
+	if (!found && profdata_profile_find_class(v->p, id, node) == 0) {
+		*node = profdata_heap_class_node(v->h, *node);
 		found = 1;
 	}
-	if (!found || !profdata_heap_reachable(h, i)) {
-		fprintf(stderr, "profdata: %s: object %llu is %s\n", a->files[0], id, !found ? "not in the dump" : "unreachable");
-		status = EXIT_INVALID;
-	} else {
-		n = profdata_heap_path(h, i, NULL, 0, isatty(2) && !a->quiet ? heap_progress : NULL, NULL);
-		steps = n > 0 ? calloc((size_t)n, sizeof(*steps)) : NULL;
-		if (steps)
-			n = profdata_heap_path(h, i, steps, (size_t)n, NULL, NULL);
-		end_progress();
-		if (!steps || n <= 0)
-			status = EXIT_INVALID;
-		else
-			print_path(a, p, h, steps, n);
-	}
-	free(steps);
-	profdata_heap_free(h);
-	profdata_profile_free(p);
-	return status ? status : finish_stdout(0);
+	if (found && profdata_heap_reachable(v->h, *node))
+		return 0;
+	fprintf(stderr, "profdata: %s: object %llu is %s\n", a->operand[0], id, !found ? "not in the dump" : "unreachable");
+	return EXIT_INVALID;
 }
 
-#endif
+int cmd_path(const tool_args *a)
+{
+	unsigned long long id;
+	if (parse_object_id(a->operand[1], &id) < 0)
+		return usage_error(a->command, "'%s' is not an object id", a->operand[1]);
+	heap_view v;
+	int status = load_heap(a, &v);
+	size_t node;
+	if (status || (status = find_node(a, &v, id, &node)) != 0) {
+		free_heap(&v);
+		return status;
+	}
+	long n = profdata_heap_path(v.h, node, NULL, 0, progress_wanted(a->quiet) ? progress_phase : NULL, &v.progress);
+	profdata_heap_step *steps = n > 0 ? calloc((size_t)n, sizeof(*steps)) : NULL;
+	if (steps)
+		n = profdata_heap_path(v.h, node, steps, (size_t)n, NULL, NULL);
+	progress_end(&v.progress);
+	if (!steps || n <= 0)
+		status = EXIT_INVALID;
+	else
+		print_path(a, v.p, v.h, steps, n);
+	free(steps);
+	free_heap(&v);
+	return status ? status : finish_stdout(0);
+}

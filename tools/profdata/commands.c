@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The command table, and the one rule every command follows: an option
+ * (options.c) or an operand it does not take is refused (exit 2), never
+ * ignored.
+ */
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+
+#define READING (OPTION_BIT(OPT_STRICT) | OPTION_BIT(OPT_FROM) | OPTION_BIT(OPT_READ_OPTION))
+#define INPUT_HELP "the input, any format this build reads, gzip'd or not ('-' standard input)"
+#define FILE_OPERAND { "FILE", INPUT_HELP, COMPLETE_FILE }
+
+static const tool_command command_table[] = {
+	{ "info", cmd_info, READING | OPTION_BIT(OPT_JSON), { FILE_OPERAND }, 1,
+	  "format, version and the model's counts",
+	  "Reads FILE into the model and shows its format, the format's version and the rows of every table, "
+	  "and the number of object references. With --json: one object (doc/guide.md); a trace adds "
+	  "\"traces\" and \"elements\", every element name read, counted." },
+	{ "histo", cmd_histo, READING | OPTION_BIT(OPT_JSON) | OPTION_BIT(OPT_LIMIT) | OPTION_BIT(OPT_DUMP) |
+	                      OPTION_BIT(OPT_RETAINED), { FILE_OPERAND }, 1,
+	  "instances and shallow bytes per class",
+	  "Counts instances and shallow bytes per class, largest first, in one streaming pass, as VisualVM "
+	  "counts them. Of a file with several heap dumps, the first (as VisualVM shows it), unless --dump "
+	  "names another or all. With --retained: from the model, with the bytes the instances of each class "
+	  "keep alive together." },
+	{ "top", cmd_top, READING | OPTION_BIT(OPT_JSON) | OPTION_BIT(OPT_DUMP) | OPTION_BIT(OPT_TOP_N),
+	  { FILE_OPERAND }, 1,
+	  "the biggest objects by retained size",
+	  "Builds the model and the dump's dominator tree, and shows the N objects of largest retained size: "
+	  "id, class, shallow and retained bytes. On a terminal a progress line shows each phase." },
+	{ "path", cmd_path, READING | OPTION_BIT(OPT_JSON) | OPTION_BIT(OPT_DUMP),
+	  { FILE_OPERAND, { "OBJECT-ID", "an object's or a class's id: decimal, or hexadecimal with 0x", COMPLETE_NOTHING } },
+	  2, "the shortest path from a GC root to an object",
+	  "Shows how a GC root reaches the object: the root's kind, then each field, static field or array "
+	  "index on the way." },
+	{ "convert", cmd_convert, READING | OPTION_BIT(OPT_TO) | OPTION_BIT(OPT_OPTION) | OPTION_BIT(OPT_GZIP) |
+	                          OPTION_BIT(OPT_VIA_MODEL) | OPTION_BIT(OPT_FORCE) | OPTION_BIT(OPT_SYMBOLIZE) |
+	                          OPTION_BIT(OPT_SYSROOT) | OPTION_BIT(OPT_DEBUG_DIR),
+	  { { "IN", INPUT_HELP, COMPLETE_FILE },
+	    { "OUT", "the output ('-' standard output, written as it goes)", COMPLETE_FILE } },
+	  2, "convert from one format to another",
+	  "Converts, streaming; what the output format cannot hold is said in warnings. OUT is written to a "
+	  "temporary file beside it and renamed when whole: an interrupted or failed conversion leaves OUT as "
+	  "it was. A file replaced keeps its mode; a new one is no more readable than IN; a read-only OUT "
+	  "needs --force; a link is followed; a device or FIFO is written through." },
+	{ "check", cmd_check, READING, { FILE_OPERAND }, 1,
+	  "validate strictly: exit 0 valid, 1 invalid",
+	  "Reads FILE strictly and builds the model: exit 0 when it is valid, 1 with the file, the byte (and "
+	  "the line of a text format) and the problem on stderr." },
+	{ "formats", cmd_formats, 0, { { NULL, NULL, COMPLETE_NOTHING } }, 0,
+	  "list the formats this build reads and writes", NULL },
+	{ "help", cmd_help, 0, { { "COMMAND", "the command to describe", COMPLETE_COMMAND } }, 0,
+	  "the commands, or what one command takes", NULL },
+	{ "__complete", cmd_complete, 0, { { NULL, NULL, COMPLETE_NOTHING } }, 0,
+	  "the completions of a command line's last word, one a line (for the bash completion script)", NULL, 1, 1 },
+};
+
+size_t command_count(void)
+{
+	return sizeof command_table / sizeof command_table[0];
+}
+
+const tool_command *command_at(size_t i)
+{
+	return i < command_count() ? &command_table[i] : NULL;
+}
+
+const tool_command *command_find(const char *name)
+{
+	for (size_t i = 0; i < command_count(); i++)
+		if (strcmp(command_table[i].name, name) == 0)
+			return &command_table[i];
+	return NULL;
+}
+
+const char *command_name(const tool_command *c)
+{
+	return c ? c->name : "profdata";
+}
+
+int command_operand_count(const tool_command *c)
+{
+	int n = 0;
+	while (n < OPERANDS_MAX && c->operand[n].name)
+		n++;
+	return n;
+}
+
+int command_takes(const tool_command *c, option_id id)
+{
+	return option_at(id)->everywhere || (c->options & OPTION_BIT(id)) != 0;
+}
+
+/* "FILE", "IN and OUT", "no operand". */
+static void operand_names(const tool_command *c, char *buf, size_t cap)
+{
+	int n = command_operand_count(c);
+	if (n == 0)
+		snprintf(buf, cap, "no operand");
+	else if (n == 1)
+		snprintf(buf, cap, "%s", c->operand[0].name);
+	else
+		snprintf(buf, cap, "%s and %s", c->operand[0].name, c->operand[1].name);
+}
+
+int command_check(const tool_args *a)
+{
+	const tool_command *c = a->command;
+	char names[64];
+	operand_names(c, names, sizeof names);
+	if (a->operands > command_operand_count(c))
+		return usage_error(c, "%s takes %s; '%s' is one too many", c->name, names,
+		                   a->operand[command_operand_count(c)]);
+	if (a->operands < c->required)
+		return usage_error(c, "%s needs %s", c->name, names);
+	return 0;
+}

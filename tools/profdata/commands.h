@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The command table (commands.c): each command's name, handler, the options
+ * it takes, its operands and its help. Dispatch, the check of what was
+ * given, `profdata help` and the completion read it; nothing else lists
+ * the commands.
+ */
+#ifndef PROFDATA_TOOL_COMMANDS_H
+#define PROFDATA_TOOL_COMMANDS_H
+
+#include "options.h"
+
+#define OPERANDS_MAX 2
+
+typedef struct tool_operand {
+	const char *name;       /* "FILE" */
+	const char *help;
+	complete_kind complete;
+} tool_operand;
+
+typedef struct tool_command {
+	const char *name;
+	int (*run)(const tool_args *a);
+	unsigned long options;  /* OPTION_BIT() of each option it takes, besides those every command takes */
+	tool_operand operand[OPERANDS_MAX];
+	int required;           /* operands it needs; the others are optional */
+	const char *summary;    /* one line, for the list of commands */
+	const char *help;       /* what `profdata help COMMAND` adds */
+	int hidden;             /* for the completion script, not for people */
+	int raw;                /* takes the rest of the command line as it is, options or not */
+} tool_command;
+
+size_t command_count(void);
+const tool_command *command_at(size_t i);
+/* The command called `name`, or NULL. */
+const tool_command *command_find(const char *name);
+const char *command_name(const tool_command *c);
+/* How many operands it names (required and optional). */
+int command_operand_count(const tool_command *c);
+/* Whether it takes option `id` (every command takes some). */
+int command_takes(const tool_command *c, option_id id);
+/* 0 when `a` gives the command the operands it takes; else EXIT_USAGE after saying what is wrong. */
+int command_check(const tool_args *a);
+
+/* Handlers: profile_commands.c, heap_commands.c, convert.c, help.c, complete.c. */
+int cmd_info(const tool_args *a);
+int cmd_histo(const tool_args *a);
+int cmd_check(const tool_args *a);
+int cmd_formats(const tool_args *a);
+int cmd_top(const tool_args *a);
+int cmd_path(const tool_args *a);
+int cmd_histo_retained(const tool_args *a);
+int cmd_convert(const tool_args *a);
+int cmd_help(const tool_args *a);
+int cmd_complete(const tool_args *a);
+
+#endif

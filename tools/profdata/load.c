@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "load.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+
+static void point_at_options(tool_input *in)
+{
+	in->options.options = in->option_text[0] ? in->option_text : NULL;
+}
+
+int input_open(tool_input *in, const tool_args *a, const char *path)
+{
+	profdata_read_options defaults = PROFDATA_READ_OPTIONS_INIT;
+	memset(in, 0, sizeof(*in));
+	in->path = path;
+	in->quiet = a->quiet;
+	in->options = defaults;
+	in->options.format = a->from;
+	in->options.mode = a->strict ? PROFDATA_MODE_STRICT : PROFDATA_MODE_PERMISSIVE;
+	memcpy(in->option_text, a->read_options, sizeof in->option_text);
+	point_at_options(in);
+	int e = profdata_reader_open_path(&in->reader, path);
+	if (e < 0) {
+		report(path, in->reader ? profdata_reader_error(in->reader) : NULL, e);
+		input_close(in);
+		return EXIT_INVALID;
+	}
+	if (progress_wanted(a->quiet))
+		profdata_reader_set_progress(in->reader, progress_bytes, &in->progress, (uint64_t)256 << 20);
+	if (a->from)
+		in->format = profdata_format_find(a->from);
+	else if (profdata_reader_sniff(in->reader, &in->format) != 0)
+		in->format = NULL; /* the read says what is wrong */
+	return 0;
+}
+
+int input_add_option(tool_input *in, const char *key, const char *value)
+{
+	char kv[OPTION_LIST_SIZE];
+	int n = snprintf(kv, sizeof kv, "%s=%s", key, value);
+	if (n < 0 || (size_t)n >= sizeof kv || option_list_append(in->option_text, kv) < 0) {
+		fprintf(stderr, "profdata: %s: too many read options\n", in->path);
+		return EXIT_USAGE;
+	}
+	point_at_options(in);
+	return 0;
+}
+
+int input_reads_option(const tool_input *in, const char *key)
+{
+	if (!in->format)
+		return 0;
+	for (const char *const *k = profdata_format_read_options(in->format); *k; k++)
+		if (strcmp(*k, key) == 0)
+			return 1;
+	return 0;
+}
+
+int input_failed(tool_input *in, int code)
+{
+	progress_end(&in->progress);
+	report(in->path, profdata_reader_error(in->reader), code);
+	return failure_status(code);
+}
+
+int input_read(tool_input *in, profdata_profile **out)
+{
+	int e = profdata_read(out, in->reader, &in->options);
+	if (e < 0)
+		return input_failed(in, e);
+	progress_end(&in->progress);
+	report_warnings(in->quiet, in->reader, NULL);
+	return 0;
+}
+
+int load_profile(tool_input *in, const tool_args *a, profdata_profile **out)
+{
+	*out = NULL;
+	int status = input_open(in, a, a->operand[0]);
+	if (status == 0 && (status = input_read(in, out)) != 0)
+		input_close(in);
+	return status;
+}
+
+void input_close(tool_input *in)
+{
+	profdata_reader_free(in->reader);
+	in->reader = NULL;
+}
