@@ -2,8 +2,8 @@
 /*
  * What is generated from the one list of events and tables (event_list.h):
  * the checks that the list matches the public structs, events tables of a
- * caller's size, the tables' names, and the counting of events an encoder
- * drops.
+ * caller's size, and the counting of events an encoder drops. The tables'
+ * names, which the model's comparison uses too, are model/tables.c.
  */
 #include "core/events.h"
 
@@ -39,25 +39,6 @@ int profdata_events_init(profdata_events *ev, size_t size)
 		version++;
 	ev->version = version;
 	return 0;
-}
-
-#define PD_TABLE_NAME(T, name) name,
-static const char *const table_names[] = { PD_TABLE_LIST(PD_TABLE_NAME) };
-#undef PD_TABLE_NAME
-
-const char *profdata_table_name(profdata_table table)
-{
-	return (unsigned)table < PROFDATA_TABLE_COUNT_ ? table_names[table] : NULL;
-}
-
-int profdata_table_from_name(profdata_table *out, const char *name)
-{
-	for (size_t i = 0; name && i < PROFDATA_TABLE_COUNT_; i++)
-		if (strcmp(table_names[i], name) == 0) {
-			*out = (profdata_table)i;
-			return 0;
-		}
-	return PROFDATA_ENOTFOUND;
 }
 
 /* Takes an event's arguments to do nothing with them: the counters below need none. */
