@@ -390,7 +390,7 @@ static int conclude(profdata_histogram *h, int e, profdata_histogram **out)
 	release_work(h);
 	if (e != 0) {
 		profdata_histogram_free(h);
-		return e < 0 ? e : PROFDATA_ERROR;
+		return e; /* a stop asked by the reader's progress callback is positive */
 	}
 	*out = h;
 	return 0;

@@ -305,14 +305,16 @@ static void warnings(const args *a, profdata_reader *r, profdata_writer *w)
 	}
 }
 
-static void progress(void *payload, uint64_t done, uint64_t total)
+static int progress(void *payload, const char *phase, uint64_t done, uint64_t total)
 {
 	(void)payload;
+	(void)phase;
 	if (total)
 		fprintf(stderr, "\r%llu / %llu MB (%d%%)  ", (unsigned long long)(done >> 20),
 		        (unsigned long long)(total >> 20), (int)(done * 100 / total));
 	else
 		fprintf(stderr, "\r%llu MB  ", (unsigned long long)(done >> 20));
+	return 0;
 }
 
 static int progress_shown;
@@ -343,7 +345,7 @@ static profdata_reader *open_input(const args *a, const char *path)
 		return NULL;
 	}
 	if (isatty(2) && !a->quiet) {
-		profdata_reader_set_progress(r, progress, NULL, (uint64_t)256 << 20);
+		profdata_reader_set_progress_cb(r, progress, NULL, (uint64_t)256 << 20);
 		progress_shown = 1;
 	}
 	return r;
