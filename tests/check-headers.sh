@@ -40,9 +40,10 @@ int use(const profdata_profile *p)
 	e += profdata_profile_object(p, 0, &o) + profdata_profile_class(p, 0, &c);
 	e += profdata_profile_root(p, 0, &r, &dump) + profdata_profile_sample_group(p, 0, &g, &first, &count);
 	e += profdata_profile_find_attachment(p, "maps", &a);
+	profdata_heap_options ho = PROFDATA_HEAP_OPTIONS_INIT;
 	profdata_read_options ro = PROFDATA_READ_OPTIONS_INIT;
 	profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
-	e += profdata_read_options_init(&ro, sizeof ro);
+	e += profdata_heap_options_init(&ho, sizeof ho) + profdata_read_options_init(&ro, sizeof ro);
 	e += profdata_write_options_init(&wo, sizeof wo) + (int)(profdata_features() & PROFDATA_FEATURE_GZIP);
 	return e + profdata_profile_replay(p, profdata_profile_builder_events(), NULL);
 }

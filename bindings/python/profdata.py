@@ -589,13 +589,16 @@ def convert(src, dst, to, options=None, read_format=None):
 # ---- heap analysis (profdata/heap.h, doc/heap-analysis.md) ----
 
 class _HeapOptions(ctypes.Structure):
-    _fields_ = [("size", ctypes.c_size_t), ("dump", ctypes.c_long), ("progress", _P), ("progress_user", _P)]
+    _fields_ = [("version", ctypes.c_uint), ("dump", ctypes.c_long), ("progress", _P), ("payload", _P)]
 
 
 _heap_sig = {
-    "profdata_heap_analyze": (ctypes.c_int, [ctypes.POINTER(_P), _P, ctypes.POINTER(_HeapOptions)]),
+    "profdata_heap_options_init": (ctypes.c_int, [ctypes.POINTER(_HeapOptions), _sz]),
+    "profdata_heap_new": (ctypes.c_int, [ctypes.POINTER(_P), _P, ctypes.POINTER(_HeapOptions)]),
+    "profdata_heap_error": (ctypes.POINTER(_Error), [_P]),
     "profdata_heap_free": (None, [_P]),
-    "profdata_heap_top": (ctypes.c_size_t, [_P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
+    "profdata_heap_top_nodes": (ctypes.c_int, [ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_size_t),
+                                               _P, ctypes.c_size_t]),
     "profdata_heap_retained": (ctypes.c_uint64, [_P, ctypes.c_size_t]),
     "profdata_heap_size": (ctypes.c_uint64, [_P, ctypes.c_size_t]),
     "profdata_heap_node_class": (ctypes.c_int, [_P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
@@ -611,14 +614,18 @@ def biggest_objects(profile, n=20, dump=0):
     heap dump's Profile, biggest first, as `profdata top` and VisualVM give them."""
     handle = profile._handle()
     h = _P()
-    opts = _HeapOptions(ctypes.sizeof(_HeapOptions), dump, None, None)
-    code = _lib.profdata_heap_analyze(ctypes.byref(h), handle, ctypes.byref(opts))
-    if code != 0:
-        _raise(code, None)
+    opts = _HeapOptions()
+    _lib.profdata_heap_options_init(ctypes.byref(opts), ctypes.sizeof(opts))
+    opts.dump = dump
+    code = _lib.profdata_heap_new(ctypes.byref(h), handle, ctypes.byref(opts))
     try:
+        if code != 0:
+            _raise(code, _lib.profdata_heap_error(h) if h else None)
         nodes = (ctypes.c_size_t * max(n, 1))()
+        count = ctypes.c_size_t()
+        _lib.profdata_heap_top_nodes(nodes, ctypes.byref(count), h, n)
         out = []
-        for node in nodes[:_lib.profdata_heap_top(h, n, nodes)]:
+        for node in nodes[:count.value]:
             c = ctypes.c_size_t()
             is_class = bool(_lib.profdata_heap_node_class(h, node, ctypes.byref(c)))
             if is_class:

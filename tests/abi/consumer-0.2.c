@@ -152,6 +152,8 @@ static void analyse_heap(const profdata_profile *p)
 	log.stop = 1;
 	h = (profdata_heap *)o;
 	CHECK(profdata_heap_analyze(&h, p, o) == PROFDATA_STOPPED && h == NULL);
+	log.stop = -5; /* 0.2: any non-zero return is a stop */
+	CHECK(profdata_heap_analyze(&h, p, o) == PROFDATA_STOPPED && h == NULL);
 	log.stop = 0;
 	o->dump = 7;
 	h = (profdata_heap *)o;

@@ -331,6 +331,23 @@ START_TEST(the_readers_progress_callback_sees_it_all)
 }
 END_TEST
 
+START_TEST(a_histogram_of_a_model_is_a_handle_that_can_say_why)
+{
+	char path[1024];
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, "hprof/jdk17-minimal.hprof"), NULL,
+	                                PROFDATA_MODE_STRICT);
+	profdata_histogram *h;
+	ck_assert_int_eq(profdata_histogram_new(&h, p, 0), 0);
+	ck_assert_uint_gt(profdata_histogram_count(h), 10);
+	ck_assert_ptr_null(profdata_histogram_error(h));
+	profdata_histogram_free(h);
+	ck_assert_int_eq(profdata_histogram_new(&h, p, 9), 0); /* past the last dump: empty */
+	ck_assert_uint_eq(profdata_histogram_count(h), 0);
+	profdata_histogram_free(h);
+	profdata_profile_free(p);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("abi");
@@ -348,6 +365,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, features_say_what_the_build_has);
 	tcase_add_test(tc, the_readers_progress_callback_can_stop_reading);
 	tcase_add_test(tc, the_readers_progress_callback_sees_it_all);
+	tcase_add_test(tc, a_histogram_of_a_model_is_a_handle_that_can_say_why);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -37,16 +37,17 @@ static int load_heap(const args *a, profdata_profile **p, profdata_heap **h)
 	}
 	warnings(a, r, NULL);
 	profdata_reader_free(r);
-	profdata_heap_options ho;
-	memset(&ho, 0, sizeof(ho));
-	ho.size = sizeof(ho);
+	profdata_heap_options ho = PROFDATA_HEAP_OPTIONS_INIT;
 	ho.dump = a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS ? 0 : a->dump;
 	if (isatty(2) && !a->quiet)
 		ho.progress = heap_progress;
-	e = profdata_heap_analyze(h, *p, &ho);
+	e = profdata_heap_new(h, *p, &ho);
 	end_progress();
 	if (e != 0) {
-		fprintf(stderr, "profdata: %s: heap analysis: %s\n", a->files[0], profdata_strerror(e));
+		fprintf(stderr, "profdata: %s: %s\n", a->files[0],
+		        *h ? profdata_heap_error(*h)->message : profdata_strerror(e));
+		profdata_heap_free(*h);
+		*h = NULL;
 		profdata_profile_free(*p);
 		*p = NULL;
 		return e == PROFDATA_ENOTFOUND ? EXIT_USAGE : EXIT_INVALID;
@@ -93,12 +94,12 @@ static uint64_t entry_retained(const profdata_profile *p, profdata_heap *h, cons
 	uint64_t bytes = 0;
 	size_t ci;
 	if (x->class_id && profdata_profile_find_class(p, x->class_id, &ci) == 0) {
-		profdata_heap_class_retained(h, ci, &bytes);
+		profdata_heap_retained_by_class(&bytes, h, ci);
 		return bytes;
 	}
 	for (int t = 0; t < 8; t++)
 		if (strcmp(x->name, prim[t]) == 0)
-			profdata_heap_array_retained(h, t + PROFDATA_TYPE_BOOLEAN, &bytes);
+			profdata_heap_retained_by_array_type(&bytes, h, t + PROFDATA_TYPE_BOOLEAN);
 	return bytes;
 }
 
@@ -136,7 +137,7 @@ static int cmd_histo_retained(const args *a)
 		return status;
 	profdata_histogram *hi = NULL;
 	long dump = a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS ? 0 : a->dump;
-	int e = profdata_histogram_from_profile(&hi, p, dump);
+	int e = profdata_histogram_new(&hi, p, dump);
 	size_t n = e == 0 ? profdata_histogram_count(hi) : 0;
 	uint64_t *ret = calloc(n ? n : 1, sizeof(*ret));
 	if (e == 0 && ret) {
@@ -145,7 +146,8 @@ static int cmd_histo_retained(const args *a)
 		end_progress();
 		print_retained_histo(a, hi, ret, a->limit >= 0 && (size_t)a->limit < n ? (size_t)a->limit : n);
 	} else {
-		fprintf(stderr, "profdata: %s: %s\n", a->files[0], profdata_strerror(e ? e : PROFDATA_ENOMEM));
+		fprintf(stderr, "profdata: %s: %s\n", a->files[0],
+		        e && hi ? profdata_histogram_error(hi)->message : profdata_strerror(e ? e : PROFDATA_ENOMEM));
 		status = EXIT_INVALID;
 	}
 	free(ret);
@@ -165,7 +167,9 @@ static int cmd_top(const args *a)
 	if (status)
 		return status;
 	size_t want = (size_t)a->top_n, *top = malloc((want ? want : 1) * sizeof(*top));
-	size_t n = top ? profdata_heap_top(h, want, top) : 0;
+	size_t n = 0;
+	if (top)
+		profdata_heap_top_nodes(top, &n, h, want);
 	char name[512];
 	if (a->json)
 		printf("{\"objects\":[");
@@ -239,13 +243,13 @@ static int parse_object_id(const char *s, unsigned long long *id)
 }
 
 static void print_path(const args *a, const profdata_profile *p, const profdata_heap *h,
-                       const profdata_heap_step *steps, long n)
+                       const profdata_heap_root_path *path, long n)
 {
 	char name[512], how[1024];
 	if (a->json)
 		printf("{\"path\":[");
 	for (long k = 0; k < n; k++) {
-		const profdata_heap_step *st = &steps[k];
+		const profdata_heap_step *st = profdata_heap_root_path_step(path, (size_t)k);
 		size_t c;
 		profdata_class_info ci;
 		unsigned long long id = node_id(p, h, st->node);
@@ -288,7 +292,7 @@ static int cmd_path(const args *a)
 		return status;
 	size_t i;
 	long n = -1;
-	profdata_heap_step *steps = NULL;
+	profdata_heap_root_path *path = NULL;
 	int found = profdata_profile_find_object(p, id, &i) == 0;
 	if (!found && profdata_profile_find_class(p, id, &i) == 0) {
 		i = profdata_heap_class_node(h, i);
@@ -298,17 +302,18 @@ static int cmd_path(const args *a)
 		fprintf(stderr, "profdata: %s: object %llu is %s\n", a->files[0], id, !found ? "not in the dump" : "unreachable");
 		status = EXIT_INVALID;
 	} else {
-		n = profdata_heap_path(h, i, NULL, 0, isatty(2) && !a->quiet ? heap_progress : NULL, NULL);
-		steps = n > 0 ? calloc((size_t)n, sizeof(*steps)) : NULL;
-		if (steps)
-			n = profdata_heap_path(h, i, steps, (size_t)n, NULL, NULL);
+		int e = profdata_heap_root_path_new(&path, h, i, isatty(2) && !a->quiet ? heap_progress : NULL, NULL);
+		n = e == 0 ? (long)profdata_heap_root_path_length(path) : -1;
 		end_progress();
-		if (!steps || n <= 0)
+		if (e != 0)
+			fprintf(stderr, "profdata: %s: %s\n", a->files[0],
+			        path ? profdata_heap_root_path_error(path)->message : profdata_strerror(e));
+		if (n <= 0)
 			status = EXIT_INVALID;
 		else
-			print_path(a, p, h, steps, n);
+			print_path(a, p, h, path, n);
 	}
-	free(steps);
+	profdata_heap_root_path_free(path);
 	profdata_heap_free(h);
 	profdata_profile_free(p);
 	return status ? status : finish_stdout(0);
