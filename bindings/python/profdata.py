@@ -17,7 +17,7 @@ input are reported through the warnings module as profdata.ProfdataWarning.
 A Profile used after close() raises ValueError, as a closed file does.
 
 The shared library is found through PROFDATA_LIBRARY (a path), else its
-soname (libprofdata.so.0.2, through the dynamic linker's search path), else
+soname (libprofdata.so.0.3, through the dynamic linker's search path), else
 ctypes.util.find_library, else the lib folders of the prefix this module was
 installed under.
 """
@@ -39,7 +39,7 @@ TABLES = ["strings", "classes", "objects", "roots", "dumps", "heap_infos", "thre
           "heap_summaries", "control_settings", "mappings", "trace_events", "unknown_records",
           "attachments", "class_unloads", "class_loads", "class_dumps"]
 
-SONAME = "libprofdata.so.0.2"  # this release's (doc/api-policy.md)
+SONAME = "libprofdata.so.0.3"  # this release's (doc/api-policy.md)
 
 
 def _candidates():
