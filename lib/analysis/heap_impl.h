@@ -43,7 +43,7 @@ int pd_heap_failed(profdata_heap *h, int e);
 enum { PD_HEAP_ELEM_TYPES = 16 };
 
 /*
- * Numbers stay below 2^31 (profdata_heap_analyze refuses more nodes), so the
+ * Numbers stay below 2^31 (profdata_heap_new refuses more nodes), so the
  * top bit of a number is free for a flag while the analysis runs: each step
  * says what it means there (dominators.c, connections.c, trees.h).
  */
