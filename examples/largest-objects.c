@@ -14,8 +14,8 @@
 
 #include <profdata/profdata.h>
 
-/* A code of our own: negative, so that it is an error, and not a PROFDATA_E* value. */
-#define TOO_MANY_OBJECTS (-1000)
+/* A code of our own, in the range the library leaves to callbacks (PROFDATA_EUSER and below). */
+#define TOO_MANY_OBJECTS (PROFDATA_EUSER - 1)
 
 typedef struct largest {
 	uint64_t seen, limit; /* stop (no error) after `limit` objects; 0 never */

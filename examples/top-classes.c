@@ -23,15 +23,18 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	profdata_histogram *h;
-	if (profdata_histogram_from_profile(&h, p, 0) == 0) {
+	int rc = profdata_histogram_new(&h, p, 0);
+	if (rc != 0)
+		fprintf(stderr, "%s: %s\n", argv[1], h ? profdata_histogram_error(h)->message : profdata_strerror(rc));
+	else {
 		for (size_t i = 0; i < profdata_histogram_count(h) && i < 10; i++) {
 			const profdata_histogram_entry *e = profdata_histogram_entry_at(h, i);
 			printf("%12llu %10llu  %s\n", (unsigned long long)e->bytes, (unsigned long long)e->instances,
 			       e->name);
 		}
 		printf("%llu references\n", (unsigned long long)profdata_profile_reference_count(p));
-		profdata_histogram_free(h);
 	}
+	profdata_histogram_free(h);
 	profdata_profile_free(p);
 	profdata_reader_free(in);
 	return 0;

@@ -19,7 +19,8 @@ for lib in "$@"; do
     ;;
   *)
     syms=$(nm -D --defined-only "$lib" | awk '{print $3}')
-    bad=$(echo "$syms" | grep -v -E '^(profdata_[A-Za-z0-9_]+@@PROFDATA_[0-9]+\.[0-9]+|PROFDATA_[0-9]+\.[0-9]+)$' || true)
+    # Experimental calls have nodes of their own, PROFDATA_EXPERIMENTAL_X.Y (doc/conventions.md).
+    bad=$(echo "$syms" | grep -v -E '^(profdata_[A-Za-z0-9_]+@@PROFDATA_(EXPERIMENTAL_)?[0-9]+\.[0-9]+|PROFDATA_(EXPERIMENTAL_)?[0-9]+\.[0-9]+)$' || true)
     if [ -n "$bad" ]; then
       echo "exported symbols without the profdata_ prefix or a version node:"
       echo "$bad"

@@ -17,7 +17,7 @@ input are reported through the warnings module as profdata.ProfdataWarning.
 A Profile used after close() raises ValueError, as a closed file does.
 
 The shared library is found through PROFDATA_LIBRARY (a path), else its
-soname (libprofdata.so.0.2, through the dynamic linker's search path), else
+soname (libprofdata.so.0.3, through the dynamic linker's search path), else
 ctypes.util.find_library, else the lib folders of the prefix this module was
 installed under.
 """
@@ -34,7 +34,7 @@ __all__ = ["Error", "FormatError", "ProfdataWarning", "Profile", "open", "histog
            "version", "formats", "format_for_filename", "TABLES", "HistogramRow", "Class", "Object", "Reference", "Thread", "Frame",
            "Stack", "Sample", "biggest_objects"]
 
-SONAME = "libprofdata.so.0.2"  # this release's (doc/api-policy.md)
+SONAME = "libprofdata.so.0.3"  # this release's (doc/api-policy.md)
 
 
 def _candidates():
@@ -623,13 +623,16 @@ def convert(src, dst, to=None, options=None, read_format=None):
 # ---- heap analysis (profdata/heap.h, doc/heap-analysis.md) ----
 
 class _HeapOptions(ctypes.Structure):
-    _fields_ = [("size", ctypes.c_size_t), ("dump", ctypes.c_long), ("progress", _P), ("progress_user", _P)]
+    _fields_ = [("version", ctypes.c_uint), ("dump", ctypes.c_long), ("progress", _P), ("payload", _P)]
 
 
 _heap_sig = {
-    "profdata_heap_analyze": (ctypes.c_int, [ctypes.POINTER(_P), _P, ctypes.POINTER(_HeapOptions)]),
+    "profdata_heap_options_init": (ctypes.c_int, [ctypes.POINTER(_HeapOptions), _sz]),
+    "profdata_heap_new": (ctypes.c_int, [ctypes.POINTER(_P), _P, ctypes.POINTER(_HeapOptions)]),
+    "profdata_heap_error": (ctypes.POINTER(_Error), [_P]),
     "profdata_heap_free": (None, [_P]),
-    "profdata_heap_top": (ctypes.c_size_t, [_P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
+    "profdata_heap_top_nodes": (ctypes.c_int, [ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_size_t),
+                                               _P, ctypes.c_size_t]),
     "profdata_heap_retained": (ctypes.c_uint64, [_P, ctypes.c_size_t]),
     "profdata_heap_size": (ctypes.c_uint64, [_P, ctypes.c_size_t]),
     "profdata_heap_node_class": (ctypes.c_int, [_P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
@@ -645,14 +648,18 @@ def biggest_objects(profile, n=20, dump=0):
     heap dump's Profile, biggest first, as `profdata top` and VisualVM give them."""
     handle = profile._handle()
     h = _P()
-    opts = _HeapOptions(ctypes.sizeof(_HeapOptions), dump, None, None)
-    code = _lib.profdata_heap_analyze(ctypes.byref(h), handle, ctypes.byref(opts))
-    if code != 0:
-        _raise(code, None)
+    opts = _HeapOptions()
+    _lib.profdata_heap_options_init(ctypes.byref(opts), ctypes.sizeof(opts))
+    opts.dump = dump
+    code = _lib.profdata_heap_new(ctypes.byref(h), handle, ctypes.byref(opts))
     try:
+        if code != 0:
+            _raise(code, _lib.profdata_heap_error(h) if h else None)
         nodes = (ctypes.c_size_t * max(n, 1))()
+        count = ctypes.c_size_t()
+        _lib.profdata_heap_top_nodes(nodes, ctypes.byref(count), h, n)
         out = []
-        for node in nodes[:_lib.profdata_heap_top(h, n, nodes)]:
+        for node in nodes[:count.value]:
             c = ctypes.c_size_t()
             is_class = bool(_lib.profdata_heap_node_class(h, node, ctypes.byref(c)))
             if is_class:

@@ -163,3 +163,12 @@ def test_biggest_objects_by_retained_size():
     assert top[0] == (4272557776, 72, 35424, True)
     assert top[1] == (4272851848, 64, 33936, False)
     assert len(top) == 3
+
+
+@needs("hprof")
+def test_a_failed_heap_analysis_says_why():
+    with profdata.open(os.path.join(DATA, "hprof", "jdk17-minimal.hprof")) as p:
+        with pytest.raises(profdata.Error) as info:
+            profdata.biggest_objects(p, 3, dump=5)
+    assert info.value.code < 0
+    assert "no dump 5" in info.value.message

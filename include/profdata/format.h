@@ -4,12 +4,22 @@
  *
  * Each format is a codec registered by name:
  *
- *   hprof        HPROF binary heap dumps and profiles ("JAVA PROFILE 1.0.x")
- *   gperftools   Google CPU profiles (gperftools' binary format)
- *   ibm-classic  IBM classic text heapdumps
- *   (tracexml, the XML trace-element format, is planned: not in this release)
- *   pprof        pprof protobuf (write only)
- *   folded       folded stacks, as flamegraph.pl reads them (write only)
+ *   read and write
+ *   hprof         HPROF binary heap dumps and profiles ("JAVA PROFILE 1.0.x")
+ *   gperftools    Google CPU profiles (gperftools' binary format)
+ *   ibm-classic   IBM classic text heapdumps (OpenJ9, jdmpview)
+ *   tracexml      XML trace elements (Eclipse Hyades/TPTP traces, .trcxml
+ *                 archives); only in builds with expat
+ *   write only
+ *   folded        folded stacks, as flamegraph.pl reads them
+ *   flamegraph    an interactive SVG flame graph
+ *   speedscope    speedscope's JSON file format
+ *   chrome-trace  Trace Event Format JSON (chrome://tracing, Perfetto)
+ *   pprof         pprof protobuf (gzip-compressed profile.proto); only in
+ *                 builds with protobuf-c
+ *
+ * The registry lists what this build has (profdata_format_count());
+ * profdata_features() says what it was built with.
  *
  * Reading chooses the format by sniffing the first bytes (every decoder bids;
  * the highest bid wins) unless the options name one.
@@ -125,6 +135,12 @@ typedef struct profdata_read_options {
 
 #define PROFDATA_READ_OPTIONS_VERSION 1
 #define PROFDATA_READ_OPTIONS_INIT { PROFDATA_READ_OPTIONS_VERSION, NULL, PROFDATA_MODE_PERMISSIVE, NULL }
+/*
+ * (0.3) Zero `size` bytes of *opts (pass sizeof *opts) and set the newest
+ * version that fits: the defaults. PROFDATA_EINVAL when `size` is below the
+ * first version's. Threads: any.
+ */
+PROFDATA_API int profdata_read_options_init(profdata_read_options *opts, size_t size);
 
 typedef struct profdata_write_options {
 	unsigned int version;
@@ -134,6 +150,8 @@ typedef struct profdata_write_options {
 
 #define PROFDATA_WRITE_OPTIONS_VERSION 1
 #define PROFDATA_WRITE_OPTIONS_INIT { PROFDATA_WRITE_OPTIONS_VERSION, NULL, NULL }
+/* (0.3) As profdata_read_options_init(); `format` is still to be set. */
+PROFDATA_API int profdata_write_options_init(profdata_write_options *opts, size_t size);
 
 /*
  * Read all of `in` into a new profile. On success *out is the caller's (free

@@ -20,17 +20,27 @@
  * Nodes are numbered: an object by its index in the model
  * (profdata_profile_object()), class row c by profdata_heap_class_node().
  *
- * Ownership: profdata_heap_analyze() returns a profdata_heap the caller frees
+ * Ownership: profdata_heap_new() gives the caller a profdata_heap to free
  * with profdata_heap_free(); it borrows the profile, which must outlive it
  * and not change meanwhile. Pointers the functions below return are
- * borrowed from the heap (or its profile).
+ * borrowed from the heap (or its profile); a path from a GC root is a
+ * handle of its own (profdata_heap_root_path_new()).
  *
- * Threads: the analysis runs on the calling thread. A finished profdata_heap
- * may be read from several threads at once, except that the first call of
- * profdata_heap_class_retained() or profdata_heap_array_retained() computes
- * and keeps the per-class sums (make it before sharing the heap);
- * profdata_heap_path() allocates its own work memory and may run
- * concurrently with other readers.
+ * Errors: a failure of the analysis, or of the first per-class call, leaves
+ * its message on the heap (profdata_heap_error()); a path's on the path.
+ * When the analysis fails, profdata_heap_new() still hands the heap over,
+ * holding the message, unless the heap itself could not be allocated
+ * (doc/conventions.md). Calls that read a finished heap write nothing to it
+ * and cannot fail, or answer PROFDATA_ENOTFOUND for a node or class that is
+ * not there.
+ *
+ * Threads: the analysis runs on the calling thread, and so do its progress
+ * callbacks. A finished profdata_heap may be read from several threads at
+ * once, except that the first call of profdata_heap_retained_by_class() or
+ * profdata_heap_retained_by_array_type() computes and keeps the per-class
+ * sums (make it before sharing the heap); profdata_heap_root_path_new()
+ * allocates its own work memory and may run concurrently with other
+ * readers.
  *
  * Memory: the analysis adds 12.25 bytes per object of the dump while it runs
  * (12, and an id index of 0.25 when the ids are sorted) and keeps 12 (16 when the dump's sizes are not multiples of 8 or the retained
@@ -51,28 +61,50 @@ extern "C" {
 typedef struct profdata_heap profdata_heap;
 
 /*
- * Called now and then during long work: `phase` names the step ("graph",
- * "dominators", "retained", "classes", "path"), `done` of `total` units are
- * done (total may be 0 when unknown). A non-zero return stops the work,
- * which then returns PROFDATA_STOPPED.
+ * (0.3) What the analysis is asked; a struct that grows by `version`
+ * (doc/conventions.md): initialise it with PROFDATA_HEAP_OPTIONS_INIT or
+ * profdata_heap_options_init(&o, sizeof o).
  */
-typedef int (*profdata_heap_progress_fn)(void *user, const char *phase, uint64_t done, uint64_t total);
-
 typedef struct profdata_heap_options {
-	size_t size;                       /* sizeof(profdata_heap_options): the struct may grow */
-	long dump;                         /* which dump (0-based); VisualVM shows the first: 0 */
-	profdata_heap_progress_fn progress; /* may be NULL */
-	void *progress_user;
+	unsigned version;              /* PROFDATA_HEAP_OPTIONS_VERSION */
+	long dump;                     /* which dump (0-based); VisualVM shows the first: 0 */
+	/* Called now and then with phase "graph", "dominators", "retained", then
+	 * "classes" (by the first per-class call), `done` of `total` objects;
+	 * may be NULL. Its return stops the work as common.h says. */
+	profdata_progress_cb progress;
+	void *payload;                 /* progress's; borrowed for the heap's life */
 } profdata_heap_options;
 
+#define PROFDATA_HEAP_OPTIONS_VERSION 1
+#define PROFDATA_HEAP_OPTIONS_INIT { PROFDATA_HEAP_OPTIONS_VERSION, 0, NULL, NULL }
+
 /*
- * Compute the dominator tree and the retained sizes of dump opts->dump of
- * `p` (opts may be NULL: dump 0, no progress). 0 and *out the caller's, or
- * PROFDATA_ENOTFOUND (no such dump), PROFDATA_EINVAL (2^31 - 2 or more
- * objects and classes in the dump), PROFDATA_ENOMEM, PROFDATA_STOPPED.
+ * (0.3) Zero `size` bytes of *opts (pass sizeof *opts) and set the newest
+ * version that fits: dump 0, no progress. PROFDATA_EINVAL when `size` is
+ * below the first version's. Threads: any.
  */
-PROFDATA_API int profdata_heap_analyze(profdata_heap **out, const profdata_profile *p,
-                                       const profdata_heap_options *opts);
+PROFDATA_API int profdata_heap_options_init(profdata_heap_options *opts, size_t size);
+
+/*
+ * (0.3) Compute the dominator tree and the retained sizes of dump
+ * opts->dump of `p` (opts may be NULL: dump 0, no progress). Returns 0 and
+ * *out, the caller's to free with profdata_heap_free(). On failure *out is
+ * still the caller's heap, holding the message (profdata_heap_error());
+ * free it, it answers nothing else. The codes: PROFDATA_ENOTFOUND (no such
+ * dump), PROFDATA_EINVAL (options of an unknown version, or 2^31 - 2 or
+ * more objects and classes in the dump), PROFDATA_ENOMEM, PROFDATA_STOPPED
+ * or the progress callback's negative code (the message names the phase).
+ * Only when the heap itself cannot be allocated is *out NULL, with
+ * PROFDATA_ENOMEM.
+ */
+PROFDATA_API int profdata_heap_new(profdata_heap **out, const profdata_profile *p,
+                                   const profdata_heap_options *opts);
+
+/*
+ * (0.3) The heap's last error (of profdata_heap_new() or of the first
+ * per-class call), or NULL. Borrowed from the heap. Threads: a read.
+ */
+PROFDATA_API const profdata_error *profdata_heap_error(const profdata_heap *h);
 
 /* NULL is a no-op. */
 PROFDATA_API void profdata_heap_free(profdata_heap *h);
@@ -101,32 +133,39 @@ PROFDATA_API uint64_t profdata_heap_size(const profdata_heap *h, size_t node);
 /* Retained size of a node: 0 when unreachable or not in the dump. */
 PROFDATA_API uint64_t profdata_heap_retained(const profdata_heap *h, size_t node);
 
-/*
- * The immediate dominator of a node in *dominator: 0; 1 when the roots
- * alone dominate it; PROFDATA_ENOTFOUND when it is unreachable or not in
- * the dump. It costs a scan of the dump (the analysis keeps no map from
- * the tree's numbering back to nodes).
- */
-PROFDATA_API int profdata_heap_dominator(const profdata_heap *h, size_t node, size_t *dominator);
+/* What profdata_heap_dominator_of() gives for a node the roots alone dominate. */
+#define PROFDATA_HEAP_ROOTS ((size_t)-1)
 
 /*
- * The (up to) n nodes of largest retained size, biggest first (ties: lower
- * id first, as VisualVM), into out[]. Returns how many were written (0 also when out
- * of memory).
+ * (0.3) The immediate dominator of a node: 0 and *out, a node or
+ * PROFDATA_HEAP_ROOTS when the roots alone dominate it; PROFDATA_ENOTFOUND
+ * (an answer: no message) when the node is unreachable or not in the dump.
+ * It costs a scan of the dump (the analysis keeps no map from the tree's
+ * numbering back to nodes).
  */
-PROFDATA_API size_t profdata_heap_top(const profdata_heap *h, size_t n, size_t *out);
+PROFDATA_API int profdata_heap_dominator_of(size_t *out, const profdata_heap *h, size_t node);
 
 /*
- * The retained histogram: bytes retained by the instances of class row
- * `class_index` (profdata_profile_class()) that no other instance of that
- * class dominates — memory freed if the class's instances all went.
- * profdata_heap_array_retained() gives it for primitive arrays that have no
- * class record (by element type, profdata_basic_type). The first call
- * computes every class's (progress phase "classes"); it returns
- * PROFDATA_ENOMEM, or PROFDATA_STOPPED, in *bytes' place as 0 then.
+ * (0.3) The (up to) n reachable nodes of largest retained size, biggest
+ * first (ties: lower id first, as VisualVM), into out[0 .. *count). It
+ * ranks them in `out` itself and allocates nothing, so it returns 0.
  */
-PROFDATA_API int profdata_heap_class_retained(profdata_heap *h, size_t class_index, uint64_t *bytes);
-PROFDATA_API int profdata_heap_array_retained(profdata_heap *h, int elem_type, uint64_t *bytes);
+PROFDATA_API int profdata_heap_top_nodes(size_t *out, size_t *count, const profdata_heap *h, size_t n);
+
+/*
+ * (0.3) The retained histogram: in *out the bytes retained by the instances
+ * of class row `class_index` (profdata_profile_class()) that no other
+ * instance of that class dominates: memory freed if the class's instances
+ * all went. profdata_heap_retained_by_array_type() gives it for primitive
+ * arrays that have no class record (by element type, profdata_basic_type).
+ * The first call computes every class's (progress phase "classes"): it may
+ * fail with PROFDATA_ENOMEM, PROFDATA_STOPPED or the progress callback's
+ * code, with the message on the heap, and *out 0; a later call may compute
+ * again. PROFDATA_ENOTFOUND (an answer, *out 0) for a row or type that is
+ * not there.
+ */
+PROFDATA_API int profdata_heap_retained_by_class(uint64_t *out, profdata_heap *h, size_t class_index);
+PROFDATA_API int profdata_heap_retained_by_array_type(uint64_t *out, profdata_heap *h, int elem_type);
 
 /* One step of a path. */
 typedef struct profdata_heap_step {
@@ -138,16 +177,90 @@ typedef struct profdata_heap_step {
 	long long index;      /* later steps: the previous array's element index, or -1 */
 } profdata_heap_step;
 
+/* (0.3) The shortest path from a GC root to a node. */
+typedef struct profdata_heap_root_path profdata_heap_root_path;
+
 /*
- * The shortest path from a GC root to a node, root first, the node last:
- * writes up to `cap` steps into out and returns how many there are; 0 when
- * the node is unreachable; PROFDATA_ENOTFOUND when it is not in the dump;
- * PROFDATA_ENOMEM; PROFDATA_STOPPED. Each call walks the graph from the
- * roots (breadth first, 8 bytes per node of work memory, freed on return);
- * `progress` (may be NULL) reports phase "path".
+ * (0.3) Find the shortest path from a GC root to `node`: 0 and *out, the
+ * caller's to free with profdata_heap_root_path_free(); its length is 0
+ * when the node is unreachable. Each call walks the graph from the roots
+ * (breadth first, 8 bytes per node of work memory, freed on return);
+ * `progress` (may be NULL) is called with `payload` and phase "path".
+ * On failure *out is still the caller's path, holding the message
+ * (profdata_heap_root_path_error()): PROFDATA_ENOTFOUND (not in the dump),
+ * PROFDATA_ENOMEM, PROFDATA_STOPPED or the callback's negative code. Only
+ * when the path itself cannot be allocated is *out NULL (PROFDATA_ENOMEM).
+ * Writes nothing to the heap: threads may find paths at once.
  */
+PROFDATA_API int profdata_heap_root_path_new(profdata_heap_root_path **out, const profdata_heap *h, size_t node,
+                                             profdata_progress_cb progress, void *payload);
+
+/* (0.3) Steps of the path, the root first and the node last; 0 when unreachable. */
+PROFDATA_API size_t profdata_heap_root_path_length(const profdata_heap_root_path *path);
+
+/*
+ * (0.3) Step i, or NULL past the end. Borrowed from the path; its `field`
+ * from the heap's profile.
+ */
+PROFDATA_API const profdata_heap_step *profdata_heap_root_path_step(const profdata_heap_root_path *path,
+                                                                    size_t i);
+
+/* (0.3) The error the path was made with, or NULL. Borrowed from the path. */
+PROFDATA_API const profdata_error *profdata_heap_root_path_error(const profdata_heap_root_path *path);
+
+/* (0.3) NULL is a no-op. */
+PROFDATA_API void profdata_heap_root_path_free(profdata_heap_root_path *path);
+
+/* ---- kept for 0.2's callers (doc/conventions.md, "Deprecation") ---- */
+
+/* Deprecated (0.3): profdata_progress_cb, the same type. */
+typedef int (*profdata_heap_progress_fn)(void *user, const char *phase, uint64_t done, uint64_t total)
+	PROFDATA_DEPRECATED("use profdata_progress_cb");
+
+/*
+ * Deprecated (0.3): 0.2's profdata_heap_options, which grew by `size`
+ * (sizeof(profdata_heap_options_0_2)). For profdata_heap_analyze() only.
+ */
+typedef struct profdata_heap_options_0_2 {
+	size_t size;
+	long dump;
+	profdata_progress_cb progress;     /* any non-zero return stops with PROFDATA_STOPPED */
+	void *progress_user;
+} profdata_heap_options_0_2;
+
+/*
+ * Deprecated (0.3): profdata_heap_new(). As 0.2 did it: on failure *out is
+ * NULL and no message is kept; any non-zero return of the progress
+ * callback gives PROFDATA_STOPPED.
+ */
+PROFDATA_DEPRECATED("use profdata_heap_new")
+PROFDATA_API int profdata_heap_analyze(profdata_heap **out, const profdata_profile *p,
+                                       const profdata_heap_options_0_2 *opts);
+
+/* Deprecated (0.3): profdata_heap_dominator_of(). 1, *dominator untouched, when the roots alone dominate. */
+PROFDATA_DEPRECATED("use profdata_heap_dominator_of")
+PROFDATA_API int profdata_heap_dominator(const profdata_heap *h, size_t node, size_t *dominator);
+
+/* Deprecated (0.3): profdata_heap_top_nodes(). Returns how many were written. */
+PROFDATA_DEPRECATED("use profdata_heap_top_nodes")
+PROFDATA_API size_t profdata_heap_top(const profdata_heap *h, size_t n, size_t *out);
+
+/* Deprecated (0.3): profdata_heap_retained_by_class() and _by_array_type(), out first. */
+PROFDATA_DEPRECATED("use profdata_heap_retained_by_class")
+PROFDATA_API int profdata_heap_class_retained(profdata_heap *h, size_t class_index, uint64_t *bytes);
+PROFDATA_DEPRECATED("use profdata_heap_retained_by_array_type")
+PROFDATA_API int profdata_heap_array_retained(profdata_heap *h, int elem_type, uint64_t *bytes);
+
+/*
+ * Deprecated (0.3): profdata_heap_root_path_new(), which walks the graph
+ * once (this, called for the length and again for the steps, walks it
+ * twice). Writes up to `cap` steps into out and returns how many there are;
+ * 0 when unreachable; PROFDATA_ENOTFOUND, PROFDATA_ENOMEM, PROFDATA_STOPPED
+ * (any non-zero return of `progress`), with no message.
+ */
+PROFDATA_DEPRECATED("use profdata_heap_root_path_new")
 PROFDATA_API long profdata_heap_path(const profdata_heap *h, size_t node, profdata_heap_step *out, size_t cap,
-                                     profdata_heap_progress_fn progress, void *progress_user);
+                                     profdata_progress_cb progress, void *progress_user);
 
 #ifdef __cplusplus
 }

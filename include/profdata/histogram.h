@@ -43,7 +43,28 @@ typedef struct profdata_histogram_entry {
 PROFDATA_API int profdata_histogram_read(profdata_histogram **out, profdata_reader *in,
                                          const profdata_read_options *opts, long dump);
 
-/* The histogram of dump `dump` (or all) of a model. *out is the caller's. */
+/*
+ * (0.3) The histogram of dump `dump` (or all) of a model: 0 and *out, the
+ * caller's (free with profdata_histogram_free()). A dump number past the
+ * last gives an empty histogram. On failure (PROFDATA_ENOMEM) *out is still
+ * the caller's histogram, holding the message
+ * (profdata_histogram_error()); free it, it answers nothing else. Only
+ * when the histogram itself cannot be allocated is *out NULL. `p` is read
+ * during the call only. Threads: a read of `p`.
+ */
+PROFDATA_API int profdata_histogram_new(profdata_histogram **out, const profdata_profile *p, long dump);
+
+/*
+ * (0.3) Why profdata_histogram_new() failed, or NULL. Borrowed from the
+ * histogram. (profdata_histogram_read() keeps its errors on the reader.)
+ */
+PROFDATA_API const profdata_error *profdata_histogram_error(const profdata_histogram *h);
+
+/*
+ * Deprecated (0.3): profdata_histogram_new(), which says why it failed.
+ * On failure *out is NULL and no message is kept.
+ */
+PROFDATA_DEPRECATED("use profdata_histogram_new")
 PROFDATA_API int profdata_histogram_from_profile(profdata_histogram **out, const profdata_profile *p,
                                                  long dump);
 

@@ -116,13 +116,34 @@ PROFDATA_API uint64_t profdata_reader_offset(const profdata_reader *r);
 PROFDATA_API uint64_t profdata_reader_size(const profdata_reader *r);
 
 /*
- * Call `fn(payload, consumed, total)` as reading advances, about every
- * `every` bytes (consumed counts raw input bytes for gzip input, so that it
- * compares with profdata_reader_size()). For progress displays. NULL turns it off.
+ * (0.3) Call `cb(payload, "read", consumed, total)` as reading advances,
+ * about every `every` bytes (0: every 64 MiB). `consumed` counts raw input
+ * bytes (before gunzip, so that it compares with `total`,
+ * profdata_reader_size(); 0 when unknown). A NULL `cb` turns it off.
+ * `payload` is borrowed until the reader is freed or the callback replaced.
+ *
+ * When the callback returns non-zero, reading stops at the next record:
+ * the call reading (profdata_read(), profdata_decode(), profdata_convert(),
+ * profdata_histogram_read()) returns PROFDATA_STOPPED for a positive
+ * value, the value itself for a negative one, and profdata_reader_error()
+ * holds that code and the byte where reading stopped. The reader reads no
+ * further; free it. The callback runs on the thread reading, never on the
+ * reader's read-ahead thread.
  */
-typedef void (*profdata_progress_fn)(void *payload, uint64_t consumed, uint64_t total);
-PROFDATA_API void profdata_reader_set_progress(profdata_reader *r, profdata_progress_fn fn, void *payload,
-                                               uint64_t every);
+PROFDATA_API void profdata_reader_set_progress_cb(profdata_reader *r, profdata_progress_cb cb, void *payload,
+                                                  uint64_t every);
+
+/*
+ * Deprecated (0.3): profdata_reader_set_progress_cb(), whose callback can
+ * stop reading and is the heap analysis' too. Calls `fn(payload, consumed,
+ * total)` as the new call would, and cannot stop.
+ */
+typedef void (*profdata_progress_fn)(void *payload, uint64_t consumed, uint64_t total)
+	PROFDATA_DEPRECATED("use profdata_progress_cb");
+PROFDATA_DEPRECATED("use profdata_reader_set_progress_cb")
+PROFDATA_API void profdata_reader_set_progress(profdata_reader *r,
+                                               void (*fn)(void *payload, uint64_t consumed, uint64_t total),
+                                               void *payload, uint64_t every);
 
 /* 1 when the input was gzip-compressed, else 0 (known once reading has started). */
 PROFDATA_API int profdata_reader_is_gzip(const profdata_reader *r);

@@ -358,7 +358,7 @@ static int find_dominators(profdata_heap *h, uint32_t **work, size_t cap, const 
 	return e ? e : pd_heap_trees_note_lists(trees, h, b.v);
 }
 
-static int analyze(profdata_heap *h)
+int pd_heap_analyze(profdata_heap *h)
 {
 	size_t n = h->g.nodes;
 	h->num = calloc(n ? n : 1, sizeof(*h->num));
@@ -387,37 +387,6 @@ static int analyze(profdata_heap *h)
 	pd_heap_trees_free(&trees);
 	free(work);
 	return e;
-}
-
-int profdata_heap_analyze(profdata_heap **out, const profdata_profile *p, const profdata_heap_options *opts)
-{
-	*out = NULL;
-	profdata_heap_options o;
-	memset(&o, 0, sizeof(o));
-	if (opts)
-		memcpy(&o, opts, opts->size && opts->size < sizeof(o) ? opts->size : sizeof(o));
-	profdata_heap *h = calloc(1, sizeof(*h));
-	if (!h)
-		return PROFDATA_ENOMEM;
-	int e = pd_heap_graph_init(&h->g, p, o.dump);
-	h->g.progress = o.progress;
-	h->g.progress_user = o.progress_user;
-	if (e == 0)
-		e = analyze(h);
-	if (e != 0) {
-		profdata_heap_free(h);
-		return e;
-	}
-	*out = h;
-	return 0;
-}
-
-void profdata_heap_free(profdata_heap *h)
-{
-	if (!h)
-		return;
-	pd_heap_graph_free(&h->g);
-	PD_FREE_ALL(h->num, h->idom, h->ret32, h->ret64, h->class_ret, h);
 }
 
 void profdata_heap_objects(const profdata_heap *h, size_t *first, size_t *count)
@@ -465,19 +434,32 @@ uint64_t profdata_heap_size(const profdata_heap *h, size_t node)
 	return i == PD_HEAP_NONE ? 0 : pd_heap_size(&h->g, i);
 }
 
-int profdata_heap_dominator(const profdata_heap *h, size_t node, size_t *dominator)
+int profdata_heap_dominator_of(size_t *out, const profdata_heap *h, size_t node)
 {
 	uint32_t r = rpo_of(h, node);
 	if (!r)
 		return PROFDATA_ENOTFOUND;
 	uint32_t d = h->idom[r];
-	if (d == 0)
-		return 1;
+	if (d == 0) {
+		*out = PROFDATA_HEAP_ROOTS;
+		return 0;
+	}
 	/* Numbers map back to nodes by a scan: rare calls do not justify keeping `order` (4 bytes per object). */
 	for (uint32_t k = 0; k < h->g.nodes; k++)
 		if (h->num[k] == d) {
-			*dominator = pd_heap_node(h, k);
+			*out = pd_heap_node(h, k);
 			return 0;
 		}
 	return PROFDATA_ENOTFOUND;
+}
+
+int profdata_heap_dominator(const profdata_heap *h, size_t node, size_t *dominator)
+{
+	size_t d;
+	int e = profdata_heap_dominator_of(&d, h, node);
+	if (e == 0 && d == PROFDATA_HEAP_ROOTS)
+		return 1;
+	if (e == 0)
+		*dominator = d;
+	return e;
 }

@@ -40,7 +40,7 @@ typedef struct pd_heap_graph {
 	uint32_t *connector;
 	uint32_t *root_targets;    /* local indexes the virtual root points at, deduplicated by the caller's walk */
 	size_t nroot_targets;
-	profdata_heap_progress_fn progress;
+	profdata_progress_cb progress;  /* the heap's own hook (heap.c), which calls the caller's */
 	void *progress_user;
 	/* Releases the mapped payloads the walks leave behind (io/pager.h); NULL when not mapped. */
 	struct pd_pager *pages;
@@ -103,7 +103,7 @@ static inline uint32_t pd_heap_slot_target(const pd_heap_graph *g, const pd_heap
 	return id ? pd_heap_local(g, id) : PD_HEAP_NONE;
 }
 
-/* Report progress; PROFDATA_STOPPED when the callback says stop. */
+/* Report progress; PROFDATA_STOPPED when the callback says stop (heap.c keeps a negative code it returned). */
 int pd_heap_report(const pd_heap_graph *g, const char *phase, uint64_t done, uint64_t total);
 
 #endif

@@ -21,12 +21,29 @@ struct profdata_heap {
 	uint64_t reachable_bytes, unreachable_bytes;
 	size_t unreachable_count;    /* objects only: class objects are not in the object table */
 	uint64_t *class_ret;     /* per class row, then per element type of class-less arrays; NULL until asked */
+	/* The handle (heap.c): the last error, the caller's progress callback, where the work is. */
+	pd_diag diag;
+	profdata_progress_cb progress;
+	void *progress_payload;
+	const char *phase;       /* the last phase reported, or the one about to start */
+	int callback_rc;         /* a negative code the progress callback stopped the work with */
+	int legacy;              /* 0.2's calls: any non-zero return of the callback is PROFDATA_STOPPED */
 };
+
+/* The dominators and retained sizes of h->g's dump (dominators.c): 0, PROFDATA_ENOMEM, _EINVAL, _STOPPED. */
+int pd_heap_analyze(profdata_heap *h);
+
+/*
+ * A failure `e` of a step of the heap's work: the code to return (the
+ * progress callback's own for a stop it asked with a negative one), with
+ * its message kept on the heap (heap.c).
+ */
+int pd_heap_failed(profdata_heap *h, int e);
 
 enum { PD_HEAP_ELEM_TYPES = 16 };
 
 /*
- * Numbers stay below 2^31 (profdata_heap_analyze refuses more nodes), so the
+ * Numbers stay below 2^31 (profdata_heap_new refuses more nodes), so the
  * top bit of a number is free for a flag while the analysis runs: each step
  * says what it means there (dominators.c, connections.c, trees.h).
  */

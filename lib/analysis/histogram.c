@@ -9,7 +9,7 @@
  *   shape a JVM can have (pd_jvm_shape) and the right sum is picked at the
  *   end; instances are counted per class and sized by their flattened layout
  *   then.
- * - from a model (profdata_histogram_from_profile): each object's size is
+ * - from a model (profdata_histogram_new): each object's size is
  *   profdata_profile_object_size(), read straight from the tables.
  */
 #include "analysis/histogram.h"
@@ -59,6 +59,7 @@ struct profdata_histogram {
 	char *names;
 	uint64_t total_instances, total_bytes;
 	int failed;
+	pd_diag diag;             /* why profdata_histogram_new() failed */
 };
 
 static const char *str_of(const void *table, uint64_t id)
@@ -392,7 +393,7 @@ int pd_histogram_conclude(profdata_histogram *h, int e, profdata_histogram **out
 	release_work(h);
 	if (e != 0) {
 		profdata_histogram_free(h);
-		return e < 0 ? e : PROFDATA_ERROR;
+		return e; /* a stop asked by the reader's progress callback is positive */
 	}
 	*out = h;
 	return 0;
@@ -451,19 +452,28 @@ static int from_model(profdata_histogram *h, const profdata_profile *p, long dum
 	return entries_end(h, &l, e);
 }
 
-int profdata_histogram_from_profile(profdata_histogram **out, const profdata_profile *p, long dump)
+int profdata_histogram_new(profdata_histogram **out, const profdata_profile *p, long dump)
 {
-	*out = NULL;
-	profdata_histogram *h = pd_histogram_new(dump);
+	profdata_histogram *h = *out = pd_histogram_new(dump);
 	if (!h)
 		return PROFDATA_ENOMEM;
 	int e = from_model(h, p, dump);
+	if (e != 0)
+		pd_diag_error(&h->diag, e, PD_NO_OFFSET, 0, "%s counting the objects of %zu classes",
+		              profdata_strerror(e), p->classes.n);
+	return e;
+}
+
+const profdata_error *profdata_histogram_error(const profdata_histogram *h) { return pd_diag_last(&h->diag); }
+
+int profdata_histogram_from_profile(profdata_histogram **out, const profdata_profile *p, long dump)
+{
+	int e = profdata_histogram_new(out, p, dump);
 	if (e != 0) {
-		profdata_histogram_free(h);
-		return e;
+		profdata_histogram_free(*out);
+		*out = NULL;
 	}
-	*out = h;
-	return 0;
+	return e;
 }
 
 size_t profdata_histogram_count(const profdata_histogram *h) { return h->nentries; }
@@ -481,6 +491,7 @@ void profdata_histogram_free(profdata_histogram *h)
 	if (!h)
 		return;
 	release_work(h);
+	pd_diag_free(&h->diag);
 	free(h->entries);
 	free(h->names);
 	free(h);

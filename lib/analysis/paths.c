@@ -12,9 +12,19 @@
 
 #define FROM_ROOT (UINT32_MAX - 1)
 
-/* parent[v]: 0 unvisited, FROM_ROOT for root targets, else parent + 1. */
+/* The caller's progress callback; 0.2's path call makes any non-zero return a stop (legacy). */
+typedef struct path_progress {
+	profdata_progress_cb cb;
+	void *payload;
+	int legacy;
+} path_progress;
+
+/*
+ * parent[v]: 0 unvisited, FROM_ROOT for root targets, else parent + 1.
+ * 0, PROFDATA_STOPPED, or the callback's negative code.
+ */
 static int breadth_first(const profdata_heap *h, uint32_t target, uint32_t *parent, uint32_t *queue,
-                         profdata_heap_progress_fn progress, void *user)
+                         const path_progress *progress)
 {
 	const pd_heap_graph *g = &h->g;
 	size_t head = 0, tail = 0;
@@ -36,8 +46,10 @@ static int breadth_first(const profdata_heap *h, uint32_t target, uint32_t *pare
 				queue[tail++] = v;
 			}
 		}
-		if ((head & ((1u << 20) - 1)) == 0 && progress && progress(user, "path", head, g->n) != 0)
-			return PROFDATA_STOPPED;
+		int rc = (head & ((1u << 20) - 1)) == 0 && progress->cb ? progress->cb(progress->payload, "path", head, g->n)
+		                                                       : 0;
+		if (rc != 0)
+			return rc > 0 || progress->legacy ? PROFDATA_STOPPED : rc;
 	}
 	return 0;
 }
@@ -123,22 +135,98 @@ static long fill_steps(const profdata_heap *h, const uint32_t *parent, uint32_t 
 	return (long)len;
 }
 
+/* Walk from the roots until local node `target` (reachable) is met; *parent the caller's to free. */
+static int walk_to(const profdata_heap *h, uint32_t target, uint32_t **parent, const path_progress *progress)
+{
+	*parent = calloc(h->g.nodes, sizeof(**parent));
+	uint32_t *queue = malloc((size_t)h->g.nodes * sizeof(*queue));
+	int e = *parent && queue ? breadth_first(h, target, *parent, queue, progress) : PROFDATA_ENOMEM;
+	free(queue);
+	return e;
+}
+
 long profdata_heap_path(const profdata_heap *h, size_t node, profdata_heap_step *out, size_t cap,
-                        profdata_heap_progress_fn progress, void *progress_user)
+                        profdata_progress_cb progress, void *progress_user)
 {
 	uint32_t target = pd_heap_local_of(h, node);
 	if (target == PD_HEAP_NONE)
 		return PROFDATA_ENOTFOUND;
 	if (!h->num[target])
 		return 0;
-	uint32_t *parent = calloc(h->g.nodes, sizeof(*parent));
-	uint32_t *queue = malloc((size_t)h->g.nodes * sizeof(*queue));
-	long e = parent && queue ? 0 : PROFDATA_ENOMEM;
-	if (e == 0)
-		e = breadth_first(h, target, parent, queue, progress, progress_user);
+	path_progress pp = { progress, progress_user, 1 };
+	uint32_t *parent;
+	long e = walk_to(h, target, &parent, &pp);
 	if (e == 0)
 		e = parent[target] ? fill_steps(h, parent, target, out, cap) : 0;
 	free(parent);
-	free(queue);
 	return e;
+}
+
+struct profdata_heap_root_path {
+	pd_diag diag;
+	profdata_heap_step *steps;
+	size_t len;
+};
+
+/* Where the steps go, once the walk has found them. */
+static int keep_steps(profdata_heap_root_path *path, const profdata_heap *h, const uint32_t *parent,
+                      uint32_t target)
+{
+	if (!parent[target])
+		return 0;
+	size_t len = (size_t)fill_steps(h, parent, target, NULL, 0);
+	path->steps = malloc(len * sizeof(*path->steps));
+	if (!path->steps)
+		return pd_diag_error(&path->diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0,
+		                     "out of memory for a path of %zu steps", len);
+	path->len = (size_t)fill_steps(h, parent, target, path->steps, len);
+	return 0;
+}
+
+int profdata_heap_root_path_new(profdata_heap_root_path **out, const profdata_heap *h, size_t node,
+                                profdata_progress_cb progress, void *payload)
+{
+	profdata_heap_root_path *path = *out = calloc(1, sizeof(**out));
+	if (!path)
+		return PROFDATA_ENOMEM;
+	pd_diag_init(&path->diag, NULL);
+	uint32_t target = pd_heap_local_of(h, node);
+	if (target == PD_HEAP_NONE)
+		return pd_diag_error(&path->diag, PROFDATA_ENOTFOUND, PD_NO_OFFSET, 0, "node %zu is not in dump %u", node,
+		                     h->g.dump);
+	if (!h->num[target])
+		return 0;
+	path_progress pp = { progress, payload, 0 };
+	uint32_t *parent;
+	int e = walk_to(h, target, &parent, &pp);
+	if (e == PROFDATA_ENOMEM)
+		pd_diag_error(&path->diag, e, PD_NO_OFFSET, 0,
+		              "out of memory for the walk from the roots (8 bytes for each of %u nodes)", h->g.nodes);
+	else if (e != 0)
+		pd_diag_error(&path->diag, e, PD_NO_OFFSET, 0, "path to node %zu stopped by the progress callback", node);
+	else
+		e = keep_steps(path, h, parent, target);
+	free(parent);
+	return e;
+}
+
+size_t profdata_heap_root_path_length(const profdata_heap_root_path *path) { return path->len; }
+
+const profdata_heap_step *profdata_heap_root_path_step(const profdata_heap_root_path *path, size_t i)
+{
+	return i < path->len ? &path->steps[i] : NULL;
+}
+
+const profdata_error *profdata_heap_root_path_error(const profdata_heap_root_path *path)
+{
+	return pd_diag_last(&path->diag);
+}
+
+void profdata_heap_root_path_free(profdata_heap_root_path *path)
+{
+	if (!path)
+		return;
+	pd_diag_free(&path->diag);
+	free(path->steps);
+	free(path);
 }

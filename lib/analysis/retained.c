@@ -28,57 +28,82 @@ static uint64_t node_id(const profdata_heap *h, uint32_t i)
 	return i < h->g.n ? pd_obj_id(p, h->g.first + i) : p->classes.v[i - h->g.n].id;
 }
 
-static void sift_down(ranked *heap, size_t n, size_t at)
+static ranked rank_of(const profdata_heap *h, size_t node)
 {
+	uint32_t i = pd_heap_local_of(h, node);
+	ranked r = { pd_heap_ret(h, h->num[i]), node_id(h, i), node };
+	return r;
+}
+
+/* Restore the min-heap of nodes at heap[0 .. n) below `at`, ranking them as they are compared. */
+static void sift_down(const profdata_heap *h, size_t *heap, size_t n, size_t at)
+{
+	ranked x = rank_of(h, heap[at]);
 	for (;;) {
 		size_t l = 2 * at + 1, r = l + 1, low = at;
-		if (l < n && below(&heap[l], &heap[low]))
-			low = l;
-		if (r < n && below(&heap[r], &heap[low]))
-			low = r;
+		ranked lowest = x;
+		if (l < n) {
+			ranked c = rank_of(h, heap[l]);
+			if (below(&c, &lowest))
+				low = l, lowest = c;
+		}
+		if (r < n) {
+			ranked c = rank_of(h, heap[r]);
+			if (below(&c, &lowest))
+				low = r, lowest = c;
+		}
 		if (low == at)
 			return;
-		ranked x = heap[at];
-		heap[at] = heap[low];
-		heap[low] = x;
+		heap[low] = heap[at];
+		heap[at] = lowest.object;
 		at = low;
 	}
 }
 
-static int by_rank(const void *a, const void *b)
-{
-	const ranked *x = a, *y = b;
-	return below(x, y) ? 1 : below(y, x) ? -1 : 0;
-}
-
-size_t profdata_heap_top(const profdata_heap *h, size_t n, size_t *out)
+/*
+ * A min-heap of the best n so far in out[] itself, then a heap sort, which
+ * leaves them biggest first: no memory of its own, so nothing to fail.
+ */
+int profdata_heap_top_nodes(size_t *out, size_t *count, const profdata_heap *h, size_t n)
 {
 	if (n > h->m)
 		n = h->m;
-	ranked *heap = malloc((n ? n : 1) * sizeof(*heap));
-	if (!heap)
-		return 0;
 	size_t have = 0;
-	for (uint32_t i = 0; i < h->g.nodes && n; i++) {
+	uint32_t i = 0;
+	for (; i < h->g.nodes && have < n; i++)
+		if (h->num[i])
+			out[have++] = pd_heap_node(h, i);
+	for (size_t k = have / 2; k-- > 0;)
+		sift_down(h, out, have, k);
+	ranked least = { 0, 0, 0 };
+	if (have)
+		least = rank_of(h, out[0]);
+	for (; i < h->g.nodes && have; i++) {
 		uint32_t r = h->num[i];
 		if (!r)
 			continue;
 		ranked c = { pd_heap_ret(h, r), node_id(h, i), pd_heap_node(h, i) };
-		if (have < n) {
-			heap[have++] = c;
-			if (have == n)
-				for (size_t k = n / 2 + 1; k-- > 0;)
-					sift_down(heap, n, k);
-		} else if (below(&heap[0], &c)) {
-			heap[0] = c;
-			sift_down(heap, n, 0);
+		if (below(&least, &c)) {
+			out[0] = c.object;
+			sift_down(h, out, have, 0);
+			least = rank_of(h, out[0]);
 		}
 	}
-	qsort(heap, have, sizeof(*heap), by_rank);
-	for (size_t k = 0; k < have; k++)
-		out[k] = heap[k].object;
-	free(heap);
-	return have;
+	for (size_t end = have; end > 1; end--) {
+		size_t x = out[0];
+		out[0] = out[end - 1];
+		out[end - 1] = x;
+		sift_down(h, out, end - 1, 0);
+	}
+	*count = have;
+	return 0;
+}
+
+size_t profdata_heap_top(const profdata_heap *h, size_t n, size_t *out)
+{
+	size_t count;
+	profdata_heap_top_nodes(out, &count, h, n);
+	return count;
 }
 
 /* The dominator tree as first-child / next-sibling lists over rpo numbers, with parents in h->idom. */
@@ -167,24 +192,42 @@ static int compute_classes(profdata_heap *h)
 	return e;
 }
 
-int profdata_heap_class_retained(profdata_heap *h, size_t class_index, uint64_t *bytes)
+/* The retained bytes of class slot `slot` in *out, computing every slot's on first use. */
+static int slot_retained(uint64_t *out, profdata_heap *h, size_t slot)
 {
-	*bytes = 0;
+	if (!h->class_ret) {
+		h->phase = "classes";
+		h->callback_rc = 0;
+		int e = compute_classes(h);
+		if (e != 0)
+			return pd_heap_failed(h, e);
+	}
+	*out = h->class_ret[slot];
+	return 0;
+}
+
+int profdata_heap_retained_by_class(uint64_t *out, profdata_heap *h, size_t class_index)
+{
+	*out = 0;
 	if (class_index >= h->g.p->classes.n)
 		return PROFDATA_ENOTFOUND;
-	int e = h->class_ret ? 0 : compute_classes(h);
-	if (e == 0)
-		*bytes = h->class_ret[class_index];
-	return e;
+	return slot_retained(out, h, class_index);
+}
+
+int profdata_heap_retained_by_array_type(uint64_t *out, profdata_heap *h, int elem_type)
+{
+	*out = 0;
+	if (elem_type < 0 || elem_type >= PD_HEAP_ELEM_TYPES)
+		return PROFDATA_ENOTFOUND;
+	return slot_retained(out, h, h->g.p->classes.n + (size_t)elem_type);
+}
+
+int profdata_heap_class_retained(profdata_heap *h, size_t class_index, uint64_t *bytes)
+{
+	return profdata_heap_retained_by_class(bytes, h, class_index);
 }
 
 int profdata_heap_array_retained(profdata_heap *h, int elem_type, uint64_t *bytes)
 {
-	*bytes = 0;
-	if (elem_type < 0 || elem_type >= PD_HEAP_ELEM_TYPES)
-		return PROFDATA_ENOTFOUND;
-	int e = h->class_ret ? 0 : compute_classes(h);
-	if (e == 0)
-		*bytes = h->class_ret[h->g.p->classes.n + (size_t)elem_type];
-	return e;
+	return profdata_heap_retained_by_array_type(bytes, h, elem_type);
 }

@@ -108,7 +108,7 @@ static int run_decoder(const profdata_format *f, profdata_reader *in, const prof
 		e = callback_rc;
 	else if (e > 0)
 		e = PROFDATA_STOPPED;
-	return e;
+	return pd_in_stop_code(in, e);
 }
 
 int profdata_reader_sniff(profdata_reader *in, const profdata_format **out)
@@ -169,7 +169,7 @@ int profdata_read(profdata_profile **out, profdata_reader *in, const profdata_re
 	pd_diag_count_unkept(pd_in_diag(in), pd_profile_warning_total(p) - pd_profile_warning_count(p));
 	if (e != 0) {
 		profdata_profile_free(p);
-		return e < 0 ? e : PROFDATA_ERROR;
+		return e < 0 || pd_in_stop_code(in, 0) ? e : PROFDATA_ERROR;
 	}
 	*out = p;
 	return 0;
@@ -305,7 +305,7 @@ int profdata_convert(profdata_reader *in, const profdata_read_options *ropts, pr
 	e = profdata_decode(in, ropts, profdata_encoder_events(enc), profdata_encoder_payload(enc));
 	/* Encoders return negative codes, which arrive unchanged; a stop can only
 	 * come from a decoder that calls the encoder without PD_EMIT. */
-	if (e == PROFDATA_STOPPED)
+	if (e == PROFDATA_STOPPED && pd_in_stop_code(in, 0) == 0)
 		e = profdata_writer_error(out) ? profdata_writer_error(out)->code : PROFDATA_ERROR;
 	if (e == 0)
 		e = profdata_encoder_finish(enc);

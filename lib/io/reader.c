@@ -44,9 +44,12 @@ struct profdata_reader {
 	size_t window_peak;    /* the largest cap, for profdata_reader_window_peak() */
 	uint64_t offset;       /* logical offset of buf[start], or of blob_pos when stable */
 	int eof;
-	profdata_progress_fn progress;
+	profdata_progress_cb progress;
 	void *progress_payload;
 	uint64_t progress_every, progress_next, raw_consumed;
+	void (*legacy_progress)(void *payload, uint64_t consumed, uint64_t total); /* 0.2's, through a shim */
+	void *legacy_payload;
+	int stop_code;         /* what the progress callback stopped reading with; 0 while it has not */
 	pd_pager *pager;       /* mapped inputs: releases behind the cursor (and faults ahead of it) */
 	int pager_tried;
 	int permissive;        /* its decoder is permissive: a truncated .gz file ends the input */
@@ -382,8 +385,16 @@ static long produce(profdata_reader *r)
 	return source_read(r, r->buf + r->end, r->cap - r->end);
 }
 
+/* What a fill returns once the progress callback stopped reading: a failure, whatever the stop's code. */
+static int64_t fill_after_stop(const profdata_reader *r)
+{
+	return r->stop_code < 0 ? r->stop_code : PROFDATA_ERROR;
+}
+
 int64_t pd_in_fill(profdata_reader *r, size_t want, const unsigned char **p)
 {
+	if (PD_UNLIKELY(r->stop_code != 0))
+		return fill_after_stop(r);
 	int e = start(r);
 	if (e < 0)
 		return e;
@@ -453,6 +464,8 @@ int64_t pd_in_discard(profdata_reader *r, uint64_t n)
 {
 	if (PD_UNLIKELY(r->progress != NULL))
 		report_progress(r);
+	if (PD_UNLIKELY(r->stop_code != 0))
+		return fill_after_stop(r);
 	int e = start(r);
 	if (e < 0)
 		return e;
@@ -502,21 +515,53 @@ uint64_t profdata_reader_size(const profdata_reader *r)
 	return r->blob ? pd_blob_size(r->blob) : 0;
 }
 
-void profdata_reader_set_progress(profdata_reader *r, profdata_progress_fn fn, void *payload, uint64_t every)
+void profdata_reader_set_progress_cb(profdata_reader *r, profdata_progress_cb cb, void *payload, uint64_t every)
 {
-	r->progress = fn;
+	r->progress = cb;
 	r->progress_payload = payload;
 	r->progress_every = every ? every : ((uint64_t)64 << 20);
 	r->progress_next = r->progress_every;
 }
 
-/* Progress counts raw bytes, so that gzip input compares with the file size. */
+/* 0.2's callback returns nothing, so it never stops reading. */
+static int legacy_progress(void *payload, const char *phase, uint64_t done, uint64_t total)
+{
+	const profdata_reader *r = payload;
+	(void)phase;
+	r->legacy_progress(r->legacy_payload, done, total);
+	return 0;
+}
+
+void profdata_reader_set_progress(profdata_reader *r, void (*fn)(void *payload, uint64_t consumed, uint64_t total),
+                                  void *payload, uint64_t every)
+{
+	r->legacy_progress = fn;
+	r->legacy_payload = payload;
+	profdata_reader_set_progress_cb(r, fn ? legacy_progress : NULL, r, every);
+}
+
+int pd_in_stop_code(const profdata_reader *r, int e)
+{
+	return r->stop_code ? r->stop_code : e;
+}
+
+/*
+ * Progress counts raw bytes, so that gzip input compares with the file size.
+ * A callback that says stop makes every later fill fail (decoders return
+ * that failure; the core then returns the stop's code, pd_in_stop_code()).
+ */
 static void report_progress(profdata_reader *r)
 {
 	uint64_t raw = r->gzip ? (r->src == SRC_BLOB ? r->blob_pos : r->raw_consumed) : r->offset;
-	if (raw >= r->progress_next) {
+	if (raw >= r->progress_next && !r->stop_code) {
 		r->progress_next = raw + r->progress_every;
-		r->progress(r->progress_payload, raw, profdata_reader_size(r));
+		int rc = r->progress(r->progress_payload, "read", raw, profdata_reader_size(r));
+		if (rc != 0) {
+			r->stop_code = rc > 0 ? PROFDATA_STOPPED : rc;
+			pd_diag_error(&r->diag, r->stop_code, r->offset, 0,
+			              "reading stopped by the progress callback at byte %llu of the input",
+			              (unsigned long long)raw);
+		}
 	}
 }
 

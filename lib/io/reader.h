@@ -37,6 +37,8 @@ pd_blob *pd_in_blob(profdata_reader *r);
 /* Peek at up to `want` bytes without consuming; for sniffing. */
 int64_t pd_in_peek(profdata_reader *r, size_t want, const unsigned char **p);
 pd_diag *pd_in_diag(profdata_reader *r);
+/* The code the reader's progress callback stopped reading with (PROFDATA_STOPPED or its negative code), else e. */
+int pd_in_stop_code(const profdata_reader *r, int e);
 /* The mode of the decoder about to read `r` (profdata_mode): a truncated .gz
  * file then reads as a truncated plain file would (the core sets it; until
  * then a truncated .gz file is an error). */

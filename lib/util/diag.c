@@ -36,7 +36,7 @@ const char *profdata_strerror(int code)
 	case PROFDATA_ENOTFOUND: return "not found";
 	case PROFDATA_ERANGE: return "value out of range for the target format";
 	case PROFDATA_ELIMIT: return "input exceeds a limit";
-	default: return "unknown error code";
+	default: return code <= PROFDATA_EUSER ? "a callback's own error" : "unknown error code";
 	}
 }
 

@@ -11,42 +11,7 @@
  * Usage: abi-consumer-0.1 SOURCE_ROOT
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
-#include <profdata/profdata.h>
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
-#define CHECK(cond) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #cond); \
-			exit(1); \
-		} \
-	} while (0)
-
-/* `size` bytes ending exactly where an inaccessible page begins. */
-static void *at_page_end(size_t size)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	CHECK(size <= page && size % sizeof(void *) == 0);
-	unsigned char *m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	CHECK(m != MAP_FAILED);
-	CHECK(mprotect(m + page, page, PROT_NONE) == 0);
-	return m + page - size;
-}
-
-static void release(void *p, size_t size)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	munmap((unsigned char *)p + size - page, 2 * page);
-}
-
-/* Rounded up so that the struct stays aligned at the page end. */
-#define GUARDED(type) ((type *)at_page_end((sizeof(type) + sizeof(void *) - 1) / sizeof(void *) * sizeof(void *)))
-#define UNGUARD(p) release((p), (sizeof(*(p)) + sizeof(void *) - 1) / sizeof(void *) * sizeof(void *))
+#include "guard.h"
 
 typedef struct counts {
 	unsigned begins, ends, strings, objects, class_loads;
@@ -90,15 +55,6 @@ static int on_end(void *payload)
 	return 0;
 }
 
-static profdata_reader *open_fixture(const char *root, const char *rel)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s/tests/data/%s", root, rel);
-	profdata_reader *r;
-	CHECK(profdata_reader_open_path(&r, path) == 0);
-	return r;
-}
-
 /* Decode with a 0.1 events table: every member it has is called, none beyond. */
 static void decode_with_old_table(const char *root, const char *rel, unsigned stop_after)
 {
@@ -132,10 +88,7 @@ static void decode_with_old_table(const char *root, const char *rel, unsigned st
 /* Every row getter writes into a 0.1-sized struct and no further. */
 static void read_rows_with_old_structs(const char *root)
 {
-	profdata_reader *r = open_fixture(root, "hprof/jdk17-threads.hprof");
-	profdata_profile *p;
-	CHECK(profdata_read(&p, r, NULL) == 0);
-	profdata_reader_free(r);
+	profdata_profile *p = read_fixture(root, "hprof/jdk17-threads.hprof");
 
 	size_t nclasses = profdata_profile_count(p, PROFDATA_TABLE_CLASSES), named = 0;
 	CHECK(nclasses > 10);
@@ -265,18 +218,11 @@ static void build_with_old_builder(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s SOURCE_ROOT\n", argv[0]);
-		return 2;
-	}
-	printf("built against libprofdata %s, running with %s\n", PROFDATA_VERSION_STRING,
-	       profdata_version_string());
-	CHECK(PROFDATA_VERSION_NUMBER == 100);
-	CHECK(profdata_version_number() >= PROFDATA_VERSION_NUMBER);
-	decode_with_old_table(argv[1], "hprof/jdk17-minimal.hprof", 0);
-	decode_with_old_table(argv[1], "classic/multi-heap.txt", 0);
-	decode_with_old_table(argv[1], "hprof/jdk17-minimal.hprof", 5);
-	read_rows_with_old_structs(argv[1]);
+	const char *root = consumer_start(argc, argv, 100);
+	decode_with_old_table(root, "hprof/jdk17-minimal.hprof", 0);
+	decode_with_old_table(root, "classic/multi-heap.txt", 0);
+	decode_with_old_table(root, "hprof/jdk17-minimal.hprof", 5);
+	read_rows_with_old_structs(root);
 	build_with_old_builder();
 	printf("a 0.1 consumer works with this library\n");
 	return 0;

@@ -3,10 +3,12 @@
  * The rules of doc/api-policy.md that keep tables and rows growable: event
  * tables declare their version and drivers read nothing past it, callbacks'
  * codes reach the caller unchanged, getters write no more than the caller's
- * size.
+ * size; and those of doc/conventions.md: callers' codes, progress that can
+ * stop reading, what the build has, messages on handles.
  */
 #include "support.h"
 #include "internal.h"
+#include "pd_config.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +206,148 @@ START_TEST(the_0_1_builder_writes_a_version_1_table_only)
 }
 END_TEST
 
+/* ---- doc/conventions.md ---- */
+
+START_TEST(a_code_from_the_users_range_comes_back_unchanged)
+{
+	stop_at s;
+	ck_assert_int_eq(decode_stopping("hprof/jdk17-minimal.hprof", 1, PROFDATA_EUSER - 3, &s), PROFDATA_EUSER - 3);
+	ck_assert_int_eq(decode_stopping("tracexml/every-element.xml", 0, PROFDATA_EUSER, &s), PROFDATA_EUSER);
+	ck_assert_str_eq(profdata_strerror(PROFDATA_EUSER), "a callback's own error");
+	ck_assert_str_eq(profdata_strerror(PROFDATA_EUSER - 12345), "a callback's own error");
+	ck_assert_str_eq(profdata_strerror(PROFDATA_EUSER + 1), "unknown error code");
+}
+END_TEST
+
+START_TEST(features_say_what_the_build_has)
+{
+	unsigned f = profdata_features();
+	ck_assert_uint_eq(f & ~(PROFDATA_FEATURE_GZIP | PROFDATA_FEATURE_SYMBOLIZE | PROFDATA_FEATURE_EXPAT |
+	                        PROFDATA_FEATURE_PPROF | PROFDATA_FEATURE_ZIP), 0);
+	ck_assert_int_eq(!!(f & PROFDATA_FEATURE_GZIP), PD_HAVE_ZLIB);
+	ck_assert_int_eq(!!(f & PROFDATA_FEATURE_SYMBOLIZE), PD_HAVE_SYMBOLIZE);
+	/* the codecs a feature brings are in the registry exactly when it is there */
+	ck_assert_int_eq(!!(f & PROFDATA_FEATURE_EXPAT), profdata_format_find("tracexml") != NULL);
+	ck_assert_int_eq(!!(f & PROFDATA_FEATURE_PPROF), profdata_format_find("pprof") != NULL);
+	ck_assert(!(f & PROFDATA_FEATURE_ZIP) || (f & PROFDATA_FEATURE_EXPAT));
+	ck_assert_int_eq(!!(f & PROFDATA_FEATURE_ZIP), PD_HAVE_LIBARCHIVE && PD_HAVE_EXPAT);
+	profdata_writer *w;
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	ck_assert_int_eq(profdata_writer_set_gzip(w, 6) == 0, !!(f & PROFDATA_FEATURE_GZIP));
+	profdata_writer_free(w);
+}
+END_TEST
+
+typedef struct read_stop {
+	unsigned calls;
+	int rc;          /* returned from the first call */
+	uint64_t total;
+	int bad_phase;
+} read_stop;
+
+static int stop_reading(void *payload, const char *phase, uint64_t done, uint64_t total)
+{
+	read_stop *s = payload;
+	(void)done;
+	s->bad_phase |= strcmp(phase, "read") != 0;
+	s->total = total;
+	return ++s->calls == 1 ? s->rc : 0;
+}
+
+/*
+ * Read `rel` with a progress callback that returns `rc` on its first call,
+ * through `how` (0 profdata_read, 1 profdata_convert, 2 the streaming
+ * histogram); what the call returned, and the reader's error checked.
+ */
+static int read_stopped_by(const char *rel, int rc, int how)
+{
+	char path[1024];
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_path(&r, test_data_path(path, sizeof path, rel)), 0);
+	read_stop s = { 0, rc, 0, 0 };
+	profdata_reader_set_progress_cb(r, stop_reading, &s, 4096);
+	int e;
+	if (how == 0) {
+		profdata_profile *p = (profdata_profile *)&s;
+		e = profdata_read(&p, r, NULL);
+		ck_assert_ptr_null(p);
+	} else if (how == 1) {
+		profdata_writer *w;
+		ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+		profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
+		wo.format = "folded";
+		e = profdata_convert(r, NULL, w, &wo);
+		profdata_writer_free(w);
+	} else {
+		profdata_histogram *h;
+		e = profdata_histogram_read(&h, r, NULL, 0);
+		ck_assert_ptr_null(h);
+	}
+	ck_assert_uint_eq(s.calls, 1); /* never again once it said stop */
+	ck_assert_int_eq(s.bad_phase, 0);
+	ck_assert_uint_eq(s.total, profdata_reader_size(r));
+	const profdata_error *err = profdata_reader_error(r);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_int_eq(err->code, e);
+	ck_assert_ptr_nonnull(strstr(err->message, "stopped by the progress callback at byte"));
+	profdata_reader_free(r);
+	return e;
+}
+
+START_TEST(the_readers_progress_callback_can_stop_reading)
+{
+	for (int how = 0; how < 3; how++) {
+		ck_assert_int_eq(read_stopped_by("hprof/jdk17-minimal.hprof", 1, how), PROFDATA_STOPPED);
+		ck_assert_int_eq(read_stopped_by("hprof/jdk17-minimal.hprof.gz", PROFDATA_EUSER - 1, how),
+		                 PROFDATA_EUSER - 1);
+	}
+	ck_assert_int_eq(read_stopped_by("gperftools/cpu-1000hz.prof", 5, 0), PROFDATA_STOPPED);
+}
+END_TEST
+
+static int count_reads(void *payload, const char *phase, uint64_t done, uint64_t total)
+{
+	read_stop *s = payload;
+	s->bad_phase |= strcmp(phase, "read") != 0 || done > total;
+	s->calls++;
+	return 0;
+}
+
+START_TEST(the_readers_progress_callback_sees_it_all)
+{
+	char path[1024];
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_path(&r, test_data_path(path, sizeof path, "hprof/jdk17-minimal.hprof")),
+	                 0);
+	read_stop s = { 0, 0, 0, 0 };
+	profdata_reader_set_progress_cb(r, count_reads, &s, 64 << 10);
+	profdata_profile *p;
+	ck_assert_int_eq(profdata_read(&p, r, NULL), 0);
+	ck_assert_uint_ge(s.calls, 4); /* per record read: a heap dump segment is one */
+	ck_assert_int_eq(s.bad_phase, 0);
+	ck_assert_ptr_null(profdata_reader_error(r));
+	profdata_profile_free(p);
+	profdata_reader_free(r);
+}
+END_TEST
+
+START_TEST(a_histogram_of_a_model_is_a_handle_that_can_say_why)
+{
+	char path[1024];
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, "hprof/jdk17-minimal.hprof"), NULL,
+	                                PROFDATA_MODE_STRICT);
+	profdata_histogram *h;
+	ck_assert_int_eq(profdata_histogram_new(&h, p, 0), 0);
+	ck_assert_uint_gt(profdata_histogram_count(h), 10);
+	ck_assert_ptr_null(profdata_histogram_error(h));
+	profdata_histogram_free(h);
+	ck_assert_int_eq(profdata_histogram_new(&h, p, 9), 0); /* past the last dump: empty */
+	ck_assert_uint_eq(profdata_histogram_count(h), 0);
+	profdata_histogram_free(h);
+	profdata_profile_free(p);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("abi");
@@ -215,6 +359,13 @@ Suite *suite_main(void)
 	tcase_add_test(tc, replay_returns_the_callbacks_code);
 	tcase_add_test(tc, getters_write_no_more_than_the_callers_size);
 	tcase_add_test(tc, the_0_1_builder_writes_a_version_1_table_only);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("conventions");
+	tcase_add_test(tc, a_code_from_the_users_range_comes_back_unchanged);
+	tcase_add_test(tc, features_say_what_the_build_has);
+	tcase_add_test(tc, the_readers_progress_callback_can_stop_reading);
+	tcase_add_test(tc, the_readers_progress_callback_sees_it_all);
+	tcase_add_test(tc, a_histogram_of_a_model_is_a_handle_that_can_say_why);
 	suite_add_tcase(s, tc);
 	return s;
 }

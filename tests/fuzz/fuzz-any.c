@@ -31,8 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		profdata_profile_replay(p, &ev, &n);
 		profdata_profile_reference_count(p);
 		profdata_histogram *h;
-		if (profdata_histogram_from_profile(&h, p, 0) == 0)
-			profdata_histogram_free(h);
+		profdata_histogram_new(&h, p, 0); /* a failed one holds its message */
+		profdata_histogram_free(h);
 		profdata_profile_free(p);
 	}
 	profdata_reader_free(r);

@@ -30,8 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	profdata_profile *p = read_classic(data, size, PROFDATA_MODE_PERMISSIVE, NULL);
 	if (p) {
 		profdata_histogram *h;
-		if (profdata_histogram_from_profile(&h, p, PROFDATA_HISTOGRAM_ALL_DUMPS) == 0)
-			profdata_histogram_free(h);
+		profdata_histogram_new(&h, p, PROFDATA_HISTOGRAM_ALL_DUMPS); /* a failed one holds its message */
+		profdata_histogram_free(h);
 		for (size_t s = 0; s < sizeof styles / sizeof styles[0]; s++) {
 			size_t len, len2;
 			void *out = write_classic(p, styles[s], &len);

@@ -12,17 +12,18 @@
 
 static void look_at(profdata_heap *h, const profdata_profile *p)
 {
-	size_t top[8], dominator;
-	size_t n = profdata_heap_top(h, 8, top);
+	size_t top[8], dominator, n;
+	profdata_heap_top_nodes(top, &n, h, 8);
 	for (size_t k = 0; k < n; k++) {
-		profdata_heap_step steps[12];
-		profdata_heap_path(h, top[k], steps, 12, NULL, NULL);
-		profdata_heap_dominator(h, top[k], &dominator);
+		profdata_heap_root_path *path;
+		profdata_heap_root_path_new(&path, h, top[k], NULL, NULL);
+		profdata_heap_root_path_free(path);
+		profdata_heap_dominator_of(&dominator, h, top[k]);
 	}
 	uint64_t bytes;
 	size_t nclasses = profdata_profile_count(p, PROFDATA_TABLE_CLASSES);
 	for (size_t c = 0; c < nclasses && c < 64; c++)
-		profdata_heap_class_retained(h, c, &bytes);
+		profdata_heap_retained_by_class(&bytes, h, c);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -32,12 +33,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	size_t ndumps = profdata_profile_count(p, PROFDATA_TABLE_DUMPS);
 	for (size_t d = 0; d < ndumps && d < 4; d++) {
-		profdata_heap_options o = { sizeof(o), (long)d, NULL, NULL };
+		profdata_heap_options o = PROFDATA_HEAP_OPTIONS_INIT;
+		o.dump = (long)d;
 		profdata_heap *h;
-		if (profdata_heap_analyze(&h, p, &o) == 0) {
+		if (profdata_heap_new(&h, p, &o) == 0)
 			look_at(h, p);
-			profdata_heap_free(h);
-		}
+		profdata_heap_free(h); /* a failed one holds its message */
 	}
 	profdata_profile_free(p);
 	return 0;

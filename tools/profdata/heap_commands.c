@@ -31,18 +31,18 @@ static int load_heap(const tool_args *a, heap_view *v)
 	if (status)
 		return status;
 	input_close(&in);
-	profdata_heap_options ho;
-	memset(&ho, 0, sizeof(ho));
-	ho.size = sizeof(ho);
+	profdata_heap_options ho = PROFDATA_HEAP_OPTIONS_INIT;
 	ho.dump = a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS ? 0 : a->dump;
 	if (progress_wanted(a->quiet)) {
-		ho.progress = progress_phase;
-		ho.progress_user = &v->progress;
+		ho.progress = progress_show;
+		ho.payload = &v->progress;
 	}
-	int e = profdata_heap_analyze(&v->h, v->p, &ho);
+	int e = profdata_heap_new(&v->h, v->p, &ho);
 	progress_end(&v->progress);
 	if (e != 0) {
-		fprintf(stderr, "profdata: %s: heap analysis: %s\n", a->operand[0], profdata_strerror(e));
+		fprintf(stderr, "profdata: %s: %s\n", a->operand[0], v->h ? profdata_heap_error(v->h)->message : profdata_strerror(e));
+		profdata_heap_free(v->h);
+		v->h = NULL;
 		profdata_profile_free(v->p);
 		v->p = NULL;
 		return e == PROFDATA_ENOTFOUND ? EXIT_USAGE : EXIT_INVALID;
@@ -95,12 +95,12 @@ static uint64_t entry_retained(const profdata_profile *p, profdata_heap *h, cons
 	uint64_t bytes = 0;
 	size_t ci;
 	if (x->class_id && profdata_profile_find_class(p, x->class_id, &ci) == 0) {
-		profdata_heap_class_retained(h, ci, &bytes);
+		profdata_heap_retained_by_class(&bytes, h, ci);
 		return bytes;
 	}
 	for (int t = 0; t < 8; t++)
 		if (strcmp(x->name, prim[t]) == 0)
-			profdata_heap_array_retained(h, t + PROFDATA_TYPE_BOOLEAN, &bytes);
+			profdata_heap_retained_by_array_type(&bytes, h, t + PROFDATA_TYPE_BOOLEAN);
 	return bytes;
 }
 
@@ -137,7 +137,7 @@ int cmd_histo_retained(const tool_args *a)
 		return status;
 	profdata_histogram *hi = NULL;
 	long dump = a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS ? 0 : a->dump;
-	int e = profdata_histogram_from_profile(&hi, v.p, dump);
+	int e = profdata_histogram_new(&hi, v.p, dump);
 	size_t n = e == 0 ? profdata_histogram_count(hi) : 0;
 	uint64_t *ret = calloc(n ? n : 1, sizeof(*ret));
 	if (e == 0 && ret) {
@@ -146,7 +146,8 @@ int cmd_histo_retained(const tool_args *a)
 		progress_end(&v.progress);
 		print_retained_histo(a, hi, ret, a->limit >= 0 && (size_t)a->limit < n ? (size_t)a->limit : n);
 	} else {
-		fprintf(stderr, "profdata: %s: %s\n", a->operand[0], profdata_strerror(e ? e : PROFDATA_ENOMEM));
+		fprintf(stderr, "profdata: %s: %s\n", a->operand[0],
+		        e && hi ? profdata_histogram_error(hi)->message : profdata_strerror(e ? e : PROFDATA_ENOMEM));
 		status = EXIT_INVALID;
 	}
 	free(ret);
@@ -162,7 +163,9 @@ int cmd_top(const tool_args *a)
 	if (status)
 		return status;
 	size_t want = (size_t)a->top_n, *top = malloc((want ? want : 1) * sizeof(*top));
-	size_t n = top ? profdata_heap_top(v.h, want, top) : 0;
+	size_t n = 0;
+	if (top)
+		profdata_heap_top_nodes(top, &n, v.h, want);
 	progress_end(&v.progress);
 	char name[512];
 	if (a->json)
@@ -236,13 +239,13 @@ static int parse_object_id(const char *s, unsigned long long *id)
 }
 
 static void print_path(const tool_args *a, const profdata_profile *p, const profdata_heap *h,
-                       const profdata_heap_step *steps, long n)
+                       const profdata_heap_root_path *path, long n)
 {
 	char name[512], how[1024];
 	if (a->json)
 		printf("{\"path\":[");
 	for (long k = 0; k < n; k++) {
-		const profdata_heap_step *st = &steps[k];
+		const profdata_heap_step *st = profdata_heap_root_path_step(path, (size_t)k);
 		size_t c;
 		profdata_class_info ci;
 		unsigned long long id = node_id(p, h, st->node);
@@ -297,16 +300,18 @@ int cmd_path(const tool_args *a)
 		free_heap(&v);
 		return status;
 	}
-	long n = profdata_heap_path(v.h, node, NULL, 0, progress_wanted(a->quiet) ? progress_phase : NULL, &v.progress);
-	profdata_heap_step *steps = n > 0 ? calloc((size_t)n, sizeof(*steps)) : NULL;
-	if (steps)
-		n = profdata_heap_path(v.h, node, steps, (size_t)n, NULL, NULL);
+	profdata_heap_root_path *path = NULL;
+	int e = profdata_heap_root_path_new(&path, v.h, node, progress_wanted(a->quiet) ? progress_show : NULL, &v.progress);
+	long n = e == 0 ? (long)profdata_heap_root_path_length(path) : -1;
 	progress_end(&v.progress);
-	if (!steps || n <= 0)
+	if (e != 0)
+		fprintf(stderr, "profdata: %s: %s\n", a->operand[0],
+		        path ? profdata_heap_root_path_error(path)->message : profdata_strerror(e));
+	if (n <= 0)
 		status = EXIT_INVALID;
 	else
-		print_path(a, v.p, v.h, steps, n);
-	free(steps);
+		print_path(a, v.p, v.h, path, n);
+	profdata_heap_root_path_free(path);
 	free_heap(&v);
 	return status ? status : finish_stdout(0);
 }

@@ -29,7 +29,7 @@ int input_open(tool_input *in, const tool_args *a, const char *path)
 		return EXIT_INVALID;
 	}
 	if (progress_wanted(a->quiet))
-		profdata_reader_set_progress(in->reader, progress_bytes, &in->progress, (uint64_t)256 << 20);
+		profdata_reader_set_progress_cb(in->reader, progress_show, &in->progress, (uint64_t)256 << 20);
 	if (a->from)
 		in->format = profdata_format_find(a->from);
 	else if (profdata_reader_sniff(in->reader, &in->format) != 0)

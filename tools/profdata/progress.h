@@ -16,11 +16,11 @@ typedef struct progress_line {
 /* Whether to show progress: stderr is a terminal and --quiet was not given. */
 int progress_wanted(int quiet);
 
-/* A profdata_progress_fn for a reader; `line` is a progress_line. */
-void progress_bytes(void *line, uint64_t done, uint64_t total);
-
-/* A profdata_heap_progress_fn; `line` is a progress_line. */
-int progress_phase(void *line, const char *phase, uint64_t done, uint64_t total);
+/*
+ * A profdata_progress_cb for readers (phase "read": bytes) and heap
+ * analysis (its phases: objects); `line` is a progress_line.
+ */
+int progress_show(void *line, const char *phase, uint64_t done, uint64_t total);
 
 /* Clear the line, when anything was shown. */
 void progress_end(progress_line *line);

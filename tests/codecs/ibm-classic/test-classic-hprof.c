@@ -138,7 +138,7 @@ static hrow *histo_rows(profdata_histogram *h, size_t *n)
 static hrow *histo_of_profile(const profdata_profile *p, size_t *n)
 {
 	profdata_histogram *h;
-	ck_assert_int_eq(profdata_histogram_from_profile(&h, p, PROFDATA_HISTOGRAM_ALL_DUMPS), 0);
+	ck_assert_int_eq(profdata_histogram_new(&h, p, PROFDATA_HISTOGRAM_ALL_DUMPS), 0);
 	return histo_rows(h, n);
 }
 
@@ -340,7 +340,7 @@ START_TEST(streaming_and_model_histograms_agree)
 	long dumps[] = { PROFDATA_HISTOGRAM_ALL_DUMPS, 0, 1 };
 	for (size_t d = 0; d < sizeof dumps / sizeof dumps[0]; d++) {
 		profdata_histogram *h;
-		ck_assert_int_eq(profdata_histogram_from_profile(&h, p, dumps[d]), 0);
+		ck_assert_int_eq(profdata_histogram_new(&h, p, dumps[d]), 0);
 		hrow *a = histo_rows(h, &na);
 		hrow *b = histo_streamed(buf, len, dumps[d], &nb);
 		assert_same_histo(a, na, b, nb, histo_inputs[_i], 1);

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * libprofdata: read, write and convert JVM and native profiles and heap dumps.
+ *
+ * The umbrella header. The areas, one header each:
+ *   version.h  compile-time and run-time version
+ *   common.h   return codes, basic types, diagnostics
+ *   io.h       readers and writers (files, descriptors, memory, callbacks, gzip)
+ *   events.h   the event vocabulary shared by decoders, encoders and the model
+ *   model.h    the shared in-memory model
+ *   format.h   the format registry, reading, writing, converting
+ *   histogram.h  per-class instance counts and shallow sizes of heap dumps
+ *   heap.h     dominator tree, retained sizes and paths to GC roots of heap dumps
+ */
+#ifndef PROFDATA_PROFDATA_H
+#define PROFDATA_PROFDATA_H
+
+#include <profdata/common.h>
+#include <profdata/version.h>
+#include <profdata/io.h>
+#include <profdata/events.h>
+#include <profdata/model.h>
+#include <profdata/format.h>
+#include <profdata/histogram.h>
+#include <profdata/heap.h>
+
+#endif
