@@ -11,6 +11,7 @@
  *   format.h   the format registry, reading, writing, converting
  *   histogram.h  per-class instance counts and shallow sizes of heap dumps
  *   heap.h     dominator tree, retained sizes and paths to GC roots of heap dumps
+ *   top.h      (experimental) flat and cumulative sums per function, as pprof -top
  */
 #ifndef PROFDATA_PROFDATA_H
 #define PROFDATA_PROFDATA_H
@@ -23,5 +24,6 @@
 #include <profdata/format.h>
 #include <profdata/histogram.h>
 #include <profdata/heap.h>
+#include <profdata/top.h>
 
 #endif
