@@ -30,7 +30,7 @@ typedef struct profdata_top profdata_top;
 /* What the rows are. */
 typedef enum profdata_top_group {
 	PROFDATA_TOP_FUNCTIONS = 0, /* frames' names as folded stacks write them ("java.lang.String.hashCode", "main", "0x4011e6") */
-	PROFDATA_TOP_LINES = 1,     /* "name file:line" where the frame has both, else the name */
+	PROFDATA_TOP_LINES = 1,     /* "name file:line", "name file" without a line, the name without either */
 	PROFDATA_TOP_FILES = 2      /* the function's source file, else the name */
 } profdata_top_group;
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What `pprof -top` prints (profdata/top.h): the samples summed per stack
+ * What `pprof -top` prints (profdata/top.h; core/top.c derives the samples
+ * of a trace first): the samples summed per stack
  * (analysis/stacks.c), then each stack's sum added to its innermost frame's
  * row (flat) and to every row its frames name, once per stack (cum). Rows
  * are keyed by the frames' names as every picture renders them, so top,
@@ -14,7 +15,7 @@
 #include "internal.h"
 #include "analysis/samples.h"
 #include "analysis/stacks.h"
-#include "profdata/top.h"
+#include "analysis/top.h"
 #include "util/hashmap.h"
 #include "util/versioned.h"
 
@@ -79,6 +80,26 @@ static int pick_sample_type(profdata_top *t, const profdata_profile *p, const ch
 	return PROFDATA_ENOTFOUND;
 }
 
+/*
+ * A frame known by its address alone is named by its binary, "[libc.so.6]",
+ * as pprof names what it could not symbolize: 1 and the name in b, or 0
+ * when it has no function-less address in a mapping with a path.
+ */
+static int binary_name(const profdata_profile *p, const profdata_frame *fr, int has_function, pd_strbuf *b)
+{
+	profdata_mapping m;
+	if (has_function || !fr->has_address || !fr->mapping || profdata_profile_mapping(p, fr->mapping - 1, &m) != 0)
+		return 0;
+	const char *path = text_of(p, m.path_id), *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (!*base)
+		return 0;
+	b->n = 0;
+	return pd_strbuf_add(b, "[", 1) || pd_strbuf_add(b, base, strlen(base)) || pd_strbuf_add(b, "]", 1)
+	               ? PROFDATA_ENOMEM
+	               : 1;
+}
+
 /* Append the row name of frame `fr` (its rendered name `name`) for `group`. */
 static int row_name(const profdata_profile *p, const profdata_frame *fr, const char *name, size_t len, int group,
                     pd_strbuf *b)
@@ -86,19 +107,25 @@ static int row_name(const profdata_profile *p, const profdata_frame *fr, const c
 	profdata_function fn;
 	size_t fi;
 	const char *file = NULL;
-	if (fr->function_id && profdata_profile_find_function(p, fr->function_id, &fi) == 0 &&
-	    profdata_profile_function(p, fi, &fn) == 0 && fn.source_file_id)
+	int has_function = fr->function_id && profdata_profile_find_function(p, fr->function_id, &fi) == 0 &&
+	                   profdata_profile_function(p, fi, &fn) == 0 && fn.name_id;
+	if (has_function && fn.source_file_id)
 		file = text_of(p, fn.source_file_id);
+	int rc = binary_name(p, fr, has_function, b);
+	if (rc)
+		return rc < 0 ? rc : 0;
 	b->n = 0;
 	if (group == PROFDATA_TOP_FILES && file && *file)
 		return pd_strbuf_add(b, file, strlen(file));
 	if (pd_strbuf_add(b, name, len))
 		return PROFDATA_ENOMEM;
-	if (group != PROFDATA_TOP_LINES || !file || !*file || fr->line <= 0)
+	/* pprof -lines: "name file:line", or "name file" where the line is not known. */
+	if (group != PROFDATA_TOP_LINES || ((!file || !*file) && fr->line <= 0))
 		return 0;
 	char line[24];
-	int n = snprintf(line, sizeof line, ":%" PRId32, fr->line);
-	if (pd_strbuf_add(b, " ", 1) || pd_strbuf_add(b, file, strlen(file)) || pd_strbuf_add(b, line, (size_t)n))
+	int n = fr->line > 0 ? snprintf(line, sizeof line, ":%" PRId32, fr->line) : 0;
+	if (pd_strbuf_add(b, " ", 1) || pd_strbuf_add(b, file ? file : "", file ? strlen(file) : 0) ||
+	    pd_strbuf_add(b, line, (size_t)n))
 		return PROFDATA_ENOMEM;
 	return 0;
 }
@@ -245,13 +272,28 @@ static int check_samples(profdata_top *t, const profdata_profile *p)
 	return pd_diag_error(&t->diag, PROFDATA_EUNSUPPORTED, PD_NO_OFFSET, 0, "top: the input holds no samples");
 }
 
-int profdata_top_new(profdata_top **out, const profdata_profile *p, const profdata_top_options *opts)
+/* A new handle, its diagnostics named "top": NULL for want of memory. */
+static profdata_top *top_alloc(void)
 {
 	profdata_top *t = calloc(1, sizeof *t);
-	*out = t;
+	if (t)
+		pd_diag_init(&t->diag, "top");
+	return t;
+}
+
+int pd_top_fail(profdata_top **out, int code, const char *message)
+{
+	profdata_top *t = *out = top_alloc();
 	if (!t)
 		return PROFDATA_ENOMEM;
-	pd_diag_init(&t->diag, "top");
+	return pd_diag_error(&t->diag, code, PD_NO_OFFSET, 0, "%s", message);
+}
+
+int pd_top_new(profdata_top **out, const profdata_profile *p, const profdata_top_options *opts)
+{
+	profdata_top *t = *out = top_alloc();
+	if (!t)
+		return PROFDATA_ENOMEM;
 	size_t index = 0;
 	profdata_top_options o;
 	int rc = adopt_options(t, opts, &o);

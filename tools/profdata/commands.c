@@ -28,11 +28,16 @@ static const tool_command command_table[] = {
 	  "counts them. Of a file with several heap dumps, the first (as VisualVM shows it), unless --dump "
 	  "names another or all. With --retained: from the model, with the bytes the instances of each class "
 	  "keep alive together." },
-	{ "top", cmd_top, READING | OPTION_BIT(OPT_JSON) | OPTION_BIT(OPT_DUMP) | OPTION_BIT(OPT_TOP_N),
+	{ "top", cmd_top, READING | OPTION_BIT(OPT_JSON) | OPTION_BIT(OPT_DUMP) | OPTION_BIT(OPT_LIMIT) |
+	                  OPTION_BIT(OPT_LINES) | OPTION_BIT(OPT_FILES) | OPTION_BIT(OPT_SAMPLE_TYPE) |
+	                  OPTION_BIT(OPT_SYMBOLIZE) | OPTION_BIT(OPT_SYSROOT) | OPTION_BIT(OPT_DEBUG_DIR),
 	  { FILE_OPERAND }, 1,
-	  "the biggest objects by retained size",
-	  "Builds the model and the dump's dominator tree, and shows the N objects of largest retained size: "
-	  "id, class, shallow and retained bytes. On a terminal a progress line shows each phase." },
+	  "the busiest functions of a profile, or the biggest objects of a heap dump",
+	  "A profile of samples (a CPU profile): each function's flat value (samples it was running in) and "
+	  "cumulative value (samples it was anywhere on the stack in), busiest first, as pprof -top shows "
+	  "them; native frames are named as convert names them. A heap dump: the model and the dump's "
+	  "dominator tree, and the N objects of largest retained size: id, class, shallow and retained "
+	  "bytes. On a terminal a progress line shows each phase." },
 	{ "path", cmd_path, READING | OPTION_BIT(OPT_JSON) | OPTION_BIT(OPT_DUMP),
 	  { FILE_OPERAND, { "OBJECT-ID", "an object's or a class's id: decimal, or hexadecimal with 0x", COMPLETE_NOTHING } },
 	  2, "the shortest path from a GC root to an object",

@@ -8,6 +8,8 @@
 #ifndef PROFDATA_TOOL_COMMANDS_H
 #define PROFDATA_TOOL_COMMANDS_H
 
+#include <profdata/profdata.h>
+
 #include "options.h"
 
 #define OPERANDS_MAX 2
@@ -48,6 +50,8 @@ int cmd_histo(const tool_args *a);
 int cmd_check(const tool_args *a);
 int cmd_formats(const tool_args *a);
 int cmd_top(const tool_args *a);
+/* top of a profile of samples (sample_top.c): the exit status. */
+int show_sample_top(const tool_args *a, const profdata_profile *p);
 int cmd_path(const tool_args *a);
 int cmd_histo_retained(const tool_args *a);
 int cmd_convert(const tool_args *a);

@@ -105,33 +105,6 @@ static int format_from_name(const tool_args *a, const char **to, long *gzip)
 	return 0;
 }
 
-/*
- * convert names the native frames of a profile whose format can have them
- * named (its reader takes "symbolize") unless told not to, or unless it is
- * rewritten in its own format (which holds addresses: nothing to gain).
- * symbolize=auto names them when this build can and the binaries are there,
- * with a warning for each binary that is not.
- */
-static int add_symbolize_options(tool_input *in, const tool_args *a, const char *to)
-{
-	int own_format = in->format && strcmp(profdata_format_name(in->format), to) == 0;
-	const char *when = a->symbolize ? a->symbolize : own_format ? "none" : "auto";
-	if (!input_reads_option(in, "symbolize")) {
-		if (a->symbolize && strcmp(a->symbolize, "none") != 0 && !a->quiet)
-			fprintf(stderr, "profdata: %s: %s input has no native frames to name; --symbolize does nothing\n",
-			        in->path, in->format ? profdata_format_name(in->format) : "this");
-		return 0;
-	}
-	if (strcmp(when, "none") == 0)
-		return 0;
-	int status = input_add_option(in, "symbolize", strcmp(when, "yes") == 0 ? "1" : "auto");
-	if (status == 0 && a->sysroot)
-		status = input_add_option(in, "sysroot", a->sysroot);
-	if (status == 0 && a->debug_dir)
-		status = input_add_option(in, "debug_dir", a->debug_dir);
-	return status;
-}
-
 static int open_output(const tool_args *a, long gzip, profdata_writer **w)
 {
 	int e = output_open(w, a->operand[0], a->operand[1], a->force);
@@ -175,7 +148,7 @@ int cmd_convert(const tool_args *a)
 	if (status || (status = input_open(&in, a, a->operand[0])) != 0)
 		return status;
 	profdata_writer *w = NULL;
-	status = add_symbolize_options(&in, a, to);
+	status = input_name_frames(&in, a, !in.format || strcmp(profdata_format_name(in.format), to) != 0);
 	if (status == 0 && (status = open_output(a, gzip, &w)) == 0) {
 		status = run_conversion(&in, w, a, to);
 		progress_end(&in.progress);

@@ -22,15 +22,15 @@ typedef struct heap_view {
 	progress_line progress;
 } heap_view;
 
-/* The model of the command's file and its heap analysis: 0, or the exit status having said why. */
-static int load_heap(const tool_args *a, heap_view *v)
+static void free_heap(heap_view *v)
 {
-	tool_input in;
-	memset(v, 0, sizeof(*v));
-	int status = load_profile(&in, a, &v->p);
-	if (status)
-		return status;
-	input_close(&in);
+	profdata_heap_free(v->h);
+	profdata_profile_free(v->p);
+}
+
+/* The heap analysis of a model v->p holds (freed, with v->p, on failure): 0, or the exit status having said why. */
+static int analyse_heap(const tool_args *a, heap_view *v)
+{
 	profdata_heap_options ho = PROFDATA_HEAP_OPTIONS_INIT;
 	ho.dump = a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS ? 0 : a->dump;
 	if (progress_wanted(a->quiet)) {
@@ -47,14 +47,31 @@ static int load_heap(const tool_args *a, heap_view *v)
 		v->p = NULL;
 		return e == PROFDATA_ENOTFOUND ? EXIT_USAGE : EXIT_INVALID;
 	}
+	if (profdata_heap_reachable_count(v->h) == 0) {
+		/* Without GC roots nothing is reachable and nothing retains: say so rather than print an empty table. */
+		fprintf(stderr, "profdata: %s: the dump has no GC roots (the %s input names none), so no object is reachable "
+		        "and none retains anything; histo gives the instances and shallow bytes per class\n",
+		        a->operand[0], profdata_profile_meta(v->p)->format);
+		free_heap(v);
+		v->h = NULL;
+		v->p = NULL;
+		return EXIT_INVALID;
+	}
 	return 0;
 }
 
-static void free_heap(heap_view *v)
+/* The model of the command's file and its heap analysis: 0, or the exit status having said why. */
+static int load_heap(const tool_args *a, heap_view *v)
 {
-	profdata_heap_free(v->h);
-	profdata_profile_free(v->p);
+	tool_input in;
+	memset(v, 0, sizeof(*v));
+	int status = load_profile(&in, a, &v->p);
+	if (status)
+		return status;
+	input_close(&in);
+	return analyse_heap(a, v);
 }
+
 
 /* The dump's id of a node: the object's, or the class's for a class object. */
 static unsigned long long node_id(const profdata_profile *p, const profdata_heap *h, size_t node)
@@ -85,6 +102,19 @@ static const char *object_class_name(const profdata_profile *p, size_t i, char *
 		return "<unknown class>";
 	size_t n = profdata_java_name(internal, strlen(internal), buf, cap);
 	return n < cap ? buf : internal;
+}
+
+/* A node's class in Java form; a class object names the class it stands for: "class java.util.HashMap". */
+static const char *node_class_name(const profdata_profile *p, const profdata_heap *h, size_t node, char *buf,
+                                   size_t cap)
+{
+	size_t c;
+	profdata_class_info ci;
+	if (!profdata_heap_node_class(h, node, &c) || profdata_profile_class(p, c, &ci) != 0 || !ci.name)
+		return object_class_name(p, node, buf, cap);
+	int n = snprintf(buf, cap, "class ");
+	size_t len = profdata_java_name(ci.name, strlen(ci.name), buf + n, cap - (size_t)n);
+	return len < cap - (size_t)n ? buf : ci.name;
 }
 
 /* Bytes retained by a histogram entry's class (by id, or by element type for class-less arrays). */
@@ -156,40 +186,61 @@ int cmd_histo_retained(const tool_args *a)
 	return status ? status : finish_stdout(0);
 }
 
-int cmd_top(const tool_args *a)
+/* The biggest objects of the dump v holds, by retained size. */
+static int show_heap_top(const tool_args *a, heap_view *v)
 {
-	heap_view v;
-	int status = load_heap(a, &v);
-	if (status)
-		return status;
-	size_t want = (size_t)a->top_n, *top = malloc((want ? want : 1) * sizeof(*top));
+	size_t want = a->limit < 0 ? 20 : (size_t)a->limit, *top = malloc((want ? want : 1) * sizeof(*top));
 	size_t n = 0;
 	if (top)
-		profdata_heap_top_nodes(top, &n, v.h, want);
-	progress_end(&v.progress);
+		profdata_heap_top_nodes(top, &n, v->h, want);
+	progress_end(&v->progress);
 	char name[512];
 	if (a->json)
 		printf("{\"objects\":[");
 	else
 		printf("%6s %20s %12s %16s  %s\n", "rank", "id", "shallow", "retained", "class");
 	for (size_t k = 0; k < n; k++) {
-		const char *cls = object_class_name(v.p, top[k], name, sizeof(name));
-		unsigned long long shallow = profdata_heap_size(v.h, top[k]);
-		unsigned long long id = node_id(v.p, v.h, top[k]);
-		unsigned long long retained = profdata_heap_retained(v.h, top[k]);
+		const char *cls = node_class_name(v->p, v->h, top[k], name, sizeof(name));
+		unsigned long long shallow = profdata_heap_size(v->h, top[k]);
+		unsigned long long id = node_id(v->p, v->h, top[k]);
+		unsigned long long retained = profdata_heap_retained(v->h, top[k]);
 		if (a->json) {
+			/* A class object's class is java.lang.Class; the class it stands for is its own key. */
 			printf("%s{\"id\":%llu,\"class\":", k ? "," : "", id);
-			json_string(cls);
+			json_string(strncmp(cls, "class ", 6) == 0 ? "java.lang.Class" : cls);
+			if (strncmp(cls, "class ", 6) == 0)
+				printf(",\"class_object\":"), json_string(cls + 6);
 			printf(",\"shallow\":%llu,\"retained\":%llu}", shallow, retained);
 		} else {
-			printf("%6zu %20llu %12llu %16llu  %s\n", k + 1, id, shallow, retained, cls);
+			printf("%6zu %#20llx %12llu %16llu  %s\n", k + 1, id, shallow, retained, cls);
 		}
 	}
 	if (a->json)
 		printf("]}\n");
 	free(top);
-	free_heap(&v);
 	return finish_stdout(0);
+}
+
+int cmd_top(const tool_args *a)
+{
+	tool_input in;
+	heap_view v;
+	memset(&v, 0, sizeof v);
+	int status = load_profile(&in, a, &v.p);
+	if (status)
+		return status;
+	input_close(&in);
+	/* No heap dump: a profile of samples, or of trace events, or an input that has neither (top says which). */
+	if (profdata_profile_count(v.p, PROFDATA_TABLE_OBJECTS) == 0) {
+		status = show_sample_top(a, v.p);
+		profdata_profile_free(v.p);
+		return status;
+	}
+	if ((status = analyse_heap(a, &v)) != 0)
+		return status;
+	status = show_heap_top(a, &v);
+	free_heap(&v);
+	return status;
 }
 
 static const char *root_kind_name(int kind)
@@ -266,7 +317,7 @@ static void print_path(const tool_args *a, const profdata_profile *p, const prof
 				printf(",\"index\":%lld", st->index);
 			printf("}");
 		} else {
-			printf("%*s%s  %s%s@%llu\n", (int)(2 * k), "", how, profdata_heap_node_class(h, st->node, &c) ? "class " : "",
+			printf("%*s%s  %s%s@0x%llx\n", (int)(2 * k), "", how, profdata_heap_node_class(h, st->node, &c) ? "class " : "",
 			       cls, id);
 		}
 	}
@@ -284,7 +335,7 @@ static int find_node(const tool_args *a, const heap_view *v, unsigned long long 
 	}
 	if (found && profdata_heap_reachable(v->h, *node))
 		return 0;
-	fprintf(stderr, "profdata: %s: object %llu is %s\n", a->operand[0], id, !found ? "not in the dump" : "unreachable");
+	fprintf(stderr, "profdata: %s: object 0x%llx is %s\n", a->operand[0], id, !found ? "not in the dump" : "unreachable");
 	return EXIT_INVALID;
 }
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "load.h"
 
+#include "commands.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -76,11 +78,50 @@ int input_read(tool_input *in, profdata_profile **out)
 	return 0;
 }
 
+/*
+ * Native frames are named (the reader takes "symbolize") unless told not
+ * to, or unless by_default is 0 (a rewrite in the input's own format, which
+ * holds addresses: nothing to gain). symbolize=auto names them when this
+ * build can and the binaries are there, with a warning for each binary
+ * that is not.
+ */
+int input_name_frames(tool_input *in, const tool_args *a, int by_default)
+{
+	const char *when = a->symbolize ? a->symbolize : by_default ? "auto" : "none";
+	if (!input_reads_option(in, "symbolize")) {
+		if (a->symbolize && strcmp(a->symbolize, "none") != 0 && !a->quiet)
+			fprintf(stderr, "profdata: %s: %s input has no native frames to name; --symbolize does nothing\n",
+			        in->path, in->format ? profdata_format_name(in->format) : "this");
+		return 0;
+	}
+	if (strcmp(when, "none") == 0)
+		return 0;
+	int status = input_add_option(in, "symbolize", strcmp(when, "yes") == 0 ? "1" : "auto");
+	if (status == 0 && a->sysroot)
+		status = input_add_option(in, "sysroot", a->sysroot);
+	if (status == 0 && a->debug_dir)
+		status = input_add_option(in, "debug_dir", a->debug_dir);
+	return status;
+}
+
+int input_skip_primitive_data(tool_input *in)
+{
+	if (input_reads_option(in, "primitive_data") && !strstr(in->option_text, "primitive_data="))
+		return input_add_option(in, "primitive_data", "0");
+	return 0;
+}
+
 int load_profile(tool_input *in, const tool_args *a, profdata_profile **out)
 {
 	*out = NULL;
 	int status = input_open(in, a, a->operand[0]);
-	if (status == 0 && (status = input_read(in, out)) != 0)
+	if (status == 0)
+		status = input_skip_primitive_data(in);
+	if (status == 0 && command_takes(a->command, OPT_SYMBOLIZE))
+		status = input_name_frames(in, a, 1);
+	if (status == 0)
+		status = input_read(in, out);
+	if (status)
 		input_close(in);
 	return status;
 }

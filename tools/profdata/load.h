@@ -38,7 +38,23 @@ int input_failed(tool_input *in, int code);
 /* Read the whole input into *out, then say its warnings: 0, or the exit status having said why. */
 int input_read(tool_input *in, profdata_profile **out);
 
-/* input_open() and input_read() of the command's first operand; on failure the input is closed. */
+/* Ask the reader to name native frames, as --symbolize says or else (by_default) auto: 0, or EXIT_USAGE. */
+int input_name_frames(tool_input *in, const tool_args *a, int by_default);
+
+/*
+ * Ask the reader to skip primitive arrays' elements (HPROF's
+ * primitive_data=0) unless --read-option says otherwise: an analysis never
+ * reads them, and a gzip'd dump holding a 512 MiB byte[] then costs no
+ * 512 MiB. 0, or EXIT_USAGE.
+ */
+int input_skip_primitive_data(tool_input *in);
+
+/*
+ * input_open() and input_read() of the command's first operand, for the
+ * commands that analyse the model: without primitive arrays' elements, and
+ * with native frames named when the command takes --symbolize. On failure
+ * the input is closed.
+ */
 int load_profile(tool_input *in, const tool_args *a, profdata_profile **out);
 
 /* Free the reader; again is harmless. */

@@ -30,7 +30,9 @@ typedef enum option_id {
 	OPT_LIMIT,
 	OPT_DUMP,
 	OPT_RETAINED,
-	OPT_TOP_N,
+	OPT_LINES,
+	OPT_FILES,
+	OPT_SAMPLE_TYPE,
 	OPT_SYMBOLIZE,
 	OPT_SYSROOT,
 	OPT_DEBUG_DIR,
@@ -86,9 +88,9 @@ typedef struct tool_args {
 	char **rest;           /* a raw command's words, after its name */
 	int rest_count;
 	unsigned long given;   /* OPTION_BIT(id) of every option given */
-	int help, version, quiet, json, strict, via_model, force, retained;
-	const char *from, *to, *symbolize, *sysroot, *debug_dir;
-	long gzip, limit, dump, top_n;
+	int help, version, quiet, json, strict, via_model, force, retained, lines, files;
+	const char *from, *to, *symbolize, *sysroot, *debug_dir, *sample_type;
+	long gzip, limit, dump;
 	char read_options[OPTION_LIST_SIZE];  /* "k=v,k=v" from --read-option */
 	char write_options[OPTION_LIST_SIZE]; /* from --option */
 } tool_args;

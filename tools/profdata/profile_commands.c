@@ -244,8 +244,7 @@ int cmd_check(const tool_args *a)
 	 * of validity. Primitive arrays' elements are not: an HPROF stream (gzip,
 	 * a pipe) reads past them rather than hold a 512 MiB array.
 	 */
-	if (input_reads_option(&in, "primitive_data") && !strstr(in.option_text, "primitive_data="))
-		status = input_add_option(&in, "primitive_data", "0");
+	status = input_skip_primitive_data(&in);
 	if (status == 0)
 		status = input_read(&in, &p);
 	size_t problems = status == 0 ? profdata_reader_warning_count(in.reader) : 0;
