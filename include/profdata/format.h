@@ -122,8 +122,11 @@ typedef struct profdata_read_options {
  * a line and a frame per inlined call, read from the binary's ELF symbols and
  * DWARF (and separate debug files); "sysroot=DIR" and "debug_dir=DIR" say
  * where the binaries and debug files are. "symbolize=auto" does it when the
- * library was built with it (elfutils' libdw), "symbolize=none" not at all
- * (the default). Works in profdata_read(), profdata_decode() and
+ * library was built with it (elfutils' libdw), "symbolize=none" not at all.
+ * The default is none: the library opens no file an input names unless its
+ * caller asks (an input's maps may name any path, and a program reading
+ * untrusted profiles must choose that). The profdata tool asks for auto,
+ * and says so in its help (--symbolize). Works in profdata_read(), profdata_decode() and
  * profdata_convert(). Errors: PROFDATA_EUNSUPPORTED for symbolize=1 in a
  * build without it, PROFDATA_EINVAL for another value. A binary that is
  * missing or unusable is one warning on the reader (its path and why), never
