@@ -357,6 +357,34 @@ PROFDATA_API int profdata_profile_trace_context_sized(const profdata_profile *p,
 #define profdata_profile_trace_context(p, i, out) \
 	profdata_profile_trace_context_sized((p), (i), (out), sizeof(*(out)))
 
+#ifdef PROFDATA_EXPERIMENTAL
+/*
+ * Experimental (0.3): a sample's frames with their names, in one call
+ * instead of a lookup per sample, stack, frame, function and class.
+ */
+typedef struct profdata_named_frame {
+	uint64_t frame_id;
+	const char *function;  /* the function's name as the format gives it ("hashCode", "main"); NULL none */
+	const char *class_name; /* its class, JVM internal form ("java/lang/String"); NULL none (native code) */
+	const char *signature; /* JVM: "(I)V"; NULL none */
+	const char *file;      /* its source file; NULL none */
+	int32_t line;          /* a line number or a PROFDATA_LINE_* value */
+	uint64_t address;      /* native PC, when has_address */
+	int has_address;
+} profdata_named_frame;
+
+/*
+ * The frames of sample `sample`'s stack, innermost first, into out[0 ..
+ * cap): *count gets how many the stack has (more than cap: call again with
+ * room for them). Strings are borrowed from the profile. 0, or
+ * PROFDATA_ENOTFOUND when there is no such sample or its stack is not in
+ * the profile (no message: a lookup, doc/conventions.md). A frame id the
+ * profile does not hold gives a frame with no names. Threads: a read.
+ */
+PROFDATA_EXPERIMENTAL_API int profdata_profile_sample_frames(profdata_named_frame *out, size_t cap, size_t *count,
+                                                            const profdata_profile *p, size_t sample);
+#endif
+
 /* ---- names ---- */
 
 /*

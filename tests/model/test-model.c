@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The model: built through events, replayed as events, compared. */
+#define PROFDATA_EXPERIMENTAL
 #include "support.h"
 
 #include <stdlib.h>
@@ -370,6 +371,29 @@ START_TEST(an_id_repeated_in_one_dump_is_said_and_counted_past_the_kept)
 }
 END_TEST
 
+START_TEST(a_sample_s_frames_come_with_their_names)
+{
+	profdata_profile *p = synthetic(8);
+	profdata_named_frame f[2];
+	size_t n;
+	ck_assert_int_eq(profdata_profile_sample_frames(f, 1, &n, p, 0), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(profdata_profile_sample_frames(f, 2, &n, p, 0), 0);
+	ck_assert_uint_eq(f[0].frame_id, 8);
+	ck_assert_ptr_null(f[0].function);
+	ck_assert(f[0].has_address && f[0].address == 0x401000);
+	ck_assert_uint_eq(f[1].frame_id, 7);
+	ck_assert_str_eq(f[1].function, "run");
+	ck_assert_str_eq(f[1].class_name, "Foo");
+	ck_assert_str_eq(f[1].signature, "()V");
+	ck_assert_str_eq(f[1].file, "Foo.java");
+	ck_assert_int_eq(f[1].line, 12);
+	ck_assert_int_eq(profdata_profile_sample_frames(f, 2, &n, p, 99), PROFDATA_ENOTFOUND);
+	ck_assert_uint_eq(n, 0);
+	profdata_profile_free(p);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("model");
@@ -382,6 +406,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, objects_keep_their_dump_and_heap);
 	tcase_add_test(tc, builder_rejects_objects_outside_a_dump);
 	tcase_add_test(tc, an_id_repeated_in_a_later_dump_is_no_problem);
+	tcase_add_test(tc, a_sample_s_frames_come_with_their_names);
 	tcase_add_test(tc, an_id_repeated_in_one_dump_is_said_and_counted_past_the_kept);
 	tcase_add_test(tc, unsorted_ids_are_found_through_the_hash_index);
 	suite_add_tcase(s, tc);
