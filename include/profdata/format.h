@@ -202,9 +202,19 @@ PROFDATA_API void profdata_encoder_free(profdata_encoder *e);
  * Convert in one pass: decode `in` into an encoder for `wopts` on `out`.
  * Errors are on `in` (input) or `out` (output); the return code is the
  * first failure's own code, the decoder's or the encoder's.
+ * profdata_convert_error() gives the one to show.
  */
 PROFDATA_API int profdata_convert(profdata_reader *in, const profdata_read_options *ropts,
                                   profdata_writer *out, const profdata_write_options *wopts);
+
+/*
+ * (0.3) The failure of a profdata_convert() on `in` and `out`, in one
+ * place: the writer's error when the output side failed (an encoder's
+ * refusal, a failed write), else the reader's; NULL when neither has one.
+ * Borrowed from the handle it comes from. Threads: as calls on `in` and
+ * `out`.
+ */
+PROFDATA_API const profdata_error *profdata_convert_error(const profdata_reader *in, const profdata_writer *out);
 
 #ifdef __cplusplus
 }

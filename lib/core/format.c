@@ -312,3 +312,9 @@ int profdata_convert(profdata_reader *in, const profdata_read_options *ropts, pr
 	profdata_encoder_free(enc);
 	return e;
 }
+
+const profdata_error *profdata_convert_error(const profdata_reader *in, const profdata_writer *out)
+{
+	const profdata_error *e = out ? profdata_writer_error(out) : NULL;
+	return e ? e : in ? profdata_reader_error(in) : NULL;
+}

@@ -476,11 +476,15 @@ size_t profdata_writer_warning_count(const profdata_writer *w) { return w->diag.
 const profdata_error *profdata_writer_warning(const profdata_writer *w, size_t i) { return pd_diag_warning(&w->diag, i); }
 pd_diag *pd_out_diag(profdata_writer *w) { return &w->diag; }
 
+/*
+ * Only a failed write happens at a place in the output worth naming; what
+ * an encoder refuses is about the input, wherever the output stood.
+ */
 int pd_out_error(profdata_writer *w, int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	pd_diag_verror(&w->diag, code, w->offset, 0, fmt, ap);
+	pd_diag_verror(&w->diag, code, code == PROFDATA_EIO ? w->offset : PD_NO_OFFSET, 0, fmt, ap);
 	va_end(ap);
 	return code;
 }

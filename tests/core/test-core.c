@@ -193,6 +193,9 @@ static int convert_heap_dump(const char *format, char *msg, size_t cap)
 	int rc = profdata_convert(r, NULL, w, &o);
 	const profdata_error *e = profdata_writer_error(w);
 	snprintf(msg, cap, "%s", e ? e->message : "");
+	/* The one place a caller looks: the writer's refusal, with no place in the output to name. */
+	ck_assert_ptr_eq(profdata_convert_error(r, w), e);
+	ck_assert(!e || e->offset == UINT64_MAX);
 	profdata_writer_free(w);
 	profdata_reader_free(r);
 	return rc;
@@ -211,6 +214,24 @@ START_TEST(a_heap_dump_to_a_format_of_samples_is_refused_with_the_reason)
 }
 END_TEST
 
+START_TEST(a_conversion_s_failure_is_in_one_place)
+{
+	static const char not_a_profile[] = "this is no profile";
+	profdata_reader *r = NULL;
+	profdata_writer *w = NULL;
+	profdata_write_options o = PROFDATA_WRITE_OPTIONS_INIT;
+	o.format = "hprof";
+	ck_assert_int_eq(profdata_reader_open_memory(&r, not_a_profile, sizeof not_a_profile - 1, "text"), 0);
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	ck_assert_int_eq(profdata_convert(r, NULL, w, &o), PROFDATA_EFORMAT);
+	ck_assert_ptr_eq(profdata_convert_error(r, w), profdata_reader_error(r));
+	ck_assert_str_eq(profdata_convert_error(r, w)->name, "text");
+	ck_assert_ptr_null(profdata_convert_error(NULL, NULL));
+	profdata_writer_free(w);
+	profdata_reader_free(r);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("core");
@@ -225,6 +246,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, the_core_asks_a_read_transform_s_gate);
 	tcase_add_test(tc, an_encoder_s_dropped_events_are_counted_and_said_once);
 	tcase_add_test(tc, a_heap_dump_to_a_format_of_samples_is_refused_with_the_reason);
+	tcase_add_test(tc, a_conversion_s_failure_is_in_one_place);
 	suite_add_tcase(s, tc);
 	return s;
 }

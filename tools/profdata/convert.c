@@ -132,10 +132,11 @@ static int run_conversion(tool_input *in, profdata_writer *w, const tool_args *a
 	}
 	if (e == 0)
 		e = profdata_writer_close(w);
-	if (e == 0 || profdata_reader_error(in->reader))
-		return e == 0 ? 0 : input_failed(in, e);
+	if (e == 0)
+		return 0;
 	progress_end(&in->progress);
-	report(a->operand[1], profdata_writer_error(w), e);
+	const profdata_error *err = profdata_convert_error(in->reader, w);
+	report(err && err == profdata_writer_error(w) ? a->operand[1] : in->path, err, e);
 	return failure_status(e);
 }
 
