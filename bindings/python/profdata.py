@@ -10,16 +10,19 @@
         print(row.name, row.instances, row.bytes)
     profdata.convert("cpu.prof", "cpu.folded")          # the format from the name's ending
 
-A missing file raises FileNotFoundError (an unreadable one PermissionError),
+A missing file raises FileNotFoundError (an unreadable one PermissionError, a
+folder IsADirectoryError, for input and output alike),
 an input that is not valid profdata.FormatError (with .filename, .offset and
 .line), other failures profdata.Error; repairs made while reading a damaged
 input are reported through the warnings module as profdata.ProfdataWarning.
 A Profile used after close() raises ValueError, as a closed file does.
 
-The shared library is found through PROFDATA_LIBRARY (a path), else its
-soname (libprofdata.so.0.3, through the dynamic linker's search path), else
+The shared library is found through PROFDATA_LIBRARY (a path), else where
+`meson install` puts the library of the Meson build tree this module was
+built beside (recorded in the wheel by build_backend.py), else its soname
+(libprofdata.so.0.3, through the dynamic linker's search path), else
 ctypes.util.find_library, else the lib folders of the prefix this module was
-installed under.
+installed under, else that build tree's own library (README.md says why).
 """
 import collections
 import ctypes
@@ -27,8 +30,10 @@ import ctypes.util
 import errno
 import glob
 import os
+import re
 import sys
 import warnings as _warnings
+from typing import List, Optional
 
 __all__ = ["Error", "FormatError", "ProfdataWarning", "Profile", "open", "histogram", "convert",
            "version", "formats", "format_for_filename", "TABLES", "HistogramRow", "Class", "Object", "Reference", "Thread", "Frame",
@@ -37,11 +42,19 @@ __all__ = ["Error", "FormatError", "ProfdataWarning", "Profile", "open", "histog
 SONAME = "libprofdata.so.0.3"  # this release's (doc/api-policy.md)
 
 
-def _candidates():
+# The libraries of the Meson build trees found beside the source when the
+# wheel was built (build_backend.py fills these lines in): where `meson
+# install` puts them, and the build trees' own files. Empty in the source tree
+# and in a `meson install`.
+_INSTALLED_LIBRARIES: List[str] = []
+_BUILD_TREE_LIBRARIES: List[str] = []
+
+
+def _candidates() -> List[str]:
     env = os.environ.get("PROFDATA_LIBRARY")
     if env:
         return [env]
-    found = [SONAME]
+    found = _INSTALLED_LIBRARIES + [SONAME]
     name = ctypes.util.find_library("profdata")
     if name:
         found.append(name)
@@ -54,17 +67,21 @@ def _candidates():
             found += sorted(glob.glob(os.path.join(prefix, pattern, SONAME)))
     for prefix in ("/usr/local", "/usr"):
         found += sorted(glob.glob(os.path.join(prefix, "lib*", "*", SONAME)))
-    return found
+    return found + _BUILD_TREE_LIBRARIES
 
 
-def _load():
+def _load() -> ctypes.CDLL:
     tried = []
     for path in _candidates():
+        if os.sep in path and not os.path.exists(path):
+            tried.append("%s (no such file)" % path)
+            continue
         try:
             return ctypes.CDLL(path)
         except OSError as e:
             tried.append("%s (%s)" % (path, e))
-    raise ImportError("libprofdata not found; set PROFDATA_LIBRARY to its path. Tried: " + "; ".join(tried))
+    raise ImportError("libprofdata not found; install it (meson install), or set PROFDATA_LIBRARY to its path."
+                      " Tried: " + "; ".join(tried))
 
 
 _lib = _load()
@@ -213,6 +230,7 @@ _sig = {
     "profdata_format_can_read": (ctypes.c_int, [_P]),
     "profdata_format_can_write": (ctypes.c_int, [_P]),
     "profdata_format_for_filename": (ctypes.c_int, [ctypes.POINTER(_P), ctypes.c_char_p]),
+    "profdata_reader_sniff": (ctypes.c_int, [_P, ctypes.POINTER(_P)]),
     "profdata_table_name": (ctypes.c_char_p, [ctypes.c_int]),
     "profdata_table_from_name": (ctypes.c_int, [ctypes.POINTER(ctypes.c_int), ctypes.c_char_p]),
 }
@@ -254,13 +272,24 @@ _KINDS = {0: "instance", 1: "object-array", 2: "primitive-array"}
 class Error(Exception):
     """A failure reported by libprofdata: code, file name, byte offset, line, message."""
 
-    def __init__(self, code, name=None, offset=None, line=None, message=None):
+    def __init__(self, code: int, name: Optional[str] = None, offset: Optional[int] = None,
+                 line: Optional[int] = None, message: Optional[str] = None) -> None:
         self.code, self.filename, self.offset, self.line = code, name, offset, line
         self.name = name  # kept from 0.1
         self.message = message or _lib.profdata_strerror(code).decode()
         where = "" if not line else ", line %d" % line
         where += "" if offset is None else ", byte %d" % offset
-        super().__init__("%s%s: %s" % (name or "profdata", where, self.message))
+        super().__init__("%s%s: %s" % (name or "profdata", where, _unplaced(self.message, offset, line)))
+
+
+def _unplaced(message: str, offset: Optional[int], line: Optional[int]) -> str:
+    """The message without the place Error already gives, as the tool prints it: decoders
+    may repeat the offset ("... at offset N") or start with the line ("line L: ...")."""
+    if line:
+        message = re.sub(r"^(?:[^ ]+?: )?line %d: " % line, "", message, count=1)
+    if offset is not None:
+        message = re.sub(r" at offset %d(?![0-9])" % offset, "", message, count=1)
+    return message
 
 
 class FormatError(Error, ValueError):
@@ -319,6 +348,32 @@ def _open_reader(path):
                 raise os_err from exc
         raise exc
     return r
+
+
+def _output_errno(path: str) -> int:
+    """Why a file could not be created at `path`, as the system would say it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        return errno.EISDIR
+    if not os.path.isdir(folder):
+        return errno.ENOENT if not os.path.exists(folder) else errno.ENOTDIR
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return errno.EACCES
+    return errno.EIO
+
+
+def _open_writer(path) -> ctypes.c_void_p:
+    """A writer on `path`; an output the system refuses raises the OSError it names
+    (IsADirectoryError, FileNotFoundError, PermissionError), with the library's message."""
+    w = _P()
+    code = _lib.profdata_writer_open_path(ctypes.byref(w), os.fsencode(path))
+    if code < 0:
+        exc = _error(code, _lib.profdata_writer_error(w) if w else None)
+        _lib.profdata_writer_free(w)
+        if code == _EIO:
+            raise OSError(_output_errno(os.fsdecode(path)), exc.message, os.fsdecode(path)) from exc
+        raise exc
+    return w
 
 
 def _emit_warnings(count, get, stacklevel=3):
@@ -554,12 +609,10 @@ class Profile:
                          tuple(s.values[k] for k in range(s.nvalues)))
 
     def write(self, path, format, options=None):
-        w = _P()
-        code = _lib.profdata_writer_open_path(ctypes.byref(w), os.fsencode(path))
+        w = _open_writer(path)
         try:
-            if code >= 0:
-                wo = _WriteOptions(1, format.encode(), options.encode() if options else None)
-                code = _lib.profdata_write(self._handle(), w, ctypes.byref(wo))
+            wo = _WriteOptions(1, format.encode(), options.encode() if options else None)
+            code = _lib.profdata_write(self._handle(), w, ctypes.byref(wo))
             if code >= 0:
                 code = _lib.profdata_writer_close(w)
             if code < 0:
@@ -569,19 +622,40 @@ class Profile:
             _lib.profdata_writer_free(w)
 
 
+def _sniffed_format(reader: ctypes.c_void_p) -> Optional[str]:
+    """The format a read of `reader` will choose (its first bytes stay for that read), or None."""
+    f = _P()
+    if _lib.profdata_reader_sniff(reader, ctypes.byref(f)) == 0 and f:
+        return _lib.profdata_format_name(f).decode()
+    return None
+
+
+def _no_heap_dump(path, format: Optional[str], dump: int) -> "FormatError":
+    """An empty histogram says "nothing" where the truth is "not a heap dump": the
+    refusal `profdata histo` gives, in its words."""
+    return FormatError(_EFORMAT, os.fsdecode(path), None, None,
+                       "no objects to count: the input%s holds no heap dump%s"
+                       % (" (%s)" % format if format else "", " with that number (dump counts from 0)" if dump > 0 else ""))
+
+
 def histogram(path, format=None, dump=0):
     """[HistogramRow(name, instances, bytes)] of dump `dump` (-1: all), largest first, streaming.
-    Names are in Java form ("java.lang.String", "int[]")."""
+    Names are in Java form ("java.lang.String", "int[]"). An input with no objects to count (a
+    CPU profile, a dump number past the last) raises FormatError, as `profdata histo` refuses it."""
     r = _open_reader(path)
     h = _P()
     try:
+        shown = format or _sniffed_format(r)
         opts = _read_options(format, False, None)
         code = _lib.profdata_histogram_read(ctypes.byref(h), r, ctypes.byref(opts), dump)
         if code < 0:
             _raise(code, _lib.profdata_reader_error(r))
         _emit_warnings(_lib.profdata_reader_warning_count(r), lambda i: _lib.profdata_reader_warning(r, i))
+        count = _lib.profdata_histogram_count(h)
+        if count == 0:
+            raise _no_heap_dump(path, shown, dump)
         out = []
-        for i in range(_lib.profdata_histogram_count(h)):
+        for i in range(count):
             e = _lib.profdata_histogram_entry_at(h, i).contents
             out.append(HistogramRow(e.name.decode(errors="replace"), e.instances, e.bytes))
         return out
@@ -601,10 +675,7 @@ def convert(src, dst, to=None, options=None, read_format=None):
     r = _open_reader(src)
     w = _P()
     try:
-        code = _lib.profdata_writer_open_path(ctypes.byref(w), os.fsencode(dst))
-        if code < 0:
-            exc = _error(code, _lib.profdata_writer_error(w) if w else None)
-            raise OSError(errno.EIO, exc.message, os.fsdecode(dst)) from exc
+        w = _open_writer(dst)
         ro = _read_options(read_format, False, None)
         wo = _WriteOptions(1, to.encode(), options.encode() if options else None)
         code = _lib.profdata_convert(r, ctypes.byref(ro), w, ctypes.byref(wo))

@@ -172,3 +172,50 @@ def test_a_failed_heap_analysis_says_why():
             profdata.biggest_objects(p, 3, dump=5)
     assert info.value.code < 0
     assert "no dump 5" in info.value.message
+
+
+@needs("gperftools")
+def test_histogram_of_a_cpu_profile_is_refused_with_the_reason():
+    # As `profdata histo` says it: no empty list where the truth is "not a heap dump".
+    with pytest.raises(profdata.FormatError, match=r"cpu-1000hz\.prof: no objects to count: "
+                                                   r"the input \(gperftools\) holds no heap dump$"):
+        profdata.histogram(CPU)
+
+
+@needs("hprof")
+def test_histogram_of_a_dump_number_past_the_last_is_refused():
+    with pytest.raises(profdata.FormatError, match=r"\(hprof\) holds no heap dump with that number"):
+        profdata.histogram(DUMP, dump=3)
+
+
+@needs("hprof")
+def test_messages_give_the_offset_once(tmp_path):
+    bad = tmp_path / "idsize.hprof"
+    bad.write_bytes(b"JAVA PROFILE 1.0.2\0" + b"\0\0\0\3" + b"\0" * 8)
+    with pytest.raises(profdata.FormatError) as info:
+        profdata.open(bad)
+    assert info.value.offset == 19
+    assert "at offset 19" in info.value.message  # the library's words, kept
+    assert str(info.value) == "%s, byte 19: HPROF identifier size 3 is not supported (only 4 and 8)" % bad
+
+
+@needs("ibm-classic")
+def test_messages_give_the_line_once():
+    with pytest.raises(profdata.FormatError) as info:
+        profdata.open(os.path.join(DATA, "classic", "truncated.txt"), strict=True)
+    assert info.value.line == 17
+    assert str(info.value).endswith("truncated.txt, line 17, byte 546: the input ends inside a reference line;"
+                                    " its last reference is dropped")
+
+
+@needs("gperftools")
+def test_an_output_folder_is_a_directory_error_as_for_input(tmp_path):
+    with pytest.raises(IsADirectoryError) as info:
+        profdata.convert(CPU, tmp_path, "gperftools")
+    assert info.value.filename == str(tmp_path)
+    with profdata.open(CPU) as p, pytest.raises(IsADirectoryError):
+        p.write(tmp_path, "gperftools")
+    with pytest.raises(FileNotFoundError):
+        profdata.convert(CPU, tmp_path / "no" / "cpu.prof", "gperftools")
+    with pytest.raises(IsADirectoryError):
+        profdata.open(tmp_path)
