@@ -16,9 +16,10 @@ printf 'int main(void) { return 0; }\n' >"$work/empty.c"
 cc -o "$work/empty" "$work/empty.c" -Wl,--no-as-needed -lprofiler 2>/dev/null ||
   { echo "skipped: libprofiler is not installed (libgoogle-perftools-dev)"; exit 77; }
 command -v dpkg-query >/dev/null || { echo "skipped: not Debian; the quick start installs with apt-get"; exit 77; }
-# shellcheck source=../tools/deps.sh
-. "$src/tools/deps.sh"
+# shellcheck source=/dev/null
+. "$src/tools/deps.sh"  # pd_packages, pd_demo_packages
 missing=()
+# shellcheck disable=SC2154
 for p in "${pd_packages[@]}" "${pd_demo_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
