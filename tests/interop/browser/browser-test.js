@@ -3,6 +3,8 @@
 // package on 127.0.0.1). Run by run.sh, which makes the outputs:
 //   node browser-test.js MODULES CHROMIUM DIR NAME... [--screenshots DOCDIR]
 // Each NAME has DIR/NAME.svg, .speedscope.json, .trace.json, .folded, .pb.gz.
+// --screenshots writes DOCDIR/speedscope.png (cpu-100hz in speedscope);
+// doc/flamegraph.png is the quick start's own profile (tools/flamegraph-png.sh).
 'use strict';
 const fs = require('fs');
 const http = require('http');
@@ -95,12 +97,6 @@ async function checkSvg(context, base, name, blank) {
   const png = await page.screenshot();
   const colours = await distinctColours(blank, png);
   check(colours > (written > 1 ? 8 : 2), `${name}.svg: screenshot not blank (${colours} colours)`);
-  if (shotDir && name === 'cpu-100hz') {
-    const height = Math.ceil(parseFloat(await page.evaluate(() => document.documentElement.getAttribute('height'))));
-    await page.setViewportSize({ width: 1200, height });
-    await page.screenshot({ path: path.join(shotDir, 'flamegraph.png') });
-    await page.setViewportSize({ width: 1200, height: 700 });
-  }
   if (written > 1) {
     // The widest frame that is not full width: a click makes it so.
     const pick = await page.$$eval('g.f', els => {
