@@ -110,7 +110,8 @@ static int add_target(pd_heap_graph *g, size_t *cap, uint64_t id)
 
 /*
  * The objects and classes the dump's GC root records name, and the class of
- * every object they name (VisualVM holds those classes as roots too).
+ * every object they name (VisualVM holds those classes as roots too); an
+ * UNREACHABLE record names no root.
  */
 static int find_root_targets(pd_heap_graph *g, uint32_t dump)
 {
@@ -118,7 +119,7 @@ static int find_root_targets(pd_heap_graph *g, uint32_t dump)
 	size_t cap = 0;
 	int e = 0;
 	for (size_t r = 0; r < p->roots.n && e == 0; r++)
-		if (p->roots.v[r].dump == dump) {
+		if (p->roots.v[r].dump == dump && pd_heap_root_holds(p->roots.v[r].r.kind)) {
 			e = add_target(g, &cap, p->roots.v[r].r.object_id);
 			size_t m;
 			if (e == 0 && profdata_profile_find_object(p, p->roots.v[r].r.object_id, &m) == 0 &&

@@ -63,6 +63,16 @@ typedef struct pd_heap_slots {
 int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump);
 void pd_heap_graph_free(pd_heap_graph *g);
 
+/*
+ * Whether a GC root record of this kind holds its object: every kind but
+ * Dalvik's UNREACHABLE (0x90), which names an object no root reaches
+ * (VisualVM's root table leaves it out).
+ */
+static inline int pd_heap_root_holds(unsigned kind)
+{
+	return kind != PROFDATA_ROOT_UNREACHABLE;
+}
+
 /* Shallow size of local node i. */
 uint64_t pd_heap_size(const pd_heap_graph *g, uint32_t i);
 

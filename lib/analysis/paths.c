@@ -60,7 +60,8 @@ static int root_kind(const profdata_heap *h, uint32_t i)
 	const profdata_profile *p = h->g.p;
 	uint64_t id = i < h->g.n ? pd_obj_id(p, h->g.first + i) : p->classes.v[i - h->g.n].id;
 	for (size_t r = 0; r < p->roots.n; r++)
-		if (p->roots.v[r].dump == h->g.dump && p->roots.v[r].r.object_id == id)
+		if (p->roots.v[r].dump == h->g.dump && p->roots.v[r].r.object_id == id &&
+		    pd_heap_root_holds(p->roots.v[r].r.kind))
 			return p->roots.v[r].r.kind;
 	return PROFDATA_ROOT_UNKNOWN;
 }

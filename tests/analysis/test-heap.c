@@ -425,6 +425,50 @@ START_TEST(a_self_reference_or_a_lost_referent_makes_no_tree)
 }
 END_TEST
 
+/*
+ * ART's and Dalvik's root kinds hold their objects, HEAP DUMP INFO changes
+ * nothing, and an UNREACHABLE record (0x90) names no GC root: VisualVM's
+ * root table leaves it out (tests/interop/hprof-art-layout.py --unreachable).
+ */
+START_TEST(an_unreachable_record_names_no_root)
+{
+	/* A's UNREACHABLE record comes before its root, B's and X's are their only records */
+	static const int records[][2] = { { 0, PROFDATA_ROOT_UNREACHABLE }, { 1, PROFDATA_ROOT_UNREACHABLE },
+		                          { 0, PROFDATA_ROOT_JAVA_FRAME }, { 3, PROFDATA_ROOT_UNREACHABLE },
+		                          { 4, PROFDATA_ROOT_VM_INTERNAL } };
+	graph g;
+	begin(&g, 0);
+	for (size_t k = 0; k < sizeof(records) / sizeof(records[0]); k++)
+		root(&g, OID((uint64_t)records[k][0]), records[k][1]);
+	profdata_heap_info info = { 'Z', 0 };
+	ck_assert_int_eq(g.ev->heap_info(g.p, &info), 0);
+	instance(&g, 0, NODE, OID(1), 0); /* A -> B -> C */
+	instance(&g, 1, NODE, OID(2), 0);
+	info.heap_id = 'A';
+	ck_assert_int_eq(g.ev->heap_info(g.p, &info), 0);
+	instance(&g, 2, NODE, 0, 0);
+	instance(&g, 3, NODE, 0, 0);       /* X: only an UNREACHABLE record names it */
+	instance(&g, 4, NODE, OID(5), 0);  /* Y (VM internal) -> Z */
+	instance(&g, 5, NODE, 0, 0);
+	profdata_heap *h = finish(&g);
+	uint64_t s = size_of(&g, 0);
+	ck_assert_uint_eq(profdata_heap_unreachable_count(h), 1);
+	ck_assert_int_eq(profdata_heap_reachable(h, at(&g, 3)), 0);
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 0)), 3 * s);
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, 1)), 2 * s);
+	assert_idom(&g, h, 1, 0);
+	assert_idom(&g, h, 5, 4);
+	profdata_heap_step st[3];
+	ck_assert_int_eq(path_steps(h, at(&g, 2), st, 3), 3);
+	ck_assert_uint_eq(st[0].node, at(&g, 0));
+	ck_assert_int_eq(st[0].root_kind, PROFDATA_ROOT_JAVA_FRAME);
+	ck_assert_int_eq(path_steps(h, at(&g, 5), st, 3), 2);
+	ck_assert_int_eq(st[0].root_kind, PROFDATA_ROOT_VM_INTERNAL);
+	profdata_heap_free(h);
+	profdata_profile_free(g.p);
+}
+END_TEST
+
 START_TEST(paths_name_fields_indexes_and_statics)
 {
 	graph g;
@@ -780,6 +824,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, a_root_inside_a_tree_counts_there);
 	tcase_add_test(tc, a_root_taken_before_its_child_root_stays_no_tree);
 	tcase_add_test(tc, a_self_reference_or_a_lost_referent_makes_no_tree);
+	tcase_add_test(tc, an_unreachable_record_names_no_root);
 	tcase_add_test(tc, paths_name_fields_indexes_and_statics);
 	tcase_add_test(tc, progress_can_stop_the_work_and_says_where);
 	tcase_add_test(tc, failures_leave_a_message_on_the_heap);

@@ -8,7 +8,10 @@
 # them is a chain VisualVM confirms (a GC root first, then each object a
 # field, array element or static of the one before); and the retained
 # histogram (`profdata histo --retained`) equals JavaClass.getRetainedSizeByClass()
-# class by class. Exit 77 without Java or VisualVM.
+# class by class. The same for each of these dumps rewritten into Android's
+# (ART's) layout by hprof-art-layout.py --unreachable: HPROF 1.0.3, HEAP DUMP
+# INFO switching heaps, ART's root kinds, Dalvik's UNREACHABLE records.
+# Exit 77 without Java or VisualVM.
 #   heap-visualvm.sh PROFDATA_TOOL SOURCE_ROOT
 set -euo pipefail
 pd=$1 root=$2
@@ -31,6 +34,15 @@ javac -nowarn -cp "$heap_jar" -d "$work" "$here/VisualVMRetained.java"
 
 files=("$root"/tests/data/hprof/*.hprof "$root"/tests/data/hprof/*.hprof.gz "$root"/tests/data/hprof/synthetic/*.hprof)
 [ -d "$root/../shared/corpus/hprof" ] && files+=("$root"/../shared/corpus/hprof/*)
+mkdir "$work/art"
+for f in "${files[@]}"; do
+  case $f in *.gz | */synthetic/*) continue ;; esac
+  if [ -f "$f" ] && ! python3 "$here/hprof-art-layout.py" --unreachable "$f" "$work/art/$(basename "$f").art.hprof"; then
+    echo "hprof-art-layout.py could not rewrite $(basename "$f")"
+    exit 1
+  fi
+done
+files+=("$work"/art/*.hprof)
 
 # VisualVM writes its index next to the dump: give it a private copy (decompressed: it reads no gzip).
 visualvm() {
