@@ -86,8 +86,8 @@ typedef struct profdata_heap_options {
 /*
  * (0.3) Zero `size` bytes of *opts (pass sizeof *opts) and set the newest
  * version that fits: dump 0, no progress, the whole analysis. A struct of
- * version 1 (0.3.0's, without graph_only) is still taken: it asks for the
- * whole analysis. PROFDATA_EINVAL when `size` is below the first version's.
+ * version 1 (without graph_only) is still taken: it asks for the whole
+ * analysis. PROFDATA_EINVAL when `size` is below the first version's.
  * Threads: any.
  */
 PROFDATA_API int profdata_heap_options_init(profdata_heap_options *opts, size_t size);
