@@ -32,7 +32,8 @@
  * holding the message, unless the heap itself could not be allocated
  * (doc/conventions.md). Calls that read a finished heap write nothing to it
  * and cannot fail, or answer PROFDATA_ENOTFOUND for a node or class that is
- * not there.
+ * not there, or PROFDATA_EINVAL when they need the dominator tree of a heap
+ * made without it (graph_only: for paths alone, see profdata_heap_new()).
  *
  * Threads: the analysis runs on the calling thread, and so do its progress
  * callbacks. A finished profdata_heap may be read from several threads at
@@ -45,8 +46,8 @@
  * Memory: the analysis adds 12.25 bytes per object of the dump while it runs
  * (12, and an id index of 0.25 when the ids are sorted) and keeps 12 (16 when the dump's sizes are not multiples of 8 or the retained
  * total passes 8 GiB); the per-class totals, computed on first use, take 12
- * more per object for the time of that call. doc/heap-analysis.md has the
- * accounting.
+ * more per object for the time of that call. A heap of the graph only keeps
+ * 4. doc/heap-analysis.md has the accounting.
  */
 #ifndef PROFDATA_HEAP_H
 #define PROFDATA_HEAP_H
@@ -73,21 +74,28 @@ typedef struct profdata_heap_options {
 	 * may be NULL. Its return stops the work as common.h says. */
 	profdata_progress_cb progress;
 	void *payload;                 /* progress's; borrowed for the heap's life */
+	/* (0.3, version 2) 1: the graph only, for paths from GC roots: reachability, counts, sizes and
+	 * paths, without the dominator tree and the retained sizes (below, "A heap of the graph only");
+	 * 0 (version 1's behaviour): everything. */
+	int graph_only;
 } profdata_heap_options;
 
-#define PROFDATA_HEAP_OPTIONS_VERSION 1
-#define PROFDATA_HEAP_OPTIONS_INIT { PROFDATA_HEAP_OPTIONS_VERSION, 0, NULL, NULL }
+#define PROFDATA_HEAP_OPTIONS_VERSION 2
+#define PROFDATA_HEAP_OPTIONS_INIT { PROFDATA_HEAP_OPTIONS_VERSION, 0, NULL, NULL, 0 }
 
 /*
  * (0.3) Zero `size` bytes of *opts (pass sizeof *opts) and set the newest
- * version that fits: dump 0, no progress. PROFDATA_EINVAL when `size` is
- * below the first version's. Threads: any.
+ * version that fits: dump 0, no progress, the whole analysis. A struct of
+ * version 1 (without graph_only) is still taken: it asks for the whole
+ * analysis. PROFDATA_EINVAL when `size` is below the first version's.
+ * Threads: any.
  */
 PROFDATA_API int profdata_heap_options_init(profdata_heap_options *opts, size_t size);
 
 /*
  * (0.3) Compute the dominator tree and the retained sizes of dump
- * opts->dump of `p` (opts may be NULL: dump 0, no progress). Returns 0 and
+ * opts->dump of `p` (opts may be NULL: dump 0, no progress), or with
+ * opts->graph_only its graph alone (below). Returns 0 and
  * *out, the caller's to free with profdata_heap_free(). On failure *out is
  * still the caller's heap, holding the message (profdata_heap_error());
  * free it, it answers nothing else. The codes: PROFDATA_ENOTFOUND (no such
@@ -101,8 +109,26 @@ PROFDATA_API int profdata_heap_new(profdata_heap **out, const profdata_profile *
                                    const profdata_heap_options *opts);
 
 /*
+ * A heap of the graph only (opts->graph_only, options version 2): the walk
+ * from the roots and VisualVM's class connections, nothing after them
+ * (progress phase "graph" only). It answers what the graph tells:
+ * profdata_heap_objects, _reachable_count/_bytes, _unreachable_count/_bytes,
+ * _class_node, _node_class, _reachable, _size, and paths from GC roots
+ * (profdata_heap_root_path_new), the very paths of a whole analysis. What
+ * needs the dominator tree it refuses with PROFDATA_EINVAL:
+ * profdata_heap_dominator_of, _top_nodes (*count 0), _retained_by_class and
+ * _retained_by_array_type (*out 0); profdata_heap_retained() gives 0. They
+ * write nothing (threads may read the heap at once): the message they refer
+ * to, "made with graph_only, without the dominator tree", is the heap's
+ * profdata_heap_error() from the start. It keeps 4 bytes per node (12.25
+ * while it is made) where the whole analysis keeps 12.
+ */
+
+/*
  * (0.3) The heap's last error (of profdata_heap_new() or of the first
- * per-class call), or NULL. Borrowed from the heap. Threads: a read.
+ * per-class call), or NULL; on a heap of the graph only that has no such
+ * error, the message of the calls it refuses (PROFDATA_EINVAL). Borrowed
+ * from the heap. Threads: a read.
  */
 PROFDATA_API const profdata_error *profdata_heap_error(const profdata_heap *h);
 
@@ -130,7 +156,7 @@ PROFDATA_API int profdata_heap_reachable(const profdata_heap *h, size_t node);
 /* Shallow size of a node (a class object's is java.lang.Class's instance size); 0 when not in the dump. */
 PROFDATA_API uint64_t profdata_heap_size(const profdata_heap *h, size_t node);
 
-/* Retained size of a node: 0 when unreachable or not in the dump. */
+/* Retained size of a node: 0 when unreachable, not in the dump, or the heap is of the graph only. */
 PROFDATA_API uint64_t profdata_heap_retained(const profdata_heap *h, size_t node);
 
 /* What profdata_heap_dominator_of() gives for a node the roots alone dominate. */
@@ -139,16 +165,17 @@ PROFDATA_API uint64_t profdata_heap_retained(const profdata_heap *h, size_t node
 /*
  * (0.3) The immediate dominator of a node: 0 and *out, a node or
  * PROFDATA_HEAP_ROOTS when the roots alone dominate it; PROFDATA_ENOTFOUND
- * (an answer: no message) when the node is unreachable or not in the dump.
- * It costs a scan of the dump (the analysis keeps no map from the tree's
- * numbering back to nodes).
+ * (an answer: no message) when the node is unreachable or not in the dump;
+ * PROFDATA_EINVAL on a heap of the graph only. It costs a scan of the dump
+ * (the analysis keeps no map from the tree's numbering back to nodes).
  */
 PROFDATA_API int profdata_heap_dominator_of(size_t *out, const profdata_heap *h, size_t node);
 
 /*
  * (0.3) The (up to) n reachable nodes of largest retained size, biggest
  * first (ties: lower id first, as VisualVM), into out[0 .. *count). It
- * ranks them in `out` itself and allocates nothing, so it returns 0.
+ * ranks them in `out` itself and allocates nothing: it returns 0, or
+ * PROFDATA_EINVAL and *count 0 on a heap of the graph only.
  */
 PROFDATA_API int profdata_heap_top_nodes(size_t *out, size_t *count, const profdata_heap *h, size_t n);
 
@@ -162,7 +189,8 @@ PROFDATA_API int profdata_heap_top_nodes(size_t *out, size_t *count, const profd
  * fail with PROFDATA_ENOMEM, PROFDATA_STOPPED or the progress callback's
  * code, with the message on the heap, and *out 0; a later call may compute
  * again. PROFDATA_ENOTFOUND (an answer, *out 0) for a row or type that is
- * not there.
+ * not there; PROFDATA_EINVAL (*out 0, nothing computed nor written) on a
+ * heap of the graph only.
  */
 PROFDATA_API int profdata_heap_retained_by_class(uint64_t *out, profdata_heap *h, size_t class_index);
 PROFDATA_API int profdata_heap_retained_by_array_type(uint64_t *out, profdata_heap *h, int elem_type);

@@ -140,8 +140,8 @@ static uint64_t number_connected(profdata_heap *h, uint32_t *queue)
 	}
 	for (uint32_t r = first; r <= h->m; r++)
 		h->idom[r] = PD_HEAP_SHARED;
-	if (tail == 0)
-		return 0;
+	if (tail == 0 || h->graph_only)
+		return 0; /* what follows counts references for the dominators' lists alone */
 	for (uint32_t i = 0; i < g->nodes; i++) {
 		if (num[i])
 			continue;

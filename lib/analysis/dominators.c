@@ -133,7 +133,8 @@ static int number_nodes(profdata_heap *h, uint32_t *slot_stack, graph_counts *c)
 		}
 	}
 	h->m = post;
-	note_root_refs(h, c);
+	if (!h->graph_only)
+		note_root_refs(h, c); /* for the dominators alone: it reads every unreachable object */
 	for (uint32_t i = 0; i < h->g.nodes; i++) {
 		if (!(num[i] & NUMBER)) {
 			num[i] = 0; /* met only through weak slots */
@@ -374,6 +375,14 @@ int pd_heap_analyze(profdata_heap *h)
 	int e = number_nodes(h, work, &c);
 	if (e == 0)
 		e = pd_heap_connect_classes(h, work, &c.refs, &c.singles);
+	if (e == 0 && h->graph_only) {
+		/* Reachability is all a path needs: the walk's stack and the counts of references go. */
+		pd_heap_count_reachable(h);
+		free(work);
+		free(h->idom);
+		h->idom = NULL;
+		return 0;
+	}
 	if (e == 0)
 		e = pd_heap_trees_init(&trees, h);
 	if (e == 0)
@@ -424,7 +433,7 @@ int profdata_heap_reachable(const profdata_heap *h, size_t node) { return rpo_of
 
 uint64_t profdata_heap_retained(const profdata_heap *h, size_t node)
 {
-	uint32_t r = rpo_of(h, node);
+	uint32_t r = h->graph_only ? 0 : rpo_of(h, node);
 	return r ? pd_heap_ret(h, r) : 0;
 }
 
@@ -436,6 +445,8 @@ uint64_t profdata_heap_size(const profdata_heap *h, size_t node)
 
 int profdata_heap_dominator_of(size_t *out, const profdata_heap *h, size_t node)
 {
+	if (h->graph_only)
+		return PROFDATA_EINVAL; /* the message is the heap's from the start (heap.c) */
 	uint32_t r = rpo_of(h, node);
 	if (!r)
 		return PROFDATA_ENOTFOUND;

@@ -7,10 +7,21 @@
 #include "analysis/heap_impl.h"
 #include "util/versioned.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const size_t options_sizes[] = { sizeof(profdata_heap_options) };
+/* Version 1 ends with `payload`; version 2 adds graph_only. */
+static const size_t options_sizes[] = { offsetof(profdata_heap_options, payload) + sizeof(void *),
+                                        sizeof(profdata_heap_options) };
+
+/* What a heap of the graph only answers for the calls it refuses: constant, so that those reads write nothing. */
+static const profdata_error graph_only_error = {
+	PROFDATA_EINVAL,
+	"the heap was made with graph_only (for paths from GC roots): it has no dominator tree and no retained sizes; "
+	"make it without graph_only for them",
+	"", PD_NO_OFFSET, 0
+};
 
 int profdata_heap_options_init(profdata_heap_options *opts, size_t size)
 {
@@ -88,6 +99,7 @@ int profdata_heap_new(profdata_heap **out, const profdata_profile *p, const prof
 	*out = heap_alloc(o.progress, o.payload);
 	if (!*out)
 		return PROFDATA_ENOMEM;
+	(*out)->graph_only = o.graph_only != 0;
 	if (e != 0)
 		return pd_diag_error(&(*out)->diag, e, PD_NO_OFFSET, 0,
 		                     "heap options of version %u: this library knows versions 1 to %u", opts->version,
@@ -113,7 +125,11 @@ int profdata_heap_analyze(profdata_heap **out, const profdata_profile *p, const 
 	return e;
 }
 
-const profdata_error *profdata_heap_error(const profdata_heap *h) { return pd_diag_last(&h->diag); }
+const profdata_error *profdata_heap_error(const profdata_heap *h)
+{
+	const profdata_error *e = pd_diag_last(&h->diag);
+	return e || !h->graph_only ? e : &graph_only_error;
+}
 
 void profdata_heap_free(profdata_heap *h)
 {

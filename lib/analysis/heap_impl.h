@@ -28,10 +28,23 @@ struct profdata_heap {
 	const char *phase;       /* the last phase reported, or the one about to start */
 	int callback_rc;         /* a negative code the progress callback stopped the work with */
 	int legacy;              /* 0.2's calls: any non-zero return of the callback is PROFDATA_STOPPED */
+	int graph_only;          /* the walk and the class connections only: num, m and the counts; no idom, no sizes */
 };
 
-/* The dominators and retained sizes of h->g's dump (dominators.c): 0, PROFDATA_ENOMEM, _EINVAL, _STOPPED. */
+/*
+ * The dominators and retained sizes of h->g's dump, or with h->graph_only
+ * what a root reaches alone (dominators.c): 0, PROFDATA_ENOMEM, _EINVAL,
+ * _STOPPED.
+ */
 int pd_heap_analyze(profdata_heap *h);
+
+/*
+ * Sum the shallow sizes of the reachable nodes (a class object's as it
+ * counts in retained sizes) into h->reachable_bytes, and the unreachable
+ * objects into h->unreachable_count and _bytes (trees.c). 1 when every
+ * reachable size is a multiple of 8.
+ */
+int pd_heap_count_reachable(profdata_heap *h);
 
 /*
  * A failure `e` of a step of the heap's work: the code to return (the

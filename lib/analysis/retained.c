@@ -66,6 +66,9 @@ static void sift_down(const profdata_heap *h, size_t *heap, size_t n, size_t at)
  */
 int profdata_heap_top_nodes(size_t *out, size_t *count, const profdata_heap *h, size_t n)
 {
+	*count = 0;
+	if (h->graph_only)
+		return PROFDATA_EINVAL; /* the message is the heap's from the start (heap.c) */
 	if (n > h->m)
 		n = h->m;
 	size_t have = 0;
@@ -195,6 +198,8 @@ static int compute_classes(profdata_heap *h)
 /* The retained bytes of class slot `slot` in *out, computing every slot's on first use. */
 static int slot_retained(uint64_t *out, profdata_heap *h, size_t slot)
 {
+	if (h->graph_only)
+		return PROFDATA_EINVAL; /* nothing to compute from, and nothing written: the heap has the message */
 	if (!h->class_ret) {
 		h->phase = "classes";
 		h->callback_rc = 0;

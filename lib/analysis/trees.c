@@ -250,6 +250,25 @@ static int lost_referent(const profdata_heap *h, uint32_t i)
 	return v != PD_HEAP_NONE && !(h->num[v] & PD_HEAP_NUMBER);
 }
 
+int pd_heap_count_reachable(profdata_heap *h)
+{
+	const pd_heap_graph *g = &h->g;
+	uint64_t total = 0;
+	int aligned = 1;
+	for (uint32_t i = 0; i < g->nodes; i++) {
+		uint64_t size = pd_heap_retained_size(g, i);
+		if (h->num[i]) {
+			total += size;
+			aligned &= (size & 7) == 0;
+		} else if (i < g->n) {
+			h->unreachable_count++;
+			h->unreachable_bytes += size;
+		}
+	}
+	h->reachable_bytes = total;
+	return aligned;
+}
+
 static unsigned bits_of(uint64_t v)
 {
 	unsigned n = 1;
@@ -266,20 +285,8 @@ static unsigned bits_of(uint64_t v)
 static int choose_words(pd_heap_trees *t, profdata_heap *h, uint32_t *work)
 {
 	pd_heap_graph *g = &h->g;
-	uint64_t total = 0;
-	int aligned = (g->class_size & 7) == 0;
-	for (uint32_t i = 0; i < g->nodes; i++) {
-		uint64_t size = pd_heap_retained_size(g, i);
-		if (h->num[i]) {
-			total += size;
-			aligned &= (size & 7) == 0;
-		} else if (i < g->n) {
-			h->unreachable_count++;
-			h->unreachable_bytes += size;
-		}
-	}
-	h->reachable_bytes = total;
-	uint64_t bound = total + (uint64_t)t->nclasses * g->class_size;
+	int aligned = pd_heap_count_reachable(h) && (g->class_size & 7) == 0;
+	uint64_t bound = h->reachable_bytes + (uint64_t)t->nclasses * g->class_size;
 	h->unit = aligned && bits_of(bound / 8) <= 30 ? 8 : 1;
 	t->shift = bits_of(bound / h->unit);
 	if (h->unit == 8) {

@@ -6,6 +6,8 @@
  */
 #include "support.h"
 
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,6 +149,66 @@ static long path_steps(const profdata_heap *h, size_t node, profdata_heap_step *
 	return (long)len;
 }
 
+/* A heap of dump `dump` of p made with graph_only, which the analysis leaves without dominators. */
+static profdata_heap *graph_only_heap(const profdata_profile *p, long dump)
+{
+	profdata_heap_options o = PROFDATA_HEAP_OPTIONS_INIT;
+	o.dump = dump;
+	o.graph_only = 1;
+	profdata_heap *h = NULL;
+	ck_assert_int_eq(profdata_heap_new(&h, p, &o), 0);
+	return h;
+}
+
+static int same_string(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The path to `node` of a heap of the graph only is, step by step, that of the whole analysis `whole`. */
+static void assert_same_path(const profdata_heap *whole, const profdata_heap *lean, size_t node)
+{
+	profdata_heap_root_path *a, *b;
+	int ea = profdata_heap_root_path_new(&a, whole, node, NULL, NULL);
+	ck_assert_int_eq(profdata_heap_root_path_new(&b, lean, node, NULL, NULL), ea);
+	size_t len = profdata_heap_root_path_length(a);
+	ck_assert_uint_eq(profdata_heap_root_path_length(b), len);
+	for (size_t i = 0; i < len; i++) {
+		const profdata_heap_step *x = profdata_heap_root_path_step(a, i), *y = profdata_heap_root_path_step(b, i);
+		ck_assert_msg(x->node == y->node && x->root_kind == y->root_kind && x->index == y->index &&
+		                  same_string(x->field, y->field),
+		              "node %zu: step %zu differs", node, i);
+	}
+	profdata_heap_root_path_free(a);
+	profdata_heap_root_path_free(b);
+}
+
+/*
+ * What a heap of the graph only answers equals the whole analysis' answer:
+ * the counts, reachability and sizes of every node, and the paths to every
+ * `stride`-th node and to the biggest retainers.
+ */
+static void assert_graph_only_agrees(const profdata_profile *p, const profdata_heap *whole, long dump, size_t stride)
+{
+	profdata_heap *lean = graph_only_heap(p, dump);
+	ck_assert_uint_eq(profdata_heap_reachable_count(lean), profdata_heap_reachable_count(whole));
+	ck_assert_uint_eq(profdata_heap_reachable_bytes(lean), profdata_heap_reachable_bytes(whole));
+	ck_assert_uint_eq(profdata_heap_unreachable_count(lean), profdata_heap_unreachable_count(whole));
+	ck_assert_uint_eq(profdata_heap_unreachable_bytes(lean), profdata_heap_unreachable_bytes(whole));
+	size_t nodes = profdata_profile_count(p, PROFDATA_TABLE_OBJECTS) + profdata_profile_count(p, PROFDATA_TABLE_CLASSES);
+	for (size_t node = 0; node < nodes; node++) {
+		ck_assert_int_eq(profdata_heap_reachable(lean, node), profdata_heap_reachable(whole, node));
+		ck_assert_uint_eq(profdata_heap_size(lean, node), profdata_heap_size(whole, node));
+		if (node % stride == 0)
+			assert_same_path(whole, lean, node); /* (a node of another dump: PROFDATA_ENOTFOUND for both) */
+	}
+	size_t top[20], n;
+	ck_assert_int_eq(profdata_heap_top_nodes(top, &n, whole, 20), 0);
+	for (size_t k = 0; k < n; k++)
+		assert_same_path(whole, lean, top[k]);
+	profdata_heap_free(lean);
+}
+
 static size_t at(const graph *g, uint64_t n)
 {
 	size_t i;
@@ -278,6 +340,7 @@ START_TEST(weak_referents_are_not_followed_phantom_ones_are)
 	ck_assert_int_eq(path_steps(h, at(&g, 6), steps, 8), 3);
 	ck_assert_uint_eq(steps[0].node, at(&g, 4));
 	ck_assert_uint_eq(steps[1].node, at(&g, 5));
+	assert_graph_only_agrees(g.p, h, 0, 1);
 	profdata_heap_free(h);
 	profdata_profile_free(g.p);
 }
@@ -321,6 +384,8 @@ START_TEST(the_first_instance_of_a_class_connects_its_class_object)
 	ck_assert_uint_eq(steps[2].node, cnode);
 	ck_assert_str_eq(steps[2].field, "<class>");
 	ck_assert_str_eq(steps[3].field, "cache");
+	/* The graph alone makes the same connection: S and the class object are reachable, by the same path. */
+	assert_graph_only_agrees(g.p, h, 0, 1);
 	profdata_heap_free(h);
 	profdata_profile_free(g.p);
 }
@@ -506,6 +571,7 @@ START_TEST(paths_name_fields_indexes_and_statics)
 	/* a class object adds nothing of its own (VisualVM), only what it holds */
 	ck_assert_uint_eq(profdata_heap_retained(h, d), size_of(&g, 5));
 	ck_assert_uint_eq(profdata_heap_size(h, d), 0); /* no java.lang.Class in this dump to size it by */
+	assert_graph_only_agrees(g.p, h, 0, 1);
 	profdata_heap_free(h);
 	profdata_profile_free(g.p);
 }
@@ -614,7 +680,8 @@ START_TEST(heap_options_grow_by_version)
 	unsigned char buf[sizeof(profdata_heap_options) + 16];
 	memset(buf, 0xA5, sizeof buf);
 	profdata_heap_options *o = (profdata_heap_options *)(void *)buf;
-	ck_assert_int_eq(profdata_heap_options_init(o, sizeof(*o) - 1), PROFDATA_EINVAL);
+	ck_assert_int_eq(profdata_heap_options_init(o, offsetof(profdata_heap_options, payload) + sizeof(void *) - 1),
+	                 PROFDATA_EINVAL); /* below version 1's */
 	for (size_t i = 0; i < sizeof buf; i++)
 		ck_assert_uint_eq(buf[i], 0xA5);
 	ck_assert_int_eq(profdata_heap_options_init(o, sizeof buf), 0);
@@ -773,6 +840,7 @@ START_TEST(random_graphs_match_the_slow_way)
 		nreach += reach[v], deep += reach[v] && slow_idom(dom, v) >= 0;
 	ck_assert_int_gt(deep, RN / 8); /* a test of something: many objects have an object as dominator */
 	ck_assert_int_lt(nreach, RN);   /* and some are unreachable */
+	assert_graph_only_agrees(g.p, h, 0, 1);
 	profdata_heap_free(h);
 	profdata_profile_free(g.p);
 }
@@ -811,6 +879,110 @@ START_TEST(fixture_invariants)
 }
 END_TEST
 
+/*
+ * Paths from a heap of the graph only equal the whole analysis' on every
+ * fixture of tests/data/hprof and every HPROF file of the corpus (when
+ * there is one), in each dump, for about 600 nodes each and the 20 biggest.
+ */
+static const char *const path_fixtures[] = {
+	"hprof/jdk17-loaders.hprof", "hprof/jdk17-minimal.hprof", "hprof/jdk17-threads.hprof",
+	"hprof/jdk17-types.hprof", "hprof/jdk17-types-nocoops.hprof.gz", "hprof/synthetic/agent-1.0.1-id4.hprof",
+	"hprof/synthetic/android-1.0.3-tiny-segments.hprof", "hprof/synthetic/multi-dump-1.0.2-id8.hprof",
+	"corpus:hprof/hprof-slurp_hprof-32.bin", "corpus:hprof/hprof-slurp_hprof-64.bin",
+};
+
+START_TEST(graph_only_paths_equal_the_whole_analysis)
+{
+	const char *name = path_fixtures[_i], *corpus = test_corpus_dir();
+	char path[4096];
+	if (strncmp(name, "corpus:", 7) == 0) {
+		if (!corpus)
+			return; /* no corpus here: the fixtures above stand */
+		snprintf(path, sizeof path, "%s/%s", corpus, name + 7);
+	} else {
+		test_data_path(path, sizeof path, name);
+	}
+	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_PERMISSIVE);
+	size_t nodes = profdata_profile_count(p, PROFDATA_TABLE_OBJECTS) + profdata_profile_count(p, PROFDATA_TABLE_CLASSES);
+	for (long dump = 0; dump < (long)profdata_profile_count(p, PROFDATA_TABLE_DUMPS); dump++) {
+		profdata_heap_options o = PROFDATA_HEAP_OPTIONS_INIT;
+		o.dump = dump;
+		profdata_heap *whole;
+		ck_assert_int_eq(profdata_heap_new(&whole, p, &o), 0);
+		assert_graph_only_agrees(p, whole, dump, nodes / 600 + 1);
+		profdata_heap_free(whole);
+	}
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* A heap of the graph only refuses what needs the dominator tree, with a message, and writes nothing. */
+START_TEST(graph_only_refuses_dominators_and_retained_sizes)
+{
+	profdata_profile *p = one_object();
+	profdata_heap *h = graph_only_heap(p, 0);
+	size_t node = 0, d = 7, top[4], n = 7;
+	uint64_t bytes = 7;
+	const profdata_error *e = profdata_heap_error(h);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(e->code, PROFDATA_EINVAL);
+	ck_assert_ptr_nonnull(strstr(e->message, "graph_only"));
+	ck_assert_ptr_nonnull(strstr(e->message, "no dominator tree"));
+	ck_assert_int_eq(profdata_heap_dominator_of(&d, h, node), PROFDATA_EINVAL);
+	ck_assert_uint_eq(d, 7);
+	ck_assert_int_eq(profdata_heap_top_nodes(top, &n, h, 4), PROFDATA_EINVAL);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(profdata_heap_retained_by_class(&bytes, h, 0), PROFDATA_EINVAL);
+	ck_assert_uint_eq(bytes, 0);
+	bytes = 7;
+	ck_assert_int_eq(profdata_heap_retained_by_array_type(&bytes, h, PROFDATA_TYPE_INT), PROFDATA_EINVAL);
+	ck_assert_uint_eq(bytes, 0);
+	ck_assert_uint_eq(profdata_heap_retained(h, node), 0);
+	ck_assert_ptr_eq(profdata_heap_error(h), e); /* the refusals wrote nothing */
+	/* What the graph tells it answers: the object is reachable, sized, a root's target. */
+	ck_assert_uint_eq(profdata_heap_reachable_count(h), 2); /* and Node's class object, the class of a root */
+	ck_assert_int_eq(profdata_heap_reachable(h, node), 1);
+	ck_assert_uint_eq(profdata_heap_size(h, node), profdata_profile_object_size(p, node));
+	profdata_heap_step st[2];
+	ck_assert_int_eq(path_steps(h, node, st, 2), 1);
+	ck_assert_int_eq(st[0].root_kind, PROFDATA_ROOT_JAVA_FRAME);
+	profdata_heap_free(h);
+
+	/* A failure of a graph-only analysis is the heap's error, as for the whole one. */
+	profdata_heap_options o = PROFDATA_HEAP_OPTIONS_INIT;
+	o.graph_only = 1;
+	o.dump = 1;
+	ck_assert_int_eq(profdata_heap_new(&h, p, &o), PROFDATA_ENOTFOUND);
+	assert_failed(h, PROFDATA_ENOTFOUND, "no dump 1");
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* 0.3.0's options (version 1, no graph_only) are still taken, and ask for the whole analysis. */
+START_TEST(version_1_heap_options_still_work)
+{
+	profdata_profile *p = one_object();
+	size_t v1 = offsetof(profdata_heap_options, payload) + sizeof(void *);
+	profdata_heap_options o;
+	memset(&o, 0xA5, sizeof o);
+	ck_assert_int_eq(profdata_heap_options_init(&o, v1), 0);
+	ck_assert_uint_eq(o.version, 1);
+	ck_assert_int_ne(o.graph_only, 0); /* past version 1: untouched */
+	profdata_heap *h;
+	ck_assert_int_eq(profdata_heap_new(&h, p, &o), 0); /* graph_only is not read: not version 1's */
+	ck_assert_ptr_null(profdata_heap_error(h));
+	size_t d;
+	ck_assert_int_eq(profdata_heap_dominator_of(&d, h, 0), 0);
+	ck_assert_uint_eq(d, PROFDATA_HEAP_ROOTS);
+	ck_assert_uint_eq(profdata_heap_retained(h, 0), profdata_profile_object_size(p, 0));
+	profdata_heap_free(h);
+	ck_assert_int_eq(profdata_heap_options_init(&o, sizeof o), 0);
+	ck_assert_uint_eq(o.version, 2);
+	ck_assert_int_eq(o.graph_only, 0);
+	profdata_profile_free(p);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("analysis");
@@ -831,6 +1003,10 @@ Suite *suite_main(void)
 	tcase_add_test(tc, heap_options_grow_by_version);
 	tcase_add_loop_test(tc, random_graphs_match_the_slow_way, 0, 8);
 	tcase_add_test(tc, fixture_invariants);
+	tcase_add_loop_test(tc, graph_only_paths_equal_the_whole_analysis, 0,
+	                    (int)(sizeof path_fixtures / sizeof path_fixtures[0]));
+	tcase_add_test(tc, graph_only_refuses_dominators_and_retained_sizes);
+	tcase_add_test(tc, version_1_heap_options_still_work);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The heap analysis commands: histo --retained, top, path. Each builds the
- * model and the dump's dominator tree (include/profdata/heap.h).
+ * model and the dump's dominator tree (include/profdata/heap.h); path, which
+ * needs only a breadth-first walk from the roots, the graph alone.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,11 +29,16 @@ static void free_heap(heap_view *v)
 	profdata_profile_free(v->p);
 }
 
-/* The heap analysis of a model v->p holds (freed, with v->p, on failure): 0, or the exit status having said why. */
-static int analyse_heap(const tool_args *a, heap_view *v)
+/*
+ * The heap analysis of a model v->p holds (freed, with v->p, on failure), of
+ * its graph alone when graph_only (no dominators nor retained sizes): 0, or
+ * the exit status having said why.
+ */
+static int analyse_heap(const tool_args *a, heap_view *v, int graph_only)
 {
 	profdata_heap_options ho = PROFDATA_HEAP_OPTIONS_INIT;
 	ho.dump = a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS ? 0 : a->dump;
+	ho.graph_only = graph_only;
 	if (progress_wanted(a->quiet)) {
 		ho.progress = progress_show;
 		ho.payload = &v->progress;
@@ -60,8 +66,8 @@ static int analyse_heap(const tool_args *a, heap_view *v)
 	return 0;
 }
 
-/* The model of the command's file and its heap analysis: 0, or the exit status having said why. */
-static int load_heap(const tool_args *a, heap_view *v)
+/* The model of the command's file and its heap analysis (analyse_heap()): 0, or the exit status having said why. */
+static int load_heap(const tool_args *a, heap_view *v, int graph_only)
 {
 	tool_input in;
 	memset(v, 0, sizeof(*v));
@@ -69,7 +75,7 @@ static int load_heap(const tool_args *a, heap_view *v)
 	if (status)
 		return status;
 	input_close(&in);
-	return analyse_heap(a, v);
+	return analyse_heap(a, v, graph_only);
 }
 
 
@@ -162,7 +168,7 @@ static void print_retained_histo(const tool_args *a, const profdata_histogram *h
 int cmd_histo_retained(const tool_args *a)
 {
 	heap_view v;
-	int status = load_heap(a, &v);
+	int status = load_heap(a, &v, 0);
 	if (status)
 		return status;
 	profdata_histogram *hi = NULL;
@@ -236,7 +242,7 @@ int cmd_top(const tool_args *a)
 		profdata_profile_free(v.p);
 		return status;
 	}
-	if ((status = analyse_heap(a, &v)) != 0)
+	if ((status = analyse_heap(a, &v, 0)) != 0)
 		return status;
 	status = show_heap_top(a, &v);
 	free_heap(&v);
@@ -345,7 +351,7 @@ int cmd_path(const tool_args *a)
 	if (parse_object_id(a->operand[1], &id) < 0)
 		return usage_error(a->command, "'%s' is not an object id", a->operand[1]);
 	heap_view v;
-	int status = load_heap(a, &v);
+	int status = load_heap(a, &v, 1); /* a path from the roots needs no dominator tree */
 	size_t node;
 	if (status || (status = find_node(a, &v, id, &node)) != 0) {
 		free_heap(&v);
