@@ -56,12 +56,16 @@ size_t pd_sample_count_index(const profdata_profile *p)
 	return 0;
 }
 
+int pd_heap_only(const profdata_profile *p)
+{
+	if (profdata_profile_count(p, PROFDATA_TABLE_SAMPLES) > 0 || profdata_profile_count(p, PROFDATA_TABLE_TRACE_EVENTS) > 0)
+		return 0;
+	return profdata_profile_count(p, PROFDATA_TABLE_OBJECTS) > 0 || profdata_profile_count(p, PROFDATA_TABLE_CLASSES) > 0;
+}
+
 int pd_need_samples(const profdata_profile *p, profdata_writer *w, const char *format)
 {
-	size_t objects = profdata_profile_count(p, PROFDATA_TABLE_OBJECTS);
-	size_t classes = profdata_profile_count(p, PROFDATA_TABLE_CLASSES);
-	if (profdata_profile_count(p, PROFDATA_TABLE_SAMPLES) > 0 ||
-	    profdata_profile_count(p, PROFDATA_TABLE_TRACE_EVENTS) > 0 || (objects == 0 && classes == 0))
+	if (!pd_heap_only(p))
 		return 0;
 	return pd_out_error(w, PROFDATA_EUNSUPPORTED,
 	                    "%s: the input holds no samples, only a heap (classes and objects); %s output is "

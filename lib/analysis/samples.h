@@ -34,6 +34,8 @@ static inline const char *pd_profile_text(const profdata_profile *p, uint64_t id
  * output. 0 otherwise.
  */
 int pd_need_samples(const profdata_profile *p, profdata_writer *w, const char *format);
+/* The condition pd_need_samples() refuses: objects or classes, and neither samples nor trace events. */
+int pd_heap_only(const profdata_profile *p);
 
 /* The value that counts a sample: the "samples"/"count" type, else the first. */
 size_t pd_sample_count_index(const profdata_profile *p);

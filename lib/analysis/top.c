@@ -265,7 +265,7 @@ static int check_samples(profdata_top *t, const profdata_profile *p)
 {
 	if (profdata_profile_count(p, PROFDATA_TABLE_SAMPLES) > 0)
 		return 0;
-	if (profdata_profile_count(p, PROFDATA_TABLE_OBJECTS) > 0 || profdata_profile_count(p, PROFDATA_TABLE_CLASSES) > 0)
+	if (pd_heap_only(p))
 		return pd_diag_error(&t->diag, PROFDATA_EUNSUPPORTED, PD_NO_OFFSET, 0,
 		                     "top: the input holds no samples, only a heap (classes and objects): "
 		                     "its biggest objects come from heap analysis");

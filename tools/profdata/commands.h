@@ -50,6 +50,8 @@ int cmd_histo(const tool_args *a);
 int cmd_check(const tool_args *a);
 int cmd_formats(const tool_args *a);
 int cmd_top(const tool_args *a);
+/* Rows top shows without --limit, of a profile or of a heap dump. */
+#define TOP_DEFAULT_ROWS 20
 /* top of a profile of samples (sample_top.c): the exit status. */
 int show_sample_top(const tool_args *a, const profdata_profile *p);
 int cmd_path(const tool_args *a);

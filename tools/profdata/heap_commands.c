@@ -54,10 +54,15 @@ static int analyse_heap(const tool_args *a, heap_view *v, int graph_only)
 		return e == PROFDATA_ENOTFOUND ? EXIT_USAGE : EXIT_INVALID;
 	}
 	if (profdata_heap_reachable_count(v->h) == 0) {
-		/* Without GC roots nothing is reachable and nothing retains: say so rather than print an empty table. */
-		fprintf(stderr, "profdata: %s: the dump has no GC roots (the %s input names none), so no object is reachable "
-		        "and none retains anything; histo gives the instances and shallow bytes per class\n",
-		        a->operand[0], profdata_profile_meta(v->p)->format);
+		/* Nothing reachable, nothing retains: say why rather than print an empty table. */
+		char why[128];
+		if (profdata_profile_count(v->p, PROFDATA_TABLE_ROOTS) == 0)
+			snprintf(why, sizeof why, "the dump has no GC roots (the %s input names none)",
+			         profdata_profile_meta(v->p)->format);
+		else
+			snprintf(why, sizeof why, "no GC root of the dump names an object in it");
+		fprintf(stderr, "profdata: %s: %s, so no object is reachable and none retains anything; histo gives the "
+		        "instances and shallow bytes per class\n", a->operand[0], why);
 		free_heap(v);
 		v->h = NULL;
 		v->p = NULL;
@@ -110,17 +115,21 @@ static const char *object_class_name(const profdata_profile *p, size_t i, char *
 	return n < cap ? buf : internal;
 }
 
-/* A node's class in Java form; a class object names the class it stands for: "class java.util.HashMap". */
+/*
+ * A node's class in Java form; for a class object (*class_object 1), the
+ * class it stands for ("java.util.HashMap"), which its own class,
+ * java.lang.Class, would not tell.
+ */
 static const char *node_class_name(const profdata_profile *p, const profdata_heap *h, size_t node, char *buf,
-                                   size_t cap)
+                                   size_t cap, int *class_object)
 {
 	size_t c;
 	profdata_class_info ci;
-	if (!profdata_heap_node_class(h, node, &c) || profdata_profile_class(p, c, &ci) != 0 || !ci.name)
+	*class_object = profdata_heap_node_class(h, node, &c) && profdata_profile_class(p, c, &ci) == 0 && ci.name;
+	if (!*class_object)
 		return object_class_name(p, node, buf, cap);
-	int n = snprintf(buf, cap, "class ");
-	size_t len = profdata_java_name(ci.name, strlen(ci.name), buf + n, cap - (size_t)n);
-	return len < cap - (size_t)n ? buf : ci.name;
+	size_t len = profdata_java_name(ci.name, strlen(ci.name), buf, cap);
+	return len < cap ? buf : ci.name;
 }
 
 /* Bytes retained by a histogram entry's class (by id, or by element type for class-less arrays). */
@@ -195,7 +204,7 @@ int cmd_histo_retained(const tool_args *a)
 /* The biggest objects of the dump v holds, by retained size. */
 static int show_heap_top(const tool_args *a, heap_view *v)
 {
-	size_t want = a->limit < 0 ? 20 : (size_t)a->limit, *top = malloc((want ? want : 1) * sizeof(*top));
+	size_t want = a->limit < 0 ? TOP_DEFAULT_ROWS : (size_t)a->limit, *top = malloc((want ? want : 1) * sizeof(*top));
 	size_t n = 0;
 	if (top)
 		profdata_heap_top_nodes(top, &n, v->h, want);
@@ -206,19 +215,21 @@ static int show_heap_top(const tool_args *a, heap_view *v)
 	else
 		printf("%6s %20s %12s %16s  %s\n", "rank", "id", "shallow", "retained", "class");
 	for (size_t k = 0; k < n; k++) {
-		const char *cls = node_class_name(v->p, v->h, top[k], name, sizeof(name));
+		int class_object;
+		const char *cls = node_class_name(v->p, v->h, top[k], name, sizeof(name), &class_object);
 		unsigned long long shallow = profdata_heap_size(v->h, top[k]);
 		unsigned long long id = node_id(v->p, v->h, top[k]);
 		unsigned long long retained = profdata_heap_retained(v->h, top[k]);
 		if (a->json) {
 			/* A class object's class is java.lang.Class; the class it stands for is its own key. */
 			printf("%s{\"id\":%llu,\"class\":", k ? "," : "", id);
-			json_string(strncmp(cls, "class ", 6) == 0 ? "java.lang.Class" : cls);
-			if (strncmp(cls, "class ", 6) == 0)
-				printf(",\"class_object\":"), json_string(cls + 6);
+			json_string(class_object ? "java.lang.Class" : cls);
+			if (class_object)
+				printf(",\"class_object\":"), json_string(cls);
 			printf(",\"shallow\":%llu,\"retained\":%llu}", shallow, retained);
 		} else {
-			printf("%6zu %#20llx %12llu %16llu  %s\n", k + 1, id, shallow, retained, cls);
+			printf("%6zu %#20llx %12llu %16llu  %s%s\n", k + 1, id, shallow, retained, class_object ? "class " : "",
+			       cls);
 		}
 	}
 	if (a->json)
@@ -303,17 +314,12 @@ static void print_path(const tool_args *a, const profdata_profile *p, const prof
 		printf("{\"path\":[");
 	for (long k = 0; k < n; k++) {
 		const profdata_heap_step *st = profdata_heap_root_path_step(path, (size_t)k);
-		size_t c;
-		profdata_class_info ci;
+		int class_object;
 		unsigned long long id = node_id(p, h, st->node);
-		const char *cls = object_class_name(p, st->node, name, sizeof(name));
-		if (profdata_heap_node_class(h, st->node, &c) && profdata_profile_class(p, c, &ci) == 0 && ci.name) {
-			size_t len = profdata_java_name(ci.name, strlen(ci.name), name, sizeof(name));
-			cls = len < sizeof(name) ? name : ci.name; /* a class object: name the class it is */
-		}
+		const char *cls = node_class_name(p, h, st->node, name, sizeof(name), &class_object);
 		describe_step(p, h, st, k == 0, how, sizeof(how));
 		if (a->json) {
-			printf("%s{\"id\":%llu,\"%s\":", k ? "," : "", id, profdata_heap_node_class(h, st->node, &c) ? "class_object" : "class");
+			printf("%s{\"id\":%llu,\"%s\":", k ? "," : "", id, class_object ? "class_object" : "class");
 			json_string(cls);
 			printf(",\"via\":");
 			json_string(how);
@@ -323,8 +329,7 @@ static void print_path(const tool_args *a, const profdata_profile *p, const prof
 				printf(",\"index\":%lld", st->index);
 			printf("}");
 		} else {
-			printf("%*s%s  %s%s@0x%llx\n", (int)(2 * k), "", how, profdata_heap_node_class(h, st->node, &c) ? "class " : "",
-			       cls, id);
+			printf("%*s%s  %s%s@0x%llx\n", (int)(2 * k), "", how, class_object ? "class " : "", cls, id);
 		}
 	}
 	if (a->json)

@@ -71,8 +71,8 @@ int show_sample_top(const tool_args *a, const profdata_profile *p)
 	size_t n = profdata_top_count(t);
 	if (a->limit >= 0 && (size_t)a->limit < n)
 		n = (size_t)a->limit;
-	else if (a->limit < 0 && n > 20)
-		n = 20;
+	else if (a->limit < 0 && n > TOP_DEFAULT_ROWS)
+		n = TOP_DEFAULT_ROWS;
 	if (a->json)
 		print_json(t, n, o.group);
 	else

@@ -260,8 +260,9 @@ static int chrome_trace_write_model(const profdata_profile *p, profdata_writer *
 {
 	trace_writer tw;
 	pd_trace_calls calls;
-	if (pd_need_samples(p, w, "chrome-trace") < 0)
-		return profdata_writer_error(w)->code;
+	int refused = pd_need_samples(p, w, "chrome-trace");
+	if (refused < 0)
+		return refused;
 	memset(&tw, 0, sizeof tw);
 	tw.p = p;
 	tw.w = w;

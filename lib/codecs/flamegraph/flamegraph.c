@@ -290,8 +290,9 @@ static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w,
 	if (!sw.set.sites && !profdata_profile_count(p, PROFDATA_TABLE_SAMPLES) &&
 	    profdata_profile_count(p, PROFDATA_TABLE_ALLOC_SITES) && !pd_options_get(opts, "value"))
 		sw.set.sites = PD_SITE_ALLOC_BYTES;
-	if (!sw.set.sites && pd_need_samples(p, w, "flamegraph") < 0)
-		return profdata_writer_error(w)->code;
+	int refused = sw.set.sites ? 0 : pd_need_samples(p, w, "flamegraph");
+	if (refused < 0)
+		return refused;
 	if (sw.set.sites)
 		sw.set.value_index = 0;
 	else if (!pd_options_get(opts, "value"))
