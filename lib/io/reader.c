@@ -112,15 +112,13 @@ int profdata_reader_open_path(profdata_reader **out, const char *path)
 		int out_of_memory;
 		r->blob = pd_blob_map(fd, (uint64_t)st.st_size, &out_of_memory);
 		if (r->blob || out_of_memory) {
+			close(fd);
 			if (out_of_memory) {
-				close(fd);
 				*out = NULL;
 				profdata_reader_free(r);
 				return PROFDATA_ENOMEM;
 			}
 			r->src = SRC_BLOB;
-			r->fd = fd; /* kept for pd_in_stream() */
-			r->own_fd = 1;
 			r->file_size = (uint64_t)st.st_size;
 			return 0;
 		}
@@ -369,10 +367,13 @@ static int readahead_leave(profdata_reader *r)
 void pd_in_stream(profdata_reader *r)
 {
 	unsigned char head[2];
-	/* A mapped file no byte of which was consumed (a sniff only peeks): its descriptor is still open. */
-	if (r->src != SRC_BLOB || r->blob_pos != 0 || r->fd < 0 || r->gzip || r->file_size < RA_MIN_SIZE ||
-	    pread(r->fd, head, 2, 0) != 2 || (head[0] == 0x1f && head[1] == 0x8b))
+	/* A mapped file no byte of which was consumed (a sniff only peeks), read through the blob's descriptor. */
+	int fd = r->src == SRC_BLOB && r->blob_pos == 0 && !r->gzip ? pd_blob_fd(r->blob) : -1;
+	if (fd < 0 || r->file_size < RA_MIN_SIZE || pread(fd, head, 2, 0) != 2 || (head[0] == 0x1f && head[1] == 0x8b))
 		return; /* (gzip: inflating costs more than reading, and reads through its own staging) */
+	if ((r->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return;
+	r->own_fd = 1;
 	pd_pager_stop(r->pager);
 	r->pager = NULL;
 	pd_blob_release(r->blob);
