@@ -95,10 +95,19 @@ short() {
 	printf '%s s (%s cpu), %s MiB%s' "${T_WALL[$1]}" "$(cpu "$1")" "$(mib "$1")" "${T_FAIL[$1]:+, FAILED}"
 }
 
+# A warning when the machine was busier than its cores: then wall times, and
+# the goals judged on them, say more about the other work than about ours.
+load_warning() {
+	awk -v cores="$(nproc)" '{ if ($2 > cores) printf "WARNING: load %s over the last 5 minutes on %d cores: wall times (and the goals judged on them) are not to be trusted here; compare the CPU figures\n", $2, cores }' /proc/loadavg
+}
+
 print_summary() {
 	echo
 	echo "## Summary ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), best of $runs, peers best of $peer_runs)"
 	echo
+	local warning
+	warning=$(load_warning)
+	[ -z "$warning" ] || printf '%s\n\n' "$warning"
 	echo "| work | ours: wall (user+sys CPU), peak RSS | peer | bare read of the input | this run | goal | met |"
 	echo "|---|---|---|---|---|---|---|"
 	printf '%s\n' "${summary[@]}"

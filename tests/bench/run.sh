@@ -376,5 +376,8 @@ bench_tracexml() {
 }
 
 
+echo "# tests/bench/run.sh ${parts[*]}: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)," \
+  "$(git -C "$src" describe --always --dirty 2>/dev/null || echo 'no git'), $pd"
+load_warning
 for p in "${parts[@]}"; do "bench_$p"; done
 [ ${#summary[@]} -eq 0 ] || print_summary
