@@ -11,14 +11,18 @@
  *
  *   gen-shaped-hprof OUT [--objects N] [--classes N] [--seed N] [--segment-mb N]
  *
+ * Defaults: 7,000,000 objects; 4,000 application classes (and an array
+ * class for one in 16 of them) besides the JDK's few that readers look for;
+ * seed 1; heap dump segments of 8 MiB.
+ *
  * Object i of N (in file order) gets id HEAP + 8 * permute(i), a bijection
  * on the smallest power of two >= 2N. The first (N + 1) / 3 objects are the
  * inner nodes of a 3-ary tree (object i holds i*3+1 .. i*3+3 in its first
  * three reference slots); the other reference slots point to null, to one of
- * a few thousand popular objects, back to the parent (a cycle), to a
- * grandchild (shared within a subtree), to a neighbour or anywhere: enough
- * sharing that dominators are not the tree, not so much that every object
- * hangs from the root.
+ * a few thousand popular objects (the last ones: leaves), back to the parent
+ * (a cycle), to a grandchild (shared within a subtree), rarely to a
+ * neighbour or anywhere: enough sharing that dominators are not the tree,
+ * not so much that every object hangs from the root.
  */
 #include <stdint.h>
 #include <stdio.h>
