@@ -77,6 +77,28 @@ ratio() {
 	printf '%.1fx (CPU %.1fx)' "$(per "${T_WALL[$2]}" "${T_WALL[$1]}")" "$(per "$(cpu "$2")" "$(cpu "$1")")"
 }
 
+# judge_speed OURS PEER X: whether OURS was at least X times faster than PEER
+# (wall time), in MEASURED and MET; a peer stopped by its timeout gives a
+# lower bound, a peer that failed otherwise gives no verdict
+judge_speed() {
+	local ours=$1 peer=$2 x=$3 r
+	if [ -z "$peer" ]; then
+		MEASURED="peer not run" MET="not judged (no peer)"
+		return
+	fi
+	r=$(per "${T_WALL[$peer]}" "${T_WALL[$ours]}")
+	MEASURED=$(ratio "$ours" "$peer")
+	MET=$(less "$r" "$x" && echo no || echo yes)
+	case ${T_FAIL[$peer]:-} in
+	"") ;;
+	"exit 124")
+		MEASURED="more than $MEASURED (peer stopped after ${T_WALL[$peer]} s)"
+		[ "$MET" = yes ] || MET="not judged (peer stopped)"
+		;;
+	*) MEASURED="peer failed (${T_FAIL[$peer]})" MET="not judged (peer failed)" ;;
+	esac
+}
+
 # the faster bare read of the two (cat, read() into one buffer): its label
 bare_floor() { if less "${T_WALL[bare-read]:-1e9}" "${T_WALL[bare-cat]:-1e9}"; then echo bare-read; else echo bare-cat; fi; }
 

@@ -137,19 +137,16 @@ histo_and_model() {
   echo "  histo: $(printf '%.2f' "$x")x the time of the faster bare read (${floor#bare-})${peer:+; $(ratio ours-histo "$peer") faster than VisualVM}"
   echo "  info: $bpo bytes/object (peak RSS / objects)${peer:+; $(ratio ours-info "$peer") faster than VisualVM}"
   verdict "streaming histogram, $name" "<= 1.5x a bare read" "$(printf '%.2f' "$x")x ${floor#bare-}" \
-    "$(less "$x" 1.5000001 && echo yes || echo no)" "$(short ours-histo)" "$(short "$peer")" "$(short "$floor")"
-  local limit=$((16 * objects / 1024 + 64 * 1024)) met=no speed="VisualVM not run"
-  if [ -n "$peer" ]; then
-    speed=$(ratio ours-info "$peer")
-    less 14.9999999 "$(per "${T_WALL[$peer]}" "${T_WALL[ours-info]}")" && [ "${T_RSS[ours-info]}" -le "$limit" ] && met=yes
-  else
-    met="not judged (no VisualVM)"
-  fi
+    "$(less 1.5 "$x" && echo no || echo yes)" "$(short ours-histo)" "$(short "$peer")" "$(short "$floor")"
+  local limit=$((16 * objects / 1024 + 64 * 1024))
+  judge_speed ours-info "$peer" 15
+  [ "${T_RSS[ours-info]}" -le "$limit" ] || MET=no
   verdict "model + references (info), $name" ">= 15x VisualVM at <= 16 B/object + 64 MiB ($((limit / 1024)) MiB)" \
-    "$speed, $bpo B/object" "$met" "$(short ours-info)" "$(short "$peer")" "$(short "$floor")"
+    "$MEASURED, $bpo B/object" "$MET" "$(short ours-info)" "$(short "$peer")" "$(short "$floor")"
 }
 
-# `top -n 50` of one dump beside bare reads, and VisualVM's retained sizes when PEER is "visualvm".
+# `top -n 50` of one dump beside bare reads, and VisualVM's retained sizes when the third
+# argument is "visualvm"; REPLY: the label VisualVM's figures are under, empty when it did not run.
 top_rows() {
   local name=$1 f=$2 with=${3:-} peer=""
   echo "== top: $name, $f, $(mb "$f") MB, $(objects_of "$f") objects (machine load: $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -160,8 +157,7 @@ top_rows() {
   show ours-top "profdata top -n 50 (model + dominators)" "$(stat -c %s "$f")"
   [ -z "$with" ] || show_peer "$peer" "VisualVM getBiggestObjectsByRetainedSize" "VisualVM: not installed or PD_BENCH_VISUALVM=0" "$(stat -c %s "$f")"
   show_bare "$(stat -c %s "$f")"
-  REPLY=""
-  [ -z "$peer" ] || REPLY=$(per "${T_WALL[$peer]}" "${T_WALL[ours-top]}")
+  REPLY=$peer
 }
 
 bench_hprof() {
@@ -172,12 +168,8 @@ bench_hprof() {
 # `top -n 50` of FILE against VisualVM's retained sizes: the goal is 25x.
 top_against_visualvm() {
   top_rows "$1" "$2" visualvm
-  local met="not judged (no VisualVM)" measured="VisualVM not run"
-  if [ -n "$REPLY" ]; then
-    measured=$(ratio ours-top peer-retained)
-    met=$(less 24.9999999 "$REPLY" && echo yes || echo no)
-  fi
-  verdict "top -n 50, $1" ">= 25x VisualVM" "$measured" "$met" \
+  judge_speed ours-top "$REPLY" 25
+  verdict "top -n 50, $1" ">= 25x VisualVM" "$MEASURED" "$MET" \
     "$(short ours-top)" "$(short peer-retained)" "$(short "$(bare_floor)")"
 }
 
@@ -237,12 +229,8 @@ bench_gperftools() {
   show ours-folded-none "convert --to folded --symbolize=none" "$size"
   show_peer "$peer" "go tool pprof -raw -symbolize=none" "go: not installed" "$size"
   show_bare "$size"
-  local met="not judged (no go)" measured="go not run"
-  if [ -n "$peer" ]; then
-    measured=$(ratio ours-folded "$peer")
-    met=$(less 39.9999999 "$(per "${T_WALL[$peer]}" "${T_WALL[ours-folded]}")" && echo yes || echo no)
-  fi
-  verdict "gperftools -> folded, wide profile" ">= 40x go tool pprof -raw" "$measured" "$met" \
+  judge_speed ours-folded "$peer" 40
+  verdict "gperftools -> folded, wide profile" ">= 40x go tool pprof -raw" "$MEASURED" "$MET" \
     "$(short ours-folded)" "$(short "$peer")" "$(short "$(bare_floor)")"
 }
 
@@ -270,7 +258,7 @@ bench_svg() {
   show_bare "$size"
   local x; x=$(per "${T_WALL[ours-svg]}" "${T_WALL[ours-folded]}")
   verdict "SVG flame graph, wide profile" "<= folded" "$(printf '%.2f' "$x")x folded" \
-    "$(less "$x" 1.0000001 && echo yes || echo no)" "$(short ours-svg)" "$(short "$peer")" "$(short "$(bare_floor)")"
+    "$(less 1 "$x" && echo no || echo yes)" "$(short ours-svg)" "$(short "$peer")" "$(short "$(bare_floor)")"
 }
 
 # "R MB/s": LABEL's rate over BYTES
