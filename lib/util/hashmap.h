@@ -13,8 +13,16 @@
 #include <stdint.h>
 #include <string.h>
 
+/*
+ * Most decoders number what they emit 1, 2, 3, ... (frames, stacks,
+ * functions): while every row added so far, from row 0 on, has the key of
+ * row 0 plus its row, the index is that arithmetic and has no table at all,
+ * so neither adding nor finding reads memory beyond the key column. The
+ * first row that breaks the run builds the table; an index reserved before
+ * its first row has its table from the start.
+ */
 typedef struct pd_index {
-	uint32_t *slots; /* row + 1; 0 empty */
+	uint32_t *slots; /* row + 1; 0 empty. NULL with count > 0: a run, row r's key is keys[0] + r */
 	size_t mask;     /* capacity - 1 */
 	size_t count;
 	uint64_t seed;   /* see pd_hash_seed() */
@@ -46,8 +54,17 @@ int pd_index_reserve(pd_index *ix, const uint64_t *keys, size_t n);
  * PROFDATA_ENOMEM on failure.
  */
 int pd_index_add(pd_index *ix, const uint64_t *keys, uint32_t row, uint32_t *existing);
-/* 1 and *row when found, else 0. */
-int pd_index_find(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row);
+/* 1 and *row when found, else 0. Inline: a run needs no call. */
+int pd_index_find_slot(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row);
+static inline int pd_index_find(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row)
+{
+	if (ix->slots)
+		return pd_index_find_slot(ix, keys, key, row);
+	if (!ix->count || key - keys[0] >= ix->count)
+		return 0;
+	*row = (uint32_t)(key - keys[0]);
+	return 1;
+}
 
 /*
  * A 64-bit key -> non-zero 32-bit value map that owns its keys, for tables
