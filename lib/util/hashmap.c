@@ -164,17 +164,11 @@ int pd_map_put(pd_map *m, uint64_t key, uint32_t val)
 	return 0;
 }
 
-/* The slot `key` hashes to first. */
-static size_t map_home(const pd_map *m, uint64_t key)
-{
-	return (size_t)pd_hash64(key ^ m->seed) & (m->cap - 1);
-}
-
 int pd_map_remove(pd_map *m, uint64_t key)
 {
 	if (!m->cap)
 		return 0;
-	size_t mask = m->cap - 1, i = map_home(m, key);
+	size_t mask = m->cap - 1, i = pd_map_home(m, key);
 	while (m->vals[i] && m->keys[i] != key)
 		i = (i + 1) & mask;
 	if (!m->vals[i])
@@ -187,7 +181,7 @@ int pd_map_remove(pd_map *m, uint64_t key)
 	 * moves into the hole unless its home lies cyclically in (hole, its slot].
 	 */
 	for (size_t k = (i + 1) & mask; m->vals[k]; k = (k + 1) & mask) {
-		size_t h = map_home(m, m->keys[k]);
+		size_t h = pd_map_home(m, m->keys[k]);
 		int stays = i <= k ? (i < h && h <= k) : (i < h || h <= k);
 		if (stays)
 			continue;

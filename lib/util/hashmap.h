@@ -91,10 +91,14 @@ static inline uint32_t pd_map_get(const pd_map *m, uint64_t key)
 	}
 	return 0;
 }
-/* The address pd_map_get(m, key) reads first, for a caller that prefetches a batch of lookups. */
-static inline const void *pd_map_slot_address(const pd_map *m, uint64_t key)
+/*
+ * The slot pd_map_get(m, key) probes first (0 for an empty map), for a
+ * caller that prefetches a batch of lookups: it reads m->vals[slot], then
+ * m->keys[slot].
+ */
+static inline size_t pd_map_home(const pd_map *m, uint64_t key)
 {
-	return m->cap ? (const void *)&m->keys[(size_t)pd_hash64(key ^ m->seed) & (m->cap - 1)] : (const void *)m;
+	return m->cap ? (size_t)pd_hash64(key ^ m->seed) & (m->cap - 1) : 0;
 }
 /* Store `val` (non-zero) for `key`, replacing any value. 0 or PROFDATA_ENOMEM. */
 int pd_map_put(pd_map *m, uint64_t key, uint32_t val);

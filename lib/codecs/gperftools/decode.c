@@ -56,6 +56,9 @@ static int emit_stack(pd_gperftools_decoder *d, uint32_t serial, const uint64_t 
 	int rc;
 	if (pd_grow((void **)&d->frame_ids, &d->frame_ids_cap, n ? n : 1, sizeof *d->frame_ids))
 		return PROFDATA_ENOMEM;
+	/* A new chain's PCs are often new too: their lookups wait for memory together. */
+	for (i = 0; i < n; i++)
+		pd_gperftools_prefetch_lookup(&d->frame_of_pc, pcs[i]);
 	for (i = 0; i < n; i++) {
 		uint32_t id;
 		int added;
@@ -214,7 +217,7 @@ GPERFTOOLS_INLINE int run_records(pd_gperftools_decoder *d, const unsigned char 
 			b[nb].count = count;
 			/* equal PCs are equal bytes in one layout: hash the bytes as read */
 			b[nb].h = pd_hash_bytes(p + pos + 2 * (size_t)ws, (size_t)n * ws, d->chain_seed);
-			GPERFTOOLS_PREFETCH(pd_map_slot_address(&d->chain_of_hash, b[nb].h));
+			pd_gperftools_prefetch_lookup(&d->chain_of_hash, b[nb].h);
 			pos += (2 + (size_t)n) * ws;
 			nb++;
 		}

@@ -18,6 +18,16 @@
 #define GPERFTOOLS_PREFETCH(p) ((void)(p))
 #endif
 
+/* Ask for the slot a lookup of `key` in map m reads first (pd_map_home). */
+GPERFTOOLS_INLINE void pd_gperftools_prefetch_lookup(const pd_map *m, uint64_t key)
+{
+	if (m->cap) {
+		size_t j = pd_map_home(m, key);
+		GPERFTOOLS_PREFETCH(m->vals + j);
+		GPERFTOOLS_PREFETCH(m->keys + j);
+	}
+}
+
 /* Meta comment carrying header slots beyond version and period (the padding
  * slot and any extra ones), when they differ from the usual single 0. */
 #define GPERFTOOLS_HEADER_KEY "gperftools-header-extra"
