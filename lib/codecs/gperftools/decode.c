@@ -471,6 +471,36 @@ static int emit_preamble(pd_gperftools_decoder *d)
 	return rc ? PD_GPERFTOOLS_STOP(d, rc) : 0;
 }
 
+/*
+ * With the whole input at hand (a mapped file or memory), the maps text
+ * is read before the records: a walk over the records' lengths finds the
+ * trailer, so that the mappings go out before the first frame and what
+ * names frames (the symbolize transform) knows at once whether it has any
+ * file to read. Damaged records are left to the records' own reading.
+ */
+static int maps_first(pd_gperftools_decoder *d)
+{
+	pd_blob *b = pd_in_blob(d->in);
+	const unsigned char *p;
+	uint64_t size, pos = pd_in_offset(d->in), ws = d->ws;
+	if (!b || d->version != 0 || pd_blob_size(b) > SIZE_MAX)
+		return 0;
+	p = pd_blob_data(b);
+	size = pd_blob_size(b);
+	while (pos <= size && size - pos >= 3 * ws) {
+		uint64_t count = pd_gperftools_load(p + pos, d->ws, d->be), n = pd_gperftools_load(p + pos + ws, d->ws, d->be);
+		if (count == 0 && n == 1 && pd_gperftools_load(p + pos + 2 * ws, d->ws, d->be) == 0) {
+			int rc = pd_gperftools_maps(d, p + pos + 3 * ws, (size_t)(size - pos - 3 * ws));
+			d->maps_read = rc == 0;
+			return rc ? decode_failure(d, rc, pos + 3 * ws) : 0;
+		}
+		if (n > (size - pos) / ws - 2)
+			return 0;
+		pos += (2 + n) * ws;
+	}
+	return 0;
+}
+
 /* The text after the trailer: maps or symbols, then kept whole as an attachment. */
 static int read_text(pd_gperftools_decoder *d)
 {
@@ -480,7 +510,10 @@ static int read_text(pd_gperftools_decoder *d)
 	int rc = rest_of_input(d, &text, &len);
 	if (rc)
 		return rc;
-	rc = d->version == 0 ? pd_gperftools_maps(d, text, len) : pd_gperftools_java(d, text, len);
+	if (d->version != 0)
+		rc = pd_gperftools_java(d, text, len);
+	else if (!d->maps_read)
+		rc = pd_gperftools_maps(d, text, len);
 	if (rc == 0 && len > 0) {
 		profdata_attachment at;
 		at.name = d->version == 0 ? "maps" : "symbols";
@@ -524,6 +557,8 @@ int pd_gperftools_decode(const pd_decode_args *a)
 	d.in = a->in;
 	d.chain_seed = pd_hash_seed(&d);
 	rc = emit_preamble(&d);
+	if (rc == 0)
+		rc = maps_first(&d);
 	if (rc == 0)
 		rc = read_records(&d, &ended);
 	if (rc == 0)

@@ -94,6 +94,7 @@ typedef struct pd_gperftools_decoder {
 	int version;
 	uint64_t period;
 	int stopped;                 /* a callback said stop */
+	int maps_read;               /* the maps text was read before the records (decode.c: maps_first) */
 
 	pd_map frame_of_pc;          /* PC -> frame id (1, 2, ... in order of first appearance) */
 	size_t npcs;
