@@ -54,6 +54,11 @@ int pd_index_reserve(pd_index *ix, const uint64_t *keys, size_t n);
  * PROFDATA_ENOMEM on failure.
  */
 int pd_index_add(pd_index *ix, const uint64_t *keys, uint32_t row, uint32_t *existing);
+/* The slot a lookup of `key` reads first, for a caller that prefetches a batch of lookups (ix->slots non-NULL). */
+static inline size_t pd_index_home(const pd_index *ix, uint64_t key)
+{
+	return (size_t)pd_hash64(key ^ ix->seed) & ix->mask;
+}
 /* 1 and *row when found, else 0. Inline: a run needs no call. */
 int pd_index_find_slot(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row);
 static inline int pd_index_find(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row)

@@ -32,14 +32,18 @@ int pd_gperftools_emit_string(pd_gperftools_decoder *d, uint64_t *id, const char
 
 int pd_gperftools_frame_id(pd_gperftools_decoder *d, uint64_t pc, uint32_t *id, int *added)
 {
-	*id = pd_map_get(&d->frame_of_pc, pc);
-	*added = !*id;
-	if (*id)
-		return 0;
+	uint32_t row;
 	if (d->npcs >= UINT32_MAX - 1)
 		return PROFDATA_ELIMIT;
-	*id = (uint32_t)++d->npcs;
-	return pd_map_put(&d->frame_of_pc, pc, *id);
+	if (pd_grow((void **)&d->pc_of_frame, &d->pcs_cap, d->npcs + 1, sizeof *d->pc_of_frame))
+		return PROFDATA_ENOMEM;
+	d->pc_of_frame[d->npcs] = pc;
+	int rc = pd_index_add(&d->frame_of_pc, d->pc_of_frame, (uint32_t)d->npcs, &row);
+	if (rc < 0)
+		return rc;
+	*added = rc == 0;
+	*id = rc == 1 ? row + 1 : (uint32_t)++d->npcs;
+	return 0;
 }
 
 int pd_gperftools_emit_frame(pd_gperftools_decoder *d, uint64_t id, uint64_t pc, uint64_t function_id, int32_t line)
@@ -58,7 +62,7 @@ static int emit_stack(pd_gperftools_decoder *d, uint32_t serial, const uint64_t 
 		return PROFDATA_ENOMEM;
 	/* A new chain's PCs are often new too: their lookups wait for memory together. */
 	for (i = 0; i < n; i++)
-		pd_gperftools_prefetch_lookup(&d->frame_of_pc, pcs[i]);
+		pd_gperftools_prefetch_index(&d->frame_of_pc, pcs[i]);
 	for (i = 0; i < n; i++) {
 		uint32_t id;
 		int added;
@@ -423,9 +427,9 @@ static int read_header(pd_gperftools_decoder *d, profdata_meta *meta, char **ext
 
 static void decoder_free(pd_gperftools_decoder *d)
 {
-	pd_map_free(&d->frame_of_pc);
+	pd_index_free(&d->frame_of_pc);
 	pd_map_free(&d->chain_of_hash);
-	PD_FREE_ALL(d->chains, d->chain_pcs, d->frame_ids, d->records);
+	PD_FREE_ALL(d->chains, d->chain_pcs, d->frame_ids, d->records, d->pc_of_frame);
 	pd_intern_free(&d->strings);
 }
 
