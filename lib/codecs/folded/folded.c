@@ -69,9 +69,18 @@ static int chain_text(const folded_writer *fw, size_t si, pd_strbuf *out)
 		size_t fi, len = 9;
 		const char *name = profdata_profile_find_frame(fw->p, st.frame_ids[j], &fi) == 0
 		                           ? pd_frame_name(&fw->names, fi, &len) : "[unknown]";
-		if ((j + 1 < st.nframes && pd_strbuf_add(out, ";", 1)) || pd_strbuf_add(out, name, len))
+		/* Room for the name, its ';' and 16 bytes to spare: most names are short and go in one fixed-size copy. */
+		if (pd_grow((void **)&out->p, &out->cap, out->n + len + 18, 1))
 			return PROFDATA_ENOMEM;
+		if (j + 1 < st.nframes)
+			out->p[out->n++] = ';';
+		if (len <= 16 && (size_t)(name - fw->names.text.p) + 16 <= fw->names.text.n)
+			memcpy(out->p + out->n, name, 16);
+		else
+			memcpy(out->p + out->n, name, len);
+		out->n += len;
 	}
+	out->p[out->n] = '\0';
 	return 0;
 }
 
