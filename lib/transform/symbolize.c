@@ -91,7 +91,7 @@ typedef struct symbolize_state {
 
 /* Whether events can pass straight on, asked at the first frame, stack or sample (below). */
 static int decide(symbolize_state *st);
-static void mark_used(symbolize_state *st, uint64_t addr);
+static uint32_t mark_used(symbolize_state *st, uint64_t addr);
 
 static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 {
@@ -120,9 +120,11 @@ static int on_frame(void *payload, const profdata_frame *f)
 	if (rc < 0)
 		return rc;
 	if (st->passing) {
+		/* As when frames are held: an unnamed frame points at the mapping of its PC. */
+		profdata_frame out = *f;
 		if (f->has_address && !f->function_id)
-			mark_used(st, f->address);
-		return PD_DOWN(st, frame, f);
+			out.mapping = mark_used(st, f->address);
+		return PD_DOWN(st, frame, &out);
 	}
 	if (pd_grow((void **)&st->frames, &st->frames_cap, st->nframes + 1, sizeof *st->frames) < 0 ||
 	    st->nframes >= UINT32_MAX - 1 || pd_map_put(&st->frame_of_id, f->id, (uint32_t)st->nframes + 1) < 0)
@@ -297,10 +299,15 @@ static int decide(symbolize_state *st)
 	return rc;
 }
 
-/* The mapping holding addr is used: the last one starting at or below it, by binary search. */
-static void mark_used(symbolize_state *st, uint64_t addr)
+/*
+ * The mapping holding addr (index + 1, 0 none), marked used: mapping_of()'s
+ * answer, found by binary search over the starts when the mapping there is
+ * executable (mappings of code do not overlap), else by mapping_of().
+ */
+static uint32_t mark_used(symbolize_state *st, uint64_t addr)
 {
 	size_t lo = 0, hi = st->nby_start;
+	uint32_t k = 0;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (st->mappings[st->by_start[mid]].m.start <= addr)
@@ -309,10 +316,15 @@ static void mark_used(symbolize_state *st, uint64_t addr)
 			hi = mid;
 	}
 	if (lo > 0) {
-		held_mapping *hm = &st->mappings[st->by_start[lo - 1]];
-		if (addr < hm->m.limit)
-			hm->used = 1;
+		const profdata_mapping *m = &st->mappings[st->by_start[lo - 1]].m;
+		if (addr < m->limit && (!m->perms[0] || strchr(m->perms, 'x')))
+			k = st->by_start[lo - 1] + 1;
 	}
+	if (!k)
+		k = mapping_of(st, addr);
+	if (k)
+		st->mappings[k - 1].used = 1;
+	return k;
 }
 
 /* Passing on: each used mapping whose file is not the recorded one said once, then the end. */
