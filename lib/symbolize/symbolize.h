@@ -17,6 +17,22 @@
 
 typedef struct pd_symbolizer pd_symbolizer;
 
+/* What a profile recorded of a mapped file (recorded.c). */
+typedef struct pd_recorded_file {
+	uint64_t offset;     /* the mapping's file offset */
+	uint64_t inode;      /* 0 unknown */
+	const char *device;  /* "08:01" (hex major:minor); NULL or "" unknown */
+	int same_machine;    /* compare inode and device: no sysroot, no build id to judge by */
+} pd_recorded_file;
+
+/*
+ * Whether the file at `full_path` may be the one recorded, from stat()
+ * alone: 0 when it may, 1 when it cannot (missing, not a regular file,
+ * shorter than the offset, or, with same_machine, another inode or device),
+ * `why` (at most `cap` bytes) then saying so in words. Reads no byte of it.
+ */
+int pd_symbolize_recorded_file(const char *full_path, const pd_recorded_file *rec, char *why, size_t cap);
+
 /* One source-level frame of an address. Strings are borrowed from the symbolizer until its next lookup. */
 typedef struct pd_symbol_frame {
 	const char *name;        /* the source name (DWARF), else the ELF symbol */

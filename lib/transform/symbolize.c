@@ -12,7 +12,14 @@
  * read; callers' PCs, which are return addresses, are looked up at PC - 1,
  * as pprof does. A mapping whose binary cannot be used gets one warning and
  * its frames stay addresses.
+ *
+ * When the mappings come first (the gperftools decoder reads a whole file's
+ * maps before its records), each file is first checked against what the
+ * profile recorded of it (pd_symbolize_recorded_file: stat() only); when
+ * none can be the recorded one (a profile from another machine), nothing
+ * is held: events pass straight on, and symbolizing costs nothing.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +53,7 @@ typedef struct held_mapping {
 	profdata_mapping m;
 	int used;              /* some frame's PC is in it */
 	int usable;            /* its binary is open in the symbolizer */
+	char why[160];         /* passing on: why its file is not the recorded one ("" a mapping of no file) */
 } held_mapping;
 
 typedef struct symbolize_state {
@@ -75,7 +83,15 @@ typedef struct symbolize_state {
 	pd_intern functions;    /* "name\0system\0file": function id = max_function_id + index + 1 */
 	size_t functions_emitted;
 	uint64_t next_extra_id;
+	int decided;            /* the first frame, stack or sample came */
+	int passing;            /* no mapping's file is the recorded one: events pass straight on */
+	uint32_t *by_start;     /* passing on: mappings of files (index) by start address */
+	size_t nby_start;
 } symbolize_state;
+
+/* Whether events can pass straight on, asked at the first frame, stack or sample (below). */
+static int decide(symbolize_state *st);
+static uint32_t mark_used(symbolize_state *st, uint64_t addr);
 
 static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 {
@@ -100,6 +116,16 @@ static int on_function(void *payload, const profdata_function *f)
 static int on_frame(void *payload, const profdata_frame *f)
 {
 	symbolize_state *st = payload;
+	int rc = st->decided ? 0 : decide(st);
+	if (rc < 0)
+		return rc;
+	if (st->passing) {
+		/* As when frames are held: an unnamed frame points at the mapping of its PC. */
+		profdata_frame out = *f;
+		if (f->has_address && !f->function_id)
+			out.mapping = mark_used(st, f->address);
+		return PD_DOWN(st, frame, &out);
+	}
 	if (pd_grow((void **)&st->frames, &st->frames_cap, st->nframes + 1, sizeof *st->frames) < 0 ||
 	    st->nframes >= UINT32_MAX - 1 || pd_map_put(&st->frame_of_id, f->id, (uint32_t)st->nframes + 1) < 0)
 		return PROFDATA_ENOMEM;
@@ -113,6 +139,9 @@ static int on_frame(void *payload, const profdata_frame *f)
 static int on_stack(void *payload, const profdata_stack *s)
 {
 	symbolize_state *st = payload;
+	int rc = st->decided ? 0 : decide(st);
+	if (rc < 0 || st->passing)
+		return rc < 0 ? rc : PD_DOWN(st, stack, s);
 	if (pd_grow((void **)&st->stacks, &st->stacks_cap, st->nstacks + 1, sizeof *st->stacks) < 0 ||
 	    pd_grow((void **)&st->frame_ids, &st->frame_ids_cap, st->nframe_ids + s->nframes, sizeof *st->frame_ids) < 0)
 		return PROFDATA_ENOMEM;
@@ -133,6 +162,9 @@ static int on_stack(void *payload, const profdata_stack *s)
 static int on_sample(void *payload, const profdata_sample *s)
 {
 	symbolize_state *st = payload;
+	int rc = st->decided ? 0 : decide(st);
+	if (rc < 0 || st->passing)
+		return rc < 0 ? rc : PD_DOWN(st, sample, s);
 	if (pd_grow((void **)&st->samples, &st->samples_cap, st->nsamples + 1, sizeof *st->samples) < 0 ||
 	    pd_grow((void **)&st->values, &st->values_cap, st->nvalues + s->nvalues, sizeof *st->values) < 0)
 		return PROFDATA_ENOMEM;
@@ -153,6 +185,8 @@ static int on_sample(void *payload, const profdata_sample *s)
 static int on_mapping(void *payload, const profdata_mapping *m)
 {
 	symbolize_state *st = payload;
+	if (st->passing)
+		return PD_DOWN(st, mapping, m);
 	if (pd_grow((void **)&st->mappings, &st->mappings_cap, st->nmappings + 1, sizeof *st->mappings) < 0)
 		return PROFDATA_ENOMEM;
 	memset(&st->mappings[st->nmappings], 0, sizeof *st->mappings);
@@ -203,6 +237,107 @@ static int name_id(symbolize_state *st, const char *s, uint64_t *id)
 	return 0;
 }
 
+/* Whether mapping hm's file (under the sysroot) may be the one the profile recorded: 0, or 1 with `why`. */
+static int recorded_mismatch(const symbolize_state *st, const held_mapping *hm, const char *path, char *why,
+                             size_t cap)
+{
+	pd_strbuf full = { 0, 0, 0 };
+	const char *build_id = text_of(st, hm->m.build_id);
+	pd_recorded_file rec = { hm->m.offset, hm->m.inode, hm->m.device, !st->sysroot && !(build_id && *build_id) };
+	if ((st->sysroot && pd_strbuf_add(&full, st->sysroot, strlen(st->sysroot))) ||
+	    pd_strbuf_add(&full, path, strlen(path) + 1))
+		return free(full.p), PROFDATA_ENOMEM;
+	int rc = pd_symbolize_recorded_file(full.p, &rec, why, cap);
+	free(full.p);
+	return rc;
+}
+
+static void warn_unusable(const symbolize_state *st, const held_mapping *hm, const char *path, const char *why)
+{
+	pd_diag_warn(st->base.diag, PROFDATA_ENOTFOUND, PD_NO_OFFSET, 0, "symbolize: %s (0x%llx-0x%llx) left as addresses: %s",
+	             path, (unsigned long long)hm->m.start, (unsigned long long)hm->m.limit, why);
+}
+
+/* Mapping i's file cannot be the recorded one: 1 (hm->why says why), 0 it may be, or an error. */
+static int cannot_be_recorded(symbolize_state *st, held_mapping *hm)
+{
+	const char *path = text_of(st, hm->m.path_id);
+	hm->why[0] = '\0';
+	if (!path || path[0] != '/')
+		return 1; /* no file: nothing to name it from, nothing to say */
+	if (hm->m.perms[0] && !strchr(hm->m.perms, 'x')) {
+		snprintf(hm->why, sizeof hm->why, "the mapping is not executable");
+		return 1;
+	}
+	return recorded_mismatch(st, hm, path, hm->why, sizeof hm->why);
+}
+
+static int decide(symbolize_state *st)
+{
+	st->decided = 1;
+	if (!st->nmappings || st->nframes || st->nstacks || st->nsamples)
+		return 0;
+	for (size_t i = 0; i < st->nmappings; i++) {
+		int rc = cannot_be_recorded(st, &st->mappings[i]);
+		if (rc <= 0)
+			return rc;
+	}
+	st->by_start = malloc(st->nmappings * sizeof *st->by_start);
+	if (!st->by_start)
+		return PROFDATA_ENOMEM;
+	/* Insertion by start: maps lists are short and nearly sorted already. */
+	for (size_t i = 0; i < st->nmappings; i++) {
+		size_t k = st->nby_start++;
+		for (; k > 0 && st->mappings[st->by_start[k - 1]].m.start > st->mappings[i].m.start; k--)
+			st->by_start[k] = st->by_start[k - 1];
+		st->by_start[k] = (uint32_t)i;
+	}
+	st->passing = 1;
+	int rc = 0;
+	for (size_t i = 0; i < st->nmappings && rc == 0; i++)
+		rc = PD_DOWN(st, mapping, &st->mappings[i].m);
+	return rc;
+}
+
+/*
+ * The mapping holding addr (index + 1, 0 none), marked used: mapping_of()'s
+ * answer, found by binary search over the starts when the mapping there is
+ * executable (mappings of code do not overlap), else by mapping_of().
+ */
+static uint32_t mark_used(symbolize_state *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->nby_start;
+	uint32_t k = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (st->mappings[st->by_start[mid]].m.start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0) {
+		const profdata_mapping *m = &st->mappings[st->by_start[lo - 1]].m;
+		if (addr < m->limit && (!m->perms[0] || strchr(m->perms, 'x')))
+			k = st->by_start[lo - 1] + 1;
+	}
+	if (!k)
+		k = mapping_of(st, addr);
+	if (k)
+		st->mappings[k - 1].used = 1;
+	return k;
+}
+
+/* Passing on: each used mapping whose file is not the recorded one said once, then the end. */
+static int end_passing(symbolize_state *st)
+{
+	for (size_t i = 0; i < st->nmappings; i++) {
+		const held_mapping *hm = &st->mappings[i];
+		if (hm->used && hm->why[0])
+			warn_unusable(st, hm, text_of(st, hm->m.path_id), hm->why);
+	}
+	return PD_DOWN0(st, end);
+}
+
 /* Open the binary of every mapping a frame's PC is in; one warning for each that cannot be used. */
 static int open_binaries(symbolize_state *st, pd_symbolizer *sym)
 {
@@ -222,14 +357,16 @@ static int open_binaries(symbolize_state *st, pd_symbolizer *sym)
 			continue;
 		if (hm->m.perms[0] && !strchr(hm->m.perms, 'x'))
 			why = "the mapping is not executable";
-		int rc = why ? 1 : pd_symbolizer_add(sym, path, hm->m.start, hm->m.limit, hm->m.offset,
-		                                     text_of(st, hm->m.build_id), &why, hex, sizeof hex);
+		int rc = why ? 1 : recorded_mismatch(st, hm, path, hm->why, sizeof hm->why);
+		if (rc > 0 && !why)
+			why = hm->why;
+		if (rc == 0)
+			rc = pd_symbolizer_add(sym, path, hm->m.start, hm->m.limit, hm->m.offset, text_of(st, hm->m.build_id),
+			                       &why, hex, sizeof hex);
 		if (rc < 0)
 			return rc;
 		if (rc > 0) {
-			pd_diag_warn(st->base.diag, PROFDATA_ENOTFOUND, PD_NO_OFFSET, 0,
-			             "symbolize: %s (0x%llx-0x%llx) left as addresses: %s", path,
-			             (unsigned long long)hm->m.start, (unsigned long long)hm->m.limit, why);
+			warn_unusable(st, hm, path, why);
 			continue;
 		}
 		hm->usable = 1;
@@ -357,6 +494,8 @@ static int on_end(void *payload)
 	symbolize_state *st = payload;
 	pd_symbolizer *sym = NULL;
 	int rc = 0;
+	if (st->passing)
+		return end_passing(st);
 	if (st->nframes && st->nmappings && (rc = pd_symbolizer_new(&sym, st->sysroot, st->debug_dir)) == 0)
 		rc = open_binaries(st, sym);
 	for (size_t i = 0; i < st->nmappings && rc == 0; i++)
@@ -381,7 +520,7 @@ static void symbolize_free(void *state)
 	pd_intern_free(&st->names);
 	pd_intern_free(&st->functions);
 	PD_FREE_ALL(st->frames, st->stacks, st->frame_ids, st->samples, st->values, st->mappings, st->sysroot,
-	            st->debug_dir);
+	            st->debug_dir, st->by_start);
 }
 
 /* The events the transform changes; the others pass straight on. */

@@ -22,21 +22,26 @@ void pd_index_free(pd_index *ix)
 	ix->seed = 0;
 }
 
+static void put_slot(uint32_t *slots, size_t mask, uint64_t key, uint64_t seed, uint32_t v)
+{
+	size_t h = (size_t)pd_hash64(key ^ seed) & mask;
+	while (slots[h])
+		h = (h + 1) & mask;
+	slots[h] = v;
+}
+
+/* The table at capacity `cap`, from the old one or, for a run (see pd_index), from rows 0..count-1. */
 static int rehash(pd_index *ix, const uint64_t *keys, size_t cap)
 {
 	uint32_t *slots = calloc(cap, sizeof(*slots));
 	if (!slots)
 		return PROFDATA_ENOMEM;
 	size_t mask = cap - 1;
-	for (size_t i = 0; ix->slots && i <= ix->mask; i++) {
-		uint32_t v = ix->slots[i];
-		if (!v)
-			continue;
-		size_t h = (size_t)pd_hash64(keys[v - 1] ^ ix->seed) & mask;
-		while (slots[h])
-			h = (h + 1) & mask;
-		slots[h] = v;
-	}
+	for (size_t i = 0; ix->slots && i <= ix->mask; i++)
+		if (ix->slots[i])
+			put_slot(slots, mask, keys[ix->slots[i] - 1], ix->seed, ix->slots[i]);
+	for (size_t row = 0; !ix->slots && row < ix->count; row++)
+		put_slot(slots, mask, keys[row], ix->seed, (uint32_t)row + 1);
 	free(ix->slots);
 	ix->slots = slots;
 	ix->mask = mask;
@@ -60,6 +65,18 @@ int pd_index_reserve(pd_index *ix, const uint64_t *keys, size_t n)
 
 int pd_index_add(pd_index *ix, const uint64_t *keys, uint32_t row, uint32_t *existing)
 {
+	if (!ix->slots && row == ix->count) {
+		uint64_t step = keys[row] - keys[0];
+		if (step == row) {
+			ix->count++;
+			return 0;
+		}
+		if (step < ix->count) {
+			if (existing)
+				*existing = (uint32_t)step;
+			return 1;
+		}
+	}
 	if (!ix->slots || ix->count + 1 > (ix->mask + 1) / 4 * 3) {
 		int e = pd_index_reserve(ix, keys, ix->count + 1 > 16 ? (ix->count + 1) * 2 : 16);
 		if (e < 0)
@@ -83,10 +100,8 @@ int pd_index_add(pd_index *ix, const uint64_t *keys, uint32_t row, uint32_t *exi
 	return 0;
 }
 
-int pd_index_find(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row)
+int pd_index_find_slot(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row)
 {
-	if (!ix->slots)
-		return 0;
 	size_t h = (size_t)pd_hash64(key ^ ix->seed) & ix->mask;
 	for (;;) {
 		uint32_t v = ix->slots[h];
@@ -149,17 +164,11 @@ int pd_map_put(pd_map *m, uint64_t key, uint32_t val)
 	return 0;
 }
 
-/* The slot `key` hashes to first. */
-static size_t map_home(const pd_map *m, uint64_t key)
-{
-	return (size_t)pd_hash64(key ^ m->seed) & (m->cap - 1);
-}
-
 int pd_map_remove(pd_map *m, uint64_t key)
 {
 	if (!m->cap)
 		return 0;
-	size_t mask = m->cap - 1, i = map_home(m, key);
+	size_t mask = m->cap - 1, i = pd_map_home(m, key);
 	while (m->vals[i] && m->keys[i] != key)
 		i = (i + 1) & mask;
 	if (!m->vals[i])
@@ -172,7 +181,7 @@ int pd_map_remove(pd_map *m, uint64_t key)
 	 * moves into the hole unless its home lies cyclically in (hole, its slot].
 	 */
 	for (size_t k = (i + 1) & mask; m->vals[k]; k = (k + 1) & mask) {
-		size_t h = map_home(m, m->keys[k]);
+		size_t h = pd_map_home(m, m->keys[k]);
 		int stays = i <= k ? (i < h && h <= k) : (i < h || h <= k);
 		if (stays)
 			continue;

@@ -13,8 +13,16 @@
 #include <stdint.h>
 #include <string.h>
 
+/*
+ * Most decoders number what they emit 1, 2, 3, ... (frames, stacks,
+ * functions): while every row added so far, from row 0 on, has the key of
+ * row 0 plus its row, the index is that arithmetic and has no table at all,
+ * so neither adding nor finding reads memory beyond the key column. The
+ * first row that breaks the run builds the table; an index reserved before
+ * its first row has its table from the start.
+ */
 typedef struct pd_index {
-	uint32_t *slots; /* row + 1; 0 empty */
+	uint32_t *slots; /* row + 1; 0 empty. NULL with count > 0: a run, row r's key is keys[0] + r */
 	size_t mask;     /* capacity - 1 */
 	size_t count;
 	uint64_t seed;   /* see pd_hash_seed() */
@@ -46,8 +54,22 @@ int pd_index_reserve(pd_index *ix, const uint64_t *keys, size_t n);
  * PROFDATA_ENOMEM on failure.
  */
 int pd_index_add(pd_index *ix, const uint64_t *keys, uint32_t row, uint32_t *existing);
-/* 1 and *row when found, else 0. */
-int pd_index_find(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row);
+/* The slot a lookup of `key` reads first, for a caller that prefetches a batch of lookups (ix->slots non-NULL). */
+static inline size_t pd_index_home(const pd_index *ix, uint64_t key)
+{
+	return (size_t)pd_hash64(key ^ ix->seed) & ix->mask;
+}
+/* 1 and *row when found, else 0. Inline: a run needs no call. */
+int pd_index_find_slot(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row);
+static inline int pd_index_find(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row)
+{
+	if (ix->slots)
+		return pd_index_find_slot(ix, keys, key, row);
+	if (!ix->count || key - keys[0] >= ix->count)
+		return 0;
+	*row = (uint32_t)(key - keys[0]);
+	return 1;
+}
 
 /*
  * A 64-bit key -> non-zero 32-bit value map that owns its keys, for tables
@@ -74,10 +96,14 @@ static inline uint32_t pd_map_get(const pd_map *m, uint64_t key)
 	}
 	return 0;
 }
-/* The address pd_map_get(m, key) reads first, for a caller that prefetches a batch of lookups. */
-static inline const void *pd_map_slot_address(const pd_map *m, uint64_t key)
+/*
+ * The slot pd_map_get(m, key) probes first (0 for an empty map), for a
+ * caller that prefetches a batch of lookups: it reads m->vals[slot], then
+ * m->keys[slot].
+ */
+static inline size_t pd_map_home(const pd_map *m, uint64_t key)
 {
-	return m->cap ? (const void *)&m->keys[(size_t)pd_hash64(key ^ m->seed) & (m->cap - 1)] : (const void *)m;
+	return m->cap ? (size_t)pd_hash64(key ^ m->seed) & (m->cap - 1) : 0;
 }
 /* Store `val` (non-zero) for `key`, replacing any value. 0 or PROFDATA_ENOMEM. */
 int pd_map_put(pd_map *m, uint64_t key, uint32_t val);

@@ -24,6 +24,7 @@ symbolize); the default mappings name files that do not exist.
 """
 
 import argparse
+import os
 import random
 import struct
 import sys
@@ -115,13 +116,20 @@ def fanout_for(level):
     return 3
 
 
-def maps_text():
+def maps_text(binary=None):
     lines = []
     inode = 1000
     for start, end, offset, path in dict.fromkeys(MAPPINGS):
         inode += 17
-        lines.append("%x-%x r-xp %08x 08:01 %-10d %s"
-                     % (start, end, offset, inode, path))
+        device = "08:01"
+        if binary:
+            # What a process on this machine would record of the real file:
+            # symbolizers check that the file on disk is the one mapped.
+            st = os.stat(binary)
+            inode = st.st_ino
+            device = "%02x:%02x" % (os.major(st.st_dev), os.minor(st.st_dev))
+        lines.append("%x-%x r-xp %08x %s %-10d %s"
+                     % (start, end, offset, device, inode, path))
     lines.append("7ffffffde000-7ffffffff000 rw-p 00000000 00:00 0          "
                  "[stack]")
     return ("\n".join(lines) + "\n").encode("ascii")
@@ -184,7 +192,7 @@ def main():
                 buf.clear()
         out.write(b"".join(buf))
         out.write(struct.pack("<3Q", 0, 1, 0))
-        out.write(maps_text())
+        out.write(maps_text(args.binary))
         size = out.tell()
 
     print("wrote %s: %d bytes, %d records of depth %d, %d distinct stacks "

@@ -142,6 +142,55 @@ START_TEST(option_values)
 }
 END_TEST
 
+/*
+ * The test program's own code, but a maps line recording another inode for
+ * it (the file of another machine, or one replaced since): told from
+ * stat() before any ELF is read, said once naming the file and the inodes,
+ * and the frames stay addresses, as with symbolization off.
+ */
+START_TEST(another_inode_is_not_the_recorded_file)
+{
+	bytes b = { 0, 0, 0 };
+	uint64_t leaf = (uint64_t)(uintptr_t)&symbolize_test_leaf, caller = (uint64_t)(uintptr_t)&symbolize_test_caller;
+	uint64_t head[] = { 0, 3, 0, 10000, 0 }, rec[] = { 3, 2, leaf + 4, caller + 9 }, trailer[] = { 0, 1, 0 };
+	put_slots(&b, head, 5);
+	put_slots(&b, rec, 4);
+	put_slots(&b, trailer, 3);
+	FILE *f = fopen("/proc/self/maps", "r");
+	ck_assert_ptr_nonnull(f);
+	char line[4096], path[4096] = "";
+	while (fgets(line, sizeof line, f)) {
+		unsigned long long start, limit, off, inode;
+		char perms[8], dev[16];
+		int n = sscanf(line, "%llx-%llx %7s %llx %15s %llu %4095s", &start, &limit, perms, &off, dev, &inode, path);
+		if (n == 7 && start <= leaf && leaf < limit) {
+			snprintf(line, sizeof line, "%llx-%llx %s %llx %s %llu %s\n", start, limit, perms, off, dev, inode + 1, path);
+			put(&b, line, strlen(line));
+			break;
+		}
+	}
+	fclose(f);
+	ck_assert_msg(path[0] == '/', "no mapping of this program's code in /proc/self/maps");
+	profdata_profile *p;
+	profdata_reader *r;
+	ck_assert_int_eq(read_with(&b, "symbolize=auto", &p, &r), 0);
+	char *folded = test_folded(p, NULL), want[64];
+	snprintf(want, sizeof want, "0x%llx;0x%llx 3\n", (unsigned long long)caller + 9, (unsigned long long)leaf + 4);
+	ck_assert_msg(strcmp(folded, want) == 0, "folded: %s", folded);
+	size_t warned = 0;
+	for (size_t i = 0; i < profdata_reader_warning_count(r); i++) {
+		const char *m = profdata_reader_warning(r, i)->message;
+		warned += strstr(m, path) && strstr(m, "the profile recorded") && strstr(m, "inode");
+	}
+	ck_assert_uint_eq(warned, 1);
+	ck_assert_uint_eq(profdata_reader_warning_count(r), 1);
+	free(folded);
+	profdata_profile_free(p);
+	profdata_reader_free(r);
+	free(b.p);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("symbolize");
@@ -149,6 +198,8 @@ Suite *suite_main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, names_and_rewrite);
 	tcase_add_test(tc, option_values);
+	if (PD_HAVE_SYMBOLIZE)
+		tcase_add_test(tc, another_inode_is_not_the_recorded_file);
 	suite_add_tcase(s, tc);
 	return s;
 }

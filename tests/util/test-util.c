@@ -233,6 +233,56 @@ START_TEST(map_remove_keeps_every_other_key)
 }
 END_TEST
 
+/*
+ * Keys numbered from some start (as decoders number frames) need no table
+ * until one breaks the run; after it, and after a reserve, every row is
+ * still found, and repeats are said whichever way the index is kept.
+ */
+START_TEST(index_run_then_table)
+{
+	enum { N = 3000 };
+	static uint64_t keys[N + 2];
+	pd_index ix;
+	uint32_t row = UINT32_MAX;
+	memset(&ix, 0, sizeof ix);
+	ck_assert_int_eq(pd_index_find(&ix, keys, 7, &row), 0); /* empty */
+	for (uint32_t i = 0; i < N; i++) {
+		keys[i] = 41 + i;
+		ck_assert_int_eq(pd_index_add(&ix, keys, i, NULL), 0);
+	}
+	ck_assert_ptr_null(ix.slots);
+	keys[N] = 41 + 17; /* a repeat inside the run */
+	ck_assert_int_eq(pd_index_add(&ix, keys, N, &row), 1);
+	ck_assert_uint_eq(row, 17);
+	ck_assert_int_eq(pd_index_find(&ix, keys, 40, &row), 0);
+	ck_assert_int_eq(pd_index_find(&ix, keys, 41 + N, &row), 0);
+	ck_assert_int_eq(pd_index_find(&ix, keys, 41 + N - 1, &row), 1);
+	ck_assert_uint_eq(row, N - 1);
+	keys[N] = 5; /* breaks the run */
+	ck_assert_int_eq(pd_index_add(&ix, keys, N, NULL), 0);
+	ck_assert_ptr_nonnull(ix.slots);
+	keys[N + 1] = 41 + 99;
+	ck_assert_int_eq(pd_index_add(&ix, keys, N + 1, &row), 1);
+	ck_assert_uint_eq(row, 99);
+	for (uint32_t i = 0; i <= N; i++) {
+		ck_assert_int_eq(pd_index_find(&ix, keys, keys[i], &row), 1);
+		ck_assert_uint_eq(row, i);
+	}
+	pd_index_free(&ix);
+	/* a run made into a table by a reserve */
+	for (uint32_t i = 0; i < 100; i++)
+		ck_assert_int_eq(pd_index_add(&ix, keys, i, NULL), 0);
+	ck_assert_int_eq(pd_index_reserve(&ix, keys, 1000), 0);
+	ck_assert_ptr_nonnull(ix.slots);
+	for (uint32_t i = 0; i < 100; i++) {
+		ck_assert_int_eq(pd_index_find(&ix, keys, keys[i], &row), 1);
+		ck_assert_uint_eq(row, i);
+	}
+	ck_assert_int_eq(pd_index_find(&ix, keys, keys[100], &row), 0);
+	pd_index_free(&ix);
+}
+END_TEST
+
 /* Fill a column with `n` values from `value`, checking every row after each set. */
 static void fill_column(pd_col64 *c, size_t n, uint64_t (*value)(size_t))
 {
@@ -313,6 +363,7 @@ Suite *suite_main(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("map");
 	tcase_add_test(tc, map_remove_keeps_every_other_key);
+	tcase_add_test(tc, index_run_then_table);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("column");
 	tcase_add_test(tc, column_narrow_until_a_value_does_not_fit);

@@ -32,14 +32,18 @@ int pd_gperftools_emit_string(pd_gperftools_decoder *d, uint64_t *id, const char
 
 int pd_gperftools_frame_id(pd_gperftools_decoder *d, uint64_t pc, uint32_t *id, int *added)
 {
-	*id = pd_map_get(&d->frame_of_pc, pc);
-	*added = !*id;
-	if (*id)
-		return 0;
+	uint32_t row;
 	if (d->npcs >= UINT32_MAX - 1)
 		return PROFDATA_ELIMIT;
-	*id = (uint32_t)++d->npcs;
-	return pd_map_put(&d->frame_of_pc, pc, *id);
+	if (pd_grow((void **)&d->pc_of_frame, &d->pcs_cap, d->npcs + 1, sizeof *d->pc_of_frame))
+		return PROFDATA_ENOMEM;
+	d->pc_of_frame[d->npcs] = pc;
+	int rc = pd_index_add(&d->frame_of_pc, d->pc_of_frame, (uint32_t)d->npcs, &row);
+	if (rc < 0)
+		return rc;
+	*added = rc == 0;
+	*id = rc == 1 ? row + 1 : (uint32_t)++d->npcs;
+	return 0;
 }
 
 int pd_gperftools_emit_frame(pd_gperftools_decoder *d, uint64_t id, uint64_t pc, uint64_t function_id, int32_t line)
@@ -56,6 +60,9 @@ static int emit_stack(pd_gperftools_decoder *d, uint32_t serial, const uint64_t 
 	int rc;
 	if (pd_grow((void **)&d->frame_ids, &d->frame_ids_cap, n ? n : 1, sizeof *d->frame_ids))
 		return PROFDATA_ENOMEM;
+	/* A new chain's PCs are often new too: their lookups wait for memory together. */
+	for (i = 0; i < n; i++)
+		pd_gperftools_prefetch_index(&d->frame_of_pc, pcs[i]);
 	for (i = 0; i < n; i++) {
 		uint32_t id;
 		int added;
@@ -214,7 +221,7 @@ GPERFTOOLS_INLINE int run_records(pd_gperftools_decoder *d, const unsigned char 
 			b[nb].count = count;
 			/* equal PCs are equal bytes in one layout: hash the bytes as read */
 			b[nb].h = pd_hash_bytes(p + pos + 2 * (size_t)ws, (size_t)n * ws, d->chain_seed);
-			GPERFTOOLS_PREFETCH(pd_map_slot_address(&d->chain_of_hash, b[nb].h));
+			pd_gperftools_prefetch_lookup(&d->chain_of_hash, b[nb].h);
 			pos += (2 + (size_t)n) * ws;
 			nb++;
 		}
@@ -420,9 +427,9 @@ static int read_header(pd_gperftools_decoder *d, profdata_meta *meta, char **ext
 
 static void decoder_free(pd_gperftools_decoder *d)
 {
-	pd_map_free(&d->frame_of_pc);
+	pd_index_free(&d->frame_of_pc);
 	pd_map_free(&d->chain_of_hash);
-	PD_FREE_ALL(d->chains, d->chain_pcs, d->frame_ids, d->records);
+	PD_FREE_ALL(d->chains, d->chain_pcs, d->frame_ids, d->records, d->pc_of_frame);
 	pd_intern_free(&d->strings);
 }
 
@@ -468,6 +475,36 @@ static int emit_preamble(pd_gperftools_decoder *d)
 	return rc ? PD_GPERFTOOLS_STOP(d, rc) : 0;
 }
 
+/*
+ * With the whole input at hand (a mapped file or memory), the maps text
+ * is read before the records: a walk over the records' lengths finds the
+ * trailer, so that the mappings go out before the first frame and what
+ * names frames (the symbolize transform) knows at once whether it has any
+ * file to read. Damaged records are left to the records' own reading.
+ */
+static int maps_first(pd_gperftools_decoder *d)
+{
+	pd_blob *b = pd_in_blob(d->in);
+	const unsigned char *p;
+	uint64_t size, pos = pd_in_offset(d->in), ws = d->ws;
+	if (!b || d->version != 0 || pd_blob_size(b) > SIZE_MAX)
+		return 0;
+	p = pd_blob_data(b);
+	size = pd_blob_size(b);
+	while (pos <= size && size - pos >= 3 * ws) {
+		uint64_t count = pd_gperftools_load(p + pos, d->ws, d->be), n = pd_gperftools_load(p + pos + ws, d->ws, d->be);
+		if (count == 0 && n == 1 && pd_gperftools_load(p + pos + 2 * ws, d->ws, d->be) == 0) {
+			int rc = pd_gperftools_maps(d, p + pos + 3 * ws, (size_t)(size - pos - 3 * ws));
+			d->maps_read = rc == 0;
+			return rc ? decode_failure(d, rc, pos + 3 * ws) : 0;
+		}
+		if (n > (size - pos) / ws - 2)
+			return 0;
+		pos += (2 + n) * ws;
+	}
+	return 0;
+}
+
 /* The text after the trailer: maps or symbols, then kept whole as an attachment. */
 static int read_text(pd_gperftools_decoder *d)
 {
@@ -477,7 +514,10 @@ static int read_text(pd_gperftools_decoder *d)
 	int rc = rest_of_input(d, &text, &len);
 	if (rc)
 		return rc;
-	rc = d->version == 0 ? pd_gperftools_maps(d, text, len) : pd_gperftools_java(d, text, len);
+	if (d->version != 0)
+		rc = pd_gperftools_java(d, text, len);
+	else if (!d->maps_read)
+		rc = pd_gperftools_maps(d, text, len);
 	if (rc == 0 && len > 0) {
 		profdata_attachment at;
 		at.name = d->version == 0 ? "maps" : "symbols";
@@ -521,6 +561,8 @@ int pd_gperftools_decode(const pd_decode_args *a)
 	d.in = a->in;
 	d.chain_seed = pd_hash_seed(&d);
 	rc = emit_preamble(&d);
+	if (rc == 0)
+		rc = maps_first(&d);
 	if (rc == 0)
 		rc = read_records(&d, &ended);
 	if (rc == 0)

@@ -173,23 +173,14 @@ int pd_gperftools_java(pd_gperftools_decoder *d, const unsigned char *text, size
 {
 	java_symbol *syms = NULL;
 	size_t nsyms = 0, k;
-	uint64_t *pcs;
+	const uint64_t *pcs = d->pc_of_frame;
 	int rc = read_symbols(d, (const char *)text, len, &syms, &nsyms);
 	if (rc)
 		return rc;
-	pcs = malloc((d->npcs ? d->npcs : 1) * sizeof *pcs);
-	if (!pcs) {
-		free(syms);
-		return PROFDATA_ENOMEM;
-	}
-	for (k = 0; k < d->frame_of_pc.cap; k++)
-		if (d->frame_of_pc.vals[k])
-			pcs[d->frame_of_pc.vals[k] - 1] = d->frame_of_pc.keys[k];
 	for (k = 0; k < d->npcs && rc == 0; k++) {
 		const java_symbol *sy = symbol_of_pc(syms, nsyms, pcs[k]);
 		rc = pd_gperftools_emit_frame(d, k + 1, pcs[k], sy ? sy->function_id : 0, sy ? sy->line : 0);
 	}
-	free(pcs);
 	free(syms);
 	for (k = 0; k < d->nchains && rc == 0; k++) {
 		profdata_stack st;

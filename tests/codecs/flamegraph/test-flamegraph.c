@@ -186,6 +186,65 @@ START_TEST(fixtures_agree_with_folded)
 }
 END_TEST
 
+/*
+ * A narrow picture draws only the frames wide enough whose callers are
+ * drawn, and counts the narrow children of drawn frames: checked against
+ * the picture that draws every frame (minwidth=0), frame by frame.
+ */
+static void check_narrow_left_out(const profdata_profile *p, const char *options, double px, double min_width)
+{
+	size_t len, nall, nsome;
+	char *all = write_text(p, "flamegraph", "minwidth=0", &len);
+	char *some = write_text(p, "flamegraph", options, &len);
+	svg_frame *fa = parse_frames(all, &nall), *fs = parse_frames(some, &nsome);
+	unsigned char *drawn = calloc(nall + 1, 1);
+	size_t want_drawn = 0, want_omitted = 0;
+	double scale = nall ? px / (double)fa[0].w : 0;
+	for (size_t i = 0; i < nall; i++) {
+		/* a frame's parent is the one whose path is its own without the last name */
+		size_t parent = SIZE_MAX;
+		const char *semi = strrchr(fa[i].path, ';');
+		size_t pl = semi ? (size_t)(semi - fa[i].path) : 0;
+		for (size_t k = 0; k < i && i > 0 && parent == SIZE_MAX; k++)
+			if (fa[k].depth == fa[i].depth - 1 && strlen(fa[k].path) == pl && strncmp(fa[k].path, fa[i].path, pl) == 0)
+				parent = k;
+		int parent_drawn = i == 0 || (parent != SIZE_MAX && drawn[parent]);
+		if (!parent_drawn)
+			continue;
+		drawn[i] = (double)fa[i].w * scale >= min_width;
+		want_drawn += drawn[i];
+		want_omitted += !drawn[i];
+	}
+	ck_assert_uint_eq(nsome, want_drawn);
+	for (size_t j = 0, i = 0; j < nsome; j++, i++) {
+		while (i < nall && !drawn[i])
+			i++;
+		ck_assert_uint_lt(i, nall);
+		ck_assert_str_eq(fs[j].path, fa[i].path);
+		ck_assert(fs[j].x == fa[i].x && fs[j].w == fa[i].w && fs[j].depth == fa[i].depth);
+	}
+	char said[64];
+	snprintf(said, sizeof said, ">%zu frames narrower than", want_omitted);
+	ck_assert_msg(want_omitted == 0 || strstr(some, said), "%s not said", said);
+	for (size_t i = 0; i < nall; i++)
+		free(fa[i].path);
+	for (size_t j = 0; j < nsome; j++)
+		free(fs[j].path);
+	free(fa), free(fs), free(drawn), free(all), free(some);
+}
+
+START_TEST(narrow_frames_left_out)
+{
+	char path[4096];
+	test_data_path(path, sizeof(path), "gperftools/");
+	strncat(path, fixtures[_i], sizeof(path) - strlen(path) - 1);
+	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_PERMISSIVE);
+	check_narrow_left_out(p, "width=300,minwidth=2", 280, 2);
+	check_narrow_left_out(p, "minwidth=20", 1180, 20);
+	profdata_profile_free(p);
+}
+END_TEST
+
 /* A JVM profile with names folded must clean (';', a line break) and merge (one chain, several stacks). */
 static profdata_profile *synth_jvm(void)
 {
@@ -336,6 +395,7 @@ Suite *suite_main(void)
 	Suite *s = suite_create("flamegraph");
 	TCase *tc = tcase_create("flamegraph");
 	tcase_add_loop_test(tc, fixtures_agree_with_folded, 0, sizeof(fixtures) / sizeof(fixtures[0]));
+	tcase_add_loop_test(tc, narrow_frames_left_out, 0, sizeof(fixtures) / sizeof(fixtures[0]));
 	tcase_add_test(tc, jvm_frames);
 	tcase_add_test(tc, options);
 	tcase_add_test(tc, empty_profile);
