@@ -54,11 +54,16 @@ typedef struct profdata_top_options {
  */
 PROFDATA_EXPERIMENTAL_API int profdata_top_options_init(profdata_top_options *opts, size_t size);
 
+/* How a row is called, as pprof's -top marks it: every call into it an inlined call ("(inline)"), some. */
+enum { PROFDATA_TOP_INLINED = 1, PROFDATA_TOP_PARTLY_INLINED = 2 };
+
 /* One row: a function (line, file), its flat and cumulative sums. */
 typedef struct profdata_top_entry {
 	const char *name;           /* borrowed from the profdata_top */
 	int64_t flat;
 	int64_t cum;
+	/* PROFDATA_TOP_INLINED, PROFDATA_TOP_PARTLY_INLINED ("(partial-inline)"), or 0 */
+	int inlined;
 } profdata_top_entry;
 
 /*

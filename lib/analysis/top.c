@@ -17,6 +17,7 @@
 #include "analysis/stacks.h"
 #include "analysis/top.h"
 #include "util/hashmap.h"
+#include "util/path.h"
 #include "util/versioned.h"
 
 struct profdata_top {
@@ -34,7 +35,12 @@ typedef struct top_sums {
 	uint64_t *seen_in;             /* the stack (+ 1) that last added to cum */
 	uint32_t *row_of_frame;        /* frame index -> name id */
 	size_t nrows;
+	/* Calls between rows, key (caller row + 1) << 32 | callee row: EDGE_INLINED while every call it
+	 * stands for is an inlined call's frame into the next, EDGE_CALLED once one is not. */
+	pd_map edges;
 } top_sums;
+
+enum { EDGE_INLINED = 1, EDGE_CALLED = 2 };
 
 /* The size of each version of profdata_top_options (util/versioned.h). */
 static const size_t options_sizes[] = { sizeof(profdata_top_options) };
@@ -115,8 +121,9 @@ static int row_name(const profdata_profile *p, const profdata_frame *fr, const c
 	if (rc)
 		return rc < 0 ? rc : 0;
 	b->n = 0;
+	/* pprof shows source files cleaned (filepath.Clean): "./malloc/malloc.c" as "malloc/malloc.c". */
 	if (group == PROFDATA_TOP_FILES && file && *file)
-		return pd_strbuf_add(b, file, strlen(file));
+		return pd_strbuf_add_clean_path(b, file);
 	if (pd_strbuf_add(b, name, len))
 		return PROFDATA_ENOMEM;
 	/* pprof -lines: "name file:line", or "name file" where the line is not known. */
@@ -124,7 +131,7 @@ static int row_name(const profdata_profile *p, const profdata_frame *fr, const c
 		return 0;
 	char line[24];
 	int n = fr->line > 0 ? snprintf(line, sizeof line, ":%" PRId32, fr->line) : 0;
-	if (pd_strbuf_add(b, " ", 1) || pd_strbuf_add(b, file ? file : "", file ? strlen(file) : 0) ||
+	if (pd_strbuf_add(b, " ", 1) || (file && *file && pd_strbuf_add_clean_path(b, file)) ||
 	    pd_strbuf_add(b, line, (size_t)n))
 		return PROFDATA_ENOMEM;
 	return 0;
@@ -158,6 +165,53 @@ static int make_sums(top_sums *sums, size_t nrows)
 	sums->cum = calloc(nrows + 1, sizeof *sums->cum);
 	sums->seen_in = calloc(nrows + 1, sizeof *sums->seen_in);
 	return sums->flat && sums->cum && sums->seen_in ? 0 : PROFDATA_ENOMEM;
+}
+
+/* An inlined call's frame (lib/transform/symbolize.c): no address of its own, but a mapping. */
+static int inlined_call(const profdata_profile *p, size_t fi)
+{
+	profdata_frame fr;
+	profdata_profile_frame(p, fi, &fr);
+	return !fr.has_address && fr.mapping;
+}
+
+/*
+ * The calls of one stack with a non-zero sum, as pprof's graph has them
+ * (its -top marks a row whose calls in are all inlined "(inline)", some
+ * "(partial-inline)"): the frame after each frame is its caller.
+ */
+static int note_calls(const profdata_profile *p, top_sums *sums, const profdata_stack *st)
+{
+	uint32_t callee = UINT32_MAX;
+	int callee_inlined = 0;
+	for (size_t k = 0; k < st->nframes; k++) {
+		size_t fi;
+		if (profdata_profile_find_frame(p, st->frame_ids[k], &fi) != 0)
+			continue;
+		uint32_t row = sums->row_of_frame[fi];
+		if (callee != UINT32_MAX) {
+			uint64_t key = ((uint64_t)row + 1) << 32 | callee;
+			uint32_t was = pd_map_get(&sums->edges, key);
+			uint32_t now = callee_inlined && was != EDGE_CALLED ? EDGE_INLINED : EDGE_CALLED;
+			if (now != was && pd_map_put(&sums->edges, key, now) < 0)
+				return PROFDATA_ENOMEM;
+		}
+		callee = row;
+		callee_inlined = inlined_call(p, fi);
+	}
+	return 0;
+}
+
+/* Each row's mark from its calls in: PROFDATA_TOP_INLINED, PROFDATA_TOP_PARTLY_INLINED or 0. */
+static void mark_rows(profdata_top *t, const top_sums *sums, unsigned char *mark)
+{
+	for (size_t j = 0; j < sums->edges.cap; j++)
+		if (sums->edges.vals[j])
+			mark[(uint32_t)sums->edges.keys[j]] |= sums->edges.vals[j] == EDGE_INLINED ? 1 : 2;
+	for (size_t i = 0; i < t->n; i++) {
+		uint32_t r = t->entries[i].inlined; /* (the row, until now) */
+		t->entries[i].inlined = mark[r] == 1 ? PROFDATA_TOP_INLINED : mark[r] == 3 ? PROFDATA_TOP_PARTLY_INLINED : 0;
+	}
 }
 
 /* Add one stack's sum `v`: flat to its innermost frame's row, cum to each row it names. */
@@ -207,7 +261,13 @@ static int collect_rows(profdata_top *t, const top_sums *sums)
 		e->name = pd_intern_str(&t->names, r, &len);
 		e->flat = sums->flat[r];
 		e->cum = sums->cum[r];
+		e->inlined = (int)r;
 	}
+	unsigned char *mark = calloc(sums->nrows + 1, 1);
+	if (!mark)
+		return PROFDATA_ENOMEM;
+	mark_rows(t, sums, mark);
+	free(mark);
 	qsort(t->entries, t->n, sizeof *t->entries, by_flat_then_name);
 	return 0;
 }
@@ -227,6 +287,11 @@ static int sum_rows(profdata_top *t, const profdata_profile *p, size_t value_ind
 		size_t si = stacks.order[k];
 		t->total = pd_wrapping_add(t->total, stacks.value[si]);
 		add_stack(p, &sums, si, stacks.value[si]);
+		if (stacks.value[si] != 0) {
+			profdata_stack st;
+			profdata_profile_stack(p, si, &st);
+			rc = note_calls(p, &sums, &st);
+		}
 	}
 	if (rc == 0)
 		rc = collect_rows(t, &sums);
@@ -234,6 +299,7 @@ static int sum_rows(profdata_top *t, const profdata_profile *p, size_t value_ind
 		pd_diag_error(&t->diag, rc, PD_NO_OFFSET, 0, "top: out of memory");
 	pd_stack_sums_free(&stacks);
 	PD_FREE_ALL(sums.flat, sums.cum, sums.seen_in, sums.row_of_frame);
+	pd_map_free(&sums.edges);
 	return rc;
 }
 

@@ -29,6 +29,10 @@ if cc -std=c99 -g -O1 -fno-omit-frame-pointer -o "$work/busy" "$src/tools/demo/b
 	-Wl,--no-as-needed -lprofiler -Wl,--as-needed 2>/dev/null &&
 	CPUPROFILE="$work/busy.prof" CPUPROFILE_FREQUENCY=500 "$work/busy" 1 >/dev/null 2>&1; then
 	inputs+=("$work/busy.prof")
+	# and with samples across libc's free(), named through its DWARF as live samples are only now and then
+	if python3 "$src/tests/interop/add-libc-samples.py" "$work/busy.prof" "$work/busy-libc.prof"; then
+		inputs+=("$work/busy-libc.prof")
+	fi
 else
 	echo "libprofiler part skipped: tools/demo/busy.c did not build or run with -lprofiler (libgoogle-perftools-dev)"
 fi
@@ -60,8 +64,9 @@ def share(v):
     if 99.95 <= r <= 100.05:
         return "100"
     return ("%.2f" if r >= 1.0 else "%.2g") % r
+mark = {"all": " (inline)", "partly": " (partial-inline)"}
 for r in rows:
-    print("%s\t%s\t%s" % (r["name"], share(r["flat"]), share(r["cum"])))' | LC_ALL=C sort
+    print("%s%s\t%s\t%s" % (r["name"], mark.get(r.get("inlined"), ""), share(r["flat"]), share(r["cum"])))' | LC_ALL=C sort
 }
 
 status=0 compared=0

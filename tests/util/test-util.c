@@ -4,6 +4,7 @@
 #include "support.h"
 #include "util/column.h"
 #include "util/hashmap.h"
+#include "util/path.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,25 @@ static uint32_t put(pd_intern *t, const char *s, size_t len, int want)
 	ck_assert_int_eq(pd_intern_put(t, s, len, &index), want);
 	return index;
 }
+
+START_TEST(paths_clean_as_go_cleans_them)
+{
+	/* Go's filepath.Clean on each (what pprof shows as a source file). */
+	static const char *const cases[][2] = {
+		{ "./malloc/malloc.c", "malloc/malloc.c" }, { "../csu/libc-start.c", "../csu/libc-start.c" },
+		{ "a//b/./c/", "a/b/c" }, { "a/b/../../..", ".." }, { "/../x", "/x" }, { "/", "/" },
+		{ ".", "." }, { "a/..", "." }, { "../../a/b/../c", "../../a/c" }, { "//x//y//", "/x/y" },
+		{ "a/../../b", "../b" }, { "/a/b/../../../c", "/c" }, { "..a/.b/..", "..a" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		pd_strbuf b = { NULL, 0, 0 };
+		ck_assert_int_eq(pd_strbuf_add(&b, "x ", 2), 0); /* appended after what the buffer holds */
+		ck_assert_int_eq(pd_strbuf_add_clean_path(&b, cases[i][0]), 0);
+		ck_assert_str_eq(b.p + 2, cases[i][1]);
+		free(b.p);
+	}
+}
+END_TEST
 
 START_TEST(intern_numbers_in_first_seen_order)
 {
@@ -356,6 +376,7 @@ Suite *suite_main(void)
 	TCase *tc = tcase_create("intern");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, intern_numbers_in_first_seen_order);
+	tcase_add_test(tc, paths_clean_as_go_cleans_them);
 	tcase_add_test(tc, intern_empty_string_and_embedded_nuls);
 	tcase_add_test(tc, intern_many_strings_through_growth);
 	tcase_add_test(tc, intern_near_misses);

@@ -34,9 +34,18 @@ static void print_json(const profdata_top *t, size_t n, int group)
 		const profdata_top_entry *e = profdata_top_entry_at(t, i);
 		printf("%s{\"name\":", i ? "," : "");
 		json_string(e->name);
-		printf(",\"flat\":%lld,\"cum\":%lld}", (long long)e->flat, (long long)e->cum);
+		printf(",\"flat\":%lld,\"cum\":%lld", (long long)e->flat, (long long)e->cum);
+		if (e->inlined)
+			printf(",\"inlined\":\"%s\"", e->inlined == PROFDATA_TOP_INLINED ? "all" : "partly");
+		printf("}");
 	}
 	printf("]}\n");
+}
+
+/* What pprof writes after the name of a row called only, or partly, through inlined calls. */
+static const char *inline_mark(const profdata_top_entry *e)
+{
+	return e->inlined == PROFDATA_TOP_INLINED ? " (inline)" : e->inlined == PROFDATA_TOP_PARTLY_INLINED ? " (partial-inline)" : "";
 }
 
 /* pprof's columns: flat flat% sum% cum cum% name; values in the sample type's unit. */
@@ -49,8 +58,8 @@ static void print_text(const profdata_top *t, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const profdata_top_entry *e = profdata_top_entry_at(t, i);
 		sum += e->flat;
-		printf("%14lld %6.2f%% %6.2f%% %14lld %6.2f%%  %s\n", (long long)e->flat, percent(e->flat, total),
-		       percent(sum, total), (long long)e->cum, percent(e->cum, total), e->name);
+		printf("%14lld %6.2f%% %6.2f%% %14lld %6.2f%%  %s%s\n", (long long)e->flat, percent(e->flat, total),
+		       percent(sum, total), (long long)e->cum, percent(e->cum, total), e->name, inline_mark(e));
 	}
 }
 
