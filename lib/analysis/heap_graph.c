@@ -146,53 +146,12 @@ static void find_classes(pd_heap_graph *g, uint32_t dump)
 			g->class_cdump[p->cdumps.v[d].class_row] = (uint32_t)d;
 }
 
-enum { IDS_PER_BUCKET = 16 };
-
 /*
  * The walks visit payloads in graph order, all over the file: without
  * releases a 1.8 GB dump's pages would all become resident. 32 MiB of
  * pages entered between releases keeps them a small part of the peak.
  */
 #define PAGE_BUDGET ((uint64_t)32 << 20)
-
-/* The slices of sorted ids (heap_graph.h): 4 bytes per 16 objects (8 per slice was 3% faster, 32 10% slower). */
-static int index_ids(pd_heap_graph *g)
-{
-	const profdata_profile *p = g->p;
-	size_t total = p->nobjects;
-	if (!p->obj_sorted || !total || total >= UINT32_MAX)
-		return 0;
-	g->min_id = pd_obj_id(p, 0);
-	g->max_id = pd_obj_id(p, total - 1);
-	uint64_t range = g->max_id - g->min_id, want = total / IDS_PER_BUCKET + 1;
-	unsigned shift = 0;
-	while (shift < 63 && (range >> shift) >= want) /* ids may span all 64 bits */
-		shift++;
-	size_t nb = (size_t)(range >> shift) + 1;
-	g->bucket_start = malloc((nb + 1) * sizeof(*g->bucket_start));
-	if (!g->bucket_start)
-		return PROFDATA_ENOMEM;
-	size_t i = 0;
-	for (size_t b = 0; b <= nb; b++) {
-		while (i < total && ((pd_obj_id(p, i) - g->min_id) >> shift) < b)
-			i++;
-		g->bucket_start[b] = (uint32_t)i;
-	}
-	g->nbuckets = nb;
-	g->bucket_shift = shift;
-	return 0;
-}
-
-/* The model index of object `id` (sorted ids, through the slices), or SIZE_MAX. */
-static size_t find_sorted(const pd_heap_graph *g, uint64_t id)
-{
-	if (id < g->min_id || id > g->max_id)
-		return SIZE_MAX;
-	size_t b = (size_t)((id - g->min_id) >> g->bucket_shift);
-	size_t hi = g->bucket_start[b + 1];
-	size_t lo = pd_col64_lower_bound(&g->p->obj_id, g->bucket_start[b], hi, id);
-	return lo < hi && pd_obj_id(g->p, lo) == id ? lo : SIZE_MAX;
-}
 
 int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 {
@@ -218,8 +177,6 @@ int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 		return PROFDATA_ENOMEM;
 	find_referents(g);
 	find_classes(g, (uint32_t)dump);
-	if (index_ids(g) < 0)
-		return PROFDATA_ENOMEM;
 	g->pages = pd_pager_start_random(p->blob, PAGE_BUDGET);
 	return find_root_targets(g, (uint32_t)dump);
 }
@@ -227,7 +184,7 @@ int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 void pd_heap_graph_free(pd_heap_graph *g)
 {
 	pd_pager_stop(g->pages);
-	PD_FREE_ALL(g->referent_slot, g->root_targets, g->class_cdump, g->bucket_start, g->connector);
+	PD_FREE_ALL(g->referent_slot, g->root_targets, g->class_cdump, g->connector);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -295,13 +252,9 @@ void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 
 uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id)
 {
-	size_t m = SIZE_MAX;
-	if (g->bucket_start)
-		m = find_sorted(g, id);
-	else if (profdata_profile_find_object(g->p, id, &m) < 0)
-		m = SIZE_MAX;
+	size_t m = pd_id_index_find(&g->p->obj_index, &g->p->obj_id, id);
 	if (m != SIZE_MAX)
-		return m >= g->first && m - g->first < g->n ? (uint32_t)(m - g->first) : PD_HEAP_NONE;
+		return m - g->first < g->n ? (uint32_t)(m - g->first) : PD_HEAP_NONE;
 	if (profdata_profile_find_class(g->p, id, &m) == 0)
 		return g->n + (uint32_t)m;
 	return PD_HEAP_NONE;

@@ -28,12 +28,6 @@ typedef struct pd_heap_graph {
 	uint64_t class_size;       /* shallow size of a class object */
 	size_t class_row;          /* java.lang.Class's class row, or SIZE_MAX */
 	unsigned id_size;
-	/* Sorted ids: where each of `nbuckets` equal slices of the id range starts, so that a lookup is a
-	 * short search in one slice (about 16 ids) rather than across every object. */
-	uint32_t *bucket_start;
-	size_t nbuckets;
-	unsigned bucket_shift;
-	uint64_t min_id, max_id;
 	int32_t *referent_slot;    /* per class row: the reference slot not followed (Reference.referent), or -1 */
 	/* Per class row: the object VisualVM's search connects to the class object, which then refers to it by
 	 * one more slot (doc/heap-analysis.md, class connection), or PD_HEAP_NONE; NULL until found. */
