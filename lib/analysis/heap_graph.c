@@ -217,20 +217,20 @@ static void record_slots(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 		s->n = (size_t)(p->obj_refs_start[m + 1] - p->obj_refs_start[m]);
 		return;
 	}
+	/* Which slots first: a primitive array's payload, or one without references, is not read at all. */
+	int kind = pd_obj_kind(p, m) & 3;
+	uint32_t c = pd_obj_class(p, m);
+	const pd_class_row *r = c == UINT32_MAX ? NULL : &p->classes.v[c];
+	if (kind == PROFDATA_OBJECT_INSTANCE ? !r || !r->layout_ok || !r->nref_offsets : kind != PROFDATA_OBJECT_ARRAY)
+		return;
 	s->data = pd_object_data(p, m, &s->len);
 	if (!s->data)
 		return;
 	pd_pager_touch(g->pages, pd_obj_payload(p, m));
-	int kind = pd_obj_kind(p, m) & 3;
 	if (kind == PROFDATA_OBJECT_ARRAY) {
 		s->n = (size_t)(s->len / g->id_size);
 		return;
 	}
-	uint32_t c = pd_obj_class(p, m);
-	if (kind != PROFDATA_OBJECT_INSTANCE || c == UINT32_MAX || !p->classes.v[c].layout_ok ||
-	    !p->classes.v[c].nref_offsets)
-		return;
-	const pd_class_row *r = &p->classes.v[c];
 	s->offsets = p->ref_offsets.v + r->ref_offsets_off;
 	s->n = r->nref_offsets;
 	if (g->referent_slot[c] >= 0)
@@ -250,14 +250,10 @@ void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 	}
 }
 
-uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id)
+uint32_t pd_heap_local_class(const pd_heap_graph *g, uint64_t id)
 {
-	size_t m = pd_id_index_find(&g->p->obj_index, &g->p->obj_id, id);
-	if (m != SIZE_MAX)
-		return m - g->first < g->n ? (uint32_t)(m - g->first) : PD_HEAP_NONE;
-	if (profdata_profile_find_class(g->p, id, &m) == 0)
-		return g->n + (uint32_t)m;
-	return PD_HEAP_NONE;
+	size_t c;
+	return profdata_profile_find_class(g->p, id, &c) == 0 ? g->n + (uint32_t)c : PD_HEAP_NONE;
 }
 
 uint64_t pd_heap_size(const pd_heap_graph *g, uint32_t i)

@@ -91,8 +91,20 @@ static inline uint64_t pd_heap_slot_id(const pd_heap_slots *s, size_t k)
 	return pd_be_id(s->data + off, s->id_size);
 }
 
-/* The local index of object `id`, or PD_HEAP_NONE when no object of the dump has it. */
-uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id);
+/* The local index of class object `id`, or PD_HEAP_NONE. */
+uint32_t pd_heap_local_class(const pd_heap_graph *g, uint64_t id);
+
+/*
+ * The local index of object `id`, or PD_HEAP_NONE when no object of the dump
+ * has it. Inline: the walks ask once per reference.
+ */
+static inline uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id)
+{
+	size_t m = pd_id_index_find(&g->p->obj_index, &g->p->obj_id, id);
+	if (m != SIZE_MAX)
+		return m - g->first < g->n ? (uint32_t)(m - g->first) : PD_HEAP_NONE;
+	return pd_heap_local_class(g, id);
+}
 
 /*
  * The target of slot k as a local index, or PD_HEAP_NONE (null, dangling,
