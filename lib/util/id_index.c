@@ -22,9 +22,8 @@ static scan scan_rows(const pd_col64 *col, size_t first, size_t end)
 		s.min_stored = v < s.min_stored ? v : s.min_stored;
 		s.max_stored = v > s.max_stored ? v : s.max_stored;
 	}
-	uint64_t rows = end - first;
-	if (s.max_stored == UINT32_MAX || rows >= UINT32_MAX ||
-	    s.max_stored - s.min_stored >= (uint64_t)PD_ID_INDEX_DENSITY * rows)
+	uint64_t rows = end - first, dense = s.ascending ? PD_ID_INDEX_DENSE_ASCENDING : PD_ID_INDEX_DENSE_ANY_ORDER;
+	if (s.max_stored == UINT32_MAX || rows >= UINT32_MAX || s.max_stored - s.min_stored >= dense * rows)
 		s.bitmap = 0;
 	return s;
 }

@@ -5,8 +5,7 @@
  * of millions of times), so it is built once and answers with about one
  * cache miss.
  *
- * While the column is narrow and its stored values are dense (their range at
- * most PD_ID_INDEX_DENSITY times the rows), it is a rank bitmap over the
+ * While the column is narrow and its stored values are dense, it is a rank bitmap over the
  * stored values from the least to the greatest: a bit per value present, in
  * 64-byte lines that each begin with the count of bits set before them. A
  * lookup reads one line: the bit says whether the value is there (no id is
@@ -15,6 +14,12 @@
  * row), so ids in any order stay narrow. A HotSpot dump's ids are 8-byte
  * aligned addresses, about 4.5 stored values apart: about 0.65 bytes an
  * object.
+ *
+ * Dense: a range of stored values at most PD_ID_INDEX_DENSE_ASCENDING times
+ * the rows when they ascend (the bitmap then costs at most 1.14 bytes a row,
+ * where the slices below cost 0.25), PD_ID_INDEX_DENSE_ANY_ORDER times
+ * otherwise (at most 9.1 + 4 bytes a row, where a hash index over the
+ * widened column costs 9-15).
  *
  * Otherwise (a wide column, or values too sparse for a bitmap), values that
  * ascend are found by a short binary search in one of the equal slices of
@@ -34,8 +39,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A range of stored values above this many per row takes the fallbacks (at most 64 x 1.14 bits a row). */
-#define PD_ID_INDEX_DENSITY 64
+#define PD_ID_INDEX_DENSE_ASCENDING 8
+#define PD_ID_INDEX_DENSE_ANY_ORDER 64
 
 /*
  * A bitmap line: word 0 holds the ranks before the line (low 32 bits) and

@@ -402,13 +402,16 @@ START_TEST(id_index_repeats_found_at_first_row)
 }
 END_TEST
 
-/* Ids too sparse for a bitmap: ascending ones by slices (still narrow), the others by hash (widened). */
+/*
+ * Ids too sparse for a bitmap: ascending ones 9 values apart by slices (still
+ * narrow), the others 65 apart by hash (widened).
+ */
 START_TEST(id_index_sparse_ids_fall_back)
 {
 	static uint64_t v[INDEX_ROWS];
 	for (int ascending = 0; ascending < 2; ascending++) {
 		for (size_t i = 0; i < INDEX_ROWS; i++)
-			v[i] = UINT64_C(0x10000000) + 8 * 65 * (ascending ? i : (i * 7919) % INDEX_ROWS);
+			v[i] = UINT64_C(0x10000000) + 8 * (ascending ? 9 * i : 65 * ((i * 7919) % INDEX_ROWS));
 		pd_col64 c;
 		column_of(&c, v, INDEX_ROWS);
 		pd_id_index ix;
