@@ -34,7 +34,7 @@
 #define NUMBER PD_HEAP_NUMBER
 #define UNSET NUMBER     /* an estimate not yet made */
 #define VISITING NUMBER  /* num of a node on the walk's stack */
-enum { PROGRESS_STEP = 1 << 20 };
+enum { PROGRESS_STEP = 1 << 20, SLOTS_KEPT = 64 };
 
 /* What the walk learns for the predecessor lists. */
 typedef struct graph_counts {
@@ -58,18 +58,25 @@ static int walk_from(profdata_heap *h, uint32_t *slot_stack, uint32_t start, uin
 	num[start] = (num[start] & MET) | VISITING;
 	stack[0] = start;
 	slot_stack[0] = 0;
+	/* The slots of the nodes last entered, by depth: a node resumed after its child mostly finds its own. */
+	pd_heap_slots kept[SLOTS_KEPT];
+	uint32_t kept_node[SLOTS_KEPT];
+	memset(kept_node, 0xff, sizeof kept_node);
 	while (depth) {
 		uint32_t u = stack[depth - 1], k = slot_stack[depth - 1], v = PD_HEAP_NONE;
-		pd_heap_slots s;
-		pd_heap_slots_of(g, u, &s);
-		while (k < s.n && v == PD_HEAP_NONE) {
+		pd_heap_slots *s = &kept[(depth - 1) % SLOTS_KEPT];
+		if (kept_node[(depth - 1) % SLOTS_KEPT] != u) {
+			pd_heap_slots_of(g, u, s);
+			kept_node[(depth - 1) % SLOTS_KEPT] = u;
+		}
+		while (k < s->n && v == PD_HEAP_NONE) {
 			size_t at = k++;
-			v = pd_heap_slot_target(g, &s, at);
+			v = pd_heap_slot_target(g, s, at);
 			if (v == PD_HEAP_NONE)
 				continue;
 			c->refs++;
 			/* a reference to itself makes no tree (trees.c), whose lists must show it: shared */
-			if (v == u || (num[v] & NUMBER) || at == s.weak) {
+			if (v == u || (num[v] & NUMBER) || at == s->weak) {
 				num[v] |= MET;
 				v = PD_HEAP_NONE;
 			}

@@ -146,53 +146,12 @@ static void find_classes(pd_heap_graph *g, uint32_t dump)
 			g->class_cdump[p->cdumps.v[d].class_row] = (uint32_t)d;
 }
 
-enum { IDS_PER_BUCKET = 16 };
-
 /*
  * The walks visit payloads in graph order, all over the file: without
  * releases a 1.8 GB dump's pages would all become resident. 32 MiB of
  * pages entered between releases keeps them a small part of the peak.
  */
 #define PAGE_BUDGET ((uint64_t)32 << 20)
-
-/* The slices of sorted ids (heap_graph.h): 4 bytes per 16 objects (8 per slice was 3% faster, 32 10% slower). */
-static int index_ids(pd_heap_graph *g)
-{
-	const profdata_profile *p = g->p;
-	size_t total = p->nobjects;
-	if (!p->obj_sorted || !total || total >= UINT32_MAX)
-		return 0;
-	g->min_id = pd_obj_id(p, 0);
-	g->max_id = pd_obj_id(p, total - 1);
-	uint64_t range = g->max_id - g->min_id, want = total / IDS_PER_BUCKET + 1;
-	unsigned shift = 0;
-	while (shift < 63 && (range >> shift) >= want) /* ids may span all 64 bits */
-		shift++;
-	size_t nb = (size_t)(range >> shift) + 1;
-	g->bucket_start = malloc((nb + 1) * sizeof(*g->bucket_start));
-	if (!g->bucket_start)
-		return PROFDATA_ENOMEM;
-	size_t i = 0;
-	for (size_t b = 0; b <= nb; b++) {
-		while (i < total && ((pd_obj_id(p, i) - g->min_id) >> shift) < b)
-			i++;
-		g->bucket_start[b] = (uint32_t)i;
-	}
-	g->nbuckets = nb;
-	g->bucket_shift = shift;
-	return 0;
-}
-
-/* The model index of object `id` (sorted ids, through the slices), or SIZE_MAX. */
-static size_t find_sorted(const pd_heap_graph *g, uint64_t id)
-{
-	if (id < g->min_id || id > g->max_id)
-		return SIZE_MAX;
-	size_t b = (size_t)((id - g->min_id) >> g->bucket_shift);
-	size_t hi = g->bucket_start[b + 1];
-	size_t lo = pd_col64_lower_bound(&g->p->obj_id, g->bucket_start[b], hi, id);
-	return lo < hi && pd_obj_id(g->p, lo) == id ? lo : SIZE_MAX;
-}
 
 int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 {
@@ -218,8 +177,6 @@ int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 		return PROFDATA_ENOMEM;
 	find_referents(g);
 	find_classes(g, (uint32_t)dump);
-	if (index_ids(g) < 0)
-		return PROFDATA_ENOMEM;
 	g->pages = pd_pager_start_random(p->blob, PAGE_BUDGET);
 	return find_root_targets(g, (uint32_t)dump);
 }
@@ -227,7 +184,7 @@ int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 void pd_heap_graph_free(pd_heap_graph *g)
 {
 	pd_pager_stop(g->pages);
-	PD_FREE_ALL(g->referent_slot, g->root_targets, g->class_cdump, g->bucket_start, g->connector);
+	PD_FREE_ALL(g->referent_slot, g->root_targets, g->class_cdump, g->connector);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -260,20 +217,20 @@ static void record_slots(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 		s->n = (size_t)(p->obj_refs_start[m + 1] - p->obj_refs_start[m]);
 		return;
 	}
+	/* Which slots first: a primitive array's payload, or one without references, is not read at all. */
+	int kind = pd_obj_kind(p, m) & 3;
+	uint32_t c = pd_obj_class(p, m);
+	const pd_class_row *r = c == UINT32_MAX ? NULL : &p->classes.v[c];
+	if (kind == PROFDATA_OBJECT_INSTANCE ? !r || !r->layout_ok || !r->nref_offsets : kind != PROFDATA_OBJECT_ARRAY)
+		return;
 	s->data = pd_object_data(p, m, &s->len);
 	if (!s->data)
 		return;
 	pd_pager_touch(g->pages, pd_obj_payload(p, m));
-	int kind = pd_obj_kind(p, m) & 3;
 	if (kind == PROFDATA_OBJECT_ARRAY) {
 		s->n = (size_t)(s->len / g->id_size);
 		return;
 	}
-	uint32_t c = pd_obj_class(p, m);
-	if (kind != PROFDATA_OBJECT_INSTANCE || c == UINT32_MAX || !p->classes.v[c].layout_ok ||
-	    !p->classes.v[c].nref_offsets)
-		return;
-	const pd_class_row *r = &p->classes.v[c];
 	s->offsets = p->ref_offsets.v + r->ref_offsets_off;
 	s->n = r->nref_offsets;
 	if (g->referent_slot[c] >= 0)
@@ -293,18 +250,10 @@ void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 	}
 }
 
-uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id)
+uint32_t pd_heap_local_class(const pd_heap_graph *g, uint64_t id)
 {
-	size_t m = SIZE_MAX;
-	if (g->bucket_start)
-		m = find_sorted(g, id);
-	else if (profdata_profile_find_object(g->p, id, &m) < 0)
-		m = SIZE_MAX;
-	if (m != SIZE_MAX)
-		return m >= g->first && m - g->first < g->n ? (uint32_t)(m - g->first) : PD_HEAP_NONE;
-	if (profdata_profile_find_class(g->p, id, &m) == 0)
-		return g->n + (uint32_t)m;
-	return PD_HEAP_NONE;
+	size_t c;
+	return profdata_profile_find_class(g->p, id, &c) == 0 ? g->n + (uint32_t)c : PD_HEAP_NONE;
 }
 
 uint64_t pd_heap_size(const pd_heap_graph *g, uint32_t i)

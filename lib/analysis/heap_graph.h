@@ -28,12 +28,6 @@ typedef struct pd_heap_graph {
 	uint64_t class_size;       /* shallow size of a class object */
 	size_t class_row;          /* java.lang.Class's class row, or SIZE_MAX */
 	unsigned id_size;
-	/* Sorted ids: where each of `nbuckets` equal slices of the id range starts, so that a lookup is a
-	 * short search in one slice (about 16 ids) rather than across every object. */
-	uint32_t *bucket_start;
-	size_t nbuckets;
-	unsigned bucket_shift;
-	uint64_t min_id, max_id;
 	int32_t *referent_slot;    /* per class row: the reference slot not followed (Reference.referent), or -1 */
 	/* Per class row: the object VisualVM's search connects to the class object, which then refers to it by
 	 * one more slot (doc/heap-analysis.md, class connection), or PD_HEAP_NONE; NULL until found. */
@@ -97,8 +91,20 @@ static inline uint64_t pd_heap_slot_id(const pd_heap_slots *s, size_t k)
 	return pd_be_id(s->data + off, s->id_size);
 }
 
-/* The local index of object `id`, or PD_HEAP_NONE when no object of the dump has it. */
-uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id);
+/* The local index of class object `id`, or PD_HEAP_NONE. */
+uint32_t pd_heap_local_class(const pd_heap_graph *g, uint64_t id);
+
+/*
+ * The local index of object `id`, or PD_HEAP_NONE when no object of the dump
+ * has it. Inline: the walks ask once per reference.
+ */
+static inline uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id)
+{
+	size_t m = pd_id_index_find(&g->p->obj_index, &g->p->obj_id, id);
+	if (m != SIZE_MAX)
+		return m - g->first < g->n ? (uint32_t)(m - g->first) : PD_HEAP_NONE;
+	return pd_heap_local_class(g, id);
+}
 
 /*
  * The target of slot k as a local index, or PD_HEAP_NONE (null, dangling,

@@ -506,8 +506,6 @@ static int on_object(void *payload, const profdata_object *o)
 		p->obj_refs_start[i] = start;
 		p->obj_refs_start[i + 1] = p->obj_refs.n;
 	}
-	if (i > 0 && o->id <= pd_obj_id(p, i - 1))
-		p->obj_sorted = 0;
 	p->nobjects++;
 	p->dumps.v[p->dumps.n - 1].nobjects++;
 	return 0;
@@ -665,7 +663,23 @@ static void warn_repeat(profdata_profile *p, size_t i)
 {
 	pd_diag_warn(&p->diag, PROFDATA_EFORMAT, PD_NO_OFFSET, 0,
 	             "object id 0x%llx appears twice in dump %u; lookups find the first",
-	             (unsigned long long)p->obj_id.wide[i], dump_of(p, i));
+	             (unsigned long long)pd_obj_id(p, i), dump_of(p, i));
+}
+
+/* A repeat in the whole model's index: damage when within the first dump (later dumps: below). */
+static void on_repeat_in_model(void *payload, size_t row, size_t first_row)
+{
+	profdata_profile *p = payload;
+	(void)first_row;
+	if (dump_of(p, row) == 0)
+		warn_repeat(p, row);
+}
+
+/* A repeat within one later dump's own index. */
+static void on_repeat_in_dump(void *payload, size_t row, size_t first_row)
+{
+	(void)first_row;
+	warn_repeat(payload, row);
 }
 
 /*
@@ -678,19 +692,28 @@ static int warn_repeats_in_later_dumps(profdata_profile *p)
 {
 	for (size_t d = 1; d < p->dumps.n; d++) {
 		size_t first = p->dumps.v[d].first_object, end = first + p->dumps.v[d].nobjects;
-		pd_index ix;
-		memset(&ix, 0, sizeof ix);
-		int e = pd_index_reserve(&ix, p->obj_id.wide, end - first);
-		for (size_t i = first; i < end && e >= 0; i++) {
-			uint32_t dup;
-			if ((e = pd_index_add(&ix, p->obj_id.wide, (uint32_t)i, &dup)) == 1)
-				warn_repeat(p, i);
-		}
-		pd_index_free(&ix);
+		pd_id_index ix;
+		int e = pd_id_index_build(&ix, &p->obj_id, p->nobjects, first, end, on_repeat_in_dump, p);
+		pd_id_index_free(&ix);
 		if (e < 0)
 			return PROFDATA_ENOMEM;
 	}
 	return 0;
+}
+
+/* The model's id index, and the warnings of repeated ids, in the order of the objects. */
+static int index_objects(profdata_profile *p)
+{
+	if (pd_id_index_build(&p->obj_index, &p->obj_id, p->nobjects, 0, p->nobjects, on_repeat_in_model, p) < 0)
+		return PROFDATA_ENOMEM;
+	int narrow = p->obj_id.narrow != NULL;
+	if (warn_repeats_in_later_dumps(p) < 0)
+		return PROFDATA_ENOMEM;
+	if (!narrow || p->obj_id.narrow)
+		return 0;
+	/* A later dump's index widened the ids (its own were sparse): the model's reads them anew. */
+	pd_id_index_free(&p->obj_index);
+	return pd_id_index_build(&p->obj_index, &p->obj_id, p->nobjects, 0, p->nobjects, NULL, NULL);
 }
 
 int pd_profile_finish(profdata_profile *p)
@@ -711,20 +734,7 @@ int pd_profile_finish(profdata_profile *p)
 	}
 	p->meta.comments = p->meta_nkvs ? p->kv_view + p->meta_kvs_off : NULL;
 	p->meta.ncomments = p->meta_nkvs;
-	if (!p->obj_sorted) {
-		/* The hash index reads its keys from a plain array. */
-		TRY(p, pd_col64_widen(&p->obj_id, p->nobjects));
-		TRY(p, pd_index_reserve(&p->obj_ix, p->obj_id.wide, p->nobjects));
-		for (size_t i = 0; i < p->nobjects; i++) {
-			uint32_t dup;
-			int a = pd_index_add(&p->obj_ix, p->obj_id.wide, (uint32_t)i, &dup);
-			if (a < 0)
-				return NOMEM(p);
-			if (a == 1 && dump_of(p, i) == 0)
-				warn_repeat(p, i);
-		}
-		TRY(p, warn_repeats_in_later_dumps(p));
-	}
+	TRY(p, index_objects(p));
 	for (size_t i = 0; i < p->unloads.n; i++) {
 		size_t ci;
 		if (profdata_profile_find_class_serial(p, p->unloads.v[i].serial, &ci) == 0)

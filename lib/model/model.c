@@ -64,7 +64,6 @@ int profdata_profile_new(profdata_profile **out)
 	if (!p)
 		return PROFDATA_ENOMEM;
 	pd_diag_init(&p->diag, "<model>");
-	p->obj_sorted = 1;
 	pd_col64_init(&p->obj_id, PD_COL_NEAR_FIRST);
 	pd_col64_init(&p->obj_data, PD_COL_FROM_ZERO);
 	*out = p;
@@ -76,7 +75,7 @@ void profdata_profile_free(profdata_profile *p)
 	if (!p)
 		return;
 	pd_diag_free(&p->diag);
-	pd_index *indexes[] = { &p->str_ix, &p->class_ix, &p->serial_ix, &p->obj_ix, &p->thread_ix,
+	pd_index *indexes[] = { &p->str_ix, &p->class_ix, &p->serial_ix, &p->thread_ix,
 	                        &p->function_ix, &p->frame_ix, &p->stack_ix };
 	for (size_t i = 0; i < sizeof(indexes) / sizeof(indexes[0]); i++)
 		pd_index_free(indexes[i]);
@@ -85,6 +84,7 @@ void profdata_profile_free(profdata_profile *p)
 	PD_FREE_ALL(p->str_ids.v, p->str_off.v, p->str_len.v, p->str_bytes.p);
 	PD_FREE_ALL(p->classes.v, p->class_ids.v, p->loads.v, p->load_serials.v, p->load_class.v, p->unloads.v);
 	PD_FREE_ALL(p->constants.v, p->fields.v, p->class_refs.v, p->ref_offsets.v, p->cdumps.v);
+	pd_id_index_free(&p->obj_index);
 	pd_col64_free(&p->obj_id);
 	pd_col64_free(&p->obj_data);
 	PD_FREE_ALL(p->obj_ck, p->obj_len, p->obj_trace, p->obj_size, p->obj_refs_start, p->obj_refs.v, p->payload.p);
@@ -343,16 +343,8 @@ int profdata_profile_object_sized(const profdata_profile *p, size_t i, profdata_
 
 int profdata_profile_find_object(const profdata_profile *p, uint64_t id, size_t *index)
 {
-	if (p->obj_sorted) {
-		size_t lo = pd_col64_lower_bound(&p->obj_id, 0, p->nobjects, id);
-		if (lo < p->nobjects && pd_obj_id(p, lo) == id) {
-			*index = lo;
-			return 0;
-		}
-		return PROFDATA_ENOTFOUND;
-	}
-	uint32_t row;
-	if (!pd_index_find(&p->obj_ix, p->obj_id.wide, id, &row))
+	size_t row = pd_id_index_find(&p->obj_index, &p->obj_id, id);
+	if (row == SIZE_MAX)
 		return PROFDATA_ENOTFOUND;
 	*index = row;
 	return 0;

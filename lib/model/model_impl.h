@@ -13,6 +13,7 @@
 #include "util/hashmap.h"
 #include "jvm/jvm.h"
 #include "util/column.h"
+#include "util/id_index.h"
 
 /* A growable byte arena addressed by offset. */
 typedef struct pd_arena {
@@ -161,8 +162,7 @@ struct profdata_profile {
 	uint64_t *obj_size;             /* NULL while no object states a size */
 	uint64_t *obj_refs_start;       /* NULL while no object lists refs; nobjects + 1 entries */
 	PD_VEC(uint64_t) obj_refs;
-	int obj_sorted;                 /* ids ascending: found by binary search */
-	pd_index obj_ix;                /* built when not sorted */
+	pd_id_index obj_index;          /* id -> first row holding it, built when finished */
 	pd_arena payload;
 	pd_blob *blob;
 

@@ -4,6 +4,7 @@
 #include "support.h"
 #include "util/column.h"
 #include "util/hashmap.h"
+#include "util/id_index.h"
 #include "util/path.h"
 
 #include <stdio.h>
@@ -370,6 +371,167 @@ START_TEST(column_lower_bound_narrow_and_wide)
 }
 END_TEST
 
+/* A column of `n` rows holding values[0..n). */
+static void column_of(pd_col64 *c, const uint64_t *values, size_t n)
+{
+	pd_col64_init(c, PD_COL_NEAR_FIRST);
+	ck_assert_int_eq(pd_col64_reserve(c, n), 0);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(pd_col64_set(c, i, i, values[i]), 0);
+}
+
+/* The repeats an index build reported, as "row:first_row" pairs. */
+typedef struct repeats {
+	size_t row[16], first_row[16], n;
+} repeats;
+
+static void note_repeat(void *payload, size_t row, size_t first_row)
+{
+	repeats *r = payload;
+	ck_assert_uint_lt(r->n, 16);
+	r->row[r->n] = row;
+	r->first_row[r->n++] = first_row;
+}
+
+/* Every value is found at its first row; values beside them (between, misaligned, outside) are not. */
+static void check_index(const pd_id_index *ix, const pd_col64 *c, const uint64_t *values, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t first_row = 0;
+		while (values[first_row] != values[i])
+			first_row++;
+		ck_assert_uint_eq(pd_id_index_find(ix, c, values[i]), first_row);
+	}
+	uint64_t beside[] = { 0, 1, values[0] - 8, values[0] + 1, values[n / 2] + 4, UINT64_MAX - 1, UINT64_MAX };
+	for (size_t k = 0; k < sizeof beside / sizeof beside[0]; k++) {
+		int held = 0;
+		for (size_t i = 0; i < n; i++)
+			held |= values[i] == beside[k];
+		if (!held)
+			ck_assert_uint_eq(pd_id_index_find(ix, c, beside[k]), SIZE_MAX);
+	}
+}
+
+enum { INDEX_ROWS = 5000 };
+
+/*
+ * HotSpot's shape: aligned addresses a few words apart. Ascending, a bitmap
+ * whose ranks are the rows; in any order, the same bitmap and a rank -> row
+ * table, the ids still narrow.
+ */
+START_TEST(id_index_dense_ids_by_rank)
+{
+	static uint64_t v[INDEX_ROWS];
+	for (int ascending = 0; ascending < 2; ascending++) {
+		for (size_t i = 0; i < INDEX_ROWS; i++) /* ascending: 2-5 words apart */
+			v[i] = UINT64_C(0x640000000) + 8 * (ascending ? i * 4 + i % 3 : (i * 7919) % INDEX_ROWS);
+		pd_col64 c;
+		column_of(&c, v, INDEX_ROWS);
+		pd_id_index ix;
+		ck_assert_int_eq(pd_id_index_build(&ix, &c, INDEX_ROWS, 0, INDEX_ROWS, NULL, NULL), 0);
+		ck_assert_int_eq(ix.kind, PD_ID_INDEX_BITMAP);
+		ck_assert_int_eq(ix.row_of_rank == NULL, ascending);
+		ck_assert_uint_eq(pd_col64_row_bytes(&c), 4);
+		check_index(&ix, &c, v, INDEX_ROWS);
+		pd_id_index_free(&ix);
+		pd_col64_free(&c);
+	}
+}
+END_TEST
+
+/* A repeated id is found at its first row and every later row is reported, dense (bitmap) or sparse (hash). */
+START_TEST(id_index_repeats_found_at_first_row)
+{
+	for (int sparse = 0; sparse < 2; sparse++) {
+		uint64_t step = sparse ? UINT64_C(8) << 20 : 8, v[200];
+		for (size_t i = 0; i < 200; i++)
+			v[i] = UINT64_C(0x100000000) + step * (i * 37 % 200);
+		v[150] = v[3];
+		v[151] = v[3];
+		v[190] = v[100];
+		pd_col64 c;
+		column_of(&c, v, 200);
+		pd_id_index ix;
+		repeats r = { .n = 0 };
+		ck_assert_int_eq(pd_id_index_build(&ix, &c, 200, 0, 200, note_repeat, &r), 0);
+		ck_assert_int_eq(ix.kind, sparse ? PD_ID_INDEX_HASH : PD_ID_INDEX_BITMAP);
+		ck_assert_uint_eq(r.n, 3);
+		ck_assert(r.row[0] == 150 && r.first_row[0] == 3 && r.row[1] == 151 && r.first_row[1] == 3);
+		ck_assert(r.row[2] == 190 && r.first_row[2] == 100);
+		check_index(&ix, &c, v, 200);
+		pd_id_index_free(&ix);
+		/* Rows from 151 on only: 151 is now the first of its id. */
+		r.n = 0;
+		ck_assert_int_eq(pd_id_index_build(&ix, &c, 200, 151, 200, note_repeat, &r), 0);
+		ck_assert_uint_eq(r.n, 0);
+		ck_assert_uint_eq(pd_id_index_find(&ix, &c, v[3]), 151);
+		ck_assert_uint_eq(pd_id_index_find(&ix, &c, v[0]), SIZE_MAX);
+		pd_id_index_free(&ix);
+		pd_col64_free(&c);
+	}
+}
+END_TEST
+
+/*
+ * Ids too sparse for a bitmap: ascending ones 9 values apart by slices (still
+ * narrow), the others 65 apart by hash (widened).
+ */
+START_TEST(id_index_sparse_ids_fall_back)
+{
+	static uint64_t v[INDEX_ROWS];
+	for (int ascending = 0; ascending < 2; ascending++) {
+		for (size_t i = 0; i < INDEX_ROWS; i++)
+			v[i] = UINT64_C(0x10000000) + 8 * (ascending ? 9 * i : 65 * ((i * 7919) % INDEX_ROWS));
+		pd_col64 c;
+		column_of(&c, v, INDEX_ROWS);
+		pd_id_index ix;
+		ck_assert_int_eq(pd_id_index_build(&ix, &c, INDEX_ROWS, 0, INDEX_ROWS, NULL, NULL), 0);
+		ck_assert_int_eq(ix.kind, ascending ? PD_ID_INDEX_SLICES : PD_ID_INDEX_HASH);
+		ck_assert_uint_eq(pd_col64_row_bytes(&c), ascending ? 4 : 8);
+		check_index(&ix, &c, v, INDEX_ROWS);
+		pd_id_index_free(&ix);
+		pd_col64_free(&c);
+	}
+}
+END_TEST
+
+/* Ids at both ends of 64 bits: narrow near the top (no overflow past it), wide across the whole range. */
+START_TEST(id_index_ids_at_64_bit_extremes)
+{
+	uint64_t top[300];
+	for (size_t i = 0; i < 300; i++)
+		top[i] = UINT64_C(0xffffffffffff0000) + 16 * ((i * 7) % 300);
+	pd_col64 c;
+	column_of(&c, top, 300);
+	pd_id_index ix;
+	ck_assert_int_eq(pd_id_index_build(&ix, &c, 300, 0, 300, NULL, NULL), 0);
+	ck_assert_int_eq(ix.kind, PD_ID_INDEX_BITMAP);
+	check_index(&ix, &c, top, 300);
+	pd_id_index_free(&ix);
+	pd_col64_free(&c);
+	uint64_t spread[] = { 1, 2, UINT64_C(0x7fffffffffffffff), UINT64_C(0x8000000000000000), UINT64_MAX - 1 };
+	for (int reversed = 0; reversed < 2; reversed++) {
+		uint64_t v[5];
+		for (size_t i = 0; i < 5; i++)
+			v[i] = spread[reversed ? 4 - i : i];
+		column_of(&c, v, 5);
+		ck_assert_int_eq(pd_id_index_build(&ix, &c, 5, 0, 5, NULL, NULL), 0);
+		ck_assert_int_eq(ix.kind, reversed ? PD_ID_INDEX_HASH : PD_ID_INDEX_SLICES);
+		for (size_t i = 0; i < 5; i++)
+			ck_assert_uint_eq(pd_id_index_find(&ix, &c, v[i]), i);
+		ck_assert_uint_eq(pd_id_index_find(&ix, &c, 0), SIZE_MAX);
+		ck_assert_uint_eq(pd_id_index_find(&ix, &c, 3), SIZE_MAX);
+		ck_assert_uint_eq(pd_id_index_find(&ix, &c, UINT64_MAX), SIZE_MAX);
+		pd_id_index_free(&ix);
+		pd_col64_free(&c);
+	}
+	pd_col64_init(&c, PD_COL_NEAR_FIRST);
+	ck_assert_int_eq(pd_id_index_build(&ix, &c, 0, 0, 0, NULL, NULL), 0);
+	ck_assert_uint_eq(pd_id_index_find(&ix, &c, 1), SIZE_MAX);
+	pd_id_index_free(&ix);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("util");
@@ -389,6 +551,12 @@ Suite *suite_main(void)
 	tc = tcase_create("column");
 	tcase_add_test(tc, column_narrow_until_a_value_does_not_fit);
 	tcase_add_test(tc, column_lower_bound_narrow_and_wide);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("id_index");
+	tcase_add_test(tc, id_index_dense_ids_by_rank);
+	tcase_add_test(tc, id_index_repeats_found_at_first_row);
+	tcase_add_test(tc, id_index_sparse_ids_fall_back);
+	tcase_add_test(tc, id_index_ids_at_64_bit_extremes);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("hash");
 	tcase_add_test(tc, hash_bytes_equal_inputs_equal_hashes);
