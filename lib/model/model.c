@@ -95,6 +95,7 @@ void profdata_profile_free(profdata_profile *p)
 #define FREE_PLAIN(member, type, vec, table) free(p->vec.v);
 	PD_MODEL_PLAIN_LIST(FREE_PLAIN)
 #undef FREE_PLAIN
+	pd_model_labels_free(p);
 	PD_FREE_ALL(p->traces.v, p->contexts.v, p->unknowns.v, p->attachments.v, p->bytes.p, p);
 }
 
@@ -136,6 +137,7 @@ size_t profdata_profile_count(const profdata_profile *p, profdata_table t)
 	case PROFDATA_TABLE_CLASS_LOADS: return p->loads.n;
 	case PROFDATA_TABLE_CLASS_DUMPS: return p->cdumps.n;
 	case PROFDATA_TABLE_TRACE_CONTEXTS: return p->contexts.n;
+	case PROFDATA_TABLE_LABEL_SETS: return p->label_sets.n;
 	default: return 0;
 	}
 }
