@@ -52,7 +52,10 @@ typedef struct pprof_decoder {
 	uint64_t *ids, *vals;        /* the sample being read: location ids, values */
 	uint32_t *locs;              /* its location indexes */
 	uint64_t *frame_ids;         /* a stack's frames */
-	size_t ids_cap, vals_cap, locs_cap, frames_cap;
+	profdata_label *labels;      /* the sample's labels */
+	size_t ids_cap, vals_cap, locs_cap, frames_cap, labels_cap, nlabels;
+	uint32_t thread;             /* the sample's thread serial, from a thread label; 0 none */
+	pd_intern threads;           /* thread label values (the label's bytes); serial = index + 1 */
 	uint64_t nested_unknown;     /* fields inside messages that profile.proto does not name */
 	pd_intern text;              /* NUL-terminated copies for the begin event */
 } pprof_decoder;
@@ -70,6 +73,8 @@ static void decoder_free(pprof_decoder *d)
 	free(d->frame_ids);
 	free(d->ids);
 	free(d->vals);
+	free(d->labels);
+	pd_intern_free(&d->threads);
 	pd_map_free(&d->mapping_of_id);
 	pd_map_free(&d->location_of_id);
 	pd_intern_free(&d->stacks);
@@ -636,6 +641,49 @@ static int check_values(pprof_decoder *d, size_t *nvals, const unsigned char *at
 	return 0;
 }
 
+/* The thread a label names (pd_pprof_is_thread_label): its serial, its thread_start emitted at first sight. */
+static int label_thread(pprof_decoder *d, const profdata_label *l)
+{
+	uint32_t index;
+	pb_span key = string_at(d, (int64_t)l->key_id);
+	if (!pd_pprof_is_thread_label((const char *)key.p, (size_t)(key.end - key.p)))
+		return 0;
+	int rc = d->threads.n >= UINT32_MAX - 1 ? PROFDATA_ELIMIT
+	                                        : pd_intern_put(&d->threads, (const char *)&l->str_id, 2 * sizeof(uint64_t), &index);
+	if (rc < 0)
+		return rc;
+	d->thread = index + 1;
+	if (rc == 1)
+		return 0;
+	profdata_thread_start t = { .serial = index + 1, .name_id = l->str_id };
+	return PD_EMIT(d->a, thread_start, &t);
+}
+
+static int read_label(pprof_decoder *d, pb_span s)
+{
+	profdata_label l = { 0, 0, 0, 0 };
+	pb_field f;
+	int e, rc = 0;
+	while (rc == 0 && (e = pb_next(&s, &f)) > 0) {
+		if (f.wire != PB_VARINT || f.number > 4)
+			d->nested_unknown++;
+		else if (f.number == 1)
+			rc = string_id(d, &f, &l.key_id);
+		else if (f.number == 2)
+			rc = string_id(d, &f, &l.str_id);
+		else if (f.number == 3)
+			l.num = (int64_t)f.value;
+		else
+			rc = string_id(d, &f, &l.num_unit_id);
+	}
+	if (rc || (rc = e < 0 ? wire_fail(d, &s, e, "a Label") : 0) != 0)
+		return rc;
+	if (pd_grow((void **)&d->labels, &d->labels_cap, d->nlabels + 1, sizeof *d->labels))
+		return PROFDATA_ENOMEM;
+	d->labels[d->nlabels++] = l;
+	return label_thread(d, &l);
+}
+
 static int emit_sample(pprof_decoder *d, pb_span s)
 {
 	const unsigned char *at = s.p;
@@ -643,12 +691,16 @@ static int emit_sample(pprof_decoder *d, pb_span s)
 	size_t nids = 0, nvals = 0;
 	uint32_t serial;
 	int e, rc = 0;
+	d->nlabels = 0;
+	d->thread = 0;
 	while (rc == 0 && (e = pb_next(&s, &f)) > 0) {
 		if (f.number == 1)
 			rc = push_u64s(d, &f, &d->ids, &nids, &d->ids_cap);
 		else if (f.number == 2)
 			rc = push_u64s(d, &f, &d->vals, &nvals, &d->vals_cap);
-		else if (f.number != 3 || f.wire != PB_BYTES)
+		else if (f.number == 3 && f.wire == PB_BYTES)
+			rc = read_label(d, f.bytes);
+		else
 			d->nested_unknown++;
 	}
 	if (rc || (rc = e < 0 ? wire_fail(d, &s, e, "a Sample") : 0) != 0)
@@ -657,20 +709,24 @@ static int emit_sample(pprof_decoder *d, pb_span s)
 	    (rc = stack_of(d, nids, &serial)) != 0)
 		return rc;
 	/* the values are read as uint64 and are int64: the same object representation */
-	profdata_sample smp = { .stack_serial = serial, .values = (const int64_t *)d->vals, .nvalues = nvals };
+	profdata_sample smp = { .stack_serial = serial, .thread_serial = d->thread, .values = (const int64_t *)d->vals,
+		                .nvalues = nvals };
 	if (d->chosen != SIZE_MAX) {
 		smp.values += d->chosen;
 		smp.nvalues = 1;
 	}
+	profdata_sample_labels l = { d->labels, d->nlabels };
+	if (d->nlabels && (rc = PD_EMIT(d->a, sample_labels, &l)) != 0)
+		return rc;
 	return PD_EMIT(d->a, sample, &smp);
 }
 
 /* A field of Profile that profile.proto does not name, kept for a rewrite: its key as tag, its value's bytes. */
 static int emit_unknown(pprof_decoder *d, const pb_field *f, const unsigned char *end)
 {
-	profdata_unknown u = { .tag = f->number << 3 | f->wire };
-	u.data = f->wire == PB_BYTES ? f->bytes.p : f->value_at;
-	u.len = (uint64_t)((f->wire == PB_BYTES ? f->bytes.end : end) - (const unsigned char *)u.data);
+	/* the bytes after the key, a length included: what protobuf-c packs back after it */
+	profdata_unknown u = { .tag = f->number << 3 | f->wire, .data = f->value_at };
+	u.len = (uint64_t)(end - f->value_at);
 	if (f->number > UINT32_MAX >> 3)
 		return fail(d, f->at, PROFDATA_EFORMAT, "field number %" PRIu32 " past 2^29", f->number);
 	return PD_EMIT(d->a, unknown, &u);

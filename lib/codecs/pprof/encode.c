@@ -28,11 +28,13 @@ typedef Perftools__Profiles__Location pb_location;
 typedef Perftools__Profiles__Line pb_line;
 typedef Perftools__Profiles__Function pb_function;
 typedef Perftools__Profiles__Mapping pb_mapping;
+typedef Perftools__Profiles__Label pb_label;
 
 /* The message under construction and what numbering it needs. */
 typedef struct pprof_writer {
 	const profdata_profile *p;
 	profdata_writer *w;
+	int from_pprof;                /* read from pprof: its samples, strings and fields kept as they were */
 	Perftools__Profiles__Profile prof;
 	pd_intern strings;             /* the output's string table; index 0 is "" */
 
@@ -40,9 +42,14 @@ typedef struct pprof_writer {
 	pb_value_type *value_types;    /* sample types, then the period type */
 	pb_value_type **value_type_ptrs;
 
-	uint32_t *stack_sample;        /* stack index -> pprof sample index + 1 */
+	pd_intern sample_keys;         /* stack index and labels (sample_key) -> pprof sample index */
+	uint64_t *key;                 /* the key being made */
+	size_t key_cap;
 	uint32_t *sample_stack;        /* pprof sample -> stack index */
-	size_t nsamples, sample_stack_cap;
+	size_t *sample_first;          /* pprof sample -> the model's first sample of it (its labels) */
+	size_t nsamples, sample_stack_cap, sample_first_cap;
+	pb_label *labels;
+	pb_label **label_ptrs;
 	int64_t *values;               /* nsamples * nvalues */
 	size_t values_cap;
 	pb_sample *samples;
@@ -69,13 +76,16 @@ typedef struct pprof_writer {
 	pb_line **line_ptrs;
 	int64_t *comments;
 	char **string_ptrs;
-	void *blocks[24];              /* the arrays above, freed together */
+	void *blocks[32];              /* the arrays above, freed together */
 	size_t nblocks;
 } pprof_writer;
 
 static void pprof_writer_free(pprof_writer *pw)
 {
 	pd_intern_free(&pw->strings);
+	pd_intern_free(&pw->sample_keys);
+	free(pw->key);
+	free(pw->sample_first);
 	free(pw->sample_stack);
 	free(pw->values);
 	while (pw->nblocks)
@@ -168,19 +178,52 @@ static int add_period(pprof_writer *pw)
 	return 0;
 }
 
-/* Add sample s's values to its stack's pprof sample, opening one at the stack's first sample. */
-static int sum_sample(pprof_writer *pw, size_t si, const profdata_sample *s)
+/*
+ * The pprof sample of model sample `sample` (stack index si): samples with
+ * the same stack and the same labels are one, as pprof merges them (a
+ * profile read from pprof keeps its samples as they were). 1 when it was
+ * there, 0 when added, or PROFDATA_ENOMEM.
+ */
+static int sample_key(pprof_writer *pw, size_t si, size_t sample, uint32_t *index)
+{
+	const profdata_label *l;
+	size_t nl;
+	profdata_profile_sample_labels(&l, &nl, pw->p, sample);
+	if (pd_grow((void **)&pw->key, &pw->key_cap, 1 + 4 * nl, sizeof *pw->key))
+		return PROFDATA_ENOMEM;
+	pw->key[0] = si;
+	for (size_t i = 0; i < nl; i++) {
+		pw->key[1 + 4 * i] = l[i].key_id;
+		pw->key[2 + 4 * i] = l[i].str_id;
+		pw->key[3 + 4 * i] = (uint64_t)l[i].num;
+		pw->key[4 + 4 * i] = l[i].num_unit_id;
+	}
+	if (pw->sample_keys.n >= UINT32_MAX - 1)
+		return PROFDATA_ENOMEM;
+	return pd_intern_put(&pw->sample_keys, (const char *)pw->key, (1 + 4 * nl) * sizeof *pw->key, index);
+}
+
+/* Add model sample `sample` (stack index si) to its pprof sample, opening one at the first. */
+static int sum_sample(pprof_writer *pw, size_t si, size_t sample, const profdata_sample *s)
 {
 	int64_t *v;
-	if (!pw->stack_sample[si]) {
+	uint32_t index;
+	int rc = pw->from_pprof ? 0 : sample_key(pw, si, sample, &index);
+	if (pw->from_pprof)
+		index = (uint32_t)pw->nsamples;
+	if (rc < 0)
+		return rc;
+	if (rc == 0) {
 		if (pd_grow((void **)&pw->sample_stack, &pw->sample_stack_cap, pw->nsamples + 1, sizeof *pw->sample_stack) ||
+		    pd_grow((void **)&pw->sample_first, &pw->sample_first_cap, pw->nsamples + 1, sizeof *pw->sample_first) ||
 		    pd_grow((void **)&pw->values, &pw->values_cap, (pw->nsamples + 1) * pw->nvalues, sizeof *pw->values))
 			return PROFDATA_ENOMEM;
 		pw->sample_stack[pw->nsamples] = (uint32_t)si;
+		pw->sample_first[pw->nsamples] = sample;
 		memset(pw->values + pw->nsamples * pw->nvalues, 0, pw->nvalues * sizeof *pw->values);
-		pw->stack_sample[si] = (uint32_t)++pw->nsamples;
+		pw->nsamples++;
 	}
-	v = pw->values + (size_t)(pw->stack_sample[si] - 1) * pw->nvalues;
+	v = pw->values + (size_t)index * pw->nvalues;
 	if (!pw->ntypes) {
 		/* No sample types: one count, the first value or 1. */
 		v[0] = pd_wrapping_add(v[0], s->nvalues ? s->values[0] : 1);
@@ -193,15 +236,12 @@ static int sum_sample(pprof_writer *pw, size_t si, const profdata_sample *s)
 
 static int sum_samples(pprof_writer *pw)
 {
-	pw->stack_sample = message_array(pw, profdata_profile_count(pw->p, PROFDATA_TABLE_STACKS), sizeof *pw->stack_sample);
-	if (!pw->stack_sample)
-		return PROFDATA_ENOMEM;
 	pd_sample_walk walk;
 	profdata_sample s;
 	size_t si;
 	int rc = pd_sample_walk_init(&walk, pw->p, pd_out_diag(pw->w), "pprof");
 	while (rc == 0 && (rc = pd_sample_walk_next(&walk, &s, &si)) > 0)
-		rc = sum_sample(pw, si, &s) ? PROFDATA_ENOMEM : 0;
+		rc = sum_sample(pw, si, walk.next - 1, &s) ? PROFDATA_ENOMEM : 0;
 	pd_sample_walk_free(&walk);
 	return rc;
 }
@@ -309,6 +349,42 @@ static int add_samples(pprof_writer *pw)
 	return 0;
 }
 
+/* Each pprof sample's labels: those of the first model sample it sums. */
+static int add_labels(pprof_writer *pw)
+{
+	static const pb_label init_label = PERFTOOLS__PROFILES__LABEL__INIT;
+	size_t total = 0, used = 0;
+	for (size_t i = 0; i < pw->nsamples; i++) {
+		const profdata_label *l;
+		size_t nl;
+		profdata_profile_sample_labels(&l, &nl, pw->p, pw->sample_first[i]);
+		total += nl;
+	}
+	if (!total)
+		return 0;
+	pw->labels = message_array(pw, total, sizeof *pw->labels);
+	pw->label_ptrs = message_array(pw, total, sizeof *pw->label_ptrs);
+	if (!pw->labels || !pw->label_ptrs)
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < pw->nsamples; i++) {
+		const profdata_label *l;
+		size_t nl;
+		profdata_profile_sample_labels(&l, &nl, pw->p, pw->sample_first[i]);
+		pw->samples[i].label = pw->label_ptrs + used;
+		pw->samples[i].n_label = nl;
+		for (size_t k = 0; k < nl; k++, used++) {
+			pb_label *o = &pw->labels[used];
+			*o = init_label;
+			CHECK(o->key = intern_string_id(pw, l[k].key_id));
+			CHECK(o->str = intern_string_id(pw, l[k].str_id));
+			CHECK(o->num_unit = intern_string_id(pw, l[k].num_unit_id));
+			o->num = l[k].num;
+			pw->label_ptrs[used] = o;
+		}
+	}
+	return 0;
+}
+
 /*
  * Class prefix (Java source form, or as stored followed by the signature)
  * and name into b, interned; *has_class says whether there was a prefix.
@@ -328,9 +404,14 @@ static int64_t intern_function_name(pprof_writer *pw, const profdata_function *f
 	return intern_bytes(pw, b->p ? b->p : "", b->n);
 }
 
-/* Functions: name package.Class.method, system name pkg/Class.method(signature). */
+/*
+ * Functions: name package.Class.method, system name pkg/Class.method(signature);
+ * read from pprof, the system name is the one read (the reader keeps one
+ * that differs from the name as the signature).
+ */
 static int add_functions(pprof_writer *pw)
 {
+	int pprof_source = pw->from_pprof;
 	static const pb_function init_fn = PERFTOOLS__PROFILES__FUNCTION__INIT;
 	pd_strbuf name = { 0, 0, 0 };
 	int rc = 0;
@@ -347,7 +428,9 @@ static int add_functions(pprof_writer *pw)
 		*o = init_fn;
 		o->id = i + 1;
 		rc = (o->name = intern_function_name(pw, &f, 1, &name, &has_class)) < 0;
-		if (rc == 0 && (has_class || pd_profile_text(pw->p, f.signature_id, &sig_len)))
+		if (rc == 0 && !has_class && f.signature_id && pprof_source)
+			rc = (o->system_name = intern_string_id(pw, f.signature_id)) < 0;
+		else if (rc == 0 && (has_class || pd_profile_text(pw->p, f.signature_id, &sig_len)))
 			rc = (o->system_name = intern_function_name(pw, &f, 0, &name, &has_class)) < 0;
 		else
 			o->system_name = o->name;
@@ -486,26 +569,80 @@ static int add_locations(pprof_writer *pw)
 	return 0;
 }
 
-/* Comments "key=value", then the string table. */
-static int add_comments_and_strings(pprof_writer *pw)
+/* A written sample type named `name` (a string index): what default_sample_type may name. */
+static int is_written_type(const pprof_writer *pw, int64_t name)
+{
+	for (size_t i = 0; i < pw->prof.n_sample_type; i++)
+		if (pw->prof.sample_type[i]->type == name)
+			return 1;
+	return 0;
+}
+
+/*
+ * A meta comment that holds a Profile field (pprof.h: what the reader made
+ * of one): into its field. 1 when it was one, 0 when not, -1 out of memory.
+ */
+static int put_pprof_field(pprof_writer *pw, const char *k, const char *v)
+{
+	int64_t index;
+	if (strcmp(k, PPROF_KEY_TIME) == 0) {
+		pw->prof.time_nanos = strtoll(v, NULL, 10);
+		return 1;
+	}
+	if (strcmp(k, PPROF_KEY_DURATION) == 0) {
+		pw->prof.duration_nanos = strtoll(v, NULL, 10);
+		return 1;
+	}
+	if (strcmp(k, PPROF_KEY_DROP) != 0 && strcmp(k, PPROF_KEY_KEEP) != 0 && strcmp(k, PPROF_KEY_DEFAULT_TYPE) != 0 &&
+	    strcmp(k, PPROF_KEY_DOC_URL) != 0)
+		return 0;
+	if ((index = intern_text(pw, v)) < 0)
+		return -1;
+	if (strcmp(k, PPROF_KEY_DROP) == 0)
+		pw->prof.drop_frames = index;
+	else if (strcmp(k, PPROF_KEY_KEEP) == 0)
+		pw->prof.keep_frames = index;
+	else if (strcmp(k, PPROF_KEY_DOC_URL) == 0)
+		pw->prof.doc_url = index;
+	else if (is_written_type(pw, index))
+		pw->prof.default_sample_type = index;
+	return 1;
+}
+
+/* Comments: a pprof comment as it was, a Profile field into its field, any other "key=value". */
+static int add_comments(pprof_writer *pw)
 {
 	const profdata_meta *m = profdata_profile_meta(pw->p);
 	pd_strbuf kv = { 0, 0, 0 };
 	int rc = 0;
-	if (m->ncomments) {
-		if (!(pw->comments = message_array(pw, m->ncomments, sizeof *pw->comments)))
-			return PROFDATA_ENOMEM;
-		for (size_t i = 0; i < m->ncomments && rc == 0; i++) {
-			const char *k = m->comments[i].key ? m->comments[i].key : "";
-			const char *v = m->comments[i].value ? m->comments[i].value : "";
-			kv.n = 0;
-			rc = pd_strbuf_add(&kv, k, strlen(k)) || pd_strbuf_add(&kv, "=", 1) || pd_strbuf_add(&kv, v, strlen(v)) ||
-			     (pw->comments[i] = intern_text(pw, kv.p)) < 0;
+	if (!m->ncomments)
+		return 0;
+	if (!(pw->comments = message_array(pw, m->ncomments, sizeof *pw->comments)))
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < m->ncomments && rc == 0; i++) {
+		const char *k = m->comments[i].key ? m->comments[i].key : "";
+		const char *v = m->comments[i].value ? m->comments[i].value : "";
+		if (strcmp(k, PPROF_KEY_COMMENT) == 0) {
+			rc = (pw->comments[pw->prof.n_comment++] = intern_text(pw, v)) < 0;
+			continue;
 		}
-		free(kv.p);
-		pw->prof.n_comment = m->ncomments;
-		pw->prof.comment = pw->comments;
+		if ((rc = put_pprof_field(pw, k, v)) != 0) {
+			rc = rc < 0;
+			continue;
+		}
+		kv.n = 0;
+		rc = pd_strbuf_add(&kv, k, strlen(k)) || pd_strbuf_add(&kv, "=", 1) || pd_strbuf_add(&kv, v, strlen(v)) ||
+		     (pw->comments[pw->prof.n_comment++] = intern_text(pw, kv.p)) < 0;
 	}
+	free(kv.p);
+	pw->prof.comment = pw->comments;
+	return rc ? PROFDATA_ENOMEM : 0;
+}
+
+/* The string table. */
+static int add_strings(pprof_writer *pw)
+{
+	int rc = add_comments(pw);
 	if (rc || !(pw->string_ptrs = message_array(pw, pw->strings.n, sizeof *pw->string_ptrs)))
 		return PROFDATA_ENOMEM;
 	for (size_t i = 0; i < pw->strings.n; i++)
@@ -515,17 +652,68 @@ static int add_comments_and_strings(pprof_writer *pw)
 	return 0;
 }
 
+/*
+ * A profile read from pprof keeps its string table: its strings, ids 1, 2,
+ * ..., are the table's entries, so a rewrite refers to them by the same
+ * indexes (and reads back as the same model). Stops at the first string
+ * that would not get its id (a repeated one).
+ */
+static int keep_string_table(pprof_writer *pw)
+{
+	size_t n = profdata_profile_count(pw->p, PROFDATA_TABLE_STRINGS);
+	if (!pw->from_pprof)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t id;
+		const char *s;
+		size_t len;
+		profdata_profile_string_at(pw->p, i, &id, &s, &len);
+		if (id != pw->strings.n)
+			return 0;
+		int64_t index = intern_bytes(pw, s, len);
+		if (index < 0)
+			return -1;
+		if ((uint64_t)index != id)
+			return 0;
+	}
+	return 0;
+}
+
+/* Profile fields profile.proto does not name, read from pprof (unknown records): as they were. */
+static int add_unknown_fields(pprof_writer *pw)
+{
+	size_t n = profdata_profile_count(pw->p, PROFDATA_TABLE_UNKNOWN);
+	ProtobufCMessageUnknownField *u;
+	if (!n || !pw->from_pprof)
+		return 0;
+	if (!(u = message_array(pw, n, sizeof *u)))
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		profdata_unknown r;
+		profdata_profile_unknown(pw->p, i, &r);
+		u[pw->prof.base.n_unknown_fields].tag = r.tag >> 3;
+		u[pw->prof.base.n_unknown_fields].wire_type = (ProtobufCWireType)(r.tag & 7);
+		u[pw->prof.base.n_unknown_fields].len = (size_t)r.len;
+		u[pw->prof.base.n_unknown_fields++].data = (uint8_t *)(uintptr_t)r.data;
+	}
+	pw->prof.base.unknown_fields = u;
+	return 0;
+}
+
 static int build_message(pprof_writer *pw)
 {
 	static const Perftools__Profiles__Profile init_prof = PERFTOOLS__PROFILES__PROFILE__INIT;
 	int rc;
+	const char *format = profdata_profile_meta(pw->p)->format;
+	pw->from_pprof = format && strcmp(format, "pprof") == 0;
 	pw->prof = init_prof;
 	pw->ntypes = profdata_profile_count(pw->p, PROFDATA_TABLE_SAMPLE_TYPES);
 	pw->nvalues = pw->ntypes ? pw->ntypes : 1;
 	if ((rc = sum_samples(pw)) != 0)
 		return rc;
-	if (intern_bytes(pw, "", 0) < 0 || add_sample_types(pw) || add_period(pw) || add_samples(pw) ||
-	    add_functions(pw) || add_mappings(pw) || add_locations(pw) || add_comments_and_strings(pw))
+	if (intern_bytes(pw, "", 0) < 0 || keep_string_table(pw) || add_sample_types(pw) || add_period(pw) || add_samples(pw) || add_labels(pw) ||
+	    add_functions(pw) || add_mappings(pw) || add_locations(pw) || add_strings(pw) ||
+	    add_unknown_fields(pw))
 		return PROFDATA_ENOMEM;
 	return 0;
 }
