@@ -107,8 +107,9 @@ int input_name_frames(tool_input *in, const tool_args *a, int by_default)
 /*
  * A format that holds one value per sample shows the sample type pprof
  * would (the input's default, else its last): the reader takes "sample"
- * (pprof) and --read-option sample=... did not choose. A rewrite in a
- * format that keeps every value (by_default 0) keeps them all.
+ * (pprof) and --read-option sample=... did not choose. A format that
+ * keeps every value, or counts samples (gperftools: a count and the
+ * period), gets them all (by_default 0).
  */
 int input_choose_sample(tool_input *in, int by_default)
 {
