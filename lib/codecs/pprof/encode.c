@@ -426,7 +426,7 @@ static int add_functions(pprof_writer *pw)
 		int has_class;
 		profdata_profile_function(pw->p, pw->used_functions[i], &f);
 		*o = init_fn;
-		o->id = i + 1;
+		o->id = pw->from_pprof ? f.id : i + 1;
 		rc = (o->name = intern_function_name(pw, &f, 1, &name, &has_class)) < 0;
 		if (rc == 0 && !has_class && f.signature_id && pprof_source)
 			rc = (o->system_name = intern_string_id(pw, f.signature_id)) < 0;
@@ -531,7 +531,7 @@ static void location_lines(pprof_writer *pw, pb_location *o, size_t i)
 			continue;
 		pb_line *l = &pw->lines[from + o->n_line];
 		*l = init_line;
-		l->function_id = pw->function_out[fn];
+		l->function_id = pw->from_pprof ? fr.function_id : pw->function_out[fn];
 		l->line = fr.line > 0 ? fr.line : 0;
 		pw->line_ptrs[from + o->n_line++] = l;
 		mark_symbolized(pw, o->mapping_id, &fr, fn);

@@ -15,14 +15,20 @@
 
 extern const struct profdata_format pd_format_pprof;
 
-/* Profile's fields 1-15 each have one wire type (comments: packed or not). */
+/*
+ * Profile's fields 1-15 each have one wire type (comments: packed or not);
+ * 1 for one of them, 0 for a wrong wire type, -1 for a later field (one
+ * profile.proto does not name yet, which a reader passes over).
+ */
 static int is_profile_field(const pb_field *f)
 {
+	if (f->number > 15)
+		return -1;
 	if (f->number <= 6 || f->number == 11)
 		return f->wire == PB_BYTES;
 	if (f->number == 13)
 		return f->wire == PB_BYTES || f->wire == PB_VARINT;
-	return f->number <= 15 && f->wire == PB_VARINT;
+	return f->wire == PB_VARINT;
 }
 
 /*
@@ -41,12 +47,12 @@ static int pprof_bid(const unsigned char *buf, size_t len)
 			break;
 		/* the field runs past the bytes seen: its key was read */
 		if (e == -PB_PAST_END)
-			return is_profile_field(&f) ? (n > 0 ? 70 : 50) : 0;
+			return is_profile_field(&f) > 0 ? (n > 0 ? 70 : 50) : 0;
 		if (e == -PB_TRUNCATED)
 			return n > 0 ? 60 : 0;
 		if (e < 0 || !is_profile_field(&f))
 			return 0;
-		n++;
+		n += is_profile_field(&f) > 0;
 	}
 	return n >= 2 ? 70 : n == 1 ? 40 : 0;
 }

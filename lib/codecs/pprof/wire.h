@@ -81,8 +81,10 @@ static inline int pb_next(pb_span *s, pb_field *f)
 	case PB_BYTES:
 		if ((e = pb_varint(s, &len)) != PB_OK)
 			return -e;
-		if (len > (uint64_t)(s->end - s->p))
+		if (len > (uint64_t)(s->end - s->p)) {
+			s->p = f->at; /* the field whose length runs past is what a message names */
 			return -PB_PAST_END;
+		}
 		f->bytes.p = s->p;
 		f->bytes.end = s->p + len;
 		s->p += len;
