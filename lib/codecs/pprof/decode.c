@@ -41,9 +41,11 @@ typedef struct pprof_decoder {
 	size_t size;
 	span_vec strings, types, mappings, functions, locations;
 	int64_t top[TOP_COUNT];
+	const unsigned char *top_at[TOP_COUNT]; /* where each was (the last one read wins, as in protobuf) */
 	pb_span period_type;
 	int64_t *comments;
-	size_t ncomments, comments_cap;
+	const unsigned char **comment_at;
+	size_t ncomments, comments_cap, comment_at_cap;
 	size_t chosen;               /* the one value kept (sample=NAME), or SIZE_MAX for all */
 	pd_map mapping_of_id;        /* pprof mapping id -> index + 1 */
 	pd_map location_of_id;       /* pprof location id -> index + 1 */
@@ -68,6 +70,7 @@ static void decoder_free(pprof_decoder *d)
 	free(d->functions.v);
 	free(d->locations.v);
 	free(d->comments);
+	free(d->comment_at);
 	free(d->loc_first);
 	free(d->locs);
 	free(d->frame_ids);
@@ -150,8 +153,10 @@ static int add_comments(pprof_decoder *d, const pb_field *f)
 	do {
 		if (s.p && (e = pb_varint(&s, &v)) != PB_OK)
 			return wire_fail(d, &s, -e, "comments");
-		if (pd_grow((void **)&d->comments, &d->comments_cap, d->ncomments + 1, sizeof *d->comments))
+		if (pd_grow((void **)&d->comments, &d->comments_cap, d->ncomments + 1, sizeof *d->comments) ||
+		    pd_grow((void **)&d->comment_at, &d->comment_at_cap, d->ncomments + 1, sizeof *d->comment_at))
 			return PROFDATA_ENOMEM;
+		d->comment_at[d->ncomments] = f->at;
 		d->comments[d->ncomments++] = (int64_t)v;
 	} while (s.p < s.end);
 	return 0;
@@ -184,8 +189,10 @@ static int note_top_field(pprof_decoder *d, const pb_field *f)
 	case 11: d->period_type = f->bytes; return 0;
 	case 13: return add_comments(d, f);
 	default:
-		if (f->number < 16 && scalar[f->number])
+		if (f->number < 16 && scalar[f->number]) {
 			d->top[scalar[f->number] - 1] = (int64_t)f->value;
+			d->top_at[scalar[f->number] - 1] = f->at;
+		}
 		return 0; /* unknown ones: emitted by the second walk */
 	}
 }
@@ -214,10 +221,11 @@ static pb_span string_at(const pprof_decoder *d, int64_t index)
 	return index > 0 && (uint64_t)index < d->strings.n ? d->strings.v[index] : none;
 }
 
-static int check_index(pprof_decoder *d, int64_t index, const char *what)
+/* A string index of field `what` at `at`, checked against the table. */
+static int check_index(pprof_decoder *d, int64_t index, const unsigned char *at, const char *what)
 {
 	if (index < 0 || (uint64_t)index >= (d->strings.n ? d->strings.n : 1))
-		return fail(d, d->base + d->size, PROFDATA_EFORMAT, "%s: string index %" PRId64 " past the string table of %zu",
+		return fail(d, at, PROFDATA_EFORMAT, "%s: string index %" PRId64 " past the string table of %zu",
 		            what, index, d->strings.n);
 	return 0;
 }
@@ -242,12 +250,13 @@ static int value_type(pprof_decoder *d, pb_span s, uint64_t *type, uint64_t *uni
 	return e < 0 ? wire_fail(d, &s, e, "a ValueType") : 0;
 }
 
-/* The text of the string table's entry `index`, copied NUL-terminated; NULL when out of memory. */
+/* A NUL-terminated copy of s in d->text: *index; 0 or PROFDATA_ENOMEM. */
 static int keep_text(pprof_decoder *d, const char *s, size_t len, uint32_t *index)
 {
 	return pd_intern_put(&d->text, s, len, index) < 0 ? PROFDATA_ENOMEM : 0;
 }
 
+/* The string table's entry `index` (checked), likewise. */
 static int keep_string(pprof_decoder *d, int64_t index, uint32_t *out)
 {
 	pb_span s = string_at(d, index);
@@ -272,21 +281,23 @@ static int meta_comments(pprof_decoder *d, uint32_t *kv, size_t *n)
 	static const int is_string[TOP_COUNT] = { 1, 1, 0, 0, 0, 1, 1 };
 	int rc = 0;
 	*n = 0;
-	for (size_t i = 0; i < d->ncomments && rc == 0; i++, (*n)++)
-		rc = check_index(d, d->comments[i], "a comment") || keep_text(d, PPROF_KEY_COMMENT, strlen(PPROF_KEY_COMMENT),
-		                                                             &kv[2 * *n]) ||
-		     keep_string(d, d->comments[i], &kv[2 * *n + 1]);
+	for (size_t i = 0; i < d->ncomments && rc == 0; i++, (*n)++) {
+		if ((rc = check_index(d, d->comments[i], d->comment_at[i], "a comment")) == 0 &&
+		    (rc = keep_text(d, PPROF_KEY_COMMENT, strlen(PPROF_KEY_COMMENT), &kv[2 * *n])) == 0)
+			rc = keep_string(d, d->comments[i], &kv[2 * *n + 1]);
+	}
 	for (size_t i = 0; i < TOP_COUNT && rc == 0; i++) {
 		if (!keys[i] || !d->top[i])
 			continue;
-		if (is_string[i])
-			rc = check_index(d, d->top[i], keys[i]) || keep_string(d, d->top[i], &kv[2 * *n + 1]);
-		else
+		if (!is_string[i])
 			rc = keep_number(d, d->top[i], &kv[2 * *n + 1]);
-		rc = rc || keep_text(d, keys[i], strlen(keys[i]), &kv[2 * *n]);
+		else if ((rc = check_index(d, d->top[i], d->top_at[i], keys[i])) == 0)
+			rc = keep_string(d, d->top[i], &kv[2 * *n + 1]);
+		if (rc == 0)
+			rc = keep_text(d, keys[i], strlen(keys[i]), &kv[2 * *n]);
 		(*n)++;
 	}
-	return rc ? (d->text.n ? PROFDATA_EFORMAT : PROFDATA_ENOMEM) : 0;
+	return rc;
 }
 
 static int emit_begin(pprof_decoder *d)
@@ -300,8 +311,6 @@ static int emit_begin(pprof_decoder *d)
 		rc = value_type(d, d->period_type, &ptype, &punit);
 	if (rc == 0)
 		rc = meta_comments(d, kv, &n);
-	if (rc == PROFDATA_EFORMAT)
-		rc = pd_in_error(d->in, PROFDATA_EFORMAT, d->size, "a string index past the string table");
 	if (rc == 0 && !(rc = keep_string(d, (int64_t)ptype, &pt)) && !(rc = keep_string(d, (int64_t)punit, &pu))) {
 		/* pointers into d->text only now: it no longer grows */
 		for (size_t i = 0; i < n; i++) {
@@ -648,8 +657,9 @@ static int label_thread(pprof_decoder *d, const profdata_label *l)
 	pb_span key = string_at(d, (int64_t)l->key_id);
 	if (!pd_pprof_is_thread_label((const char *)key.p, (size_t)(key.end - key.p)))
 		return 0;
+	uint64_t value[2] = { l->str_id, (uint64_t)l->num };
 	int rc = d->threads.n >= UINT32_MAX - 1 ? PROFDATA_ELIMIT
-	                                        : pd_intern_put(&d->threads, (const char *)&l->str_id, 2 * sizeof(uint64_t), &index);
+	                                        : pd_intern_put(&d->threads, (const char *)value, sizeof value, &index);
 	if (rc < 0)
 		return rc;
 	d->thread = index + 1;
