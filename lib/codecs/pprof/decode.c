@@ -49,6 +49,8 @@ typedef struct pprof_decoder {
 	size_t chosen;               /* the one value kept (sample=NAME), or SIZE_MAX for all */
 	pd_map mapping_of_id;        /* pprof mapping id -> index + 1 */
 	pd_map location_of_id;       /* pprof location id -> index + 1 */
+	uint32_t *location_row;      /* the same as a table by id, when the ids are dense (Go's are 1, 2, ...) */
+	uint64_t location_rows;
 	uint32_t *loc_first;         /* location i's frames have ids loc_first[i] .. loc_first[i + 1] - 1 */
 	pd_intern stacks;            /* distinct location-index lists; serial = index + 1 */
 	uint64_t *ids, *vals;        /* the sample being read: location ids, values */
@@ -72,6 +74,7 @@ static void decoder_free(pprof_decoder *d)
 	free(d->comments);
 	free(d->comment_at);
 	free(d->loc_first);
+	free(d->location_row);
 	free(d->locs);
 	free(d->frame_ids);
 	free(d->ids);
@@ -517,7 +520,8 @@ static int read_location(pprof_decoder *d, pb_span s, uint64_t *id, profdata_fra
 	fr->mapping = mapping_id ? pd_map_get(&d->mapping_of_id, mapping_id) : 0;
 	if (mapping_id && !fr->mapping)
 		return fail(d, s.end, PROFDATA_EFORMAT, "location %" PRIu64 ": no mapping %" PRIu64, *id, mapping_id);
-	fr->has_address = fr->address != 0 || *nlines == 0;
+	/* an address 0 in a mapping is still the location's own (not an inlined call's) */
+	fr->has_address = fr->address != 0 || *nlines == 0 || fr->mapping != 0;
 	return 0;
 }
 
@@ -556,6 +560,27 @@ static int emit_location(pprof_decoder *d, size_t i, uint32_t *next)
 	return rc;
 }
 
+/*
+ * A table by id beside the map when the ids are no more than twice the
+ * locations: a sample's lookups (tens per sample) are then one load each.
+ */
+static int dense_locations(pprof_decoder *d)
+{
+	uint64_t max = 0;
+	for (size_t i = 0; i < d->location_of_id.cap; i++)
+		if (d->location_of_id.vals[i] && d->location_of_id.keys[i] > max)
+			max = d->location_of_id.keys[i];
+	if (max > 2 * (uint64_t)d->locations.n + 64)
+		return 0;
+	if (!(d->location_row = calloc((size_t)max + 1, sizeof *d->location_row)))
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < d->location_of_id.cap; i++)
+		if (d->location_of_id.vals[i])
+			d->location_row[d->location_of_id.keys[i]] = d->location_of_id.vals[i];
+	d->location_rows = max + 1;
+	return 0;
+}
+
 static int emit_frames(pprof_decoder *d)
 {
 	uint32_t next = 1;
@@ -570,7 +595,7 @@ static int emit_frames(pprof_decoder *d)
 			return rc;
 	}
 	d->loc_first[d->locations.n] = next;
-	return 0;
+	return dense_locations(d);
 }
 
 /* Append one (varint) or several (packed) uint64s of field f to *v. */
@@ -599,7 +624,9 @@ static int sample_locations(pprof_decoder *d, size_t nids, const unsigned char *
 	if (nids > d->locs_cap && pd_grow((void **)&d->locs, &d->locs_cap, nids, sizeof *d->locs))
 		return PROFDATA_ENOMEM;
 	for (size_t i = 0; i < nids; i++) {
-		uint32_t li = pd_map_get(&d->location_of_id, d->ids[i]);
+		uint64_t id = d->ids[i];
+		uint32_t li = id < d->location_rows ? d->location_row[id]
+		                                    : d->location_row ? 0 : pd_map_get(&d->location_of_id, id);
 		if (!li)
 			return fail(d, at, PROFDATA_EFORMAT, "a sample names location %" PRIu64 ", which the profile lacks",
 			            d->ids[i]);

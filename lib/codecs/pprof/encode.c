@@ -132,7 +132,9 @@ static int add_sample_types(pprof_writer *pw)
 	pw->value_type_ptrs = message_array(pw, pw->nvalues + 1, sizeof *pw->value_type_ptrs);
 	if (!pw->value_types || !pw->value_type_ptrs)
 		return PROFDATA_ENOMEM;
-	for (size_t i = 0; i < pw->nvalues; i++) {
+	/* none for a profile without samples or types: their names would be strings nothing uses */
+	size_t written = pw->nsamples || pw->ntypes ? pw->nvalues : 0;
+	for (size_t i = 0; i < written; i++) {
 		pb_value_type *vt = &pw->value_types[i];
 		*vt = init_vt;
 		if (pw->ntypes) {
@@ -146,7 +148,7 @@ static int add_sample_types(pprof_writer *pw)
 		}
 		pw->value_type_ptrs[i] = vt;
 	}
-	pw->prof.n_sample_type = pw->nsamples || pw->ntypes ? pw->nvalues : 0;
+	pw->prof.n_sample_type = written;
 	pw->prof.sample_type = pw->value_type_ptrs;
 	return 0;
 }
@@ -304,6 +306,24 @@ static void sample_locations(pprof_writer *pw, pb_sample *s, const profdata_stac
 	}
 }
 
+/*
+ * A pprof source's locations in the order read, used or not (frames are in
+ * location order, each location's inlined calls first): ids as the reader
+ * will number them again.
+ */
+static void number_locations(pprof_writer *pw, size_t *pending)
+{
+	size_t n = profdata_profile_count(pw->p, PROFDATA_TABLE_FRAMES), npending = 0;
+	for (size_t fi = 0; fi < n; fi++) {
+		if (fi + 1 < n && is_inlined_call(pw->p, fi)) {
+			pending[npending++] = fi;
+			continue;
+		}
+		location_of(pw, fi, pending, npending);
+		npending = 0;
+	}
+}
+
 static int add_samples(pprof_writer *pw)
 {
 	static const pb_sample init_sample = PERFTOOLS__PROFILES__SAMPLE__INIT;
@@ -330,6 +350,8 @@ static int add_samples(pprof_writer *pw)
 		return PROFDATA_ENOMEM;
 	}
 	pw->location_start[0] = 0;
+	if (pw->from_pprof)
+		number_locations(pw, pending);
 	nids = 0;
 	for (size_t i = 0; i < pw->nsamples; i++) {
 		pb_sample *s = &pw->samples[i];
@@ -467,7 +489,8 @@ static int add_mappings(pprof_writer *pw)
 		profdata_mapping mp;
 		pb_mapping *o = &pw->mappings[pw->nmappings];
 		profdata_profile_mapping(pw->p, i, &mp);
-		if ((mp.perms[0] && !strchr(mp.perms, 'x')) || mp.limit <= mp.start)
+		/* a pprof source's mappings are all written, in order: its frames name them by index */
+		if (!pw->from_pprof && ((mp.perms[0] && !strchr(mp.perms, 'x')) || mp.limit <= mp.start))
 			continue;
 		*o = init_map;
 		o->id = pw->nmappings + 1;
@@ -527,14 +550,17 @@ static void location_lines(pprof_writer *pw, pb_location *o, size_t i)
 		profdata_frame fr;
 		size_t fn;
 		profdata_profile_frame(pw->p, pw->used_frames[k], &fr);
-		if (!fr.function_id || profdata_profile_find_function(pw->p, fr.function_id, &fn) < 0)
+		int known = fr.function_id && profdata_profile_find_function(pw->p, fr.function_id, &fn) == 0;
+		/* a pprof source's lines are written as read, a function id it lacks included */
+		if (!known && !(pw->from_pprof && (fr.function_id || fr.line)))
 			continue;
 		pb_line *l = &pw->lines[from + o->n_line];
 		*l = init_line;
 		l->function_id = pw->from_pprof ? fr.function_id : pw->function_out[fn];
-		l->line = fr.line > 0 ? fr.line : 0;
+		l->line = fr.line > 0 || pw->from_pprof ? fr.line : 0;
 		pw->line_ptrs[from + o->n_line++] = l;
-		mark_symbolized(pw, o->mapping_id, &fr, fn);
+		if (known)
+			mark_symbolized(pw, o->mapping_id, &fr, fn);
 	}
 	if (o->n_line == 0)
 		o->line = NULL;
@@ -559,7 +585,7 @@ static int add_locations(pprof_writer *pw)
 		o->id = i + 1;
 		if (fr.has_address) {
 			o->address = fr.address;
-			o->mapping_id = mapping_of(pw, fr.address);
+			o->mapping_id = pw->from_pprof ? fr.mapping : mapping_of(pw, fr.address);
 		}
 		location_lines(pw, o, i);
 		pw->location_ptrs[i] = o;

@@ -57,6 +57,8 @@ static inline int pb_next(pb_span *s, pb_field *f)
 	if (s->p >= s->end)
 		return 0;
 	f->at = s->p;
+	f->value = 0;
+	f->bytes.p = f->bytes.end = NULL;
 	if ((e = pb_varint(s, &key)) != PB_OK)
 		return -e;
 	if (key >> 3 == 0 || key >> 3 > UINT32_MAX)
