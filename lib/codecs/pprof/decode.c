@@ -334,12 +334,22 @@ static int emit_begin(pprof_decoder *d)
 
 static int emit_strings(pprof_decoder *d)
 {
+	uint64_t cut = 0;
 	for (size_t i = 1; i < d->strings.n; i++) {
 		const pb_span *s = &d->strings.v[i];
-		int rc = PD_EMIT(d->a, string, i, (const char *)s->p, (size_t)(s->end - s->p));
+		size_t len = (size_t)(s->end - s->p);
+		const unsigned char *nul = len ? memchr(s->p, 0, len) : NULL;
+		/* a NUL ends a string here as it does in protobuf-c's tables, which the writer uses */
+		if (nul) {
+			len = (size_t)(nul - s->p);
+			cut++;
+		}
+		int rc = PD_EMIT(d->a, string, i, (const char *)s->p, len);
 		if (rc)
 			return rc;
 	}
+	if (cut)
+		pd_in_warn(d->in, 0, PD_NO_OFFSET, "%" PRIu64 " strings cut at a NUL byte", cut);
 	return 0;
 }
 

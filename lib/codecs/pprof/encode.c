@@ -36,7 +36,11 @@ typedef struct pprof_writer {
 	profdata_writer *w;
 	int from_pprof;                /* read from pprof: its samples, strings and fields kept as they were */
 	Perftools__Profiles__Profile prof;
-	pd_intern strings;             /* the output's string table; index 0 is "" */
+	pd_intern strings;             /* the output's distinct strings; index 0 is "" */
+	uint32_t *out_index;           /* distinct string -> its index in the output's table */
+	size_t out_index_cap, nout;    /* nout: entries in the output's table */
+	uint32_t *kept;                /* a pprof source's table: entry -> distinct string (repeats allowed) */
+	size_t nkept;
 
 	size_t ntypes, nvalues;        /* model sample types; values per pprof sample */
 	pb_value_type *value_types;    /* sample types, then the period type */
@@ -83,6 +87,8 @@ typedef struct pprof_writer {
 static void pprof_writer_free(pprof_writer *pw)
 {
 	pd_intern_free(&pw->strings);
+	free(pw->out_index);
+	free(pw->kept);
 	pd_intern_free(&pw->sample_keys);
 	free(pw->key);
 	free(pw->sample_first);
@@ -101,16 +107,30 @@ static void *message_array(pprof_writer *pw, size_t n, size_t size)
 	return block;
 }
 
-/* Index of s in the string table, adding it; -1 when out of memory. Strings stop at an embedded NUL. */
-static int64_t intern_bytes(pprof_writer *pw, const char *s, size_t len)
+/* Index of s in the output's table, adding it; *distinct its distinct string; -1 when out of memory. */
+static int64_t intern_distinct(pprof_writer *pw, const char *s, size_t len, uint32_t *distinct)
 {
 	const char *nul = len ? memchr(s, 0, len) : NULL;
 	uint32_t index;
 	if (nul)
 		len = (size_t)(nul - s);
-	if (pw->strings.n >= UINT32_MAX - 1 || pd_intern_put(&pw->strings, s ? s : "", len, &index) < 0)
+	int rc = pw->strings.n >= UINT32_MAX - 1 ? -1 : pd_intern_put(&pw->strings, s ? s : "", len, &index);
+	if (rc < 0)
 		return -1;
-	return index;
+	if (rc == 0) {
+		if (pd_grow((void **)&pw->out_index, &pw->out_index_cap, index + 1, sizeof *pw->out_index))
+			return -1;
+		pw->out_index[index] = (uint32_t)pw->nout++;
+	}
+	*distinct = index;
+	return pw->out_index[index];
+}
+
+/* Index of s in the output's table, adding it; -1 when out of memory. Strings stop at an embedded NUL. */
+static int64_t intern_bytes(pprof_writer *pw, const char *s, size_t len)
+{
+	uint32_t distinct;
+	return intern_distinct(pw, s, len, &distinct);
 }
 
 static int64_t intern_text(pprof_writer *pw, const char *s) { return intern_bytes(pw, s, strlen(s)); }
@@ -669,20 +689,24 @@ static int add_comments(pprof_writer *pw)
 static int add_strings(pprof_writer *pw)
 {
 	int rc = add_comments(pw);
-	if (rc || !(pw->string_ptrs = message_array(pw, pw->strings.n, sizeof *pw->string_ptrs)))
+	if (rc || !(pw->string_ptrs = message_array(pw, pw->nout, sizeof *pw->string_ptrs)))
 		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < pw->nkept; i++)
+		pw->string_ptrs[i] = (char *)pd_intern_str(&pw->strings, pw->kept[i], NULL);
 	for (size_t i = 0; i < pw->strings.n; i++)
-		pw->string_ptrs[i] = (char *)pd_intern_str(&pw->strings, (uint32_t)i, NULL);
-	pw->prof.n_string_table = pw->strings.n;
+		if (pw->out_index[i] >= pw->nkept)
+			pw->string_ptrs[pw->out_index[i]] = (char *)pd_intern_str(&pw->strings, (uint32_t)i, NULL);
+	pw->prof.n_string_table = pw->nout;
 	pw->prof.string_table = pw->string_ptrs;
 	return 0;
 }
 
 /*
  * A profile read from pprof keeps its string table: its strings, ids 1, 2,
- * ..., are the table's entries, so a rewrite refers to them by the same
- * indexes (and reads back as the same model). Stops at the first string
- * that would not get its id (a repeated one).
+ * ..., are the table's entries (a repeated one included), so a rewrite
+ * refers to them by the same indexes and reads back as the same model.
+ * What the message needs besides is appended. Not when the ids are not
+ * 1, 2, ... in order.
  */
 static int keep_string_table(pprof_writer *pw)
 {
@@ -691,17 +715,23 @@ static int keep_string_table(pprof_writer *pw)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t id;
-		const char *s;
-		size_t len;
-		profdata_profile_string_at(pw->p, i, &id, &s, &len);
-		if (id != pw->strings.n)
-			return 0;
-		int64_t index = intern_bytes(pw, s, len);
-		if (index < 0)
-			return -1;
-		if ((uint64_t)index != id)
+		profdata_profile_string_at(pw->p, i, &id, NULL, NULL);
+		if (id != i + 1)
 			return 0;
 	}
+	if (!(pw->kept = malloc((n + 1) * sizeof *pw->kept)))
+		return -1;
+	pw->kept[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *s;
+		size_t len;
+		profdata_profile_string_at(pw->p, i, NULL, &s, &len);
+		/* a repeat keeps its place: nout counts it whether or not it was new */
+		if (intern_distinct(pw, s, len, &pw->kept[i + 1]) < 0)
+			return -1;
+		pw->nout = i + 2;
+	}
+	pw->nkept = n + 1;
 	return 0;
 }
 
