@@ -25,9 +25,20 @@ static double cpu_now(void)
 
 static size_t heap_in_use(void) { return mallinfo2().uordblks; }
 
+typedef struct counts {
+	size_t values, heap_at_end;
+} counts;
+
 static int count_sample(void *payload, const profdata_sample *s)
 {
-	*(size_t *)payload += s->nvalues;
+	((counts *)payload)->values += s->nvalues;
+	return 0;
+}
+
+/* The reader's heap at its end, all it holds still held. */
+static int note_heap(void *payload)
+{
+	((counts *)payload)->heap_at_end = heap_in_use();
 	return 0;
 }
 
@@ -37,17 +48,18 @@ static size_t ours(const unsigned char *b, size_t n, size_t *grew)
 	profdata_reader *r;
 	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
 	profdata_events ev;
-	size_t count = 0, before = heap_in_use(), peak;
+	counts c = { 0, 0 };
+	size_t before = heap_in_use();
 	profdata_reader_open_memory(&r, b, n, "bench");
 	o.format = "pprof";
 	profdata_events_init(&ev, sizeof ev);
 	ev.sample = count_sample;
-	if (profdata_decode(r, &o, &ev, &count) != 0)
+	ev.end = note_heap;
+	if (profdata_decode(r, &o, &ev, &c) != 0)
 		fprintf(stderr, "ours: %s\n", profdata_reader_error(r)->message);
-	peak = heap_in_use();
-	*grew = peak > before ? peak - before : 0;
+	*grew = c.heap_at_end > before ? c.heap_at_end - before : 0;
 	profdata_reader_free(r);
-	return count;
+	return c.values;
 }
 
 /* protobuf-c: unpack the whole message (every sample, label and line a message of its own). */

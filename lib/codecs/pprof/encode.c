@@ -327,13 +327,18 @@ static void sample_locations(pprof_writer *pw, pb_sample *s, const profdata_stac
 }
 
 /*
- * A pprof source's locations in the order read, used or not (frames are in
- * location order, each location's inlined calls first): ids as the reader
- * will number them again.
+ * A pprof source's functions and locations in the order read, used or not
+ * (frames are in location order, each location's inlined calls first):
+ * what the reader will read again.
  */
 static void number_locations(pprof_writer *pw, size_t *pending)
 {
 	size_t n = profdata_profile_count(pw->p, PROFDATA_TABLE_FRAMES), npending = 0;
+	size_t nfunctions = profdata_profile_count(pw->p, PROFDATA_TABLE_FUNCTIONS);
+	for (size_t fn = 0; fn < nfunctions; fn++) {
+		pw->function_out[fn] = (uint32_t)++pw->nfunctions;
+		pw->used_functions[pw->nfunctions - 1] = (uint32_t)fn;
+	}
 	for (size_t fi = 0; fi < n; fi++) {
 		if (fi + 1 < n && is_inlined_call(pw->p, fi)) {
 			pending[npending++] = fi;
