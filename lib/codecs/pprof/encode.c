@@ -139,6 +139,9 @@ static int64_t intern_text(pprof_writer *pw, const char *s) { return intern_byte
 static int64_t intern_string_id(pprof_writer *pw, uint64_t id)
 {
 	size_t len;
+	/* a kept table's entry is its own, even when an earlier one holds the same text */
+	if (id < pw->nkept)
+		return (int64_t)id;
 	const char *s = pd_profile_text(pw->p, id, &len);
 	return s ? intern_bytes(pw, s, len) : 0;
 }
@@ -474,7 +477,12 @@ static int add_functions(pprof_writer *pw)
 		profdata_profile_function(pw->p, pw->used_functions[i], &f);
 		*o = init_fn;
 		o->id = pw->from_pprof ? f.id : i + 1;
-		rc = (o->name = intern_function_name(pw, &f, 1, &name, &has_class)) < 0;
+		if (pprof_source && !f.class_serial) {
+			rc = (o->name = intern_string_id(pw, f.name_id)) < 0;
+			has_class = 0;
+		} else {
+			rc = (o->name = intern_function_name(pw, &f, 1, &name, &has_class)) < 0;
+		}
 		if (rc == 0 && !has_class && f.signature_id && pprof_source)
 			rc = (o->system_name = intern_string_id(pw, f.signature_id)) < 0;
 		else if (rc == 0 && (has_class || pd_profile_text(pw->p, f.signature_id, &sig_len)))
