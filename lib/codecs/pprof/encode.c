@@ -241,7 +241,7 @@ static int sum_sample(pprof_writer *pw, size_t si, size_t sample, const profdata
 	if (rc == 0) {
 		if (pd_grow((void **)&pw->sample_stack, &pw->sample_stack_cap, pw->nsamples + 1, sizeof *pw->sample_stack) ||
 		    pd_grow((void **)&pw->sample_first, &pw->sample_first_cap, pw->nsamples + 1, sizeof *pw->sample_first) ||
-		    pd_grow((void **)&pw->values, &pw->values_cap, (pw->nsamples + 1) * pw->nvalues, sizeof *pw->values))
+		    pd_grow((void **)&pw->values, &pw->values_cap, (pw->nsamples + 1) * pw->nvalues + 1, sizeof *pw->values))
 			return PROFDATA_ENOMEM;
 		pw->sample_stack[pw->nsamples] = (uint32_t)si;
 		pw->sample_first[pw->nsamples] = sample;
@@ -250,8 +250,9 @@ static int sum_sample(pprof_writer *pw, size_t si, size_t sample, const profdata
 	}
 	v = pw->values + (size_t)index * pw->nvalues;
 	if (!pw->ntypes) {
-		/* No sample types: one count, the first value or 1. */
-		v[0] = pd_wrapping_add(v[0], s->nvalues ? s->values[0] : 1);
+		/* No sample types: one count, the first value or 1 (none for a pprof source without types). */
+		if (pw->nvalues)
+			v[0] = pd_wrapping_add(v[0], s->nvalues ? s->values[0] : 1);
 		return 0;
 	}
 	for (size_t i = 0; i < pw->nvalues && i < s->nvalues; i++)
@@ -628,12 +629,17 @@ static int add_locations(pprof_writer *pw)
 	return 0;
 }
 
-/* A written sample type named `name` (a string index): what default_sample_type may name. */
-static int is_written_type(const pprof_writer *pw, int64_t name)
+/* A written sample type named `name`: what default_sample_type may name. */
+static int is_written_type(const pprof_writer *pw, const char *name)
 {
-	for (size_t i = 0; i < pw->prof.n_sample_type; i++)
-		if (pw->prof.sample_type[i]->type == name)
+	for (size_t i = 0; i < pw->prof.n_sample_type && i < pw->ntypes; i++) {
+		profdata_sample_type t;
+		size_t len;
+		profdata_profile_sample_type(pw->p, i, &t);
+		const char *s = pd_profile_text(pw->p, t.type_id, &len);
+		if (s && strlen(name) == len && memcmp(s, name, len) == 0)
 			return 1;
+	}
 	return 0;
 }
 
@@ -663,7 +669,7 @@ static int put_pprof_field(pprof_writer *pw, const char *k, const char *v)
 		pw->prof.keep_frames = index;
 	else if (strcmp(k, PPROF_KEY_DOC_URL) == 0)
 		pw->prof.doc_url = index;
-	else if (is_written_type(pw, index))
+	else if (is_written_type(pw, v))
 		pw->prof.default_sample_type = index;
 	return 1;
 }
@@ -777,7 +783,8 @@ static int build_message(pprof_writer *pw)
 	pw->from_pprof = format && strcmp(format, "pprof") == 0;
 	pw->prof = init_prof;
 	pw->ntypes = profdata_profile_count(pw->p, PROFDATA_TABLE_SAMPLE_TYPES);
-	pw->nvalues = pw->ntypes ? pw->ntypes : 1;
+	/* a pprof source without sample types has samples without values, and is written so */
+	pw->nvalues = pw->ntypes ? pw->ntypes : !pw->from_pprof;
 	if ((rc = sum_samples(pw)) != 0)
 		return rc;
 	if (intern_bytes(pw, "", 0) < 0 || keep_string_table(pw) || add_sample_types(pw) || add_period(pw) || add_samples(pw) || add_labels(pw) ||

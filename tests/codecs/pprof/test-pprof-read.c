@@ -267,6 +267,30 @@ START_TEST(a_rewrite_reads_back_equal)
 }
 END_TEST
 
+/* Samples without sample types or values, and a string repeated: written back as they were. */
+START_TEST(odd_profiles_rewrite_equal)
+{
+	msg m = { .n = 0 }, s = { .n = 0 };
+	int code;
+	size_t len;
+	char why[256];
+	put_msg(&m, 2, &s);
+	put_string(&m, "");
+	put_string(&m, "x");
+	put_string(&m, "x");
+	put_int(&m, 13, 2);
+	profdata_profile *p = read_with(&m, NULL, &code, NULL);
+	ck_assert_int_eq(code, 0);
+	unsigned char *out = test_write(p, "pprof", NULL, &len);
+	profdata_profile *q = test_read_memory(out, len, "pprof", PROFDATA_MODE_STRICT, why, sizeof why);
+	ck_assert_msg(q != NULL, "%s", why);
+	test_assert_equal(p, q, "pprof without sample types -> pprof");
+	profdata_profile_free(q);
+	profdata_profile_free(p);
+	free(out);
+}
+END_TEST
+
 START_TEST(the_sample_option_keeps_one_value)
 {
 	msg m;
@@ -363,6 +387,7 @@ Suite *suite_main(void)
 	TCase *tc = tcase_create("pprof-read");
 	tcase_add_test(tc, every_field_reaches_the_model);
 	tcase_add_test(tc, a_rewrite_reads_back_equal);
+	tcase_add_test(tc, odd_profiles_rewrite_equal);
 	tcase_add_test(tc, the_sample_option_keeps_one_value);
 	tcase_add_test(tc, broken_messages_are_refused_at_their_byte);
 	tcase_add_test(tc, raw_protobuf_is_sniffed);
