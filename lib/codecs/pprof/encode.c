@@ -585,8 +585,9 @@ static void location_lines(pprof_writer *pw, pb_location *o, size_t i)
 		size_t fn;
 		profdata_profile_frame(pw->p, pw->used_frames[k], &fr);
 		int known = fr.function_id && profdata_profile_find_function(pw->p, fr.function_id, &fn) == 0;
-		/* a pprof source's lines are written as read, a function id it lacks included */
-		if (!known && !(pw->from_pprof && (fr.function_id || fr.line)))
+		/* a pprof source's lines are written as read, a function id it lacks or 0 included: all but
+		 * the empty frame of a location without lines */
+		if (!known && !(pw->from_pprof && (fr.function_id || fr.line || to - from > 1)))
 			continue;
 		pb_line *l = &pw->lines[from + o->n_line];
 		*l = init_line;
