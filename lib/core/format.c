@@ -302,6 +302,10 @@ int profdata_convert(profdata_reader *in, const profdata_read_options *ropts, pr
 	int e = profdata_encoder_new(&enc, out, wopts);
 	if (e < 0)
 		return e;
+	/* Events borrow their pointers for the call alone: a streaming encoder needs no mapping of the input,
+	 * and a big file reads faster on a second thread (io/readahead.h); the model encoder's model points into it. */
+	if (enc->f->encoder_new)
+		pd_in_stream(in);
 	e = profdata_decode(in, ropts, profdata_encoder_events(enc), profdata_encoder_payload(enc));
 	/* Encoders return negative codes, which arrive unchanged; a stop can only
 	 * come from a decoder that calls the encoder without PD_EMIT. */

@@ -10,6 +10,8 @@ int profdata_histogram_read(profdata_histogram **out, profdata_reader *in, const
 	profdata_histogram *h = pd_histogram_new(dump);
 	if (!h)
 		return PROFDATA_ENOMEM;
+	/* It keeps nothing of the input: a big file is read on a second thread rather than mapped (io/readahead.h). */
+	pd_in_stream(in);
 	/* Sizes come from lengths: a stream need not hold a primitive array's bytes. */
 	int e = pd_decode_with_flags(in, opts, &pd_histogram_events, h, PD_DECODE_NO_PRIMITIVE_DATA);
 	e = pd_histogram_conclude(h, e, out);

@@ -66,6 +66,11 @@ pd_blob *pd_blob_map(int fd, uint64_t size, int *out_of_memory)
 	return b;
 }
 
+int pd_blob_fd(const pd_blob *b)
+{
+	return b->fd;
+}
+
 void pd_blob_retain(pd_blob *b)
 {
 	if (b)

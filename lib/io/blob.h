@@ -29,6 +29,8 @@ void pd_blob_release(pd_blob *b);
 const unsigned char *pd_blob_data(const pd_blob *b);
 uint64_t pd_blob_size(const pd_blob *b);
 int pd_blob_mapped(const pd_blob *b);
+/* A descriptor of a mapped blob's file (the blob's own: it closes it), for pread() passes; -1 for memory. */
+int pd_blob_fd(const pd_blob *b);
 
 /*
  * The guard against a mapped file that shrinks under us (the rule is in

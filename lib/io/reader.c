@@ -10,6 +10,7 @@
  */
 #include "io/reader.h"
 #include "io/pager.h"
+#include "io/readahead.h"
 #include "pd_config.h"
 #include "profdata/profdata.h"
 
@@ -28,6 +29,15 @@
 enum { SRC_BLOB, SRC_FD, SRC_CALLBACKS };
 
 #define PD_CHUNK ((size_t)1 << 20)
+/*
+ * Read-ahead (pd_in_stream): files from 64 MiB; 4 MiB a read (fewer system
+ * calls, and the pair of buffers stays in the L2/L3 working set of a pass);
+ * 1 MiB of headroom holds a window that crosses a buffer's end, which is a
+ * decoder's record head or window, never a whole big record.
+ */
+#define RA_MIN_SIZE ((uint64_t)64 << 20)
+#define RA_CHUNK ((size_t)4 << 20)
+#define RA_HEADROOM ((size_t)1 << 20)
 
 struct profdata_reader {
 	pd_diag diag;
@@ -51,6 +61,9 @@ struct profdata_reader {
 	void *legacy_payload;
 	int stop_code;         /* what the progress callback stopped reading with; 0 while it has not */
 	pd_pager *pager;       /* mapped inputs: releases behind the cursor (and faults ahead of it) */
+	uint64_t file_size;    /* of a mapped file, kept when pd_in_stream() unmaps it */
+	int want_readahead;    /* pd_in_stream() chose to read on a second thread */
+	pd_readahead *ra;      /* ... which does, into buffers it owns: buf is one of them */
 	int pager_tried;
 	int permissive;        /* its decoder is permissive: a truncated .gz file ends the input */
 	int gzip_cut;          /* permissive: a truncated .gz ended the input, with a warning */
@@ -106,6 +119,7 @@ int profdata_reader_open_path(profdata_reader **out, const char *path)
 				return PROFDATA_ENOMEM;
 			}
 			r->src = SRC_BLOB;
+			r->file_size = (uint64_t)st.st_size;
 			return 0;
 		}
 	}
@@ -157,6 +171,9 @@ void profdata_reader_free(profdata_reader *r)
 	pd_pager_stop(r->pager);
 	pd_blob_release(r->blob);
 	gzip_end(r);
+	if (r->ra)
+		r->buf = NULL; /* the read-ahead's */
+	pd_readahead_stop(r->ra);
 	free(r->buf);
 	pd_diag_free(&r->diag);
 	free(r);
@@ -303,6 +320,71 @@ static void gzip_end(profdata_reader *r) { (void)r; }
 #endif
 
 /* Decide once whether the input is gzip. */
+/*
+ * The next read-ahead buffer becomes the window, the unconsumed bytes kept
+ * in front of it (at most RA_HEADROOM). Returns the bytes added, 0 at the
+ * end, or a negative code.
+ */
+static long readahead_more(profdata_reader *r)
+{
+	size_t keep = r->end - r->start;
+	unsigned char *data;
+	long n = pd_readahead_next(r->ra, keep ? r->buf + r->start : NULL, keep, &data);
+	if (n < 0)
+		return pd_diag_error(&r->diag, PROFDATA_EIO, r->offset, 0, "%s: read failed: %s", r->diag.name,
+		                     strerror((int)-n));
+	r->buf = data;
+	r->start = 0;
+	r->end = r->cap = (size_t)n;
+	if (r->cap > r->window_peak)
+		r->window_peak = r->cap;
+	if ((size_t)n == keep)
+		r->eof = 1;
+	return n - (long)keep;
+}
+
+/* A window wider than the headroom: read on this thread from where the read-ahead got to. */
+static int readahead_leave(profdata_reader *r)
+{
+	size_t keep = r->end - r->start, cap = keep > PD_CHUNK / 2 ? keep * 2 : PD_CHUNK;
+	unsigned char *own = malloc(cap);
+	if (!own)
+		return pd_diag_error(&r->diag, PROFDATA_ENOMEM, r->offset, 0, "out of memory for the input window");
+	memcpy(own, r->buf + r->start, keep);
+	uint64_t pos = pd_readahead_offset(r->ra);
+	pd_readahead_stop(r->ra);
+	r->ra = NULL;
+	r->buf = own;
+	r->cap = cap;
+	r->start = 0;
+	r->end = keep;
+	if (lseek(r->fd, (off_t)pos, SEEK_SET) < 0)
+		return pd_diag_error(&r->diag, PROFDATA_EIO, r->offset, 0, "%s: cannot seek: %s", r->diag.name,
+		                     strerror(errno));
+	return 0;
+}
+
+void pd_in_stream(profdata_reader *r)
+{
+	unsigned char head[2];
+	/* A mapped file no byte of which was consumed (a sniff only peeks), read through the blob's descriptor. */
+	int fd = r->src == SRC_BLOB && r->blob_pos == 0 && !r->gzip ? pd_blob_fd(r->blob) : -1;
+	if (fd < 0 || r->file_size < RA_MIN_SIZE || pread(fd, head, 2, 0) != 2 || (head[0] == 0x1f && head[1] == 0x8b))
+		return; /* (gzip: inflating costs more than reading, and reads through its own staging) */
+	if ((r->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return;
+	r->own_fd = 1;
+	pd_pager_stop(r->pager);
+	r->pager = NULL;
+	pd_blob_release(r->blob);
+	r->blob = NULL;
+	r->src = SRC_FD;
+	r->want_readahead = 1;
+	/* Started (sniffed): the first fill finds an empty window and takes the read-ahead's first buffer. */
+	if (r->started && !(r->ra = pd_readahead_start(r->fd, 0, RA_CHUNK, RA_HEADROOM)))
+		r->want_readahead = 0; /* no thread: this one reads, from the start of the file */
+}
+
 static int start(profdata_reader *r)
 {
 	if (r->started)
@@ -316,6 +398,9 @@ static int start(profdata_reader *r)
 			                     "the file is shorter than when it was opened (another process truncated it)");
 		have = pd_blob_size(r->blob) < 2 ? (size_t)pd_blob_size(r->blob) : 2;
 		memcpy(head, pd_blob_data(r->blob), have);
+	} else if (r->want_readahead && (r->ra = pd_readahead_start(r->fd, 0, RA_CHUNK, RA_HEADROOM))) {
+		long n = readahead_more(r); /* not gzip: pd_in_stream() looked */
+		return n < 0 ? (int)n : 0;
 	} else {
 		/* Read the first bytes into the window; they are data if not gzip. */
 		r->buf = malloc(PD_CHUNK);
@@ -407,6 +492,14 @@ int64_t pd_in_fill(profdata_reader *r, size_t want, const unsigned char **p)
 		return (int64_t)(pd_blob_size(r->blob) - r->blob_pos);
 	}
 	while (r->end - r->start < want && !r->eof) {
+		if (r->ra && r->end - r->start <= RA_HEADROOM) {
+			long n = readahead_more(r);
+			if (n < 0)
+				return n;
+			continue;
+		}
+		if (r->ra && (e = readahead_leave(r)) < 0)
+			return e;
 		if (r->start > 0 && (r->end == r->cap || r->start > r->cap / 2)) {
 			memmove(r->buf, r->buf + r->start, r->end - r->start);
 			r->end -= r->start;
@@ -483,6 +576,12 @@ int64_t pd_in_discard(profdata_reader *r, uint64_t n)
 			r->start = r->end = 0;
 			if (r->eof)
 				break;
+			if (r->ra) {
+				long k = readahead_more(r);
+				if (k < 0)
+					return k;
+				continue;
+			}
 			if (!r->buf) {
 				r->buf = malloc(PD_CHUNK);
 				if (!r->buf)
@@ -512,7 +611,7 @@ uint64_t profdata_reader_offset(const profdata_reader *r) { return r->offset; }
 
 uint64_t profdata_reader_size(const profdata_reader *r)
 {
-	return r->blob ? pd_blob_size(r->blob) : 0;
+	return r->blob ? pd_blob_size(r->blob) : r->file_size;
 }
 
 void profdata_reader_set_progress_cb(profdata_reader *r, profdata_progress_cb cb, void *payload, uint64_t every)

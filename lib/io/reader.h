@@ -43,6 +43,13 @@ int pd_in_stop_code(const profdata_reader *r, int e);
  * file then reads as a truncated plain file would (the core sets it; until
  * then a truncated .gz file is an error). */
 void pd_in_set_mode(profdata_reader *r, int mode);
+/*
+ * The caller reads front to back and keeps no pointer into the input past
+ * a fill (the streaming histogram): a big mapped file is then read with
+ * read() on a second thread instead (io/readahead.h), and pd_in_blob()
+ * gives NULL. Call before the first fill; elsewhere it does nothing.
+ */
+void pd_in_stream(profdata_reader *r);
 
 /* Diagnostics on a reader. */
 int pd_in_error(profdata_reader *r, int code, uint64_t offset, const char *fmt, ...) PD_PRINTF(4, 5);

@@ -395,14 +395,18 @@ long profdata_profile_object_refs(const profdata_profile *p, size_t i, int inclu
 	}
 	uint64_t len;
 	const unsigned char *d = pd_object_data(p, i, &len);
-	if (!d)
-		return 0;
+	int e = d ? pd_object_refs_in(p, i, d, len, &sink) : 0;
+	return e < 0 ? e : (long)sink.n;
+}
+
+int pd_object_refs_in(const profdata_profile *p, size_t i, const unsigned char *d, uint64_t len, pd_jvm_refs *sink)
+{
 	unsigned ids = p->meta.id_size;
 	int kind = pd_obj_kind(p, i) & 3;
 	uint32_t crow = pd_obj_class(p, i);
 	if (kind == PROFDATA_OBJECT_ARRAY) {
-		pd_jvm_array_refs(d, len, ids, &sink);
-		return (long)sink.n;
+		pd_jvm_array_refs(d, len, ids, sink);
+		return 0;
 	}
 	if (kind != PROFDATA_OBJECT_INSTANCE || crow == UINT32_MAX)
 		return 0;
@@ -410,31 +414,8 @@ long profdata_profile_object_refs(const profdata_profile *p, size_t i, int inclu
 	if (!c->layout_ok)
 		return PROFDATA_EFORMAT;
 	pd_jvm_instance_refs(d, len, ids, c->nref_offsets ? p->ref_offsets.v + c->ref_offsets_off : NULL,
-	                     c->nref_offsets, &sink);
-	return (long)sink.n;
-}
-
-/*
- * Not kept while building: counting reads every payload again, which a
- * model load should not pay for when nobody asks. The walk is in object
- * order, which is file order for a mapped input, so it is a sequential pass:
- * a pager releases what it has read (and, on a large input, a helper thread
- * faults payloads in ahead of it) for the length of this call only.
- */
-uint64_t profdata_profile_reference_count(const profdata_profile *p)
-{
-	uint64_t total = 0;
-	pd_pager *pass = pd_pager_start(p->blob);
-	for (size_t i = 0; i < p->nobjects; i++) {
-		long n = profdata_profile_object_refs(p, i, 0, NULL, 0);
-		if (n > 0)
-			total += (uint64_t)n;
-		uint64_t pos = pd_obj_payload(p, i);
-		if (pass && pos < p->arena_base)
-			pd_pager_advance(pass, pos);
-	}
-	pd_pager_stop(pass);
-	return total;
+	                     c->nref_offsets, sink);
+	return 0;
 }
 
 /* VisualVM's shallow sizes (jvm/jvm.h). */

@@ -259,6 +259,9 @@ static inline uint64_t pd_obj_payload(const profdata_profile *p, size_t i) { ret
 
 /* Object payload access. */
 const unsigned char *pd_object_data(const profdata_profile *p, size_t i, uint64_t *len);
+/* The references in object i's payload, read from d (its payload wherever it lies) into sink; 0 or
+ * PROFDATA_EFORMAT (an instance whose class has no layout). Objects with reference lists are not for it. */
+int pd_object_refs_in(const profdata_profile *p, size_t i, const unsigned char *d, uint64_t len, pd_jvm_refs *sink);
 /* Called by the builder's end: indexes, flattened layouts. */
 int pd_profile_finish(profdata_profile *p);
 /* Class ci's layout flattened along its superclass chain (pd_jvm_flatten's results). */

@@ -1,35 +1,66 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The benchmarks, with the reference tools measured in the same
-# run. Prints figures; asserts nothing (speed is not a unit test).
+# The benchmarks of issue #21's table, each figure beside its peer measured
+# in the same run and beside a bare read of the same input (`cat` and
+# bare-read.c, a read() into one reused buffer), with user, system and wall
+# time and peak RSS, best of $PD_BENCH_RUNS, then whether this run met each
+# goal and one markdown table to paste into a note (measure.sh says how).
+# Asserts nothing: speed is not a unit test.
 #
-#   tests/bench/run.sh [BUILD_DIR] [hprof|gperftools|svg|classic|model|symbolize|tracexml|heap ...]
+#   tests/bench/run.sh [BUILD_DIR] [PART ...]
 #
-# Big inputs are generated once (not committed) under $PD_BENCH_DIR
-# (default /tmp): profdata-big.hprof (~1.8 GB, ~37 M objects, made with jcmd
-# by gen-big-hprof.sh), profdata-big.cpu (~88 MB, gen-big-gperftools.py) and
-# profdata-big.trace.xml (~1 GB, $PD_BENCH_TRACE_MB MB, gen-big-tracexml.py).
-# profdata-service.hprof (~7 M objects, gen-service-hprof.sh, for "heap").
-# Each figure is the best of $PD_BENCH_RUNS runs (default 3), page cache warm.
+# Parts (default: all, in this order):
+#   hprof      streaming histogram and model + references (`info`) of the
+#              1.8 GB jcmd dump, against VisualVM's heap library
+#   heap       `top -n 50` on the 7 M-object dump, against VisualVM's
+#              retained sizes, and on the 37 M-object dump
+#   shaped     histo, info and top on a dump of another shape
+#              (gen-shaped-hprof.c: ids out of order, thousands of classes)
+#   gperftools gperftools -> folded on a wide profile (60,000 stacks, random
+#              addresses over two mappings), against `go tool pprof -raw`
+#   svg        the flame graph of that profile, against folded
+#   classic    HPROF -> classic text (stdout), classic text -> histogram
+#   model symbolize tracexml
+#              the model's bytes per object, symbolization, XML traces
+#
+# Inputs, made once when missing and kept under $PD_BENCH_DIR (default /tmp):
+# profdata-big.hprof (gen-big-hprof.sh, jcmd), profdata-service.hprof
+# (gen-service-hprof.sh), profdata-wide.cpu (gen-wide-gperftools.py),
+# profdata-shaped-N.hprof (N = $PD_BENCH_SHAPED_OBJECTS, default 7000000).
+# $PD_BENCH_BIG and $PD_BENCH_SERVICE name other dumps for the first two.
+# Peers: $PD_BENCH_PEER_RUNS runs (default $PD_BENCH_RUNS), each stopped
+# after $PD_BENCH_PEER_TIMEOUT seconds (default 3600); PD_BENCH_VISUALVM=0
+# leaves VisualVM out; FLAMEGRAPH_PL names a flamegraph.pl to compare with.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 build=${1:-$src/build}
 shift || true
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(model hprof gperftools svg classic symbolize tracexml)
+[ ${#parts[@]} -gt 0 ] || parts=(hprof heap shaped gperftools svg classic model symbolize tracexml)
 dir=${PD_BENCH_DIR:-/tmp}
 runs=${PD_BENCH_RUNS:-3}
+peer_runs=${PD_BENCH_PEER_RUNS:-$runs}
+peer_timeout=${PD_BENCH_PEER_TIMEOUT:-3600}
+big=${PD_BENCH_BIG:-$dir/profdata-big.hprof}
+service=${PD_BENCH_SERVICE:-$dir/profdata-service.hprof}
+shaped_objects=${PD_BENCH_SHAPED_OBJECTS:-7000000}
 pd=$build/tools/profdata/profdata
 [ -x "$pd" ] || { echo "build first: $pd is missing"; exit 1; }
+scratch=$(mktemp -d "$dir/pd-bench.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+timefile=$scratch/time
+# shellcheck source=tests/bench/measure.sh
+. "$here/measure.sh"
 
-# best "seconds maxrss_kb" of $runs runs of a command (stdout discarded)
+# best "seconds maxrss_kb" of $runs runs of a command (stdout discarded), for
+# the parts outside the table (model, symbolize, tracexml)
 measure() {
   local best_t="" best_m="" t m out
   for _ in $(seq "$runs"); do
     # -o: the command's own stderr is discarded, time's report is not
-    /usr/bin/time -o "$dir/.pd-bench-time" -f '%e %M' "$@" >/dev/null 2>/dev/null
-    out=$(tail -n1 "$dir/.pd-bench-time")
+    /usr/bin/time -o "$timefile" -f '%e %M' "$@" >/dev/null 2>/dev/null
+    out=$(tail -n1 "$timefile")
     t=${out% *}
     m=${out#* }
     if [ -z "$best_t" ] || awk -v a="$t" -v b="$best_t" 'BEGIN{exit !(a<b)}'; then best_t=$t best_m=$m; fi
@@ -39,89 +70,231 @@ measure() {
 rate() { awk -v b="$1" -v t="$2" 'BEGIN{ if (t <= 0) t = 0.001; printf "%.0f", b / t / 1e6 }'; }
 row() { printf '%-46s %8s s %8s MB/s %8s MiB peak\n' "$1" "$2" "$3" "$(($4 / 1024))"; }
 
+objects_of() { "$pd" info --json "$1" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["counts"]["objects"])'; }
+mb() { echo $(($(stat -c %s "$1") / 1000000)); }
+millions() { objects_of "$1" | awk '{ printf "%.0f", $1 / 1e6 }'; }
+
+# the two bare reads of FILE, as labels bare-cat and bare-read
+bare_reads() {
+  cmd bare-cat cat "$1"
+  cmd bare-read "$build/tests/bench/bare-read" "$1"
+}
+# show_peer LABEL TEXT WHY BYTES: the peer's line, or why there is none (LABEL empty)
+show_peer() {
+  if [ -n "$1" ]; then show "$1" "$2" "$4"; else echo "  $3"; fi
+}
+show_bare() {
+  show bare-cat "cat (bare read)" "$1"
+  show bare-read "bare-read.c, read() into 1 MiB" "$1"
+}
+
+visualvm_jar() {
+  [ "${PD_BENCH_VISUALVM:-1}" != 0 ] || return 1
+  { find ${VISUALVM_HOME:+"$VISUALVM_HOME"} /usr/share/visualvm /usr/lib/visualvm \
+      -name "org-graalvm-visualvm-lib-jfluid-heap.jar" 2>/dev/null || true; } | head -n1 | grep .
+}
+
+# VisualVM's histogram (load + instance counts) of FILE as the label peer-visualvm, cold each run
+peer_visualvm_histo() {
+  local jar classes=$scratch/visualvm
+  jar=$(visualvm_jar) || return 1
+  mkdir -p "$classes"
+  javac -nowarn -cp "$jar" -d "$classes" "$src/tests/interop/VisualVMHisto.java" "$src/tests/interop/VisualVMRetained.java" || return 1
+  cmd peer-visualvm timeout "$peer_timeout" bash "$src/tests/interop/visualvm-histo.sh" -b "$classes" --time "$1"
+}
+
+# VisualVM's 50 biggest objects by retained size in FILE, as peer-retained;
+# its index cache goes to a directory made and removed within each run
+peer_visualvm_retained() {
+  local jar classes=$scratch/visualvm
+  jar=$(visualvm_jar) || return 1
+  peer_visualvm_histo "$1" || return 1
+  cmd_sh peer-retained "d=\$(mktemp -d '$scratch/vr.XXXXXX'); ln -s '$1' \"\$d/dump.hprof\";
+    timeout '$peer_timeout' java ${VISUALVM_JAVA_OPTS:--Xmx12g} -cp '$jar:$classes' VisualVMRetained --time 50 \"\$d/dump.hprof\";
+    rc=\$?; rm -rf \"\$d\"; exit \$rc"
+}
+
+# Histogram and model of one dump (NAME: how the summary calls it), beside
+# VisualVM loading it and counting instances, and beside bare reads.
+histo_and_model() {
+  local name=$1 f=$2 size objects peer=""
+  size=$(stat -c %s "$f")
+  objects=$(objects_of "$f")
+  echo "== $name: $f, $(mb "$f") MB, $objects objects"
+  cmd ours-histo "$pd" histo "$f"
+  cmd ours-info "$pd" info "$f"
+  bare_reads "$f"
+  peer_visualvm_histo "$f" && peer=peer-visualvm
+  interleave ours-histo ours-info $peer bare-cat bare-read
+  show ours-histo "profdata histo (streaming)" "$size"
+  show ours-info "profdata info (model + references)" "$size"
+  show_peer "$peer" "VisualVM heap library (load + counts)" "VisualVM: not installed or PD_BENCH_VISUALVM=0" "$size"
+  show_bare "$size"
+  local floor bpo x
+  floor=$(bare_floor)
+  bpo=$(calc "${T_RSS[ours-info]} * 1024 / $objects" | cut -d. -f1)
+  x=$(per "${T_WALL[ours-histo]}" "${T_WALL[$floor]}")
+  echo "  histo: $(printf '%.2f' "$x")x the time of the faster bare read (${floor#bare-})${peer:+; $(ratio ours-histo "$peer") faster than VisualVM}"
+  echo "  info: $bpo bytes/object (peak RSS / objects)${peer:+; $(ratio ours-info "$peer") faster than VisualVM}"
+  verdict "streaming histogram, $name" "<= 1.5x a bare read" "$(printf '%.2f' "$x")x ${floor#bare-}" \
+    "$(less 1.5 "$x" && echo no || echo yes)" "$(short ours-histo)" "$(short "$peer")" "$(short "$floor")"
+  local limit=$((16 * objects / 1024 + 64 * 1024))
+  judge_speed ours-info "$peer" 15
+  [ "${T_RSS[ours-info]}" -le "$limit" ] || MET=no
+  verdict "model + references (info), $name" ">= 15x VisualVM at <= 16 B/object + 64 MiB ($((limit / 1024)) MiB)" \
+    "$MEASURED, $bpo B/object" "$MET" "$(short ours-info)" "$(short "$peer")" "$(short "$floor")"
+}
+
+# `top -n 50` of one dump beside bare reads, and VisualVM's retained sizes when the third
+# argument is "visualvm"; REPLY: the label VisualVM's figures are under, empty when it did not run.
+top_rows() {
+  local name=$1 f=$2 with=${3:-} peer=""
+  echo "== top: $name, $f, $(mb "$f") MB, $(objects_of "$f") objects (machine load: $(cut -d' ' -f1-3 /proc/loadavg))"
+  cmd ours-top "$pd" top -n 50 "$f"
+  bare_reads "$f"
+  [ "$with" = visualvm ] && peer_visualvm_retained "$f" && peer=peer-retained
+  interleave ours-top $peer bare-cat bare-read
+  show ours-top "profdata top -n 50 (model + dominators)" "$(stat -c %s "$f")"
+  [ -z "$with" ] || show_peer "$peer" "VisualVM getBiggestObjectsByRetainedSize" "VisualVM: not installed or PD_BENCH_VISUALVM=0" "$(stat -c %s "$f")"
+  show_bare "$(stat -c %s "$f")"
+  REPLY=$peer
+}
+
+bench_hprof() {
+  [ -f "$big" ] || bash "$here/gen-big-hprof.sh" "$big" || { echo "cannot make $big"; return; }
+  histo_and_model "$(mb "$big") MB jcmd dump" "$big"
+}
+
+# `top -n 50` of FILE against VisualVM's retained sizes: the goal is 25x.
+top_against_visualvm() {
+  top_rows "$1" "$2" visualvm
+  judge_speed ours-top "$REPLY" 25
+  verdict "top -n 50, $1" ">= 25x VisualVM" "$MEASURED" "$MET" \
+    "$(short ours-top)" "$(short peer-retained)" "$(short "$(bare_floor)")"
+}
+
+bench_heap() {
+  [ -f "$service" ] || bash "$here/gen-service-hprof.sh" "$service" || { echo "cannot make $service"; return; }
+  top_against_visualvm "$(millions "$service")M-object dump" "$service"
+  [ -f "$big" ] || { echo "no $big"; return; }
+  local name limit=$((1100000000 / 1024)) met
+  name="$(millions "$big")M-object dump"
+  top_rows "$name" "$big"
+  met=$(less "${T_WALL[ours-top]}" 10 && [ "${T_RSS[ours-top]}" -le "$limit" ] && echo yes || echo no)
+  verdict "top -n 50, $name" "< 10 s in <= 1.1 GB" "${T_WALL[ours-top]} s, $(mib ours-top) MiB" "$met" \
+    "$(short ours-top)" "—" "$(short "$(bare_floor)")"
+}
+
+# A dump of another shape than the JDK's: histo, info and top, beside VisualVM.
+bench_shaped() {
+  local f=$dir/profdata-shaped-$shaped_objects.hprof
+  if [ ! -f "$f" ]; then
+    echo "== making $f"
+    /usr/bin/time -f "  gen-shaped-hprof: %e s wall, %U user + %S sys" \
+      "$build/tests/bench/gen-shaped-hprof" "$f" --objects "$shaped_objects" || { echo "cannot make $f"; return; }
+  fi
+  histo_and_model "shaped dump ($shaped_objects objects)" "$f"
+  top_against_visualvm "shaped dump ($shaped_objects objects)" "$f"
+}
+
+# The wide profile, made by gen-wide-gperftools.py with exactly these arguments.
+wide_profile() {
+  local f=$dir/profdata-wide.cpu
+  [ -f "$f" ] && { echo "$f"; return; }
+  [ -f "$here/gen-wide-gperftools.py" ] || return 1
+  python3 "$here/gen-wide-gperftools.py" "$f" --records 500000 --stacks 60000 --mappings 2 >&2 && echo "$f"
+}
+
+skip_wide() {
+  echo "== $1: SKIPPED: tests/bench/gen-wide-gperftools.py is not on this branch yet (it makes the wide profile)"
+  summary+=("| $1 | skipped: no gen-wide-gperftools.py yet | | | | $2 | not run |")
+}
+
+bench_gperftools() {
+  local f; f=$(wide_profile) || { skip_wide "gperftools -> folded, wide profile" ">= 40x go tool pprof -raw"; return; }
+  local size; size=$(stat -c %s "$f")
+  echo "== gperftools -> folded: $f, $(mb "$f") MB"
+  cmd ours-folded "$pd" convert "$f" "$scratch/out.folded" --to folded --quiet
+  cmd ours-folded-none "$pd" convert "$f" "$scratch/none.folded" --to folded --quiet --symbolize=none
+  bare_reads "$f"
+  local peer=""
+  if command -v go >/dev/null; then
+    mkdir -p "$scratch/go"
+    cmd peer-go env HOME="$scratch/go" GOPATH="$scratch/go" GOCACHE="$scratch/go/c" GOFLAGS=-mod=mod \
+      timeout "$peer_timeout" go tool pprof -raw -symbolize=none "$f"
+    peer=peer-go
+  fi
+  interleave ours-folded ours-folded-none $peer bare-cat bare-read
+  show ours-folded "convert --to folded (default: auto symbolize)" "$size"
+  show ours-folded-none "convert --to folded --symbolize=none" "$size"
+  show_peer "$peer" "go tool pprof -raw -symbolize=none" "go: not installed" "$size"
+  show_bare "$size"
+  judge_speed ours-folded "$peer" 40
+  verdict "gperftools -> folded, wide profile" ">= 40x go tool pprof -raw" "$MEASURED" "$MET" \
+    "$(short ours-folded)" "$(short "$peer")" "$(short "$(bare_floor)")"
+}
+
+# The flame graph of the wide profile against folded; against folded +
+# flamegraph.pl only where FLAMEGRAPH_PL names a copy (Debian does not
+# package it; npm's "flamegraph" is another program, a JavaScript port).
+bench_svg() {
+  local f; f=$(wide_profile) || { skip_wide "SVG flame graph, wide profile" "<= folded"; return; }
+  local size peer=""
+  size=$(stat -c %s "$f")
+  echo "== SVG flame graph: $f, $(mb "$f") MB"
+  cmd ours-svg "$pd" convert "$f" "$scratch/out.svg" --quiet
+  cmd ours-folded "$pd" convert "$f" "$scratch/out.folded" --to folded --quiet
+  bare_reads "$f"
+  if [ -n "${FLAMEGRAPH_PL:-}" ] && [ -f "$FLAMEGRAPH_PL" ]; then
+    cmd_sh peer-flamegraph "$(printf '%q ' "$pd") convert $(printf '%q ' "$f") '$scratch/fg.folded' --to folded --quiet &&
+      perl $(printf '%q' "$FLAMEGRAPH_PL") '$scratch/fg.folded' > '$scratch/fg.svg'"
+    peer=peer-flamegraph
+  fi
+  interleave ours-svg ours-folded $peer bare-cat bare-read
+  show ours-svg "convert to .svg (flame graph)" "$size"
+  show ours-folded "convert --to folded" "$size"
+  show_peer "$peer" "convert --to folded + flamegraph.pl" \
+    "flamegraph.pl: not packaged by Debian (npm's 'flamegraph' is a JavaScript port): set FLAMEGRAPH_PL to compare" "$size"
+  show_bare "$size"
+  local x; x=$(per "${T_WALL[ours-svg]}" "${T_WALL[ours-folded]}")
+  verdict "SVG flame graph, wide profile" "<= folded" "$(printf '%.2f' "$x")x folded" \
+    "$(less 1 "$x" && echo no || echo yes)" "$(short ours-svg)" "$(short "$peer")" "$(short "$(bare_floor)")"
+}
+
+# "R MB/s": LABEL's rate over BYTES
+mbps() { per "$2" "${T_WALL[$1]}" | awk '{ printf "%.0f", $1 / 1e6 }'; }
+
+bench_classic() {
+  [ -f "$big" ] || { echo "== classic: needs $big (run the hprof part first)"; return; }
+  local size txt=$scratch/big.classic.txt
+  size=$(stat -c %s "$big")
+  echo "== classic text, both ways: $big, $(mb "$big") MB"
+  cmd ours-to-classic "$pd" convert "$big" - --to ibm-classic --quiet
+  bare_reads "$big"
+  interleave ours-to-classic bare-cat bare-read
+  show ours-to-classic "hprof -> classic text, to stdout" "$size"
+  show_bare "$size"
+  local r; r=$(mbps ours-to-classic "$size")
+  verdict "HPROF -> classic text (MB/s of input)" ">= 1000 MB/s" "$r MB/s" "$([ "$r" -ge 1000 ] && echo yes || echo no)" \
+    "$(short ours-to-classic)" "—" "$(short "$(bare_floor)"), $(mbps "$(bare_floor)" "$size") MB/s"
+  "$pd" convert "$big" "$txt" --to ibm-classic --quiet || { echo "cannot write $txt"; return; }
+  size=$(stat -c %s "$txt")
+  echo "== classic text -> histogram: $(mb "$txt") MB of text"
+  cmd ours-classic-histo "$pd" histo "$txt"
+  bare_reads "$txt"
+  interleave ours-classic-histo bare-cat bare-read
+  show ours-classic-histo "classic text -> histo" "$size"
+  show_bare "$size"
+  r=$(mbps ours-classic-histo "$size")
+  verdict "classic text -> histogram (MB/s of input)" ">= 1000 MB/s" "$r MB/s" "$([ "$r" -ge 1000 ] && echo yes || echo no)" \
+    "$(short ours-classic-histo)" "—" "$(short "$(bare_floor)"), $(mbps "$(bare_floor)" "$size") MB/s"
+  rm -f "$txt"
+}
+
 bench_model() {
   echo "== model"
   "$build/tests/bench/bench-model" 10000000
   "$build/tests/bench/bench-model" 10000000 shuffled
-}
-
-bench_hprof() {
-  local f=$dir/profdata-big.hprof
-  [ -f "$f" ] || bash "$here/gen-big-hprof.sh" "$f" || { echo "cannot make $f"; return; }
-  local size; size=$(stat -c %s "$f")
-  local objects; objects=$("$pd" info --json "$f" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["counts"]["objects"])')
-  echo "== hprof: $f, $((size / 1000000)) MB, $objects objects"
-  read -r t m < <(measure "$pd" histo "$f")
-  row "profdata histo (streaming)" "$t" "$(rate "$size" "$t")" "$m"
-  local histo_t=$t
-  read -r t m < <(measure "$pd" info "$f")
-  row "profdata info (model + all references)" "$t" "$(rate "$size" "$t")" "$m"
-  awk -v m="$m" -v n="$objects" 'BEGIN{ printf "%-46s %8.1f bytes/object (peak RSS / objects)\n", "model", m * 1024 / n }'
-  local model_t=$t model_m=$m
-  if [ -n "$(find /usr/share/visualvm -name "*jfluid-heap*.jar" 2>/dev/null | head -n1)" ]; then
-    local vb; vb=$(mktemp -d)
-    read -r t m < <(measure bash "$src/tests/interop/visualvm-histo.sh" -b "$vb" --time "$f")
-    rm -rf "$vb"
-    row "VisualVM heap library (load + instance counts)" "$t" "$(rate "$size" "$t")" "$m"
-    awk -v v="$t" -v h="$histo_t" -v mo="$model_t" -v vm="$m" -v mm="$model_m" 'BEGIN{
-      printf "histo is %.1fx faster than VisualVM; model is %.1fx faster, with %.2f of its peak memory\n",
-             v / h, v / mo, mm / vm }'
-  else
-    echo "VisualVM not installed: no comparison"
-  fi
-}
-
-bench_gperftools() {
-  local f=$dir/profdata-big.cpu
-  [ -f "$f" ] || python3 "$here/gen-big-gperftools.py" "$f" >/dev/null || { echo "cannot make $f"; return; }
-  local size; size=$(stat -c %s "$f")
-  echo "== gperftools: $f, $((size / 1000000)) MB"
-  local out; out=$(mktemp -d)
-  read -r t m < <(measure "$pd" info "$f")
-  row "read (profdata info)" "$t" "$(rate "$size" "$t")" "$m"
-  for to in folded gperftools pprof; do
-    # --symbolize=none: this measures conversion; the symbolize part measures naming.
-    read -r t m < <(measure "$pd" convert "$f" "$out/out.$to" --to "$to" --quiet --symbolize=none)
-    row "convert --to $to" "$t" "$(rate "$size" "$t")" "$m"
-    [ "$to" = folded ] && folded_t=$t
-  done
-  if command -v go >/dev/null; then
-    local gh; gh=$(mktemp -d)
-    read -r t m < <(measure env HOME="$gh" GOPATH="$gh" GOCACHE="$gh/c" GOFLAGS=-mod=mod \
-      go tool pprof -raw -symbolize=none "$f")
-    rm -rf "$gh"
-    row "go tool pprof -raw -symbolize=none" "$t" "$(rate "$size" "$t")" "$m"
-    awk -v g="$t" -v p="$folded_t" 'BEGIN{ printf "folded export is %.1fx faster than go tool pprof -raw\n", g / p }'
-  else
-    echo "go not installed: no comparison"
-  fi
-  rm -rf "$out"
-}
-
-# The flame graph of the big gperftools profile; against `convert --to folded`
-# followed by flamegraph.pl only where FLAMEGRAPH_PL names a copy of it (it is
-# not packaged), else our time alone.
-bench_svg() {
-  local f=$dir/profdata-big.cpu
-  [ -f "$f" ] || python3 "$here/gen-big-gperftools.py" "$f" >/dev/null || { echo "cannot make $f"; return; }
-  local size; size=$(stat -c %s "$f")
-  local out; out=$(mktemp -d)
-  echo "== svg: $f, $((size / 1000000)) MB"
-  read -r t m < <(measure "$pd" convert "$f" "$out/out.svg" --quiet)
-  row "convert to .svg (flame graph)" "$t" "$(rate "$size" "$t")" "$m"
-  local svg_t=$t
-  "$pd" convert "$f" "$out/out.svg" --quiet
-  printf '%-46s %8s KB, %s frames\n' "  the SVG" "$(($(stat -c %s "$out/out.svg") / 1000))" \
-    "$(grep -c '<g class="f"' "$out/out.svg")"
-  if [ -n "${FLAMEGRAPH_PL:-}" ] && [ -f "$FLAMEGRAPH_PL" ]; then
-    read -r t m < <(measure bash -c '"$1" convert "$2" "$3/f.folded" --to folded --quiet && perl "$4" "$3/f.folded" >"$3/fg.svg"' \
-      _ "$pd" "$f" "$out" "$FLAMEGRAPH_PL")
-    row "convert --to folded + flamegraph.pl" "$t" "$(rate "$size" "$t")" "$m"
-    awk -v a="$t" -v b="$svg_t" 'BEGIN{ if (b <= 0) b = 0.001; printf "the SVG is %.1fx faster than folded + flamegraph.pl\n", a / b }'
-  else
-    echo "FLAMEGRAPH_PL is not set (flamegraph.pl is not packaged): our time alone"
-  fi
-  rm -rf "$out"
 }
 
 # Naming frames: the 500,000-record profile with its PCs in a real binary's text
@@ -138,11 +311,11 @@ bench_symbolize() {
     { echo "cannot make $f"; return; }
   echo "== symbolize: $f, $(($(stat -c %s "$f") / 1000000)) MB, PCs in $dir/profdata-bench-text.so"
   local out t0 t1 c0 c1; out=$(mktemp -d)
-  cpu() { /usr/bin/time -f '%e %U %S' "$@" 2>&1 >/dev/null | tail -n1 | awk '{ print $1, $2 + $3 }'; }
+  wall_cpu() { /usr/bin/time -f '%e %U %S' "$@" 2>&1 >/dev/null | tail -n1 | awk '{ print $1, $2 + $3 }'; }
   best() { # best wall and CPU of $runs runs
     local bw="" bc="" w c
     for _ in $(seq "$runs"); do
-      read -r w c < <(cpu "$@")
+      read -r w c < <(wall_cpu "$@")
       if [ -z "$bw" ] || awk -v a="$w" -v b="$bw" 'BEGIN{exit !(a<b)}'; then bw=$w; fi
       if [ -z "$bc" ] || awk -v a="$c" -v b="$bc" 'BEGIN{exit !(a<b)}'; then bc=$c; fi
     done
@@ -155,7 +328,7 @@ bench_symbolize() {
   awk -v a="$t0" -v b="$t1" -v c="$c0" -v d="$c1" 'BEGIN{ printf "symbolization adds %.2f s wall, %.2f s CPU\n", b - a, d - c }'
   if command -v google-pprof >/dev/null; then
     local gt gc
-    read -r gt gc < <(cpu google-pprof --text "$dir/profdata-bench-text.so" "$f")
+    read -r gt gc < <(wall_cpu google-pprof --text "$dir/profdata-bench-text.so" "$f")
     printf '%-46s %8s s wall %8s s CPU\n' "google-pprof --text (one run)" "$gt" "$gc"
     awk -v g="$gt" -v p="$t1" -v gc="$gc" -v pc="$c1" 'BEGIN{
       printf "symbolizing convert is %.0fx faster than google-pprof --text (%.0fx in CPU)\n", g / p, gc / pc }'
@@ -163,20 +336,6 @@ bench_symbolize() {
     echo "google-pprof not installed: no comparison"
   fi
   rm -rf "$out"
-}
-
-bench_classic() {
-  local f=$dir/profdata-big.hprof
-  [ -f "$f" ] || { echo "== classic: needs $f (run the hprof part first)"; return; }
-  local size; size=$(stat -c %s "$f")
-  local txt=$dir/profdata-big.classic.txt
-  echo "== classic"
-  read -r t m < <(measure "$pd" convert "$f" "$txt" --to ibm-classic --quiet)
-  row "hprof -> classic (input MB/s)" "$t" "$(rate "$size" "$t")" "$m"
-  local tsize; tsize=$(stat -c %s "$txt")
-  read -r t m < <(measure "$pd" histo "$txt")
-  row "classic ($((tsize / 1000000)) MB) -> histo" "$t" "$(rate "$tsize" "$t")" "$m"
-  rm -f "$txt"
 }
 
 # tracexml: conversion to folded against bare expat counting the same file's
@@ -204,37 +363,9 @@ bench_tracexml() {
   rm -rf "$out"
 }
 
-# Heap analysis: dominators and retained sizes with `profdata top`
-# (model load included), against VisualVM's getBiggestObjectsByRetainedSize on
-# the service-shaped heap (once: it takes minutes and gigabytes), and on the
-# 37 M-object dump alone (VisualVM ran out of 24 GB there). PD_BENCH_VISUALVM=0
-# skips VisualVM.
-bench_heap() {
-  local svc=$dir/profdata-service.hprof big=$dir/profdata-big.hprof
-  [ -f "$svc" ] || bash "$here/gen-service-hprof.sh" "$svc" || { echo "cannot make $svc"; return; }
-  echo "== heap analysis (machine load: $(cut -d' ' -f1-3 /proc/loadavg))"
-  local f
-  for f in "$svc" "$big"; do
-    [ -f "$f" ] || { echo "no $f"; continue; }
-    local objects; objects=$("$pd" info --json "$f" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["counts"]["objects"])')
-    read -r t m < <(measure "$pd" top -n 50 "$f")
-    printf '%-46s %8s s %8s MiB peak  %s objects (%s MB)\n' "profdata top -n 50 $(basename "$f")" "$t" "$((m / 1024))" \
-      "$objects" "$(($(stat -c %s "$f") / 1000000))"
-    [ "$f" = "$svc" ] && { svc_t=$t; svc_m=$m; }
-  done
-  local jar; jar=$(find /usr/share/visualvm -name "*jfluid-heap*.jar" 2>/dev/null | head -n1)
-  if [ -n "$jar" ] && [ "${PD_BENCH_VISUALVM:-1}" != 0 ] && [ -n "${svc_t:-}" ]; then
-    local vb; vb=$(mktemp -d)
-    javac -nowarn -cp "$jar" -d "$vb" "$src/tests/interop/VisualVMRetained.java"
-    ln -s "$svc" "$vb/dump.hprof"
-    local saved=$runs; runs=1
-    read -r t m < <(measure java ${VISUALVM_JAVA_OPTS:--Xmx12g} -cp "$jar:$vb" VisualVMRetained --time 50 "$vb/dump.hprof")
-    runs=$saved
-    rm -rf "$vb"
-    printf '%-46s %8s s %8s MiB peak\n' "VisualVM getBiggestObjectsByRetainedSize(50)" "$t" "$((m / 1024))"
-    awk -v v="$t" -v o="$svc_t" -v vm="$m" -v om="$svc_m" 'BEGIN{
-      printf "profdata top is %.1fx faster than VisualVM, with %.2f of its peak memory\n", v / o, om / vm }'
-  fi
-}
 
+echo "# tests/bench/run.sh ${parts[*]}: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)," \
+  "$(git -C "$src" describe --always --dirty 2>/dev/null || echo 'no git'), $pd"
+load_warning
 for p in "${parts[@]}"; do "bench_$p"; done
+[ ${#summary[@]} -eq 0 ] || print_summary

@@ -4,6 +4,7 @@
 #include "support.h"
 #include "internal.h"
 #include "io/pager.h"
+#include "io/readahead.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -157,14 +158,23 @@ static void check_periodic(const unsigned char *p, size_t pos, size_t n, const u
 	ck_assert_msg(memcmp(p, twice + pos % PERIOD, n) == 0, "bytes differ near %zu", pos);
 }
 
+/* A reader over a new periodic file of `size` bytes in the test folder (*path, *twice: write_periodic_file). */
+static profdata_reader *open_periodic(const char *name, size_t size, const char **path, unsigned char **twice)
+{
+	*path = tmp_path(name);
+	*twice = write_periodic_file(*path, size);
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_path(&r, *path), 0);
+	return r;
+}
+
 START_TEST(large_mapped_file_reads_through_the_pager)
 {
 	/* Past 128 MiB a helper thread faults pages ahead and releases them behind. */
 	const size_t big = (size_t)160 << 20;
-	const char *path = tmp_path("big.bin");
-	unsigned char *twice = write_periodic_file(path, big);
-	profdata_reader *r;
-	ck_assert_int_eq(profdata_reader_open_path(&r, path), 0);
+	const char *path;
+	unsigned char *twice;
+	profdata_reader *r = open_periodic("big.bin", big, &path, &twice);
 	size_t pos = 0;
 	while (pos < big) {
 		const unsigned char *p;
@@ -178,6 +188,82 @@ START_TEST(large_mapped_file_reads_through_the_pager)
 		pd_in_skip(r, take);
 		pos += take;
 	}
+	profdata_reader_free(r);
+	unlink(path);
+	free(twice);
+}
+END_TEST
+
+START_TEST(readahead_keeps_the_tail_and_ends_cleanly)
+{
+	/* Odd chunk and headroom sizes: every boundary falls inside a kept tail somewhere. */
+	const size_t size = 100000;
+	const char *path = tmp_path("ra.bin");
+	unsigned char *twice = write_periodic_file(path, size);
+	int fd = open(path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	pd_readahead *ra = pd_readahead_start(fd, 5, 777, 100);
+	ck_assert_ptr_nonnull(ra);
+	size_t pos = 5, keep = 0;
+	unsigned char *data = NULL;
+	for (;;) {
+		long n = pd_readahead_next(ra, keep ? data : NULL, keep, &data);
+		ck_assert_int_ge(n, (long)keep);
+		check_periodic(data, pos, (size_t)n, twice);
+		if ((size_t)n == keep)
+			break;
+		/* consume all but up to 99 bytes, which come again in front of the next buffer */
+		size_t left = (size_t)n % 100;
+		pos += (size_t)n - left;
+		memmove(data, data + (size_t)n - left, left); /* (any place the caller likes) */
+		keep = left;
+	}
+	ck_assert_uint_eq(pos + keep, size);
+	ck_assert_uint_eq(pd_readahead_offset(ra), size);
+	unsigned char *again;
+	ck_assert_int_eq(pd_readahead_next(ra, NULL, 0, &again), 0); /* the end stays the end */
+	pd_readahead_stop(ra);
+	close(fd);
+	unlink(path);
+	free(twice);
+}
+END_TEST
+
+START_TEST(streamed_file_reads_like_the_mapped_one)
+{
+	/* From 64 MiB pd_in_stream() reads on a thread: fills, skips, discards, a window wider than its headroom. */
+	const size_t big = (size_t)70 << 20;
+	const char *path;
+	unsigned char *twice;
+	profdata_reader *r = open_periodic("stream.bin", big, &path, &twice);
+	const unsigned char *p;
+	ck_assert_int_ge(pd_in_peek(r, 16, &p), 16); /* a sniff, as the core makes before decoding */
+	pd_in_stream(r);
+	ck_assert_ptr_null(pd_in_blob(r));
+	ck_assert_uint_eq(profdata_reader_size(r), big);
+	size_t pos = 0, step = 0;
+	while (pos < ((size_t)60 << 20)) {
+		size_t want = step % 7 == 0 ? 4093 : 17;
+		int64_t n = pd_in_fill(r, want, &p);
+		ck_assert_int_ge(n, (int64_t)want);
+		check_periodic(p, pos, want, twice);
+		size_t take = step % 5 == 0 ? 999983 : 12345;
+		if (step % 3 == 0)
+			ck_assert_int_eq(pd_in_discard(r, take), (int64_t)take);
+		else {
+			take = take < (size_t)n ? take : (size_t)n;
+			pd_in_skip(r, take);
+		}
+		pos += take;
+		step++;
+		ck_assert_uint_eq(pd_in_offset(r), pos);
+	}
+	int64_t n = pd_in_fill(r, (size_t)3 << 20, &p); /* wider than the headroom: read on this thread */
+	ck_assert_int_ge(n, (int64_t)3 << 20);
+	for (size_t k = 0; k < ((size_t)3 << 20); k += (size_t)1 << 20)
+		check_periodic(p + k, pos + k, (size_t)1 << 20, twice);
+	ck_assert_int_eq(pd_in_discard(r, big), (int64_t)(big - pos));
+	ck_assert_int_eq(pd_in_fill(r, 1, &p), 0);
 	profdata_reader_free(r);
 	unlink(path);
 	free(twice);
@@ -671,6 +757,8 @@ Suite *suite_main(void)
 	tcase_add_test(tc, memory_is_stable_and_whole);
 	tcase_add_test(tc, path_is_mapped);
 	tcase_add_test(tc, large_mapped_file_reads_through_the_pager);
+	tcase_add_test(tc, readahead_keeps_the_tail_and_ends_cleanly);
+	tcase_add_test(tc, streamed_file_reads_like_the_mapped_one);
 	tcase_add_test(tc, pager_releases_behind_a_pass_without_a_thread);
 	tcase_add_test(tc, empty_file_is_an_empty_blob);
 	tcase_add_test(tc, missing_path_names_the_file);

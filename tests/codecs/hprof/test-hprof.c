@@ -1093,6 +1093,95 @@ static char *sparse_file(const hb *b, uint64_t size, const hb *tail, uint64_t ta
 	return name;
 }
 
+static void u2(hb *b, unsigned v)
+{
+	u1(b, (v >> 8) & 0xff);
+	u1(b, v & 0xff);
+}
+
+/* A dump of more than 64 MiB: instances with two references (some null), a big object array, a primitive gap. */
+static uint64_t write_big_ref_dump(hb *b)
+{
+	const uint32_t ninst = 1600000, nbig = 300000;
+	const uint64_t node = 0x100, first = 0x1000;
+	uint64_t expect = 0;
+	header(b, "JAVA PROFILE 1.0.2", 8);
+	rec(b, 0x01, 8 + 4);
+	id8(b, 1);
+	put(b, "Node", 4);
+	rec(b, 0x02, 4 + 8 + 4 + 8);
+	u4(b, 1);
+	id8(b, node);
+	u4(b, 0);
+	id8(b, 1);
+	size_t seg = b->len;
+	rec(b, 0x1C, 0);
+	u1(b, 0x20);
+	id8(b, node);
+	u4(b, 0);
+	for (int k = 0; k < 6; k++)
+		id8(b, 0); /* super, loader, signers, domain, reserved x2 */
+	u4(b, 16);
+	u2(b, 0);
+	u2(b, 0);
+	u2(b, 2);
+	id8(b, 1), u1(b, PROFDATA_TYPE_OBJECT);
+	id8(b, 1), u1(b, PROFDATA_TYPE_OBJECT);
+	for (uint32_t i = 0; i < ninst; i++) {
+		u1(b, 0x21);
+		id8(b, first + 16 * (uint64_t)i);
+		u4(b, 0);
+		id8(b, node);
+		u4(b, 16);
+		id8(b, i % 3 ? first + 16 * (uint64_t)((i + 1) % ninst) : 0);
+		id8(b, i % 5 ? 0 : first);
+		expect += (i % 3 != 0) + (i % 5 == 0);
+	}
+	u1(b, 0x23); /* 5 MB of bytes: a gap the count skips */
+	id8(b, 0x10);
+	u4(b, 0);
+	u4(b, 5u << 20);
+	u1(b, PROFDATA_TYPE_BYTE);
+	for (uint32_t i = 0; i < (5u << 20) / 4; i++)
+		u4(b, 0);
+	u1(b, 0x22); /* wider than the window's headroom */
+	id8(b, 0x20);
+	u4(b, 0);
+	u4(b, nbig);
+	id8(b, node);
+	for (uint32_t i = 0; i < nbig; i++)
+		id8(b, i % 2 ? first : 0);
+	expect += nbig / 2;
+	uint32_t seglen = (uint32_t)(b->len - seg - 9);
+	b->p[seg + 5] = (unsigned char)(seglen >> 24), b->p[seg + 6] = (unsigned char)(seglen >> 16);
+	b->p[seg + 7] = (unsigned char)(seglen >> 8), b->p[seg + 8] = (unsigned char)seglen;
+	rec(b, 0x2C, 0);
+	return expect;
+}
+
+START_TEST(reference_count_of_a_big_file_reads_it_through_a_window)
+{
+	hb b = { 0 };
+	uint64_t expect = write_big_ref_dump(&b);
+	ck_assert_uint_gt(b.len, (size_t)64 << 20);
+	char *name = sparse_file(&b, b.len, NULL, 0);
+	free(b.p);
+	ck_assert_ptr_nonnull(name);
+	profdata_reader *r;
+	profdata_profile *p = NULL;
+	ck_assert_int_eq(profdata_reader_open_path(&r, name), 0);
+	ck_assert_int_eq(profdata_read(&p, r, NULL), 0);
+	uint64_t one_by_one = 0;
+	for (size_t i = 0; i < count(p, PROFDATA_TABLE_OBJECTS); i++)
+		one_by_one += (uint64_t)profdata_profile_object_refs(p, i, 0, NULL, 0);
+	ck_assert_uint_eq(one_by_one, expect);
+	ck_assert_uint_eq(profdata_profile_reference_count(p), expect);
+	profdata_profile_free(p);
+	profdata_reader_free(r);
+	unlink(name);
+}
+END_TEST
+
 START_TEST(inputs_beyond_4_gib)
 {
 	hb b = { 0 }, t = { 0 };
@@ -1301,6 +1390,7 @@ Suite *suite_main(void)
 	TCase *tc = tcase_create("hprof");
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, synthetic_fixtures_have_the_expected_counts);
+	tcase_add_test(tc, reference_count_of_a_big_file_reads_it_through_a_window);
 	tcase_add_loop_test(tc, synthetic_round_trips, 0, NSYN);
 	tcase_add_test(tc, encoder_rewrites_the_python_agent_file_identically);
 	tcase_add_test(tc, agent_records_read_as_written);
