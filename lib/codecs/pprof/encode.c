@@ -191,14 +191,15 @@ static int add_period(pprof_writer *pw)
 		mul = 1000000000;
 	if (mul != 1)
 		unit = "nanoseconds";
-	if (m->period_type || m->period) {
+	/* a pprof source with a period and no period type is written so (it reads back without one) */
+	if (m->period_type || (m->period && !(pw->from_pprof && !m->period_unit))) {
 		pb_value_type *pt = &pw->value_types[pw->nvalues];
 		*pt = init_vt;
 		CHECK(pt->type = intern_text(pw, m->period_type ? m->period_type : ""));
 		CHECK(pt->unit = intern_text(pw, unit ? unit : ""));
 		pw->prof.period_type = pt;
-		pw->prof.period = (int64_t)(m->period * mul);
 	}
+	pw->prof.period = (int64_t)(m->period * mul);
 	pw->prof.time_nanos = (int64_t)(m->timestamp_ms * 1000000u);
 	return 0;
 }
