@@ -51,7 +51,8 @@
 	X(a, RECORD, attachment, profdata_attachment, 1, PROFILE, "attachments") \
 	X(a, RECORD, trace_event, profdata_trace_event, 1, PROFILE, "trace events") \
 	X(a, VOID, end, void, 1, PROFILE, "end events") \
-	X(a, RECORD, trace_context, profdata_trace_context, 2, PROFILE, "trace contexts")
+	X(a, RECORD, trace_context, profdata_trace_context, 2, PROFILE, "trace contexts") \
+	X(a, RECORD, sample_labels, profdata_sample_labels, 3, PROFILE, "sample label sets")
 
 /*
  * PD_TABLE_LIST(T) calls T(TABLE, name) for every profdata_table, in the
@@ -65,7 +66,8 @@
 	T(SAMPLES, "samples") T(ALLOC_SITES, "alloc_sites") T(HEAP_SUMMARIES, "heap_summaries") \
 	T(CONTROL_SETTINGS, "control_settings") T(MAPPINGS, "mappings") T(TRACE_EVENTS, "trace_events") \
 	T(UNKNOWN, "unknown_records") T(ATTACHMENTS, "attachments") T(UNLOADS, "class_unloads") \
-	T(CLASS_LOADS, "class_loads") T(CLASS_DUMPS, "class_dumps") T(TRACE_CONTEXTS, "trace_contexts")
+	T(CLASS_LOADS, "class_loads") T(CLASS_DUMPS, "class_dumps") T(TRACE_CONTEXTS, "trace_contexts") \
+	T(LABEL_SETS, "label_sets")
 
 /*
  * PD_MODEL_PLAIN_LIST(X) calls X(member, type, vec, TABLE) for the events

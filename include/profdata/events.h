@@ -45,7 +45,7 @@
 extern "C" {
 #endif
 
-#define PROFDATA_EVENTS_VERSION 2
+#define PROFDATA_EVENTS_VERSION 3
 
 /* A key/value pair of UTF-8 strings. */
 typedef struct profdata_kv {
@@ -406,6 +406,27 @@ typedef struct profdata_trace_context {
 } profdata_trace_context;
 
 /*
+ * (events version 3, 0.3) A label of a sample: a key and either a string
+ * or a number with its unit (pprof's Label). String ids; 0 none.
+ */
+typedef struct profdata_label {
+	uint64_t key_id;
+	uint64_t str_id;          /* the value, for a string label; 0 for a numeric one */
+	int64_t num;              /* the value, for a numeric label */
+	uint64_t num_unit_id;     /* its unit ("bytes"); 0 none */
+} profdata_label;
+
+/*
+ * (events version 3, 0.3) The labels of the sample event that follows, in
+ * the source's order (pprof: pprof.Do's labels, a thread's name, a request
+ * id). A sample without this event before it has no labels.
+ */
+typedef struct profdata_sample_labels {
+	const profdata_label *labels;
+	size_t nlabels;
+} profdata_sample_labels;
+
+/*
  * The callbacks. A consumer allocates the table: initialise it with
  * profdata_events_init(&ev, sizeof ev) (or PROFDATA_EVENTS_INIT), then set
  * what it consumes; members left NULL are skipped. `version` says which
@@ -441,6 +462,8 @@ typedef struct profdata_events {
 	int (*end)(void *payload);
 	/* version 2 (0.2) */
 	int (*trace_context)(void *payload, const profdata_trace_context *c);
+	/* version 3 (0.3) */
+	int (*sample_labels)(void *payload, const profdata_sample_labels *l);
 } profdata_events;
 
 /*

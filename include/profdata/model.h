@@ -140,6 +140,7 @@ typedef enum profdata_table {
 	PROFDATA_TABLE_CLASS_LOADS,
 	PROFDATA_TABLE_CLASS_DUMPS,
 	PROFDATA_TABLE_TRACE_CONTEXTS, /* 0.2 */
+	PROFDATA_TABLE_LABEL_SETS,     /* 0.3: distinct label sets of samples */
 	PROFDATA_TABLE_COUNT_
 } profdata_table;
 
@@ -356,6 +357,14 @@ PROFDATA_API int profdata_profile_trace_context_sized(const profdata_profile *p,
                                                       profdata_trace_context *out, size_t out_size);
 #define profdata_profile_trace_context(p, i, out) \
 	profdata_profile_trace_context_sized((p), (i), (out), sizeof(*(out)))
+
+/*
+ * (0.3) The labels of sample `sample` (events version 3): *out the first of
+ * *n, borrowed from the profile (NULL and 0 for a sample without labels).
+ * PROFDATA_ENOTFOUND past the last sample.
+ */
+PROFDATA_API int profdata_profile_sample_labels(const profdata_label **out, size_t *n, const profdata_profile *p,
+                                                size_t sample);
 
 #ifdef PROFDATA_EXPERIMENTAL
 /*

@@ -334,7 +334,7 @@ BEGUN_EVENT(sample, profdata_sample, s)
 		p->values.v[p->values.n + i] = s->values[i];
 	p->values.n += s->nvalues;
 	p->groups.v[p->groups.n - 1].count++;
-	return 0;
+	return pd_model_label_sample(p);
 }
 
 BEGUN_EVENT(alloc_sites, profdata_alloc_sites, a)
@@ -571,6 +571,12 @@ static int on_end(void *payload)
 static int on_trace_context(void *payload, const profdata_trace_context *c)
 {
 	return pd_model_on_trace_context(payload, c);
+}
+
+/* Sample labels are kept apart, set by set (pd_model_on_sample_labels). */
+static int on_sample_labels(void *payload, const profdata_sample_labels *l)
+{
+	return pd_model_on_sample_labels(payload, l);
 }
 
 static const profdata_events builder_events = { PD_EVERY_EVENT(on_) };

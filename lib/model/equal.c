@@ -338,6 +338,9 @@ static int samples_equal(const profdata_profile *a, const profdata_profile *b, c
 		    a->groups.v[i].count != b->groups.v[i].count)
 			return differ(c, "sample group %zu differs", i);
 	SEQ_EQUAL(PROFDATA_TABLE_SAMPLES, "sample", profdata_sample, profdata_profile_sample, eq_sample);
+	size_t at;
+	if (!pd_model_labels_equal(a, b, &at))
+		return differ(c, "the labels of sample %zu differ", at);
 	return 1;
 }
 

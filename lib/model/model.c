@@ -95,6 +95,7 @@ void profdata_profile_free(profdata_profile *p)
 #define FREE_PLAIN(member, type, vec, table) free(p->vec.v);
 	PD_MODEL_PLAIN_LIST(FREE_PLAIN)
 #undef FREE_PLAIN
+	pd_model_labels_free(p);
 	PD_FREE_ALL(p->traces.v, p->contexts.v, p->unknowns.v, p->attachments.v, p->bytes.p, p);
 }
 
@@ -136,6 +137,7 @@ size_t profdata_profile_count(const profdata_profile *p, profdata_table t)
 	case PROFDATA_TABLE_CLASS_LOADS: return p->loads.n;
 	case PROFDATA_TABLE_CLASS_DUMPS: return p->cdumps.n;
 	case PROFDATA_TABLE_TRACE_CONTEXTS: return p->contexts.n;
+	case PROFDATA_TABLE_LABEL_SETS: return p->label_sets.n;
 	default: return 0;
 	}
 }
@@ -439,9 +441,20 @@ int profdata_profile_root_sized(const profdata_profile *p, size_t i, profdata_ro
 	return deliver(out, out_size, &p->roots.v[i].r, sizeof(profdata_root));
 }
 
-static int find_u64(const pd_index *ix, const uint64_t *keys, uint64_t key, size_t *index)
+/*
+ * Row of `key` among n keys. Decoders that number their own ids (pprof's
+ * frames, gperftools' PCs, every stack serial) give 1, 2, ... in order, so
+ * the row is first tried at key - 1: keys are unique, so a match there is
+ * the answer, and writers that look up every frame of every stack skip the
+ * hash.
+ */
+static int find_u64(const pd_index *ix, const uint64_t *keys, size_t n, uint64_t key, size_t *index)
 {
 	uint32_t row;
+	if (key - 1 < n && keys[key - 1] == key) {
+		*index = (size_t)(key - 1);
+		return 0;
+	}
 	if (!pd_index_find(ix, keys, key, &row))
 		return PROFDATA_ENOTFOUND;
 	*index = row;
@@ -450,17 +463,17 @@ static int find_u64(const pd_index *ix, const uint64_t *keys, uint64_t key, size
 
 int profdata_profile_find_thread(const profdata_profile *p, uint32_t serial, size_t *index)
 {
-	return find_u64(&p->thread_ix, p->thread_serials.v, serial, index);
+	return find_u64(&p->thread_ix, p->thread_serials.v, p->thread_serials.n, serial, index);
 }
 
 int profdata_profile_find_function(const profdata_profile *p, uint64_t id, size_t *index)
 {
-	return find_u64(&p->function_ix, p->function_ids.v, id, index);
+	return find_u64(&p->function_ix, p->function_ids.v, p->function_ids.n, id, index);
 }
 
 int profdata_profile_find_frame(const profdata_profile *p, uint64_t id, size_t *index)
 {
-	return find_u64(&p->frame_ix, p->frame_ids.v, id, index);
+	return find_u64(&p->frame_ix, p->frame_ids.v, p->frame_ids.n, id, index);
 }
 
 int profdata_profile_stack_sized(const profdata_profile *p, size_t i, profdata_stack *out, size_t out_size)
@@ -475,7 +488,7 @@ int profdata_profile_stack_sized(const profdata_profile *p, size_t i, profdata_s
 
 int profdata_profile_find_stack(const profdata_profile *p, uint32_t serial, size_t *index)
 {
-	return find_u64(&p->stack_ix, p->stack_serials.v, serial, index);
+	return find_u64(&p->stack_ix, p->stack_serials.v, p->stack_serials.n, serial, index);
 }
 
 int profdata_profile_sample_group_sized(const profdata_profile *p, size_t i, profdata_sample_group *out,

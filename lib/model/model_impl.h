@@ -205,6 +205,12 @@ struct profdata_profile {
 	PD_VEC(pd_blobref_row) attachments;
 	pd_arena bytes;                 /* unknown-record and attachment bytes */
 	PD_VEC(pd_context_row) contexts; /* trace contexts (trace_context.c) */
+	/* sample labels (labels.c) */
+	pd_intern label_keys;            /* each distinct label set's labels as bytes: set index */
+	PD_VEC(profdata_label) labels;   /* every set's labels, set after set */
+	PD_VEC(size_t) label_sets;       /* set i's labels: labels[label_sets[i] .. [i + 1] or labels.n) */
+	PD_VEC(uint32_t) sample_label;   /* sample -> set + 1, 0 none; empty while no sample has labels */
+	uint32_t pending_labels;         /* the set + 1 of the next sample */
 };
 
 #define PD_VEC_PUSH(vec, item) \
@@ -221,6 +227,15 @@ int pd_model_on_trace_context(void *payload, const profdata_trace_context *c);
 int pd_model_replay_contexts(const profdata_profile *p, size_t *next, uint64_t before, const profdata_events *ev,
                              void *payload);
 int pd_model_contexts_equal(const profdata_profile *a, const profdata_profile *b, size_t *differs_at);
+
+/* Sample labels (labels.c): the builder's callback, the labelling of the
+ * sample just added, the labels event before sample i in a replay, freeing,
+ * and equality (*differs_at: the sample). */
+int pd_model_on_sample_labels(void *payload, const profdata_sample_labels *l);
+int pd_model_label_sample(profdata_profile *p);
+int pd_model_replay_labels(const profdata_profile *p, size_t i, const profdata_events *ev, void *payload);
+void pd_model_labels_free(profdata_profile *p);
+int pd_model_labels_equal(const profdata_profile *a, const profdata_profile *b, size_t *differs_at);
 
 /* ---- object columns ---- */
 

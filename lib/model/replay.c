@@ -100,6 +100,9 @@ static int replay_all(const profdata_profile *p, const profdata_events *ev, void
 	for (size_t g = 0; g < p->groups.n; g++) {
 		EMIT(sample_group, &p->groups.v[g].g);
 		for (size_t i = p->groups.v[g].first; i < p->groups.v[g].first + p->groups.v[g].count; i++) {
+			int r = pd_model_replay_labels(p, i, ev, payload);
+			if (r)
+				return r;
 			profdata_profile_sample(p, i, &s);
 			EMIT(sample, &s);
 		}

@@ -15,7 +15,7 @@
 # run; tools/test.sh fixes it, so that its short runs take the same first
 # steps on every machine). TARGET: names as in tests/fuzz/meson.build (any,
 # hprof, hprof-roundtrip, classic, classic-roundtrip, gperftools,
-# gperftools-roundtrip, convert, tracexml, heap); default all.
+# gperftools-roundtrip, convert, tracexml, heap, pprof); default all.
 # After a campaign, `-merge=1` the work corpus into tests/fuzz/corpus/<name>
 # to keep what it found (see tests/fuzz/README.md).
 set -euo pipefail
@@ -38,14 +38,16 @@ secs=$1; shift
 # target: seed corpora (under tests/fuzz/corpus) and dictionary (under tests/fuzz), as in meson.build
 # (keep the two lists alike: a target missing here is not fuzzed by tools/test.sh)
 declare -A seeds=(
-  [any]="any hprof classic gperftools" [hprof]=hprof [hprof-roundtrip]=hprof
+  [any]="any hprof classic gperftools pprof" [hprof]=hprof [hprof-roundtrip]=hprof
   [classic]=classic [classic-roundtrip]=classic [gperftools]=gperftools
-  [gperftools-roundtrip]=gperftools [convert]="any hprof classic gperftools" [tracexml]=tracexml [heap]=hprof)
+  [gperftools-roundtrip]=gperftools [convert]="any hprof classic gperftools" [tracexml]=tracexml [heap]=hprof
+  [pprof]=pprof)
 declare -A dicts=([hprof]=hprof.dict [hprof-roundtrip]=hprof.dict [classic]=classic.dict
-  [classic-roundtrip]=classic.dict [convert]=classic.dict [tracexml]=fuzz-tracexml.dict [heap]=hprof.dict)
+  [classic-roundtrip]=classic.dict [convert]=classic.dict [tracexml]=fuzz-tracexml.dict [heap]=hprof.dict
+  [pprof]=pprof.dict)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(any hprof hprof-roundtrip classic classic-roundtrip gperftools
-                                     gperftools-roundtrip convert tracexml heap)
+                                     gperftools-roundtrip convert tracexml heap pprof)
 
 if [ ! -f "$build/build.ninja" ]; then
   CC=clang meson setup "$build" -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \

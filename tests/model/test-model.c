@@ -41,6 +41,10 @@ static void fill_every_table(const profdata_events *ev, void *p, unsigned id_siz
 	int64_t vals[] = { 4 };
 	profdata_sample s = { 3, 1, 0, vals, 1 };
 	ck_assert_int_eq(ev->sample(p, &s), 0);
+	profdata_label labels[] = { { 109, 110, 0, 0 }, { 110, 0, 4096, 109 } };
+	profdata_sample_labels sl = { labels, 2 };
+	ck_assert_int_eq(ev->sample_labels(p, &sl), 0);
+	ck_assert_int_eq(ev->sample(p, &s), 0);
 	profdata_alloc_site site = { 0, 2, 3, 48, 2, 96, 4 };
 	profdata_alloc_sites as = { 11, 0x2, 0x3c23d70a, 48, 2, 96, 4, &site, 1 };
 	ck_assert_int_eq(ev->alloc_sites(p, &as), 0);

@@ -150,6 +150,8 @@ int cmd_convert(const tool_args *a)
 		return status;
 	profdata_writer *w = NULL;
 	status = input_name_frames(&in, a, !in.format || strcmp(profdata_format_name(in.format), to) != 0);
+	if (status == 0)
+		status = input_choose_sample(&in, strcmp(to, "pprof") != 0 && strcmp(to, "gperftools") != 0);
 	if (status == 0 && (status = open_output(a, gzip, &w)) == 0) {
 		status = run_conversion(&in, w, a, to);
 		progress_end(&in.progress);

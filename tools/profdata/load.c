@@ -104,6 +104,20 @@ int input_name_frames(tool_input *in, const tool_args *a, int by_default)
 	return status;
 }
 
+/*
+ * A format that holds one value per sample shows the sample type pprof
+ * would (the input's default, else its last): the reader takes "sample"
+ * (pprof) and --read-option sample=... did not choose. A format that
+ * keeps every value, or counts samples (gperftools: a count and the
+ * period), gets them all (by_default 0).
+ */
+int input_choose_sample(tool_input *in, int by_default)
+{
+	if (by_default && input_reads_option(in, "sample") && !strstr(in->option_text, "sample="))
+		return input_add_option(in, "sample", "default");
+	return 0;
+}
+
 int input_skip_primitive_data(tool_input *in)
 {
 	if (input_reads_option(in, "primitive_data") && !strstr(in->option_text, "primitive_data="))

@@ -48,6 +48,8 @@ int input_name_frames(tool_input *in, const tool_args *a, int by_default);
  * 512 MiB. 0, or EXIT_USAGE.
  */
 int input_skip_primitive_data(tool_input *in);
+/* sample=default for a pprof input (the sample type pprof shows) unless chosen or by_default is 0. */
+int input_choose_sample(tool_input *in, int by_default);
 
 /*
  * input_open() and input_read() of the command's first operand, for the

@@ -1,0 +1,3 @@
+module profdata.example/pprofgen
+
+go 1.19
