@@ -27,6 +27,7 @@
 #include "classic.h"
 #include "jvm/jvm.h"
 #include "util/hashmap.h"
+#include "util/numtext.h"
 
 typedef struct enc_class {
 	uint64_t id;
@@ -125,7 +126,10 @@ typedef struct classic_encoder {
 	int warned_names;
 } classic_encoder;
 
-static const char hexdig[16] = { '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'D', 'E', 'F' };
+/* What a reference token takes at most: a separator, "0x" and 16 digits. */
+#define REF_TOKEN_MAX 19
+/* References formatted per output reservation: a long array needs no buffer of its size. */
+#define REFS_PER_RESERVE 1024
 
 /* ---- output ---- */
 
@@ -142,43 +146,39 @@ static int put_eol(classic_encoder *e)
 	return e->crlf ? put(e, "\r\n", 2) : put(e, "\n", 1);
 }
 
-/* Write "0x" and v in upper-case hex, at least `width` digits. Returns the bytes written to b. */
-static size_t fmt_hex(unsigned char *b, uint64_t v, unsigned width)
+static size_t fmt_eol(const classic_encoder *e, unsigned char *b)
 {
-	unsigned n = 1, i;
-	uint64_t t = v >> 4;
-	while (t) {
-		n++;
-		t >>= 4;
-	}
-	if (n < width)
-		n = width;
-	b[0] = '0';
-	b[1] = 'x';
-	for (i = 0; i < n; i++)
-		b[2 + n - 1 - i] = (unsigned char)hexdig[(v >> (4 * i)) & 15];
-	return n + 2;
-}
-
-static size_t fmt_dec(unsigned char *b, uint64_t v)
-{
-	unsigned char t[20];
-	size_t n = 0, i;
-	do {
-		t[n++] = (unsigned char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		b[i] = t[n - 1 - i];
+	size_t n = 0;
+	if (e->crlf)
+		b[n++] = '\r';
+	b[n++] = '\n';
 	return n;
 }
 
-/* A reference token: nulls as "0x0" (padded in the class-block style). */
+/* Write "0x" and v in upper-case hex, at least `width` digits. Returns the bytes written to b. */
+static size_t fmt_hex(unsigned char *b, uint64_t v, unsigned width)
+{
+	b[0] = '0';
+	b[1] = 'x';
+	if (width == 16) {
+		pd_put_hex16(b + 2, v);
+		return 18;
+	}
+	return 2 + pd_put_hex(b + 2, v, width);
+}
+
+/* A reference token with its separator: nulls as "0x0" (padded in the class-block style). */
 static size_t fmt_ref(const classic_encoder *e, unsigned char *b, uint64_t v)
 {
+	size_t n = e->single;
+	b[0] = ' ';
 	if (v == 0 && e->style != PD_CLASSIC_CLASSBLOCK)
-		return fmt_hex(b, 0, 1);
-	return fmt_hex(b, v, e->word_size * 2);
+		n += fmt_hex(b + n, 0, 1);
+	else
+		n += fmt_hex(b + n, v, e->word_size * 2);
+	if (!e->single)
+		b[n++] = ' ';
+	return n;
 }
 
 /* ---- strings and classes ---- */
@@ -442,26 +442,14 @@ static int need_refs(classic_encoder *e, size_t n)
 	return pd_grow((void **)&e->refs, &e->refs_cap, n, sizeof *e->refs);
 }
 
-/*
- * Write one record: the record line and its references. `refs` are the
- * written references (zeros print as null tokens); `hidden` nulls are only
- * counted. `cb` is the class-block address for that style (0 none).
- */
-static int write_record(classic_encoder *e, int cls, uint64_t addr, uint64_t size, const char *name, size_t name_len,
-                        const uint64_t *refs, size_t nrefs, uint64_t cb)
+/* The record line up to its references: "0x<addr> [<size>] OBJ|CLS <name>", and in two lines "\n\t". */
+static size_t fmt_record_line(const classic_encoder *e, unsigned char *b, int cls, uint64_t addr, uint64_t size,
+                              const char *name, size_t name_len)
 {
-	unsigned char *b;
-	size_t i, n = 0, cap;
-	unsigned width = e->word_size * 2;
-	if (addr > 0xFFFFFFFFu && e->word_size == 4)
-		e->wide++;
-	cap = 2 + 16 + 2 + 20 + 2 + 4 + name_len + 2 + 3;
-	if (!(b = pd_out_reserve(e->w, cap)))
-		goto fail;
-	n = fmt_hex(b, addr, width);
+	size_t n = fmt_hex(b, addr, e->word_size * 2);
 	b[n++] = ' ';
 	b[n++] = '[';
-	n += fmt_dec(b + n, size);
+	n += pd_put_dec(b + n, size);
 	b[n++] = ']';
 	b[n++] = ' ';
 	memcpy(b + n, cls ? "CLS " : "OBJ ", 4);
@@ -469,39 +457,52 @@ static int write_record(classic_encoder *e, int cls, uint64_t addr, uint64_t siz
 	memcpy(b + n, name, name_len);
 	n += name_len;
 	if (!e->single) {
-		if (e->crlf)
-			b[n++] = '\r';
-		b[n++] = '\n';
+		n += fmt_eol(e, b + n);
 		b[n++] = '\t';
 	}
+	return n;
+}
+
+/*
+ * Write one record: the record line and its references, in as few output
+ * reservations as the references allow. `refs` are the written references
+ * (zeros print as null tokens); `hidden` nulls are only counted. `cb` is the
+ * class-block address for that style (0 none).
+ */
+static int write_record(classic_encoder *e, int cls, uint64_t addr, uint64_t size, const char *name, size_t name_len,
+                        const uint64_t *refs, size_t nrefs, uint64_t cb)
+{
+	unsigned char *b;
+	size_t i = 0, n, k;
+	uint64_t zeros = 0;
+	if (addr > 0xFFFFFFFFu && e->word_size == 4)
+		e->wide++;
+	k = nrefs < REFS_PER_RESERVE ? nrefs : REFS_PER_RESERVE;
+	if (!(b = pd_out_reserve(e->w, 18 + 2 + PD_DEC_MAX + 2 + 4 + name_len + 3 + (k + 1) * REF_TOKEN_MAX + 2)))
+		goto fail;
+	n = fmt_record_line(e, b, cls, addr, size, name, name_len);
+	if (cb)
+		n += fmt_ref(e, b + n, cb);
+	for (;;) {
+		for (; k; k--, i++) {
+			n += fmt_ref(e, b + n, refs[i]);
+			zeros += refs[i] == 0;
+		}
+		if (i == nrefs)
+			break;
+		pd_out_commit(e->w, n);
+		k = nrefs - i < REFS_PER_RESERVE ? nrefs - i : REFS_PER_RESERVE;
+		if (!(b = pd_out_reserve(e->w, k * REF_TOKEN_MAX + 2)))
+			goto fail;
+		n = 0;
+	}
+	n += fmt_eol(e, b + n);
 	pd_out_commit(e->w, n);
-	if (cb) {
-		if (!(b = pd_out_reserve(e->w, 20)))
-			goto fail;
-		n = 0;
-		if (e->single)
-			b[n++] = ' ';
-		n += fmt_hex(b + n, cb, width);
-		if (!e->single)
-			b[n++] = ' ';
-		pd_out_commit(e->w, n);
-	}
-	for (i = 0; i < nrefs; i++) {
-		if (!(b = pd_out_reserve(e->w, 20)))
-			goto fail;
-		n = 0;
-		if (e->single)
-			b[n++] = ' ';
-		n += fmt_ref(e, b + n, refs[i]);
-		if (!e->single)
-			b[n++] = ' ';
-		pd_out_commit(e->w, n);
-		e->cnt.zeros += refs[i] == 0;
-	}
+	e->cnt.zeros += zeros;
 	e->cnt.listed += nrefs;
 	if (cb)
 		e->cnt.listed++, e->cnt.cbitems++; /* counted as a reference: see write_trailer */
-	return put_eol(e);
+	return 0;
 fail:
 	e->failed = 1;
 	return pd_out_diag(e->w)->has_err ? pd_out_diag(e->w)->err.code : PROFDATA_EIO;
