@@ -33,6 +33,7 @@ typedef struct enc_class {
 	uint64_t id;
 	char *name; /* internal form; NULL until loaded */
 	size_t name_len;
+	int name_kind; /* pd_classic_type_kind of the name: what the trailer counts it as */
 	int has_dump;
 	uint64_t super_id;
 	uint32_t instance_size;
@@ -109,8 +110,10 @@ typedef struct classic_encoder {
 	unsigned char *held_bytes;
 	size_t held_len, held_cap2;
 
-	/* what decides VisualVM's sizes (jvm/jvm.h) */
+	/* what decides VisualVM's sizes (jvm/jvm.h), and what they decide until a class dump adds to them */
 	pd_jvm_hints hints;
+	pd_jvm_sizes sizes;
+	int sizes_known;
 
 	/* the classes of primitive arrays without a class id, for the class-block style */
 	uint64_t prim_class[16];
@@ -221,6 +224,7 @@ static int do_begin(void *payload, const profdata_meta *m)
 	if (m->format && !(e->source = strdup(m->format)))
 		return PROFDATA_ENOMEM;
 	e->id_size = m->id_size;
+	e->sizes_known = 0;
 	if (!e->ws_set)
 		e->word_size = m->word_size == 4 || m->word_size == 8 ? m->word_size
 		               : m->id_size == 4 || m->id_size == 8 ? m->id_size : 8;
@@ -298,6 +302,10 @@ static int set_name(classic_encoder *e, enc_class *c, const char *name, size_t l
 	free(c->name);
 	c->name = s;
 	c->name_len = n;
+	{
+		uint8_t elem;
+		c->name_kind = pd_classic_type_kind(s, n, &elem);
+	}
 	return 0;
 }
 
@@ -344,6 +352,7 @@ static int do_class_dump(void *payload, const profdata_class_dump *cd)
 		}
 		pd_jvm_note_class(&e->hints, c->name, cd->super_id, cd->instance_size, cd->statics, cd->nstatics,
 		                  static_name, e);
+		e->sizes_known = 0;
 	}
 	if (!e->in_dump)
 		return 0;
@@ -425,12 +434,23 @@ static int layout(classic_encoder *e, size_t ci)
 	return 1;
 }
 
-static const char *class_name(classic_encoder *e, uint64_t id, size_t *len, char *buf, size_t buf_len)
+/* The sizes VisualVM would give, decided once per change of the hints: objects outnumber class dumps. */
+static const pd_jvm_sizes *sizes(classic_encoder *e)
 {
-	size_t ci;
-	if (find_class(e, id, &ci) && e->classes[ci].name) {
-		*len = e->classes[ci].name_len;
-		return e->classes[ci].name;
+	if (!e->sizes_known) {
+		pd_jvm_decide(e->id_size ? e->id_size : 8, &e->hints, &e->sizes);
+		e->sizes_known = 1;
+	}
+	return &e->sizes;
+}
+
+/* The name of class `c` (NULL: not known), whose id is `id`. */
+static const char *class_name(classic_encoder *e, const enc_class *c, uint64_t id, size_t *len, char *buf,
+                              size_t buf_len)
+{
+	if (c && c->name) {
+		*len = c->name_len;
+		return c->name;
 	}
 	e->unnamed++;
 	*len = (size_t)snprintf(buf, buf_len, "unknown/0x%llX", (unsigned long long)id);
@@ -536,21 +556,71 @@ static uint64_t class_block(classic_encoder *e, const profdata_object *o)
 	return 0;
 }
 
-/* Write an object whose references are known or decodable now. */
-static int write_object(classic_encoder *e, const profdata_object *o)
+/*
+ * The references to write for object `o` of class `c` (NULL: none known)
+ * into *refs and *nrefs, and the nulls only counted; `name_kind` is the kind
+ * its name says. 0 or an error.
+ */
+static int object_refs(classic_encoder *e, const profdata_object *o, const enc_class *c, int name_kind,
+                       const uint64_t **refs, size_t *nrefs, uint64_t *nulls)
+{
+	unsigned ids = e->id_size ? e->id_size : 8;
+	pd_jvm_refs sink = { NULL, 0, e->style == PD_CLASSIC_JDMPVIEW, 0, 0 };
+	int rc;
+	if (o->refs && o->nrefs && e->style != PD_CLASSIC_CLASSBLOCK && name_kind == PROFDATA_OBJECT_PRIM_ARRAY) {
+		/* A primitive array holds no references: written, they would read as the
+		 * class-block variant. So for any object written under a primitive array's
+		 * name (a class a damaged dump named "[C"), whatever its kind in the model. */
+		e->prim_refs += o->nrefs;
+		return 0;
+	}
+	if (o->refs) {
+		*refs = o->refs;
+		*nrefs = o->nrefs;
+		return 0;
+	}
+	if (!o->data || (o->kind != PROFDATA_OBJECT_ARRAY && o->kind != PROFDATA_OBJECT_INSTANCE))
+		return 0;
+	if (o->kind == PROFDATA_OBJECT_INSTANCE && !(c && c->layout_state == 1)) {
+		e->no_layout++;
+		return 0;
+	}
+	if ((rc = need_refs(e, o->kind == PROFDATA_OBJECT_ARRAY ? (size_t)(o->data_len / ids) : c->nref_offs)) < 0)
+		return rc;
+	sink.out = e->refs;
+	sink.cap = e->refs_cap;
+	if (o->kind == PROFDATA_OBJECT_ARRAY)
+		pd_jvm_array_refs(o->data, o->data_len, ids, &sink);
+	else
+		pd_jvm_instance_refs(o->data, o->data_len, ids, c->ref_offs, c->nref_offs, &sink);
+	*refs = e->refs;
+	*nrefs = sink.n;
+	*nulls = sink.nulls;
+	return 0;
+}
+
+/* VisualVM's shallow size of `o`, as profdata_profile_object_size() gives it (jvm/jvm.h). */
+static uint64_t object_size(classic_encoder *e, const profdata_object *o, const enc_class *c)
+{
+	const pd_jvm_sizes *sz = sizes(e);
+	if (o->kind != PROFDATA_OBJECT_INSTANCE)
+		return pd_jvm_array_size(sz, o->kind, o->elem_type, o->length);
+	if (c && c->layout_state == 1)
+		return pd_jvm_instance_size(sz, 1, c->prim_bytes, c->nref_offs, c->instance_size, o->length);
+	return pd_jvm_instance_size(sz, 0, 0, 0, 0, o->length);
+}
+
+/* Write an object whose references are known or decodable now; `c` is its class, NULL when unknown. */
+static int write_object(classic_encoder *e, const profdata_object *o, const enc_class *c)
 {
 	char buf[48];
 	const char *name;
 	size_t name_len, nrefs = 0;
 	const uint64_t *refs = NULL;
 	uint64_t size = o->size, nulls = 0;
-	unsigned ids = e->id_size ? e->id_size : 8;
-	size_t ci = 0;
-	uint8_t elem;
-	int has_class = find_class(e, o->class_id, &ci);
-	int rc;
+	int kind, rc;
 
-	if (o->kind == PROFDATA_OBJECT_PRIM_ARRAY && (!has_class || !e->classes[ci].name)) {
+	if (o->kind == PROFDATA_OBJECT_PRIM_ARRAY && (!c || !c->name)) {
 		buf[0] = '[';
 		buf[1] = pd_classic_type_letter(o->elem_type);
 		if (!buf[1])
@@ -558,61 +628,20 @@ static int write_object(classic_encoder *e, const profdata_object *o)
 		buf[2] = 0;
 		name = buf;
 		name_len = 2;
+		kind = PROFDATA_OBJECT_PRIM_ARRAY;
 	} else {
-		name = class_name(e, o->class_id, &name_len, buf, sizeof buf);
+		name = class_name(e, c, o->class_id, &name_len, buf, sizeof buf);
+		kind = c && c->name ? c->name_kind : PROFDATA_OBJECT_INSTANCE; /* "unknown/0x..." */
 	}
-
-	if (o->refs && o->nrefs && e->style != PD_CLASSIC_CLASSBLOCK &&
-	    pd_classic_type_kind(name, name_len, &elem) == PROFDATA_OBJECT_PRIM_ARRAY) {
-		/* A primitive array holds no references: written, they would read as the
-		 * class-block variant. So for any object written under a primitive array's
-		 * name (a class a damaged dump named "[C"), whatever its kind in the model. */
-		e->prim_refs += o->nrefs;
-	} else if (o->refs) {
-		refs = o->refs;
-		nrefs = o->nrefs;
-	} else if (o->data && o->kind == PROFDATA_OBJECT_ARRAY) {
-		if ((rc = need_refs(e, (size_t)(o->data_len / ids))) < 0)
-			return rc;
-		pd_jvm_refs sink = { e->refs, e->refs_cap, e->style == PD_CLASSIC_JDMPVIEW, 0, 0 };
-		pd_jvm_array_refs(o->data, o->data_len, ids, &sink);
-		refs = e->refs;
-		nrefs = sink.n;
-		nulls = sink.nulls;
-	} else if (o->data && o->kind == PROFDATA_OBJECT_INSTANCE && has_class && e->classes[ci].layout_state == 1) {
-		const enc_class *c = &e->classes[ci];
-		if ((rc = need_refs(e, c->nref_offs)) < 0)
-			return rc;
-		pd_jvm_refs sink = { e->refs, e->refs_cap, e->style == PD_CLASSIC_JDMPVIEW, 0, 0 };
-		pd_jvm_instance_refs(o->data, o->data_len, ids, c->ref_offs, c->nref_offs, &sink);
-		refs = e->refs;
-		nrefs = sink.n;
-		nulls = sink.nulls;
-	} else if (o->data && o->kind == PROFDATA_OBJECT_INSTANCE) {
-		e->no_layout++;
-	}
-
-	if (!size) {
-		/* VisualVM's shallow size, as profdata_profile_object_size() gives it (jvm/jvm.h) */
-		pd_jvm_sizes sz;
-		pd_jvm_decide(ids, &e->hints, &sz);
-		if (o->kind == PROFDATA_OBJECT_INSTANCE) {
-			const enc_class *c = has_class && e->classes[ci].layout_state == 1 ? &e->classes[ci] : NULL;
-			size = c ? pd_jvm_instance_size(&sz, 1, c->prim_bytes, c->nref_offs,
-			                                c->instance_size, o->length)
-			         : pd_jvm_instance_size(&sz, 0, 0, 0, 0, o->length);
-		} else {
-			size = pd_jvm_array_size(&sz, o->kind, o->elem_type, o->length);
-		}
-	}
-
-	{
-		/* counted as a reader of the name will count it */
-		switch (pd_classic_type_kind(name, name_len, &elem)) {
-		case PROFDATA_OBJECT_INSTANCE: e->cnt.objects++; break;
-		case PROFDATA_OBJECT_ARRAY: e->cnt.arrays++; break;
-		default: e->cnt.prims++; break;
-		}
+	if ((rc = object_refs(e, o, c, kind, &refs, &nrefs, &nulls)) < 0)
+		return rc;
+	if (!size)
+		size = object_size(e, o, c);
+	/* counted as a reader of the name will count it */
+	switch (kind) {
+	case PROFDATA_OBJECT_INSTANCE: e->cnt.objects++; break;
+	case PROFDATA_OBJECT_ARRAY: e->cnt.arrays++; break;
+	default: e->cnt.prims++; break;
 	}
 	e->cnt.hidden += nulls;
 	return write_record(e, 0, o->id, size, name, name_len, refs, nrefs,
@@ -644,19 +673,23 @@ static int hold(classic_encoder *e, const profdata_object *o)
 static int do_object(void *payload, const profdata_object *o)
 {
 	classic_encoder *e = payload;
-	size_t ci;
+	size_t ci = 0;
+	int has_class;
 	if (!e->in_dump)
 		return 0;
-	if (!o->refs && o->data && o->kind == PROFDATA_OBJECT_INSTANCE && find_class(e, o->class_id, &ci)) {
-		int st = layout(e, ci);
-		if (st < 0 && st != PROFDATA_EFORMAT)
-			return st;
-		if (st == 0)
-			return hold(e, o);
-	} else if (!o->refs && o->data && o->kind == PROFDATA_OBJECT_INSTANCE) {
-		return hold(e, o); /* its class may be dumped later in this dump */
+	has_class = find_class(e, o->class_id, &ci);
+	if (!o->refs && o->data && o->kind == PROFDATA_OBJECT_INSTANCE) {
+		if (!has_class)
+			return hold(e, o); /* its class may be dumped later in this dump */
+		if (e->classes[ci].layout_state != 1) {
+			int st = layout(e, ci);
+			if (st < 0 && st != PROFDATA_EFORMAT)
+				return st;
+			if (st == 0)
+				return hold(e, o);
+		}
 	}
-	return write_object(e, o);
+	return write_object(e, o, has_class ? &e->classes[ci] : NULL);
 }
 
 static int on_root(void *payload, const profdata_root *r)
@@ -778,12 +811,13 @@ static int flush_held(classic_encoder *e)
 	for (i = 0; i < e->nheld; i++) {
 		profdata_object o = e->held[i].o;
 		o.data = e->held_bytes + e->held[i].data_off;
-		if (find_class(e, o.class_id, &ci)) {
+		int has_class = find_class(e, o.class_id, &ci);
+		if (has_class) {
 			int st = layout(e, ci);
 			if (st < 0 && st != PROFDATA_EFORMAT)
 				return st;
 		}
-		if ((rc = write_object(e, &o)) < 0)
+		if ((rc = write_object(e, &o, has_class ? &e->classes[ci] : NULL)) < 0)
 			return rc;
 	}
 	e->nheld = 0;
@@ -849,17 +883,12 @@ static int write_class(classic_encoder *e, const enc_cls_rec *r)
 {
 	char buf[48];
 	size_t name_len, nrefs = r->nrefs, k;
-	const char *name = class_name(e, e->classes[r->ci].id, &name_len, buf, sizeof buf);
-	unsigned ids = e->id_size ? e->id_size : 8;
+	const char *name = class_name(e, &e->classes[r->ci], e->classes[r->ci].id, &name_len, buf, sizeof buf);
 	const uint64_t *refs = e->cpool ? e->cpool + r->refs_off : NULL;
 	uint64_t size = r->size;
 	int rc;
-	if (!size) {
-		/* a class object: a header and its static fields (jvm/jvm.h) */
-		pd_jvm_sizes sz;
-		pd_jvm_decide(ids, &e->hints, &sz);
-		size = pd_jvm_class_size(&sz, r->statics_bytes, r->derived ? r->nrefs : 0);
-	}
+	if (!size) /* a class object: a header and its static fields (jvm/jvm.h) */
+		size = pd_jvm_class_size(sizes(e), r->statics_bytes, r->derived ? r->nrefs : 0);
 	e->cnt.classes++;
 	if (r->derived && e->style != PD_CLASSIC_JDMPVIEW) {
 		/* null statics are counted, not printed */
