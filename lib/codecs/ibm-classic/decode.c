@@ -266,26 +266,69 @@ static int push_ref(classic_decoder *d, uint64_t v)
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define ONES 0x0101010101010101ULL
 /*
- * Eight hex digits at p, eight bytes at a time: 1 and *out when all are hex
- * digits, else 0. Range checks on bytes below 0x80 cannot carry across bytes.
+ * Hex digits eight bytes at a time. Range checks on bytes below 0x80 cannot
+ * carry across bytes; a byte of 0x80 or more is no digit, whatever its sums
+ * carry into the next byte, and callers want all eight.
  */
-static int hex8(const unsigned char *p, uint32_t *out)
+/* The bytes of x that are hex digits, as their top bits (0x80). */
+static inline uint64_t hex_bytes(uint64_t x)
 {
-	uint64_t x, lower, digit, letter, v;
-	memcpy(&x, p, 8);
-	if (x & (ONES * 0x80))
-		return 0;
-	digit = (x + ONES * (0x80 - '0')) & ~(x + ONES * (0x7F - '9'));
-	lower = x | (ONES * 0x20);
-	letter = (lower + ONES * (0x80 - 'a')) & ~(lower + ONES * (0x7F - 'f'));
-	if (((digit | letter) & (ONES * 0x80)) != ONES * 0x80)
-		return 0;
-	v = (x & (ONES * 0x0F)) + ((x >> 6) & ONES) * 9;
+	uint64_t digit = (x + ONES * (0x80 - '0')) & ~(x + ONES * (0x7F - '9'));
+	uint64_t lower = x | (ONES * 0x20);
+	uint64_t letter = (lower + ONES * (0x80 - 'a')) & ~(lower + ONES * (0x7F - 'f'));
+	return (digit | letter) & ~x & (ONES * 0x80);
+}
+
+/* The value of eight hex digits (checked by hex_bytes), the first one highest. */
+static inline uint32_t hex_value(uint64_t x)
+{
+	uint64_t v = (x & (ONES * 0x0F)) + ((x >> 6) & ONES) * 9;
 	v = ((v & 0x0F000F000F000F00ULL) >> 8) | ((v & 0x000F000F000F000FULL) << 4);
 	v = ((v & 0x00FF000000FF0000ULL) >> 16) | ((v & 0x000000FF000000FFULL) << 8);
 	v = ((v & 0x0000FFFF00000000ULL) >> 32) | ((v & 0x000000000000FFFFULL) << 16);
-	*out = (uint32_t)v;
+	return (uint32_t)v;
+}
+
+/* Eight hex digits at p: 1 and *out when all are, else 0. */
+static int hex8(const unsigned char *p, uint32_t *out)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	if (hex_bytes(x) != ONES * 0x80)
+		return 0;
+	*out = hex_value(x);
 	return 1;
+}
+
+/* Sixteen hex digits at p, both halves checked at once: 1 and *out, else 0. */
+static inline int hex16(const unsigned char *p, uint64_t *out)
+{
+	uint64_t x, y;
+	memcpy(&x, p, 8);
+	memcpy(&y, p + 8, 8);
+	if ((hex_bytes(x) & hex_bytes(y)) != ONES * 0x80)
+		return 0;
+	*out = ((uint64_t)hex_value(x) << 32) | hex_value(y);
+	return 1;
+}
+
+/* The first space or tab in [p, end), or end: eight bytes at a time (a type name is twenty or so). */
+static const unsigned char *blank_or_end(const unsigned char *p, const unsigned char *end)
+{
+	for (; end - p >= 8; p += 8) {
+		uint64_t x, sp, tab;
+		memcpy(&x, p, 8);
+		sp = x ^ (ONES * ' ');
+		tab = x ^ (ONES * '\t');
+		/* the lowest byte flagged is exact: a zero byte's borrow only flags bytes above it */
+		uint64_t hit = ((sp - ONES) & ~sp) | ((tab - ONES) & ~tab);
+		hit &= ONES * 0x80;
+		if (hit)
+			return p + (__builtin_ctzll(hit) >> 3);
+	}
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	return p;
 }
 #else
 static int hex8(const unsigned char *p, uint32_t *out)
@@ -301,6 +344,22 @@ static int hex8(const unsigned char *p, uint32_t *out)
 	*out = v;
 	return !bad;
 }
+
+static int hex16(const unsigned char *p, uint64_t *out)
+{
+	uint32_t hi, lo;
+	if (!hex8(p, &hi) || !hex8(p + 8, &lo))
+		return 0;
+	*out = ((uint64_t)hi << 32) | lo;
+	return 1;
+}
+
+static const unsigned char *blank_or_end(const unsigned char *p, const unsigned char *end)
+{
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	return p;
+}
 #endif
 
 static int parse_addr(const unsigned char **pp, const unsigned char *end, uint64_t *out)
@@ -309,13 +368,12 @@ static int parse_addr(const unsigned char **pp, const unsigned char *end, uint64
 	uint64_t v = 0;
 	int n = 0;
 	unsigned h;
-	uint32_t hi, lo;
+	uint32_t lo;
 	if (end - p < 3 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
 		return 0;
 	/* Fast paths for the widths writers use: 16 and 8 digits. */
 	if (end - p >= 18 && (end - p == 18 || !hexv[p[18]])) {
-		if (hex8(p + 2, &hi) && hex8(p + 10, &lo)) {
-			*out = ((uint64_t)hi << 32) | lo;
+		if (hex16(p + 2, out)) {
 			*pp = p + 18;
 			return 16;
 		}
@@ -350,6 +408,15 @@ static int parse_items(classic_decoder *d, const unsigned char *p, const unsigne
 		uint64_t v;
 		const unsigned char *s;
 		int n, rc;
+		/* What the writers write: "0x", sixteen digits and a space, one after another, while
+		 * there is room; the general way below grows the list. */
+		while (d->nrefs < d->refs_cap && end - p >= 19 && p[0] == '0' && p[1] == 'x' && p[18] == ' ' &&
+		       hex16(p + 2, &v)) {
+			if (v == 0 && zero_style)
+				*zero_style |= 2;
+			d->refs[d->nrefs++] = v;
+			p += 19;
+		}
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
 		if (p == end)
@@ -415,8 +482,7 @@ static int parse_record(const unsigned char *p, const unsigned char *end, record
 	}
 	p += 4;
 	s = p;
-	while (p < end && *p != ' ' && *p != '\t')
-		p++;
+	p = blank_or_end(p, end);
 	if (p == s) {
 		*bad = p;
 		return -1;
@@ -887,6 +953,20 @@ static int on_header(classic_decoder *d)
 	return emit_dump_begin(d, d->ls, d->ll);
 }
 
+/*
+ * The type of the record being read into d->pend_type. Half the records of a
+ * dump name the type of the record before them (an object and its array, a
+ * run of one class): those are compared, not hashed.
+ */
+static int record_type(classic_decoder *d, const unsigned char *name, size_t len)
+{
+	size_t last_len;
+	const char *last = d->pend_type < d->type_names.n ? pd_intern_str(&d->type_names, (uint32_t)d->pend_type, &last_len) : NULL;
+	if (last && last_len == len && memcmp(last, name, len) == 0)
+		return 0;
+	return type_index(d, name, len, &d->pend_type);
+}
+
 static int on_record(classic_decoder *d)
 {
 	record_line rec;
@@ -904,7 +984,7 @@ static int on_record(classic_decoder *d)
 	}
 	if (!d->in_dump && (rc = emit_dump_begin(d, NULL, 0)) != 0)
 		return rc;
-	if ((rc = type_index(d, rec.type, rec.type_len, &d->pend_type)) < 0)
+	if ((rc = record_type(d, rec.type, rec.type_len)) < 0)
 		return rc;
 	d->nrefs = 0;
 	rc = parse_items(d, rec.rest, end, &bad, NULL);
