@@ -63,6 +63,7 @@ typedef struct classic_decoder {
 	int stable;
 	const unsigned char *win;
 	size_t len, pos;
+	uint64_t win_off; /* the input offset of win[0]: the reader's, kept here to be read per line */
 	int at_eof;
 
 	/* current line */
@@ -140,6 +141,7 @@ static int refill(classic_decoder *d, size_t want)
 	n = pd_in_fill(d->r, want, &p);
 	if (n < 0)
 		return (int)n;
+	d->win_off = pd_in_offset(d->r);
 	d->win = p;
 	d->len = (size_t)n;
 	d->at_eof = (size_t)n < want;
@@ -160,12 +162,13 @@ static int next_line(classic_decoder *d)
 				/* Tell the reader how far we are: a mapped input is released behind us
 				 * (and progress is reported). The window stays valid: it is the mapping. */
 				pd_in_skip(d->r, d->pos);
+				d->win_off = pd_in_offset(d->r);
 				d->win += d->pos;
 				d->len -= d->pos;
 				s = d->win;
 				d->pos = 0;
 			}
-			d->loff = pd_in_offset(d->r) + d->pos;
+			d->loff = d->win_off + d->pos;
 			d->ls = s;
 			d->pos += nl ? n + 1 : n;
 			d->no_nl = !nl;
@@ -397,6 +400,25 @@ static int parse_addr(const unsigned char **pp, const unsigned char *end, uint64
 }
 
 /*
+ * The addresses at p in the shape writers give them ("0x", sixteen digits and
+ * a space each) onto d->refs while there is room; returns where that shape
+ * stops. A tight loop: these are most of a dump's bytes.
+ */
+static const unsigned char *usual_items(classic_decoder *d, const unsigned char *p, const unsigned char *end,
+                                        int *zero_style)
+{
+	uint64_t v;
+	while (d->nrefs < d->refs_cap && end - p >= 19 && p[0] == '0' && p[1] == 'x' && p[18] == ' ' &&
+	       hex16(p + 2, &v)) {
+		if (v == 0 && zero_style)
+			*zero_style |= 2;
+		d->refs[d->nrefs++] = v;
+		p += 19;
+	}
+	return p;
+}
+
+/*
  * Parse space-separated addresses in [p, end) onto d->refs. Returns 0, or -1
  * with *bad set to where the first thing that is not an address starts.
  * *zero_style gets 1 when a null was written "0x0", 2 for a zero-padded one.
@@ -408,15 +430,7 @@ static int parse_items(classic_decoder *d, const unsigned char *p, const unsigne
 		uint64_t v;
 		const unsigned char *s;
 		int n, rc;
-		/* What the writers write: "0x", sixteen digits and a space, one after another, while
-		 * there is room; the general way below grows the list. */
-		while (d->nrefs < d->refs_cap && end - p >= 19 && p[0] == '0' && p[1] == 'x' && p[18] == ' ' &&
-		       hex16(p + 2, &v)) {
-			if (v == 0 && zero_style)
-				*zero_style |= 2;
-			d->refs[d->nrefs++] = v;
-			p += 19;
-		}
+		p = usual_items(d, p, end, zero_style); /* the general way below grows the list */
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
 		if (p == end)
@@ -960,9 +974,19 @@ static int on_header(classic_decoder *d)
  */
 static int record_type(classic_decoder *d, const unsigned char *name, size_t len)
 {
-	size_t last_len;
-	const char *last = d->pend_type < d->type_names.n ? pd_intern_str(&d->type_names, (uint32_t)d->pend_type, &last_len) : NULL;
-	if (last && last_len == len && memcmp(last, name, len) == 0)
+	size_t last_len, i = 0;
+	const unsigned char *last;
+	if (d->pend_type >= d->type_names.n)
+		return type_index(d, name, len, &d->pend_type);
+	last = (const unsigned char *)pd_intern_str(&d->type_names, (uint32_t)d->pend_type, &last_len);
+	if (last_len != len)
+		return type_index(d, name, len, &d->pend_type);
+	/* by words, the last one overlapping: no call to memcmp for a name's few bytes */
+	for (; i + 8 < len; i += 8)
+		if (pd_hash_load(last + i, 8) != pd_hash_load(name + i, 8))
+			return type_index(d, name, len, &d->pend_type);
+	if (len >= 8 ? pd_hash_load(last + len - 8, 8) == pd_hash_load(name + len - 8, 8)
+	             : memcmp(last, name, len) == 0)
 		return 0;
 	return type_index(d, name, len, &d->pend_type);
 }
@@ -1082,6 +1106,34 @@ static void decoder_free(classic_decoder *d)
 	PD_FREE_ALL(d->types, d->refs, d->trailer_text, d->first_header, d->tail);
 }
 
+/*
+ * The next line when it is a reference line of the usual shape, parsed where
+ * it lies, its end found by the parse instead of a search: 1 when it was
+ * (the line state set as next_line sets it), else 0 and nothing read.
+ */
+static int usual_ref_line(classic_decoder *d)
+{
+	const unsigned char *s = d->win + d->pos, *end = d->win + d->len, *p;
+	size_t keep = d->nrefs;
+	if (!d->pending || d->pos >= SKIP_BYTES || d->pos == d->len || s[0] != '\t')
+		return 0;
+	p = usual_items(d, s + 1, end, NULL);
+	if (p == end || *p != '\n') {
+		d->nrefs = keep;
+		return 0;
+	}
+	d->loff = d->win_off + d->pos;
+	d->ls = s;
+	d->ll = (size_t)(p - s);
+	d->pos += d->ll + 1;
+	d->no_nl = 0;
+	d->cr = 0;
+	d->lineno++;
+	d->last_line = d->lineno;
+	d->last_off = d->loff + d->ll;
+	return 1;
+}
+
 static int run(classic_decoder *d)
 {
 	int rc;
@@ -1092,6 +1144,8 @@ static int run(classic_decoder *d)
 		return rc;
 	for (;;) {
 		unsigned char c;
+		if (usual_ref_line(d))
+			continue;
 		rc = next_line(d);
 		if (rc < 0)
 			return rc;
