@@ -464,7 +464,12 @@ static int parse_record(const unsigned char *p, const unsigned char *end, record
 {
 	uint64_t v = 0;
 	const unsigned char *s;
-	rec->digits = parse_addr(&p, end, &rec->addr);
+	if (end - p >= 19 && p[0] == '0' && p[1] == 'x' && p[18] == ' ' && hex16(p + 2, &rec->addr)) {
+		rec->digits = 16; /* the usual shape, as usual_items reads it */
+		p += 18;
+	} else {
+		rec->digits = parse_addr(&p, end, &rec->addr);
+	}
 	if (!rec->digits || end - p < 2 || p[0] != ' ' || p[1] != '[') {
 		*bad = p;
 		return -1;

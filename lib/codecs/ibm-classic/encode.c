@@ -89,8 +89,11 @@ typedef struct classic_encoder {
 	pd_map str_ix;
 	pd_intern strs;
 
-	/* classes: id -> index + 1 into classes */
+	/* classes: id -> index + 1 into classes; the last object's class, found without a lookup
+	 * for the half of the objects whose class is their predecessor's (a class's index never changes) */
 	pd_map class_ix;
+	uint64_t last_class_id;
+	size_t last_ci;
 	enc_class *classes;
 	size_t nclasses, classes_cap;
 
@@ -677,7 +680,13 @@ static int do_object(void *payload, const profdata_object *o)
 	int has_class;
 	if (!e->in_dump)
 		return 0;
-	has_class = find_class(e, o->class_id, &ci);
+	if (o->class_id && o->class_id == e->last_class_id) {
+		ci = e->last_ci;
+		has_class = 1;
+	} else if ((has_class = find_class(e, o->class_id, &ci)) != 0) {
+		e->last_class_id = o->class_id;
+		e->last_ci = ci;
+	}
 	if (!o->refs && o->data && o->kind == PROFDATA_OBJECT_INSTANCE) {
 		if (!has_class)
 			return hold(e, o); /* its class may be dumped later in this dump */
