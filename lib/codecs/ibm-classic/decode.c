@@ -315,21 +315,26 @@ static inline int hex16(const unsigned char *p, uint64_t *out)
 	return 1;
 }
 
-/* The first space or tab in [p, end), or end: eight bytes at a time (a type name is twenty or so). */
+/*
+ * The first space, tab or line feed in [p, end), or end: eight bytes at a
+ * time (a type name is twenty or so). A line feed ends a name read from the
+ * window rather than from a line (usual_record_line).
+ */
 static const unsigned char *blank_or_end(const unsigned char *p, const unsigned char *end)
 {
 	for (; end - p >= 8; p += 8) {
-		uint64_t x, sp, tab;
+		uint64_t x, sp, tab, lf;
 		memcpy(&x, p, 8);
 		sp = x ^ (ONES * ' ');
 		tab = x ^ (ONES * '\t');
+		lf = x ^ (ONES * '\n');
 		/* the lowest byte flagged is exact: a zero byte's borrow only flags bytes above it */
-		uint64_t hit = ((sp - ONES) & ~sp) | ((tab - ONES) & ~tab);
+		uint64_t hit = ((sp - ONES) & ~sp) | ((tab - ONES) & ~tab) | ((lf - ONES) & ~lf);
 		hit &= ONES * 0x80;
 		if (hit)
 			return p + (__builtin_ctzll(hit) >> 3);
 	}
-	while (p < end && *p != ' ' && *p != '\t')
+	while (p < end && *p != ' ' && *p != '\t' && *p != '\n')
 		p++;
 	return p;
 }
@@ -359,7 +364,7 @@ static int hex16(const unsigned char *p, uint64_t *out)
 
 static const unsigned char *blank_or_end(const unsigned char *p, const unsigned char *end)
 {
-	while (p < end && *p != ' ' && *p != '\t')
+	while (p < end && *p != ' ' && *p != '\t' && *p != '\n')
 		p++;
 	return p;
 }
@@ -996,6 +1001,17 @@ static int record_type(classic_decoder *d, const unsigned char *name, size_t len
 	return type_index(d, name, len, &d->pend_type);
 }
 
+/* The record just read is the pending one; its references so far are d->refs. */
+static void set_pending(classic_decoder *d, const record_line *rec)
+{
+	d->pending = 1;
+	d->pend_cls = rec->cls;
+	d->pend_addr = rec->addr;
+	d->pend_size = rec->size;
+	d->pend_line = d->lineno;
+	d->pend_off = d->loff;
+}
+
 static int on_record(classic_decoder *d)
 {
 	record_line rec;
@@ -1025,12 +1041,7 @@ static int on_record(classic_decoder *d)
 		                 "malformed reference on a record line; record dropped");
 		return rc;
 	}
-	d->pending = 1;
-	d->pend_cls = rec.cls;
-	d->pend_addr = rec.addr;
-	d->pend_size = rec.size;
-	d->pend_line = d->lineno;
-	d->pend_off = d->loff;
+	set_pending(d, &rec);
 	return 0;
 }
 
@@ -1116,6 +1127,20 @@ static void decoder_free(classic_decoder *d)
  * it lies, its end found by the parse instead of a search: 1 when it was
  * (the line state set as next_line sets it), else 0 and nothing read.
  */
+/* Line [s, nl) of the window, nl its line feed, is the current line: the state next_line sets. */
+static void take_line(classic_decoder *d, const unsigned char *s, const unsigned char *nl)
+{
+	d->loff = d->win_off + d->pos;
+	d->ls = s;
+	d->ll = (size_t)(nl - s);
+	d->pos += d->ll + 1;
+	d->no_nl = 0;
+	d->cr = 0;
+	d->lineno++;
+	d->last_line = d->lineno;
+	d->last_off = d->loff + d->ll;
+}
+
 static int usual_ref_line(classic_decoder *d)
 {
 	const unsigned char *s = d->win + d->pos, *end = d->win + d->len, *p;
@@ -1127,16 +1152,34 @@ static int usual_ref_line(classic_decoder *d)
 		d->nrefs = keep;
 		return 0;
 	}
-	d->loff = d->win_off + d->pos;
-	d->ls = s;
-	d->ll = (size_t)(p - s);
-	d->pos += d->ll + 1;
-	d->no_nl = 0;
-	d->cr = 0;
-	d->lineno++;
-	d->last_line = d->lineno;
-	d->last_off = d->loff + d->ll;
+	take_line(d, s, p);
 	return 1;
+}
+
+/*
+ * The next line when it is a record line of the usual shape (a valid record
+ * whose line ends after its type), read where it lies as usual_ref_line
+ * reads reference lines: *taken 1 when it was and is now the pending
+ * record. Returns 0, or what emitting the record before it returned.
+ */
+static int usual_record_line(classic_decoder *d, int *taken)
+{
+	const unsigned char *s = d->win + d->pos, *end = d->win + d->len, *bad;
+	record_line rec;
+	int rc;
+	*taken = 0;
+	if (!d->in_dump || d->pos >= SKIP_BYTES || d->pos == d->len || s[0] != '0')
+		return 0;
+	if (parse_record(s, end, &rec, &bad) < 0 || rec.addr == 0 || rec.rest == end || rec.rest[0] != '\n' ||
+	    rec.rest[-1] == '\r')
+		return 0;
+	take_line(d, s, rec.rest);
+	if ((rc = flush(d)) != 0 || (rc = record_type(d, rec.type, rec.type_len)) < 0)
+		return rc;
+	d->nrefs = 0;
+	set_pending(d, &rec);
+	*taken = 1;
+	return 0;
 }
 
 static int run(classic_decoder *d)
@@ -1149,7 +1192,12 @@ static int run(classic_decoder *d)
 		return rc;
 	for (;;) {
 		unsigned char c;
+		int taken;
 		if (usual_ref_line(d))
+			continue;
+		if ((rc = usual_record_line(d, &taken)) != 0)
+			return rc;
+		if (taken)
 			continue;
 		rc = next_line(d);
 		if (rc < 0)

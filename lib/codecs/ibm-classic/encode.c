@@ -465,6 +465,34 @@ static int need_refs(classic_encoder *e, size_t n)
 	return pd_grow((void **)&e->refs, &e->refs_cap, n, sizeof *e->refs);
 }
 
+/* References refs[0, k) as tokens at b; *zeros counts the nulls. Returns the bytes written. */
+static size_t fmt_refs(const classic_encoder *e, unsigned char *b, const uint64_t *refs, size_t k, uint64_t *zeros)
+{
+	size_t n = 0, i;
+	if (e->single || e->word_size != 8 || e->style == PD_CLASSIC_CLASSBLOCK) {
+		for (i = 0; i < k; i++) {
+			n += fmt_ref(e, b + n, refs[i]);
+			*zeros += refs[i] == 0;
+		}
+		return n;
+	}
+	/* OpenJ9's and jdmpview's two-line 64-bit layout, what nearly every conversion writes */
+	for (i = 0; i < k; i++) {
+		if (refs[i]) {
+			b[n] = '0';
+			b[n + 1] = 'x';
+			pd_put_hex16(b + n + 2, refs[i]);
+			b[n + 18] = ' ';
+			n += 19;
+		} else {
+			memcpy(b + n, "0x0 ", 4);
+			n += 4;
+			++*zeros;
+		}
+	}
+	return n;
+}
+
 /* The record line up to its references: "0x<addr> [<size>] OBJ|CLS <name>", and in two lines "\n\t". */
 static size_t fmt_record_line(const classic_encoder *e, unsigned char *b, int cls, uint64_t addr, uint64_t size,
                               const char *name, size_t name_len)
@@ -507,10 +535,9 @@ static int write_record(classic_encoder *e, int cls, uint64_t addr, uint64_t siz
 	if (cb)
 		n += fmt_ref(e, b + n, cb);
 	for (;;) {
-		for (; k; k--, i++) {
-			n += fmt_ref(e, b + n, refs[i]);
-			zeros += refs[i] == 0;
-		}
+		if (k) /* refs may be NULL when there are none */
+			n += fmt_refs(e, b + n, refs + i, k, &zeros);
+		i += k;
 		if (i == nrefs)
 			break;
 		pd_out_commit(e->w, n);
