@@ -3,7 +3,11 @@
  * IBM classic (text) heapdump decoder.
  *
  * Lines are parsed in place from the reader's window (the mapping, for
- * files): hex by table, nothing allocated per line. A record line sets a
+ * files), nothing allocated per line. The lines writers write (a record
+ * line ending after its type, reference lines of "0x" and sixteen digits
+ * each) are read by fast paths that find the line's end by parsing it,
+ * sixteen hex digits at a time; anything else goes the general way, which
+ * says what is wrong with it. A record line sets a
  * pending record; TAB-led reference lines that follow add to its
  * references; the next other line (or the end) emits it. So the two-line
  * layout of OpenJ9 and jdmpview, the single-line layout of the IBM
