@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* lib/util: the string interner (pd_intern), the id map (pd_map), the seeded byte-string hash (pd_hash_bytes)
- * and the narrow-while-it-fits column (pd_col64). */
+ * the narrow-while-it-fits column (pd_col64) and numbers written as text (numtext.h). */
 #include "support.h"
 #include "util/column.h"
 #include "util/hashmap.h"
 #include "util/id_index.h"
+#include "util/numtext.h"
 #include "util/path.h"
 
 #include <stdio.h>
@@ -439,6 +440,42 @@ START_TEST(id_index_dense_ids_by_rank)
 }
 END_TEST
 
+START_TEST(numbers_as_text_match_printf)
+{
+	/* the edges of each digit count, and a spread of values between them */
+	uint64_t v[200];
+	size_t n = 0;
+	for (uint64_t p = 1; n < 60 && p <= UINT64_MAX / 10; p *= 10) {
+		v[n++] = p - 1;
+		v[n++] = p;
+	}
+	v[n++] = UINT64_MAX;
+	v[n++] = 0xFEDCBA9876543210ULL;
+	v[n++] = 0xA;
+	for (uint64_t x = 0x9E3779B97F4A7C15ULL; n < 200; x = x * 6364136223846793005ULL + 1442695040888963407ULL)
+		v[n++] = x >> (x & 63);
+	for (size_t i = 0; i < n; i++) {
+		char want[40];
+		unsigned char got[40];
+		size_t len = pd_put_dec(got, v[i]);
+		snprintf(want, sizeof want, "%llu", (unsigned long long)v[i]);
+		ck_assert_mem_eq(got, want, strlen(want));
+		ck_assert_uint_eq(len, strlen(want));
+		pd_put_hex16(got, v[i]);
+		snprintf(want, sizeof want, "%016llX", (unsigned long long)v[i]);
+		ck_assert_mem_eq(got, want, 16);
+		len = pd_put_hex(got, v[i], 8);
+		snprintf(want, sizeof want, "%08llX", (unsigned long long)v[i]);
+		ck_assert_uint_eq(len, strlen(want));
+		ck_assert_mem_eq(got, want, len);
+		len = pd_put_hex(got, v[i], 1);
+		snprintf(want, sizeof want, "%llX", (unsigned long long)v[i]);
+		ck_assert_uint_eq(len, strlen(want));
+		ck_assert_mem_eq(got, want, len);
+	}
+}
+END_TEST
+
 /* A repeated id is found at its first row and every later row is reported, dense (bitmap) or sparse (hash). */
 START_TEST(id_index_repeats_found_at_first_row)
 {
@@ -551,6 +588,7 @@ Suite *suite_main(void)
 	tc = tcase_create("column");
 	tcase_add_test(tc, column_narrow_until_a_value_does_not_fit);
 	tcase_add_test(tc, column_lower_bound_narrow_and_wide);
+	tcase_add_test(tc, numbers_as_text_match_printf);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("id_index");
 	tcase_add_test(tc, id_index_dense_ids_by_rank);

@@ -3,7 +3,11 @@
  * IBM classic (text) heapdump decoder.
  *
  * Lines are parsed in place from the reader's window (the mapping, for
- * files): hex by table, nothing allocated per line. A record line sets a
+ * files), nothing allocated per line. The lines writers write (a record
+ * line ending after its type, reference lines of "0x" and sixteen digits
+ * each) are read by fast paths that find the line's end by parsing it,
+ * sixteen hex digits at a time; anything else goes the general way, which
+ * says what is wrong with it. A record line sets a
  * pending record; TAB-led reference lines that follow add to its
  * references; the next other line (or the end) emits it. So the two-line
  * layout of OpenJ9 and jdmpview, the single-line layout of the IBM
@@ -63,6 +67,7 @@ typedef struct classic_decoder {
 	int stable;
 	const unsigned char *win;
 	size_t len, pos;
+	uint64_t win_off; /* the input offset of win[0]: the reader's, kept here to be read per line */
 	int at_eof;
 
 	/* current line */
@@ -140,6 +145,7 @@ static int refill(classic_decoder *d, size_t want)
 	n = pd_in_fill(d->r, want, &p);
 	if (n < 0)
 		return (int)n;
+	d->win_off = pd_in_offset(d->r);
 	d->win = p;
 	d->len = (size_t)n;
 	d->at_eof = (size_t)n < want;
@@ -160,12 +166,13 @@ static int next_line(classic_decoder *d)
 				/* Tell the reader how far we are: a mapped input is released behind us
 				 * (and progress is reported). The window stays valid: it is the mapping. */
 				pd_in_skip(d->r, d->pos);
+				d->win_off = pd_in_offset(d->r);
 				d->win += d->pos;
 				d->len -= d->pos;
 				s = d->win;
 				d->pos = 0;
 			}
-			d->loff = pd_in_offset(d->r) + d->pos;
+			d->loff = d->win_off + d->pos;
 			d->ls = s;
 			d->pos += nl ? n + 1 : n;
 			d->no_nl = !nl;
@@ -266,26 +273,74 @@ static int push_ref(classic_decoder *d, uint64_t v)
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define ONES 0x0101010101010101ULL
 /*
- * Eight hex digits at p, eight bytes at a time: 1 and *out when all are hex
- * digits, else 0. Range checks on bytes below 0x80 cannot carry across bytes.
+ * Hex digits eight bytes at a time. Range checks on bytes below 0x80 cannot
+ * carry across bytes; a byte of 0x80 or more is no digit, whatever its sums
+ * carry into the next byte, and callers want all eight.
  */
-static int hex8(const unsigned char *p, uint32_t *out)
+/* The bytes of x that are hex digits, as their top bits (0x80). */
+static inline uint64_t hex_bytes(uint64_t x)
 {
-	uint64_t x, lower, digit, letter, v;
-	memcpy(&x, p, 8);
-	if (x & (ONES * 0x80))
-		return 0;
-	digit = (x + ONES * (0x80 - '0')) & ~(x + ONES * (0x7F - '9'));
-	lower = x | (ONES * 0x20);
-	letter = (lower + ONES * (0x80 - 'a')) & ~(lower + ONES * (0x7F - 'f'));
-	if (((digit | letter) & (ONES * 0x80)) != ONES * 0x80)
-		return 0;
-	v = (x & (ONES * 0x0F)) + ((x >> 6) & ONES) * 9;
+	uint64_t digit = (x + ONES * (0x80 - '0')) & ~(x + ONES * (0x7F - '9'));
+	uint64_t lower = x | (ONES * 0x20);
+	uint64_t letter = (lower + ONES * (0x80 - 'a')) & ~(lower + ONES * (0x7F - 'f'));
+	return (digit | letter) & ~x & (ONES * 0x80);
+}
+
+/* The value of eight hex digits (checked by hex_bytes), the first one highest. */
+static inline uint32_t hex_value(uint64_t x)
+{
+	uint64_t v = (x & (ONES * 0x0F)) + ((x >> 6) & ONES) * 9;
 	v = ((v & 0x0F000F000F000F00ULL) >> 8) | ((v & 0x000F000F000F000FULL) << 4);
 	v = ((v & 0x00FF000000FF0000ULL) >> 16) | ((v & 0x000000FF000000FFULL) << 8);
 	v = ((v & 0x0000FFFF00000000ULL) >> 32) | ((v & 0x000000000000FFFFULL) << 16);
-	*out = (uint32_t)v;
+	return (uint32_t)v;
+}
+
+/* Eight hex digits at p: 1 and *out when all are, else 0. */
+static int hex8(const unsigned char *p, uint32_t *out)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	if (hex_bytes(x) != ONES * 0x80)
+		return 0;
+	*out = hex_value(x);
 	return 1;
+}
+
+/* Sixteen hex digits at p, both halves checked at once: 1 and *out, else 0. */
+static inline int hex16(const unsigned char *p, uint64_t *out)
+{
+	uint64_t x, y;
+	memcpy(&x, p, 8);
+	memcpy(&y, p + 8, 8);
+	if ((hex_bytes(x) & hex_bytes(y)) != ONES * 0x80)
+		return 0;
+	*out = ((uint64_t)hex_value(x) << 32) | hex_value(y);
+	return 1;
+}
+
+/*
+ * The first space, tab or line feed in [p, end), or end: eight bytes at a
+ * time (a type name is twenty or so). A line feed ends a name read from the
+ * window rather than from a line (usual_record_line).
+ */
+static const unsigned char *blank_or_end(const unsigned char *p, const unsigned char *end)
+{
+	for (; end - p >= 8; p += 8) {
+		uint64_t x, sp, tab, lf;
+		memcpy(&x, p, 8);
+		sp = x ^ (ONES * ' ');
+		tab = x ^ (ONES * '\t');
+		lf = x ^ (ONES * '\n');
+		/* the lowest byte flagged is exact: a zero byte's borrow only flags bytes above it */
+		uint64_t hit = ((sp - ONES) & ~sp) | ((tab - ONES) & ~tab) | ((lf - ONES) & ~lf);
+		hit &= ONES * 0x80;
+		if (hit)
+			return p + (__builtin_ctzll(hit) >> 3);
+	}
+	while (p < end && *p != ' ' && *p != '\t' && *p != '\n')
+		p++;
+	return p;
 }
 #else
 static int hex8(const unsigned char *p, uint32_t *out)
@@ -301,6 +356,22 @@ static int hex8(const unsigned char *p, uint32_t *out)
 	*out = v;
 	return !bad;
 }
+
+static int hex16(const unsigned char *p, uint64_t *out)
+{
+	uint32_t hi, lo;
+	if (!hex8(p, &hi) || !hex8(p + 8, &lo))
+		return 0;
+	*out = ((uint64_t)hi << 32) | lo;
+	return 1;
+}
+
+static const unsigned char *blank_or_end(const unsigned char *p, const unsigned char *end)
+{
+	while (p < end && *p != ' ' && *p != '\t' && *p != '\n')
+		p++;
+	return p;
+}
 #endif
 
 static int parse_addr(const unsigned char **pp, const unsigned char *end, uint64_t *out)
@@ -309,13 +380,12 @@ static int parse_addr(const unsigned char **pp, const unsigned char *end, uint64
 	uint64_t v = 0;
 	int n = 0;
 	unsigned h;
-	uint32_t hi, lo;
+	uint32_t lo;
 	if (end - p < 3 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
 		return 0;
 	/* Fast paths for the widths writers use: 16 and 8 digits. */
 	if (end - p >= 18 && (end - p == 18 || !hexv[p[18]])) {
-		if (hex8(p + 2, &hi) && hex8(p + 10, &lo)) {
-			*out = ((uint64_t)hi << 32) | lo;
+		if (hex16(p + 2, out)) {
 			*pp = p + 18;
 			return 16;
 		}
@@ -339,6 +409,25 @@ static int parse_addr(const unsigned char **pp, const unsigned char *end, uint64
 }
 
 /*
+ * The addresses at p in the shape writers give them ("0x", sixteen digits and
+ * a space each) onto d->refs while there is room; returns where that shape
+ * stops. A tight loop: these are most of a dump's bytes.
+ */
+static const unsigned char *usual_items(classic_decoder *d, const unsigned char *p, const unsigned char *end,
+                                        int *zero_style)
+{
+	uint64_t v;
+	while (d->nrefs < d->refs_cap && end - p >= 19 && p[0] == '0' && p[1] == 'x' && p[18] == ' ' &&
+	       hex16(p + 2, &v)) {
+		if (v == 0 && zero_style)
+			*zero_style |= 2;
+		d->refs[d->nrefs++] = v;
+		p += 19;
+	}
+	return p;
+}
+
+/*
  * Parse space-separated addresses in [p, end) onto d->refs. Returns 0, or -1
  * with *bad set to where the first thing that is not an address starts.
  * *zero_style gets 1 when a null was written "0x0", 2 for a zero-padded one.
@@ -350,6 +439,7 @@ static int parse_items(classic_decoder *d, const unsigned char *p, const unsigne
 		uint64_t v;
 		const unsigned char *s;
 		int n, rc;
+		p = usual_items(d, p, end, zero_style); /* the general way below grows the list */
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
 		if (p == end)
@@ -383,7 +473,12 @@ static int parse_record(const unsigned char *p, const unsigned char *end, record
 {
 	uint64_t v = 0;
 	const unsigned char *s;
-	rec->digits = parse_addr(&p, end, &rec->addr);
+	if (end - p >= 19 && p[0] == '0' && p[1] == 'x' && p[18] == ' ' && hex16(p + 2, &rec->addr)) {
+		rec->digits = 16; /* the usual shape, as usual_items reads it */
+		p += 18;
+	} else {
+		rec->digits = parse_addr(&p, end, &rec->addr);
+	}
 	if (!rec->digits || end - p < 2 || p[0] != ' ' || p[1] != '[') {
 		*bad = p;
 		return -1;
@@ -415,8 +510,7 @@ static int parse_record(const unsigned char *p, const unsigned char *end, record
 	}
 	p += 4;
 	s = p;
-	while (p < end && *p != ' ' && *p != '\t')
-		p++;
+	p = blank_or_end(p, end);
 	if (p == s) {
 		*bad = p;
 		return -1;
@@ -887,6 +981,41 @@ static int on_header(classic_decoder *d)
 	return emit_dump_begin(d, d->ls, d->ll);
 }
 
+/*
+ * The type of the record being read into d->pend_type. Half the records of a
+ * dump name the type of the record before them (an object and its array, a
+ * run of one class): those are compared, not hashed.
+ */
+static int record_type(classic_decoder *d, const unsigned char *name, size_t len)
+{
+	size_t last_len, i = 0;
+	const unsigned char *last;
+	if (d->pend_type >= d->type_names.n)
+		return type_index(d, name, len, &d->pend_type);
+	last = (const unsigned char *)pd_intern_str(&d->type_names, (uint32_t)d->pend_type, &last_len);
+	if (last_len != len)
+		return type_index(d, name, len, &d->pend_type);
+	/* by words, the last one overlapping: no call to memcmp for a name's few bytes */
+	for (; i + 8 < len; i += 8)
+		if (pd_hash_load(last + i, 8) != pd_hash_load(name + i, 8))
+			return type_index(d, name, len, &d->pend_type);
+	if (len >= 8 ? pd_hash_load(last + len - 8, 8) == pd_hash_load(name + len - 8, 8)
+	             : memcmp(last, name, len) == 0)
+		return 0;
+	return type_index(d, name, len, &d->pend_type);
+}
+
+/* The record just read is the pending one; its references so far are d->refs. */
+static void set_pending(classic_decoder *d, const record_line *rec)
+{
+	d->pending = 1;
+	d->pend_cls = rec->cls;
+	d->pend_addr = rec->addr;
+	d->pend_size = rec->size;
+	d->pend_line = d->lineno;
+	d->pend_off = d->loff;
+}
+
 static int on_record(classic_decoder *d)
 {
 	record_line rec;
@@ -904,7 +1033,7 @@ static int on_record(classic_decoder *d)
 	}
 	if (!d->in_dump && (rc = emit_dump_begin(d, NULL, 0)) != 0)
 		return rc;
-	if ((rc = type_index(d, rec.type, rec.type_len, &d->pend_type)) < 0)
+	if ((rc = record_type(d, rec.type, rec.type_len)) < 0)
 		return rc;
 	d->nrefs = 0;
 	rc = parse_items(d, rec.rest, end, &bad, NULL);
@@ -916,12 +1045,7 @@ static int on_record(classic_decoder *d)
 		                 "malformed reference on a record line; record dropped");
 		return rc;
 	}
-	d->pending = 1;
-	d->pend_cls = rec.cls;
-	d->pend_addr = rec.addr;
-	d->pend_size = rec.size;
-	d->pend_line = d->lineno;
-	d->pend_off = d->loff;
+	set_pending(d, &rec);
 	return 0;
 }
 
@@ -1002,6 +1126,66 @@ static void decoder_free(classic_decoder *d)
 	PD_FREE_ALL(d->types, d->refs, d->trailer_text, d->first_header, d->tail);
 }
 
+/*
+ * The next line when it is a reference line of the usual shape, parsed where
+ * it lies, its end found by the parse instead of a search: 1 when it was
+ * (the line state set as next_line sets it), else 0 and nothing read.
+ */
+/* Line [s, nl) of the window, nl its line feed, is the current line: the state next_line sets. */
+static void take_line(classic_decoder *d, const unsigned char *s, const unsigned char *nl)
+{
+	d->loff = d->win_off + d->pos;
+	d->ls = s;
+	d->ll = (size_t)(nl - s);
+	d->pos += d->ll + 1;
+	d->no_nl = 0;
+	d->cr = 0;
+	d->lineno++;
+	d->last_line = d->lineno;
+	d->last_off = d->loff + d->ll;
+}
+
+static int usual_ref_line(classic_decoder *d)
+{
+	const unsigned char *s = d->win + d->pos, *end = d->win + d->len, *p;
+	size_t keep = d->nrefs;
+	if (!d->pending || d->pos >= SKIP_BYTES || d->pos == d->len || s[0] != '\t')
+		return 0;
+	p = usual_items(d, s + 1, end, NULL);
+	if (p == end || *p != '\n') {
+		d->nrefs = keep;
+		return 0;
+	}
+	take_line(d, s, p);
+	return 1;
+}
+
+/*
+ * The next line when it is a record line of the usual shape (a valid record
+ * whose line ends after its type), read where it lies as usual_ref_line
+ * reads reference lines: *taken 1 when it was and is now the pending
+ * record. Returns 0, or what emitting the record before it returned.
+ */
+static int usual_record_line(classic_decoder *d, int *taken)
+{
+	const unsigned char *s = d->win + d->pos, *end = d->win + d->len, *bad;
+	record_line rec;
+	int rc;
+	*taken = 0;
+	if (!d->in_dump || d->pos >= SKIP_BYTES || d->pos == d->len || s[0] != '0')
+		return 0;
+	if (parse_record(s, end, &rec, &bad) < 0 || rec.addr == 0 || rec.rest == end || rec.rest[0] != '\n' ||
+	    rec.rest[-1] == '\r')
+		return 0;
+	take_line(d, s, rec.rest);
+	if ((rc = flush(d)) != 0 || (rc = record_type(d, rec.type, rec.type_len)) < 0)
+		return rc;
+	d->nrefs = 0;
+	set_pending(d, &rec);
+	*taken = 1;
+	return 0;
+}
+
 static int run(classic_decoder *d)
 {
 	int rc;
@@ -1012,6 +1196,13 @@ static int run(classic_decoder *d)
 		return rc;
 	for (;;) {
 		unsigned char c;
+		int taken;
+		if (usual_ref_line(d))
+			continue;
+		if ((rc = usual_record_line(d, &taken)) != 0)
+			return rc;
+		if (taken)
+			continue;
 		rc = next_line(d);
 		if (rc < 0)
 			return rc;

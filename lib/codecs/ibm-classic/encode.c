@@ -27,11 +27,13 @@
 #include "classic.h"
 #include "jvm/jvm.h"
 #include "util/hashmap.h"
+#include "util/numtext.h"
 
 typedef struct enc_class {
 	uint64_t id;
 	char *name; /* internal form; NULL until loaded */
 	size_t name_len;
+	int name_kind; /* pd_classic_type_kind of the name: what the trailer counts it as */
 	int has_dump;
 	uint64_t super_id;
 	uint32_t instance_size;
@@ -87,8 +89,11 @@ typedef struct classic_encoder {
 	pd_map str_ix;
 	pd_intern strs;
 
-	/* classes: id -> index + 1 into classes */
+	/* classes: id -> index + 1 into classes; the last object's class, found without a lookup
+	 * for the half of the objects whose class is their predecessor's (a class's index never changes) */
 	pd_map class_ix;
+	uint64_t last_class_id;
+	size_t last_ci;
 	enc_class *classes;
 	size_t nclasses, classes_cap;
 
@@ -108,8 +113,10 @@ typedef struct classic_encoder {
 	unsigned char *held_bytes;
 	size_t held_len, held_cap2;
 
-	/* what decides VisualVM's sizes (jvm/jvm.h) */
+	/* what decides VisualVM's sizes (jvm/jvm.h), and what they decide until a class dump adds to them */
 	pd_jvm_hints hints;
+	pd_jvm_sizes sizes;
+	int sizes_known;
 
 	/* the classes of primitive arrays without a class id, for the class-block style */
 	uint64_t prim_class[16];
@@ -125,7 +132,10 @@ typedef struct classic_encoder {
 	int warned_names;
 } classic_encoder;
 
-static const char hexdig[16] = { '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'D', 'E', 'F' };
+/* What a reference token takes at most: a separator, "0x" and 16 digits. */
+#define REF_TOKEN_MAX 19
+/* References formatted per output reservation: a long array needs no buffer of its size. */
+#define REFS_PER_RESERVE 1024
 
 /* ---- output ---- */
 
@@ -142,43 +152,39 @@ static int put_eol(classic_encoder *e)
 	return e->crlf ? put(e, "\r\n", 2) : put(e, "\n", 1);
 }
 
-/* Write "0x" and v in upper-case hex, at least `width` digits. Returns the bytes written to b. */
-static size_t fmt_hex(unsigned char *b, uint64_t v, unsigned width)
+static size_t fmt_eol(const classic_encoder *e, unsigned char *b)
 {
-	unsigned n = 1, i;
-	uint64_t t = v >> 4;
-	while (t) {
-		n++;
-		t >>= 4;
-	}
-	if (n < width)
-		n = width;
-	b[0] = '0';
-	b[1] = 'x';
-	for (i = 0; i < n; i++)
-		b[2 + n - 1 - i] = (unsigned char)hexdig[(v >> (4 * i)) & 15];
-	return n + 2;
-}
-
-static size_t fmt_dec(unsigned char *b, uint64_t v)
-{
-	unsigned char t[20];
-	size_t n = 0, i;
-	do {
-		t[n++] = (unsigned char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		b[i] = t[n - 1 - i];
+	size_t n = 0;
+	if (e->crlf)
+		b[n++] = '\r';
+	b[n++] = '\n';
 	return n;
 }
 
-/* A reference token: nulls as "0x0" (padded in the class-block style). */
+/* Write "0x" and v in upper-case hex, at least `width` digits. Returns the bytes written to b. */
+static size_t fmt_hex(unsigned char *b, uint64_t v, unsigned width)
+{
+	b[0] = '0';
+	b[1] = 'x';
+	if (width == 16) {
+		pd_put_hex16(b + 2, v);
+		return 18;
+	}
+	return 2 + pd_put_hex(b + 2, v, width);
+}
+
+/* A reference token with its separator: nulls as "0x0" (padded in the class-block style). */
 static size_t fmt_ref(const classic_encoder *e, unsigned char *b, uint64_t v)
 {
+	size_t n = e->single;
+	b[0] = ' ';
 	if (v == 0 && e->style != PD_CLASSIC_CLASSBLOCK)
-		return fmt_hex(b, 0, 1);
-	return fmt_hex(b, v, e->word_size * 2);
+		n += fmt_hex(b + n, 0, 1);
+	else
+		n += fmt_hex(b + n, v, e->word_size * 2);
+	if (!e->single)
+		b[n++] = ' ';
+	return n;
 }
 
 /* ---- strings and classes ---- */
@@ -221,6 +227,7 @@ static int do_begin(void *payload, const profdata_meta *m)
 	if (m->format && !(e->source = strdup(m->format)))
 		return PROFDATA_ENOMEM;
 	e->id_size = m->id_size;
+	e->sizes_known = 0;
 	if (!e->ws_set)
 		e->word_size = m->word_size == 4 || m->word_size == 8 ? m->word_size
 		               : m->id_size == 4 || m->id_size == 8 ? m->id_size : 8;
@@ -298,6 +305,10 @@ static int set_name(classic_encoder *e, enc_class *c, const char *name, size_t l
 	free(c->name);
 	c->name = s;
 	c->name_len = n;
+	{
+		uint8_t elem;
+		c->name_kind = pd_classic_type_kind(s, n, &elem);
+	}
 	return 0;
 }
 
@@ -344,6 +355,7 @@ static int do_class_dump(void *payload, const profdata_class_dump *cd)
 		}
 		pd_jvm_note_class(&e->hints, c->name, cd->super_id, cd->instance_size, cd->statics, cd->nstatics,
 		                  static_name, e);
+		e->sizes_known = 0;
 	}
 	if (!e->in_dump)
 		return 0;
@@ -425,12 +437,23 @@ static int layout(classic_encoder *e, size_t ci)
 	return 1;
 }
 
-static const char *class_name(classic_encoder *e, uint64_t id, size_t *len, char *buf, size_t buf_len)
+/* The sizes VisualVM would give, decided once per change of the hints: objects outnumber class dumps. */
+static const pd_jvm_sizes *sizes(classic_encoder *e)
 {
-	size_t ci;
-	if (find_class(e, id, &ci) && e->classes[ci].name) {
-		*len = e->classes[ci].name_len;
-		return e->classes[ci].name;
+	if (!e->sizes_known) {
+		pd_jvm_decide(e->id_size ? e->id_size : 8, &e->hints, &e->sizes);
+		e->sizes_known = 1;
+	}
+	return &e->sizes;
+}
+
+/* The name of class `c` (NULL: not known), whose id is `id`. */
+static const char *class_name(classic_encoder *e, const enc_class *c, uint64_t id, size_t *len, char *buf,
+                              size_t buf_len)
+{
+	if (c && c->name) {
+		*len = c->name_len;
+		return c->name;
 	}
 	e->unnamed++;
 	*len = (size_t)snprintf(buf, buf_len, "unknown/0x%llX", (unsigned long long)id);
@@ -442,26 +465,42 @@ static int need_refs(classic_encoder *e, size_t n)
 	return pd_grow((void **)&e->refs, &e->refs_cap, n, sizeof *e->refs);
 }
 
-/*
- * Write one record: the record line and its references. `refs` are the
- * written references (zeros print as null tokens); `hidden` nulls are only
- * counted. `cb` is the class-block address for that style (0 none).
- */
-static int write_record(classic_encoder *e, int cls, uint64_t addr, uint64_t size, const char *name, size_t name_len,
-                        const uint64_t *refs, size_t nrefs, uint64_t cb)
+/* References refs[0, k) as tokens at b; *zeros counts the nulls. Returns the bytes written. */
+static size_t fmt_refs(const classic_encoder *e, unsigned char *b, const uint64_t *refs, size_t k, uint64_t *zeros)
 {
-	unsigned char *b;
-	size_t i, n = 0, cap;
-	unsigned width = e->word_size * 2;
-	if (addr > 0xFFFFFFFFu && e->word_size == 4)
-		e->wide++;
-	cap = 2 + 16 + 2 + 20 + 2 + 4 + name_len + 2 + 3;
-	if (!(b = pd_out_reserve(e->w, cap)))
-		goto fail;
-	n = fmt_hex(b, addr, width);
+	size_t n = 0, i;
+	if (e->single || e->word_size != 8 || e->style == PD_CLASSIC_CLASSBLOCK) {
+		for (i = 0; i < k; i++) {
+			n += fmt_ref(e, b + n, refs[i]);
+			*zeros += refs[i] == 0;
+		}
+		return n;
+	}
+	/* OpenJ9's and jdmpview's two-line 64-bit layout, what nearly every conversion writes */
+	for (i = 0; i < k; i++) {
+		if (refs[i]) {
+			b[n] = '0';
+			b[n + 1] = 'x';
+			pd_put_hex16(b + n + 2, refs[i]);
+			b[n + 18] = ' ';
+			n += 19;
+		} else {
+			memcpy(b + n, "0x0 ", 4);
+			n += 4;
+			++*zeros;
+		}
+	}
+	return n;
+}
+
+/* The record line up to its references: "0x<addr> [<size>] OBJ|CLS <name>", and in two lines "\n\t". */
+static size_t fmt_record_line(const classic_encoder *e, unsigned char *b, int cls, uint64_t addr, uint64_t size,
+                              const char *name, size_t name_len)
+{
+	size_t n = fmt_hex(b, addr, e->word_size * 2);
 	b[n++] = ' ';
 	b[n++] = '[';
-	n += fmt_dec(b + n, size);
+	n += pd_put_dec(b + n, size);
 	b[n++] = ']';
 	b[n++] = ' ';
 	memcpy(b + n, cls ? "CLS " : "OBJ ", 4);
@@ -469,39 +508,51 @@ static int write_record(classic_encoder *e, int cls, uint64_t addr, uint64_t siz
 	memcpy(b + n, name, name_len);
 	n += name_len;
 	if (!e->single) {
-		if (e->crlf)
-			b[n++] = '\r';
-		b[n++] = '\n';
+		n += fmt_eol(e, b + n);
 		b[n++] = '\t';
 	}
+	return n;
+}
+
+/*
+ * Write one record: the record line and its references, in as few output
+ * reservations as the references allow. `refs` are the written references
+ * (zeros print as null tokens); `hidden` nulls are only counted. `cb` is the
+ * class-block address for that style (0 none).
+ */
+static int write_record(classic_encoder *e, int cls, uint64_t addr, uint64_t size, const char *name, size_t name_len,
+                        const uint64_t *refs, size_t nrefs, uint64_t cb)
+{
+	unsigned char *b;
+	size_t i = 0, n, k;
+	uint64_t zeros = 0;
+	if (addr > 0xFFFFFFFFu && e->word_size == 4)
+		e->wide++;
+	k = nrefs < REFS_PER_RESERVE ? nrefs : REFS_PER_RESERVE;
+	if (!(b = pd_out_reserve(e->w, 18 + 2 + PD_DEC_MAX + 2 + 4 + name_len + 3 + (k + 1) * REF_TOKEN_MAX + 2)))
+		goto fail;
+	n = fmt_record_line(e, b, cls, addr, size, name, name_len);
+	if (cb)
+		n += fmt_ref(e, b + n, cb);
+	for (;;) {
+		if (k) /* refs may be NULL when there are none */
+			n += fmt_refs(e, b + n, refs + i, k, &zeros);
+		i += k;
+		if (i == nrefs)
+			break;
+		pd_out_commit(e->w, n);
+		k = nrefs - i < REFS_PER_RESERVE ? nrefs - i : REFS_PER_RESERVE;
+		if (!(b = pd_out_reserve(e->w, k * REF_TOKEN_MAX + 2)))
+			goto fail;
+		n = 0;
+	}
+	n += fmt_eol(e, b + n);
 	pd_out_commit(e->w, n);
-	if (cb) {
-		if (!(b = pd_out_reserve(e->w, 20)))
-			goto fail;
-		n = 0;
-		if (e->single)
-			b[n++] = ' ';
-		n += fmt_hex(b + n, cb, width);
-		if (!e->single)
-			b[n++] = ' ';
-		pd_out_commit(e->w, n);
-	}
-	for (i = 0; i < nrefs; i++) {
-		if (!(b = pd_out_reserve(e->w, 20)))
-			goto fail;
-		n = 0;
-		if (e->single)
-			b[n++] = ' ';
-		n += fmt_ref(e, b + n, refs[i]);
-		if (!e->single)
-			b[n++] = ' ';
-		pd_out_commit(e->w, n);
-		e->cnt.zeros += refs[i] == 0;
-	}
+	e->cnt.zeros += zeros;
 	e->cnt.listed += nrefs;
 	if (cb)
 		e->cnt.listed++, e->cnt.cbitems++; /* counted as a reference: see write_trailer */
-	return put_eol(e);
+	return 0;
 fail:
 	e->failed = 1;
 	return pd_out_diag(e->w)->has_err ? pd_out_diag(e->w)->err.code : PROFDATA_EIO;
@@ -535,21 +586,71 @@ static uint64_t class_block(classic_encoder *e, const profdata_object *o)
 	return 0;
 }
 
-/* Write an object whose references are known or decodable now. */
-static int write_object(classic_encoder *e, const profdata_object *o)
+/*
+ * The references to write for object `o` of class `c` (NULL: none known)
+ * into *refs and *nrefs, and the nulls only counted; `name_kind` is the kind
+ * its name says. 0 or an error.
+ */
+static int object_refs(classic_encoder *e, const profdata_object *o, const enc_class *c, int name_kind,
+                       const uint64_t **refs, size_t *nrefs, uint64_t *nulls)
+{
+	unsigned ids = e->id_size ? e->id_size : 8;
+	pd_jvm_refs sink = { NULL, 0, e->style == PD_CLASSIC_JDMPVIEW, 0, 0 };
+	int rc;
+	if (o->refs && o->nrefs && e->style != PD_CLASSIC_CLASSBLOCK && name_kind == PROFDATA_OBJECT_PRIM_ARRAY) {
+		/* A primitive array holds no references: written, they would read as the
+		 * class-block variant. So for any object written under a primitive array's
+		 * name (a class a damaged dump named "[C"), whatever its kind in the model. */
+		e->prim_refs += o->nrefs;
+		return 0;
+	}
+	if (o->refs) {
+		*refs = o->refs;
+		*nrefs = o->nrefs;
+		return 0;
+	}
+	if (!o->data || (o->kind != PROFDATA_OBJECT_ARRAY && o->kind != PROFDATA_OBJECT_INSTANCE))
+		return 0;
+	if (o->kind == PROFDATA_OBJECT_INSTANCE && !(c && c->layout_state == 1)) {
+		e->no_layout++;
+		return 0;
+	}
+	if ((rc = need_refs(e, o->kind == PROFDATA_OBJECT_ARRAY ? (size_t)(o->data_len / ids) : c->nref_offs)) < 0)
+		return rc;
+	sink.out = e->refs;
+	sink.cap = e->refs_cap;
+	if (o->kind == PROFDATA_OBJECT_ARRAY)
+		pd_jvm_array_refs(o->data, o->data_len, ids, &sink);
+	else
+		pd_jvm_instance_refs(o->data, o->data_len, ids, c->ref_offs, c->nref_offs, &sink);
+	*refs = e->refs;
+	*nrefs = sink.n;
+	*nulls = sink.nulls;
+	return 0;
+}
+
+/* VisualVM's shallow size of `o`, as profdata_profile_object_size() gives it (jvm/jvm.h). */
+static uint64_t object_size(classic_encoder *e, const profdata_object *o, const enc_class *c)
+{
+	const pd_jvm_sizes *sz = sizes(e);
+	if (o->kind != PROFDATA_OBJECT_INSTANCE)
+		return pd_jvm_array_size(sz, o->kind, o->elem_type, o->length);
+	if (c && c->layout_state == 1)
+		return pd_jvm_instance_size(sz, 1, c->prim_bytes, c->nref_offs, c->instance_size, o->length);
+	return pd_jvm_instance_size(sz, 0, 0, 0, 0, o->length);
+}
+
+/* Write an object whose references are known or decodable now; `c` is its class, NULL when unknown. */
+static int write_object(classic_encoder *e, const profdata_object *o, const enc_class *c)
 {
 	char buf[48];
 	const char *name;
 	size_t name_len, nrefs = 0;
 	const uint64_t *refs = NULL;
 	uint64_t size = o->size, nulls = 0;
-	unsigned ids = e->id_size ? e->id_size : 8;
-	size_t ci = 0;
-	uint8_t elem;
-	int has_class = find_class(e, o->class_id, &ci);
-	int rc;
+	int kind, rc;
 
-	if (o->kind == PROFDATA_OBJECT_PRIM_ARRAY && (!has_class || !e->classes[ci].name)) {
+	if (o->kind == PROFDATA_OBJECT_PRIM_ARRAY && (!c || !c->name)) {
 		buf[0] = '[';
 		buf[1] = pd_classic_type_letter(o->elem_type);
 		if (!buf[1])
@@ -557,61 +658,20 @@ static int write_object(classic_encoder *e, const profdata_object *o)
 		buf[2] = 0;
 		name = buf;
 		name_len = 2;
+		kind = PROFDATA_OBJECT_PRIM_ARRAY;
 	} else {
-		name = class_name(e, o->class_id, &name_len, buf, sizeof buf);
+		name = class_name(e, c, o->class_id, &name_len, buf, sizeof buf);
+		kind = c && c->name ? c->name_kind : PROFDATA_OBJECT_INSTANCE; /* "unknown/0x..." */
 	}
-
-	if (o->refs && o->nrefs && e->style != PD_CLASSIC_CLASSBLOCK &&
-	    pd_classic_type_kind(name, name_len, &elem) == PROFDATA_OBJECT_PRIM_ARRAY) {
-		/* A primitive array holds no references: written, they would read as the
-		 * class-block variant. So for any object written under a primitive array's
-		 * name (a class a damaged dump named "[C"), whatever its kind in the model. */
-		e->prim_refs += o->nrefs;
-	} else if (o->refs) {
-		refs = o->refs;
-		nrefs = o->nrefs;
-	} else if (o->data && o->kind == PROFDATA_OBJECT_ARRAY) {
-		if ((rc = need_refs(e, (size_t)(o->data_len / ids))) < 0)
-			return rc;
-		pd_jvm_refs sink = { e->refs, e->refs_cap, e->style == PD_CLASSIC_JDMPVIEW, 0, 0 };
-		pd_jvm_array_refs(o->data, o->data_len, ids, &sink);
-		refs = e->refs;
-		nrefs = sink.n;
-		nulls = sink.nulls;
-	} else if (o->data && o->kind == PROFDATA_OBJECT_INSTANCE && has_class && e->classes[ci].layout_state == 1) {
-		const enc_class *c = &e->classes[ci];
-		if ((rc = need_refs(e, c->nref_offs)) < 0)
-			return rc;
-		pd_jvm_refs sink = { e->refs, e->refs_cap, e->style == PD_CLASSIC_JDMPVIEW, 0, 0 };
-		pd_jvm_instance_refs(o->data, o->data_len, ids, c->ref_offs, c->nref_offs, &sink);
-		refs = e->refs;
-		nrefs = sink.n;
-		nulls = sink.nulls;
-	} else if (o->data && o->kind == PROFDATA_OBJECT_INSTANCE) {
-		e->no_layout++;
-	}
-
-	if (!size) {
-		/* VisualVM's shallow size, as profdata_profile_object_size() gives it (jvm/jvm.h) */
-		pd_jvm_sizes sz;
-		pd_jvm_decide(ids, &e->hints, &sz);
-		if (o->kind == PROFDATA_OBJECT_INSTANCE) {
-			const enc_class *c = has_class && e->classes[ci].layout_state == 1 ? &e->classes[ci] : NULL;
-			size = c ? pd_jvm_instance_size(&sz, 1, c->prim_bytes, c->nref_offs,
-			                                c->instance_size, o->length)
-			         : pd_jvm_instance_size(&sz, 0, 0, 0, 0, o->length);
-		} else {
-			size = pd_jvm_array_size(&sz, o->kind, o->elem_type, o->length);
-		}
-	}
-
-	{
-		/* counted as a reader of the name will count it */
-		switch (pd_classic_type_kind(name, name_len, &elem)) {
-		case PROFDATA_OBJECT_INSTANCE: e->cnt.objects++; break;
-		case PROFDATA_OBJECT_ARRAY: e->cnt.arrays++; break;
-		default: e->cnt.prims++; break;
-		}
+	if ((rc = object_refs(e, o, c, kind, &refs, &nrefs, &nulls)) < 0)
+		return rc;
+	if (!size)
+		size = object_size(e, o, c);
+	/* counted as a reader of the name will count it */
+	switch (kind) {
+	case PROFDATA_OBJECT_INSTANCE: e->cnt.objects++; break;
+	case PROFDATA_OBJECT_ARRAY: e->cnt.arrays++; break;
+	default: e->cnt.prims++; break;
 	}
 	e->cnt.hidden += nulls;
 	return write_record(e, 0, o->id, size, name, name_len, refs, nrefs,
@@ -643,19 +703,29 @@ static int hold(classic_encoder *e, const profdata_object *o)
 static int do_object(void *payload, const profdata_object *o)
 {
 	classic_encoder *e = payload;
-	size_t ci;
+	size_t ci = 0;
+	int has_class;
 	if (!e->in_dump)
 		return 0;
-	if (!o->refs && o->data && o->kind == PROFDATA_OBJECT_INSTANCE && find_class(e, o->class_id, &ci)) {
-		int st = layout(e, ci);
-		if (st < 0 && st != PROFDATA_EFORMAT)
-			return st;
-		if (st == 0)
-			return hold(e, o);
-	} else if (!o->refs && o->data && o->kind == PROFDATA_OBJECT_INSTANCE) {
-		return hold(e, o); /* its class may be dumped later in this dump */
+	if (o->class_id && o->class_id == e->last_class_id) {
+		ci = e->last_ci;
+		has_class = 1;
+	} else if ((has_class = find_class(e, o->class_id, &ci)) != 0) {
+		e->last_class_id = o->class_id;
+		e->last_ci = ci;
 	}
-	return write_object(e, o);
+	if (!o->refs && o->data && o->kind == PROFDATA_OBJECT_INSTANCE) {
+		if (!has_class)
+			return hold(e, o); /* its class may be dumped later in this dump */
+		if (e->classes[ci].layout_state != 1) {
+			int st = layout(e, ci);
+			if (st < 0 && st != PROFDATA_EFORMAT)
+				return st;
+			if (st == 0)
+				return hold(e, o);
+		}
+	}
+	return write_object(e, o, has_class ? &e->classes[ci] : NULL);
 }
 
 static int on_root(void *payload, const profdata_root *r)
@@ -777,12 +847,13 @@ static int flush_held(classic_encoder *e)
 	for (i = 0; i < e->nheld; i++) {
 		profdata_object o = e->held[i].o;
 		o.data = e->held_bytes + e->held[i].data_off;
-		if (find_class(e, o.class_id, &ci)) {
+		int has_class = find_class(e, o.class_id, &ci);
+		if (has_class) {
 			int st = layout(e, ci);
 			if (st < 0 && st != PROFDATA_EFORMAT)
 				return st;
 		}
-		if ((rc = write_object(e, &o)) < 0)
+		if ((rc = write_object(e, &o, has_class ? &e->classes[ci] : NULL)) < 0)
 			return rc;
 	}
 	e->nheld = 0;
@@ -848,17 +919,12 @@ static int write_class(classic_encoder *e, const enc_cls_rec *r)
 {
 	char buf[48];
 	size_t name_len, nrefs = r->nrefs, k;
-	const char *name = class_name(e, e->classes[r->ci].id, &name_len, buf, sizeof buf);
-	unsigned ids = e->id_size ? e->id_size : 8;
+	const char *name = class_name(e, &e->classes[r->ci], e->classes[r->ci].id, &name_len, buf, sizeof buf);
 	const uint64_t *refs = e->cpool ? e->cpool + r->refs_off : NULL;
 	uint64_t size = r->size;
 	int rc;
-	if (!size) {
-		/* a class object: a header and its static fields (jvm/jvm.h) */
-		pd_jvm_sizes sz;
-		pd_jvm_decide(ids, &e->hints, &sz);
-		size = pd_jvm_class_size(&sz, r->statics_bytes, r->derived ? r->nrefs : 0);
-	}
+	if (!size) /* a class object: a header and its static fields (jvm/jvm.h) */
+		size = pd_jvm_class_size(sizes(e), r->statics_bytes, r->derived ? r->nrefs : 0);
 	e->cnt.classes++;
 	if (r->derived && e->style != PD_CLASSIC_JDMPVIEW) {
 		/* null statics are counted, not printed */
