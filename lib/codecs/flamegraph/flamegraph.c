@@ -308,7 +308,7 @@ static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w,
 		rc = pd_call_tree_build_sites(p, sw.set.sites, &sw.tree, pd_out_diag(w), "flamegraph");
 	} else {
 		sw.unit = pd_sample_unit(p, (size_t)sw.set.value_index, &sw.unit_len);
-		rc = pd_flamegraph_visible_tree(p, (size_t)sw.set.value_index, (double)(sw.set.width - 2 * XPAD),
+		rc = pd_call_tree_build_visible(p, (size_t)sw.set.value_index, (double)(sw.set.width - 2 * XPAD),
 		                                sw.set.min_width, &sw.tree, pd_out_diag(w), "flamegraph");
 	}
 	if (rc == 0)
