@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/samples.h"
+#include "util/numtext.h"
 
 /* Replace the characters that would break a folded line in b from `start` on. */
 static void clean_from(pd_strbuf *b, size_t start)
@@ -52,6 +53,17 @@ static int kernel_address(uint64_t address)
 	return address >= 0xffff800000000000ULL;
 }
 
+/* "0x" and the address in lower-case hex, as pprof names a frame without a function; 0 or PROFDATA_ENOMEM. */
+static int add_address(pd_strbuf *names, uint64_t address)
+{
+	unsigned char num[18] = { '0', 'x' };
+	size_t n = pd_put_hex(num + 2, address, 1);
+	/* numtext writes upper case: the 0x20 bit lowers A-F and leaves the digits as they are */
+	for (size_t i = 2; i < 2 + n; i++)
+		num[i] |= 0x20;
+	return pd_strbuf_add(names, (const char *)num, 2 + n);
+}
+
 static int render_frame_name(const profdata_profile *p, const profdata_frame *fr, pd_strbuf *names,
                              unsigned char *kind)
 {
@@ -66,10 +78,8 @@ static int render_frame_name(const profdata_profile *p, const profdata_frame *fr
 		return 0;
 	}
 	if (fr->has_address) {
-		char num[32];
-		int n = snprintf(num, sizeof num, "0x%" PRIx64, fr->address);
 		*kind = (unsigned char)(kernel_address(fr->address) ? PD_FRAME_KERNEL : PD_FRAME_NATIVE);
-		return pd_strbuf_add(names, num, (size_t)n);
+		return add_address(names, fr->address);
 	}
 	*kind = PD_FRAME_UNKNOWN;
 	return pd_strbuf_add(names, "[unknown]", 9);

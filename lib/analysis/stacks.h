@@ -107,6 +107,16 @@ typedef struct pd_call_tree {
  */
 int pd_call_tree_build(const profdata_profile *p, size_t value_index, pd_call_tree *t, pd_diag *diag,
                        const char *format);
+/*
+ * The call tree of value `value_index` as far as a picture `px_width`
+ * pixels wide, drawing frames at least `min_width` pixels wide, shows it
+ * (call_tree_visible.c): every node pd_call_tree_build() would make that
+ * is drawn or a child of a drawn node, with the same names, kinds, totals
+ * and offsets, and `order` by parent then name. 0, or an error said in
+ * `diag`.
+ */
+int pd_call_tree_build_visible(const profdata_profile *p, size_t value_index, double px_width, double min_width,
+                                pd_call_tree *t, pd_diag *diag, const char *format);
 void pd_call_tree_free(pd_call_tree *t);
 
 /* Which value of HPROF ALLOC SITES a tree of allocations weighs. */

@@ -12,6 +12,7 @@
  * these. See doc/formats-flamegraph.md.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "codecs/flamegraph/flamegraph.h"
 #include "transform/transform.h"
 #include "util/hashmap.h"
+#include "util/numtext.h"
 
 extern const struct profdata_format pd_format_flamegraph;
 
@@ -110,19 +112,56 @@ static void add_escaped(svg_writer *sw, const char *s, size_t n)
 	pd_outbuf_add(&sw->out, s + from, n - from);
 }
 
+/* v in decimal, '-' first when negative. */
+static void add_int(svg_writer *sw, int64_t v)
+{
+	unsigned char b[PD_DEC_MAX + 1];
+	size_t neg = v < 0;
+	b[0] = '-';
+	size_t n = pd_put_dec(b + neg, neg ? 0 - (uint64_t)v : (uint64_t)v);
+	pd_outbuf_add(&sw->out, (const char *)b, neg + n);
+}
+
+/*
+ * v as printf's "%.Nf" writes it (N = `decimals`, 1 or 2), without
+ * printf: a frame writes five such numbers. printf rounds v's exact
+ * binary value half to even; v * 10^N is off from that value by far less
+ * than 1e-6 below 1e9, so it rounds the same unless it lies that close to
+ * a half, and then (rarely) printf decides.
+ */
+static void add_fixed(svg_writer *sw, double v, int decimals)
+{
+	double scale = decimals == 1 ? 10 : 100, t = v * scale;
+	double whole = floor(t), frac = t - whole;
+	if (!(t >= 0 && t < 1e9) || signbit(v) || fabs(frac - 0.5) < 1e-6) {
+		pd_outbuf_printf(&sw->out, "%.*f", decimals, v);
+		return;
+	}
+	uint64_t r = (uint64_t)whole + (frac > 0.5);
+	unsigned char b[PD_DEC_MAX + 4];
+	size_t n = pd_put_dec(b, r / (uint64_t)scale);
+	b[n++] = '.';
+	uint64_t rest = r % (uint64_t)scale;
+	if (decimals == 2)
+		b[n++] = (unsigned char)('0' + rest / 10);
+	b[n++] = (unsigned char)('0' + rest % 10);
+	pd_outbuf_add(&sw->out, (const char *)b, n);
+}
+
 /* 1234567 as "1,234,567", as flamegraph.pl writes counts. */
 static void add_grouped(svg_writer *sw, int64_t v)
 {
-	char digits[32], out[48];
-	int n = snprintf(digits, sizeof digits, "%" PRId64, v), k = 0;
-	int lead = digits[0] == '-';
-	for (int i = 0; i < n; i++) {
-		int left = n - i;
-		out[k++] = digits[i];
-		if (i >= lead && left > 1 && (left - 1) % 3 == 0)
+	unsigned char digits[PD_DEC_MAX];
+	char out[48];
+	size_t n = pd_put_dec(digits, v < 0 ? 0 - (uint64_t)v : (uint64_t)v), k = 0;
+	if (v < 0)
+		out[k++] = '-';
+	for (size_t i = 0; i < n; i++) {
+		out[k++] = (char)digits[i];
+		if (n - i > 1 && (n - i - 1) % 3 == 0)
 			out[k++] = ',';
 	}
-	pd_outbuf_add(&sw->out, out, (size_t)k);
+	pd_outbuf_add(&sw->out, out, k);
 }
 
 /* Deterministic by name: the same function has the same colour in every graph, its kind sets the hue. */
@@ -199,17 +238,39 @@ static void write_frame(svg_writer *sw, const pd_call_node *n, double height)
 	                           : height - BOTTOM_PAD - (double)(n->depth + 1) * FRAME_HEIGHT;
 	int r, g, b;
 	frame_colour(name, len, n->name == PD_CALL_ROOT ? PD_FRAME_NATIVE : n->kind, &r, &g, &b);
-	pd_outbuf_printf(&sw->out, "<g class=\"f\" fg:x=\"%" PRId64 "\" fg:w=\"%" PRId64 "\" fg:d=\"%" PRIu32 "\"><title>", n->x,
-	     n->total, n->depth);
+	pd_outbuf_str(&sw->out, "<g class=\"f\" fg:x=\"");
+	add_int(sw, n->x);
+	pd_outbuf_str(&sw->out, "\" fg:w=\"");
+	add_int(sw, n->total);
+	pd_outbuf_str(&sw->out, "\" fg:d=\"");
+	add_int(sw, n->depth);
+	pd_outbuf_str(&sw->out, "\"><title>");
 	add_escaped(sw, name, len);
 	pd_outbuf_str(&sw->out, " (");
 	add_grouped(sw, n->total);
 	pd_outbuf_str(&sw->out, " ");
 	add_escaped(sw, sw->unit, sw->unit_len);
-	pd_outbuf_printf(&sw->out, ", %.2f%%)</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" "
-	     "rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
-	     100.0 * (double)n->total / (double)sw->tree.nodes[0].total, x, y, w, FRAME_HEIGHT - 1, r, g, b, x + 3,
-	     y + FRAME_HEIGHT - 5);
+	pd_outbuf_str(&sw->out, ", ");
+	add_fixed(sw, 100.0 * (double)n->total / (double)sw->tree.nodes[0].total, 2);
+	pd_outbuf_str(&sw->out, "%)</title><rect x=\"");
+	add_fixed(sw, x, 2);
+	pd_outbuf_str(&sw->out, "\" y=\"");
+	add_fixed(sw, y, 1);
+	pd_outbuf_str(&sw->out, "\" width=\"");
+	add_fixed(sw, w, 2);
+	pd_outbuf_str(&sw->out, "\" height=\"");
+	add_int(sw, FRAME_HEIGHT - 1);
+	pd_outbuf_str(&sw->out, "\" fill=\"rgb(");
+	add_int(sw, r);
+	pd_outbuf_str(&sw->out, ",");
+	add_int(sw, g);
+	pd_outbuf_str(&sw->out, ",");
+	add_int(sw, b);
+	pd_outbuf_str(&sw->out, ")\" rx=\"2\" ry=\"2\"/><text x=\"");
+	add_fixed(sw, x + 3, 2);
+	pd_outbuf_str(&sw->out, "\" y=\"");
+	add_fixed(sw, y + FRAME_HEIGHT - 5, 1);
+	pd_outbuf_str(&sw->out, "\">");
 	write_label(sw, name, len, w);
 	pd_outbuf_str(&sw->out, "</text></g>\n");
 }
@@ -308,7 +369,7 @@ static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w,
 		rc = pd_call_tree_build_sites(p, sw.set.sites, &sw.tree, pd_out_diag(w), "flamegraph");
 	} else {
 		sw.unit = pd_sample_unit(p, (size_t)sw.set.value_index, &sw.unit_len);
-		rc = pd_flamegraph_visible_tree(p, (size_t)sw.set.value_index, (double)(sw.set.width - 2 * XPAD),
+		rc = pd_call_tree_build_visible(p, (size_t)sw.set.value_index, (double)(sw.set.width - 2 * XPAD),
 		                                sw.set.min_width, &sw.tree, pd_out_diag(w), "flamegraph");
 	}
 	if (rc == 0)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The call tree as far as a picture shows it (flamegraph.h). A flame graph
+ * The call tree as far as a picture shows it (stacks.h). A flame graph
  * draws the frames at least a minimum width wide and counts, without
  * drawing, the children of drawn frames that are narrower; nothing below
  * those matters. Building only that much, top down, costs a pass over the
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codecs/flamegraph/flamegraph.h"
+#include "analysis/stacks.h"
 
 typedef struct visible_builder {
 	const profdata_profile *p;
@@ -261,8 +261,8 @@ static int start_tree(visible_builder *vb, double px_width, uint32_t **stacks, s
 	return 0;
 }
 
-int pd_flamegraph_visible_tree(const profdata_profile *p, size_t value_index, double px_width, double min_width,
-                               pd_call_tree *t, pd_diag *diag, const char *format)
+int pd_call_tree_build_visible(const profdata_profile *p, size_t value_index, double px_width, double min_width,
+                                pd_call_tree *t, pd_diag *diag, const char *format)
 {
 	visible_builder vb;
 	uint32_t *stacks = NULL;
