@@ -53,6 +53,16 @@ static const tool_command command_table[] = {
 	  "temporary file beside it and renamed when whole: an interrupted or failed conversion leaves OUT as "
 	  "it was. A file replaced keeps its mode; a new one is no more readable than IN; a read-only OUT "
 	  "needs --force; a link is followed; a device or FIFO is written through." },
+	{ "merge", cmd_merge, READING | OPTION_BIT(OPT_OUTPUT) | OPTION_BIT(OPT_TO) | OPTION_BIT(OPT_OPTION) |
+	                      OPTION_BIT(OPT_GZIP) | OPTION_BIT(OPT_FORCE) | OPTION_BIT(OPT_SYMBOLIZE) |
+	                      OPTION_BIT(OPT_SYSROOT) | OPTION_BIT(OPT_DEBUG_DIR),
+	  { { "IN", "a profile of samples, any format this build reads; give as many as you merge", COMPLETE_FILE } },
+	  1, "merge profiles of samples into one, as pprof merges them",
+	  "Adds the samples of every IN, one input at a time, into one profile written to --output (its format "
+	  "from --to or OUT's ending): samples with equal stacks and labels summed, functions, frames and "
+	  "mappings kept once, the sample types every input has, the largest period. Memory grows with the "
+	  "distinct stacks, not with the number or size of the inputs. Inputs of different formats mix "
+	  "(pprof, gperftools, HPROF CPU samples).", 0, 0, 1 },
 	{ "check", cmd_check, READING, { FILE_OPERAND }, 1,
 	  "validate strictly: exit 0 valid, 1 invalid",
 	  "Reads FILE strictly and builds the model: exit 0 when it is valid, 1 with the file, the byte (and "
@@ -118,7 +128,7 @@ int command_check(const tool_args *a)
 	const tool_command *c = a->command;
 	char names[64];
 	operand_names(c, names, sizeof names);
-	if (a->operands > command_operand_count(c))
+	if (a->operands > command_operand_count(c) && !c->variadic)
 		return usage_error(c, "%s takes %s; '%s' is one too many", c->name, names,
 		                   a->operand[command_operand_count(c)]);
 	if (a->operands < c->required)

@@ -74,6 +74,9 @@ static const tool_option option_table[OPT_COUNT_] = {
 	[OPT_DEBUG_DIR] = { .name = "--debug-dir", .value = "DIR", .wants = VALUE_REQUIRED, .kind = VALUE_TEXT,
 	                    .field = FIELD(debug_dir), .complete = COMPLETE_DIR,
 	                    .help = "look for separate debug files in DIR first" },
+	[OPT_OUTPUT] = { .name = "--output", .short_name = 'o', .value = "OUT", .wants = VALUE_REQUIRED,
+	                 .kind = VALUE_TEXT, .field = FIELD(output), .complete = COMPLETE_FILE,
+	                 .help = "the output file ('-' standard output); its ending names the format unless --to does" },
 };
 
 const tool_option *option_at(option_id id)
@@ -255,6 +258,7 @@ static void set_initial_values(tool_args *a)
 static int take_operand(tool_args *a, const char *word)
 {
 	if (a->command) {
+		a->operand_all[a->operands] = word;
 		if (a->operands < OPERANDS_KEPT)
 			a->operand[a->operands] = word;
 		a->operands++;
@@ -273,6 +277,10 @@ int options_parse(tool_args *a, int argc, char **argv)
 {
 	int only_operands = 0;
 	set_initial_values(a);
+	if (!(a->operand_all = calloc((size_t)argc + 1, sizeof(*a->operand_all)))) {
+		fprintf(stderr, "profdata: out of memory\n");
+		return EXIT_INVALID;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *word = argv[i];
 		int e = 0;
@@ -291,4 +299,10 @@ int options_parse(tool_args *a, int argc, char **argv)
 		}
 	}
 	return 0;
+}
+
+void options_free(tool_args *a)
+{
+	free(a->operand_all);
+	a->operand_all = NULL;
 }
