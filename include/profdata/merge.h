@@ -48,6 +48,15 @@ PROFDATA_EXPERIMENTAL_API const profdata_events *profdata_merge_events(void);
 /* Add the samples of `p` (replayed into profdata_merge_events()): 0 or an error, its message on `m`. */
 PROFDATA_EXPERIMENTAL_API int profdata_merge_add(profdata_merge *m, const profdata_profile *p);
 
+/*
+ * Multiply the values of the inputs added from now on by `factors`, one per
+ * sample type of the input in its order (types past `n` by 1), rounding
+ * half away from zero as pprof's ScaleN does; n 0 restores 1. A diff adds
+ * NEW, then its base with -1 (go tool pprof -diff_base), or with -(NEW's
+ * total / BASE's total) per type (-normalize). Copied. 0 or PROFDATA_ENOMEM.
+ */
+PROFDATA_EXPERIMENTAL_API int profdata_merge_set_scale(profdata_merge *m, const double *factors, size_t n);
+
 /* How many inputs have been added. */
 PROFDATA_EXPERIMENTAL_API size_t profdata_merge_inputs(const profdata_merge *m);
 

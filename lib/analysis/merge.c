@@ -55,6 +55,8 @@ struct profdata_merge {
 	uint64_t time_nanos, duration_nanos;
 	int has_time, has_duration;
 	size_t ninputs;
+	double *scale;               /* profdata_merge_set_scale(): per input sample type */
+	size_t nscale;
 	merge_input in;
 };
 
@@ -93,6 +95,7 @@ void profdata_merge_free(profdata_merge *m)
 		pd_intern_free(tables[i]);
 	free(m->values);
 	free(m->types);
+	free(m->scale);
 	pd_diag_free(&m->diag);
 	free(m);
 }
@@ -113,7 +116,7 @@ static int oom(profdata_merge *m)
 /* Intern `key` in `t`: its index + 1 in *id, or PROFDATA_ENOMEM said on the merge. */
 static int put_key(profdata_merge *m, pd_intern *t, const void *key, size_t len, uint32_t *id)
 {
-	uint32_t ix;
+	uint32_t ix = 0;
 	if (pd_intern_put(t, key, len, &ix) < 0)
 		return oom(m);
 	*id = ix + 1;
@@ -123,7 +126,7 @@ static int put_key(profdata_merge *m, pd_intern *t, const void *key, size_t len,
 /* Intern the row `key` of an input in `t`, and map the input's `id` for it to the merge's. 0 or PROFDATA_ENOMEM. */
 static int put_row(profdata_merge *m, pd_intern *t, const void *key, size_t len, pd_map *ids, uint64_t id)
 {
-	uint32_t ix;
+	uint32_t ix = 0;
 	if (put_key(m, t, key, len, &ix) < 0 || pd_map_put(ids, id, ix) < 0)
 		return oom(m);
 	return 0;
@@ -248,7 +251,7 @@ static int on_mapping(void *payload, const profdata_mapping *mp)
 {
 	profdata_merge *m = payload;
 	profdata_mapping key;
-	uint32_t ix;
+	uint32_t ix = 0;
 	memset(&key, 0, sizeof key);
 	key.start = mp->start;
 	key.limit = mp->limit;
@@ -390,11 +393,33 @@ static int on_sample_labels(void *payload, const profdata_sample_labels *l)
 	return put_key(m, &m->label_sets, in->labels_scratch, l->nlabels * sizeof(profdata_label), &in->labels);
 }
 
+int profdata_merge_set_scale(profdata_merge *m, const double *factors, size_t n)
+{
+	double *copy = n ? malloc(n * sizeof(double)) : NULL;
+	if (n && !copy)
+		return oom(m);
+	if (n)
+		memcpy(copy, factors, n * sizeof(double));
+	free(m->scale);
+	m->scale = copy;
+	m->nscale = n;
+	return 0;
+}
+
+/* Value `k` of an input's sample, scaled. */
+static int64_t scaled(const profdata_merge *m, size_t k, int64_t v)
+{
+	if (k >= m->nscale || m->scale[k] == 1.0)
+		return v;
+	double x = (double)v * m->scale[k];
+	return (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
+}
+
 static int on_sample(void *payload, const profdata_sample *s)
 {
 	profdata_merge *m = payload;
 	merge_input *in = &m->in;
-	uint32_t key[2], ix;
+	uint32_t key[2], ix = 0;
 	if (!in->settled && settle_types(m) < 0)
 		return m->diag.err.code;
 	key[0] = pd_map_get(&in->stacks, s->stack_serial);
@@ -413,7 +438,7 @@ static int on_sample(void *payload, const profdata_sample *s)
 	int64_t *sum = &m->values[(ix - 1) * m->ntypes];
 	for (size_t k = 0; k < in->ntypes; k++)
 		if (in->to_merged[k] >= 0)
-			sum[in->to_merged[k]] += k < s->nvalues ? s->values[k] : s->nvalues == 0;
+			sum[in->to_merged[k]] += scaled(m, k, k < s->nvalues ? s->values[k] : s->nvalues == 0);
 	return 0;
 }
 

@@ -63,6 +63,14 @@ static const tool_command command_table[] = {
 	  "mappings kept once, the sample types every input has, the largest period. Memory grows with the "
 	  "distinct stacks, not with the number or size of the inputs. Inputs of different formats mix "
 	  "(pprof, gperftools, HPROF CPU samples).", 0, 0, 1 },
+	{ "diff", cmd_diff, READING | OPTION_BIT(OPT_OUTPUT) | OPTION_BIT(OPT_TO) | OPTION_BIT(OPT_OPTION) |
+	                    OPTION_BIT(OPT_GZIP) | OPTION_BIT(OPT_FORCE) | OPTION_BIT(OPT_NORMALIZE),
+	  { { "BASE", "the profile before", COMPLETE_FILE }, { "NEW", "the profile after", COMPLETE_FILE } },
+	  2, "a profile of NEW minus BASE, as go tool pprof -diff_base shows it",
+	  "Writes to --output a profile whose values are NEW's minus BASE's, stack by stack (what go tool "
+	  "pprof -diff_base=BASE NEW shows; a stack BASE has alone is negative). With --normalize, BASE is "
+	  "first scaled to NEW's total, per sample type, as pprof -normalize scales it. Profiles of samples "
+	  "only: heap dumps are refused." },
 	{ "check", cmd_check, READING, { FILE_OPERAND }, 1,
 	  "validate strictly: exit 0 valid, 1 invalid",
 	  "Reads FILE strictly and builds the model: exit 0 when it is valid, 1 with the file, the byte (and "

@@ -59,6 +59,7 @@ int cmd_path(const tool_args *a);
 int cmd_histo_retained(const tool_args *a);
 int cmd_convert(const tool_args *a);
 int cmd_merge(const tool_args *a);
+int cmd_diff(const tool_args *a);
 int cmd_help(const tool_args *a);
 int cmd_complete(const tool_args *a);
 

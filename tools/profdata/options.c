@@ -77,6 +77,8 @@ static const tool_option option_table[OPT_COUNT_] = {
 	[OPT_OUTPUT] = { .name = "--output", .short_name = 'o', .value = "OUT", .wants = VALUE_REQUIRED,
 	                 .kind = VALUE_TEXT, .field = FIELD(output), .complete = COMPLETE_FILE,
 	                 .help = "the output file ('-' standard output); its ending names the format unless --to does" },
+	[OPT_NORMALIZE] = { .name = "--normalize", .kind = VALUE_NONE, .field = FIELD(normalize),
+	                    .help = "diff: scale BASE to NEW's total first, per sample type, as pprof -normalize" },
 };
 
 const tool_option *option_at(option_id id)

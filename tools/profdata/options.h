@@ -37,6 +37,7 @@ typedef enum option_id {
 	OPT_SYSROOT,
 	OPT_DEBUG_DIR,
 	OPT_OUTPUT,
+	OPT_NORMALIZE,
 	OPT_COUNT_
 } option_id;
 
@@ -90,7 +91,7 @@ typedef struct tool_args {
 	char **rest;           /* a raw command's words, after its name */
 	int rest_count;
 	unsigned long given;   /* OPTION_BIT(id) of every option given */
-	int help, version, quiet, json, strict, via_model, force, retained, lines, files;
+	int help, version, quiet, json, strict, via_model, force, retained, lines, files, normalize;
 	const char *from, *to, *symbolize, *sysroot, *debug_dir, *sample_type, *output;
 	long gzip, limit, dump;
 	char read_options[OPTION_LIST_SIZE];  /* "k=v,k=v" from --read-option */
