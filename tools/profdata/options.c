@@ -78,7 +78,16 @@ static const tool_option option_table[OPT_COUNT_] = {
 	                 .kind = VALUE_TEXT, .field = FIELD(output), .complete = COMPLETE_FILE,
 	                 .help = "the output file ('-' standard output); its ending names the format unless --to does" },
 	[OPT_NORMALIZE] = { .name = "--normalize", .kind = VALUE_NONE, .field = FIELD(normalize),
-	                    .help = "diff: scale BASE to NEW's total first, per sample type, as pprof -normalize" },
+	                    .help = "diff: scale NEW to BASE's total first, per sample type, as pprof -normalize" },
+	[OPT_FOCUS] = { .name = "--focus", .value = "RE", .wants = VALUE_REQUIRED, .kind = VALUE_TEXT, .field = FIELD(focus),
+	                .help = "keep only the samples with a frame matching RE (function, file or mapping; as pprof)" },
+	[OPT_IGNORE] = { .name = "--ignore", .value = "RE", .wants = VALUE_REQUIRED, .kind = VALUE_TEXT,
+	                 .field = FIELD(ignore), .help = "drop the samples with a frame matching RE (as pprof)" },
+	[OPT_HIDE] = { .name = "--hide", .value = "RE", .wants = VALUE_REQUIRED, .kind = VALUE_TEXT, .field = FIELD(hide),
+	               .help = "take the frames matching RE out of every stack (as pprof)" },
+	[OPT_PRUNE_FROM] = { .name = "--prune-from", .value = "RE", .wants = VALUE_REQUIRED, .kind = VALUE_TEXT,
+	                     .field = FIELD(prune_from),
+	                     .help = "drop what the innermost frame whose function matches RE calls (as pprof)" },
 };
 
 const tool_option *option_at(option_id id)

@@ -38,6 +38,10 @@ typedef enum option_id {
 	OPT_DEBUG_DIR,
 	OPT_OUTPUT,
 	OPT_NORMALIZE,
+	OPT_FOCUS,
+	OPT_IGNORE,
+	OPT_HIDE,
+	OPT_PRUNE_FROM,
 	OPT_COUNT_
 } option_id;
 
@@ -93,6 +97,7 @@ typedef struct tool_args {
 	unsigned long given;   /* OPTION_BIT(id) of every option given */
 	int help, version, quiet, json, strict, via_model, force, retained, lines, files, normalize;
 	const char *from, *to, *symbolize, *sysroot, *debug_dir, *sample_type, *output;
+	const char *focus, *ignore, *hide, *prune_from; /* pprof's filters, as read options */
 	long gzip, limit, dump;
 	char read_options[OPTION_LIST_SIZE];  /* "k=v,k=v" from --read-option */
 	char write_options[OPTION_LIST_SIZE]; /* from --option */
