@@ -12,7 +12,8 @@
  * Written: refs_to_payloads, for HPROF (objects that list their references
  * get payloads); trace_stacks, in front of every encoder that wants samples
  * (folded, pprof, gperftools, HPROF): traces become call stacks. Read:
- * symbolize, behind the gperftools decoder when symbolize=... asks.
+ * symbolize, behind the gperftools decoder when symbolize=... asks; filter
+ * (pprof's focus, ignore, hide, prune_from), behind every decoder.
  */
 #ifndef PD_TRANSFORM_H
 #define PD_TRANSFORM_H
