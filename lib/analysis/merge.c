@@ -369,7 +369,10 @@ static int settle_types(profdata_merge *m)
 	if (rc == 0 && !(in->to_merged = malloc(in->ntypes * sizeof(int32_t))))
 		return oom(m);
 	for (size_t k = 0; rc == 0 && k < in->ntypes; k++)
-		in->to_merged[k] = (int32_t)find_type(m->types, m->ntypes, &in->types[2 * k]);
+		if ((in->to_merged[k] = (int32_t)find_type(m->types, m->ntypes, &in->types[2 * k])) < 0)
+			pd_diag_warn(&m->diag, PROFDATA_EUNSUPPORTED, PD_NO_OFFSET, 0,
+			             "merge: sample type %s of input %zu left out: an input before it does not have it",
+			             pd_intern_str(&m->strings, in->types[2 * k] - 1, NULL), m->ninputs + 1);
 	return rc;
 }
 

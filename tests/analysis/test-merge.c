@@ -202,6 +202,23 @@ START_TEST(cpu_profiles_of_different_formats_mix)
 }
 END_TEST
 
+START_TEST(hprof_cpu_samples_mix_with_gperftools_on_their_common_type)
+{
+	profdata_merge *m;
+	profdata_profile *out;
+	ck_assert_int_eq(profdata_merge_new(&m), 0);
+	decode_into(m, "hprof/synthetic/agent-1.0.1-id4.hprof");
+	decode_into(m, "gperftools/cpu-100hz.prof");
+	ck_assert_int_eq(profdata_merge_profile(&out, m), 0);
+	/* HPROF counts samples only: gperftools' cpu time goes, said */
+	ck_assert_uint_eq(profdata_profile_count(out, PROFDATA_TABLE_SAMPLE_TYPES), 1);
+	ck_assert_uint_eq(profdata_merge_warning_count(m), 1);
+	ck_assert_ptr_nonnull(strstr(profdata_merge_warning(m, 0)->message, "sample type cpu of input 2 left out"));
+	profdata_profile_free(out);
+	profdata_merge_free(m);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("merge");
@@ -210,6 +227,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, merging_is_associative_and_commutative);
 	tcase_add_test(tc, sample_types_are_those_every_input_has);
 	tcase_add_test(tc, cpu_profiles_of_different_formats_mix);
+	tcase_add_test(tc, hprof_cpu_samples_mix_with_gperftools_on_their_common_type);
 	suite_add_tcase(s, tc);
 	return s;
 }
