@@ -166,14 +166,21 @@ START_TEST(sample_types_are_those_every_input_has)
 }
 END_TEST
 
-/* Decode `rel` (under tests/data) straight into `m`. */
-static void decode_into(profdata_merge *m, const char *rel)
+/* A merge of the files `first` and `second` (under tests/data), each decoded straight into it, as a model in *out. */
+static profdata_merge *decoded_pair(const char *first, const char *second, profdata_profile **out)
 {
+	const char *rel[] = { first, second };
 	char path[4096];
-	profdata_reader *r;
-	ck_assert_int_eq(profdata_reader_open_path(&r, test_data_path(path, sizeof path, rel)), 0);
-	ck_assert_int_eq(profdata_decode(r, NULL, profdata_merge_events(), m), 0);
-	profdata_reader_free(r);
+	profdata_merge *m;
+	ck_assert_int_eq(profdata_merge_new(&m), 0);
+	for (size_t i = 0; i < 2; i++) {
+		profdata_reader *r;
+		ck_assert_int_eq(profdata_reader_open_path(&r, test_data_path(path, sizeof path, rel[i])), 0);
+		ck_assert_int_eq(profdata_decode(r, NULL, profdata_merge_events(), m), 0);
+		profdata_reader_free(r);
+	}
+	ck_assert_int_eq(profdata_merge_profile(out, m), 0);
+	return m;
 }
 
 START_TEST(cpu_profiles_of_different_formats_mix)
@@ -184,12 +191,8 @@ START_TEST(cpu_profiles_of_different_formats_mix)
 	profdata_profile *go = test_read(test_data_path(path, sizeof path, "pprof/cpu.pb.gz"), NULL, PROFDATA_MODE_STRICT);
 	profdata_profile *gperf = test_read(test_data_path(path, sizeof path, "gperftools/cpu-100hz.prof"), NULL,
 	                                    PROFDATA_MODE_STRICT);
-	profdata_merge *m;
 	profdata_profile *out;
-	ck_assert_int_eq(profdata_merge_new(&m), 0);
-	decode_into(m, "pprof/cpu.pb.gz");
-	decode_into(m, "gperftools/cpu-100hz.prof");
-	ck_assert_int_eq(profdata_merge_profile(&out, m), 0);
+	profdata_merge *m = decoded_pair("pprof/cpu.pb.gz", "gperftools/cpu-100hz.prof", &out);
 	ck_assert_uint_eq(profdata_profile_count(out, PROFDATA_TABLE_SAMPLE_TYPES), 2);
 	ck_assert_uint_eq(test_total_count(out), test_total_count(go) + test_total_count(gperf));
 	/* gperftools' period of 10000 microseconds, in the first input's nanoseconds */
@@ -204,12 +207,8 @@ END_TEST
 
 START_TEST(hprof_cpu_samples_mix_with_gperftools_on_their_common_type)
 {
-	profdata_merge *m;
 	profdata_profile *out;
-	ck_assert_int_eq(profdata_merge_new(&m), 0);
-	decode_into(m, "hprof/synthetic/agent-1.0.1-id4.hprof");
-	decode_into(m, "gperftools/cpu-100hz.prof");
-	ck_assert_int_eq(profdata_merge_profile(&out, m), 0);
+	profdata_merge *m = decoded_pair("hprof/synthetic/agent-1.0.1-id4.hprof", "gperftools/cpu-100hz.prof", &out);
 	/* HPROF counts samples only: gperftools' cpu time goes, said */
 	ck_assert_uint_eq(profdata_profile_count(out, PROFDATA_TABLE_SAMPLE_TYPES), 1);
 	ck_assert_uint_eq(profdata_merge_warning_count(m), 1);
