@@ -12,6 +12,7 @@
  *   histogram.h  per-class instance counts and shallow sizes of heap dumps
  *   heap.h     dominator tree, retained sizes and paths to GC roots of heap dumps
  *   top.h      (experimental) flat and cumulative sums per function, as pprof -top
+ *   merge.h    (experimental) profiles of samples merged into one, as pprof merges them
  */
 #ifndef PROFDATA_PROFDATA_H
 #define PROFDATA_PROFDATA_H
@@ -25,5 +26,6 @@
 #include <profdata/histogram.h>
 #include <profdata/heap.h>
 #include <profdata/top.h>
+#include <profdata/merge.h>
 
 #endif

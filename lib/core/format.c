@@ -57,13 +57,20 @@ static int choose(profdata_reader *in, const profdata_read_options *opts, const 
 
 /*
  * decoder -> read transforms -> consumer: the transforms the format names
- * behind its decoder that the options ask for (symbolize=...) take its
- * events first; with none, the decoder calls the consumer directly.
+ * behind its decoder that the options ask for (symbolize=...), then the
+ * filters every format takes (focus=...), take its events first; with
+ * none, the decoder calls the consumer directly.
  */
 static int decode_through(const profdata_format *f, pd_decode_args *a)
 {
+	const pd_transform_desc *descs[16];
+	size_t n = 0;
+	for (; f->read_transforms && f->read_transforms[n] && n < 14; n++)
+		descs[n] = f->read_transforms[n];
+	descs[n++] = &pd_transform_filter;
+	descs[n] = NULL;
 	pd_transform_chain *chain;
-	int e = pd_transform_chain_new(&chain, f->read_transforms, a->ev, a->payload, pd_in_diag(a->in), a->opts);
+	int e = pd_transform_chain_new(&chain, descs, a->ev, a->payload, pd_in_diag(a->in), a->opts);
 	if (e < 0)
 		return e;
 	a->ev = pd_transform_chain_events(chain);
@@ -73,6 +80,17 @@ static int decode_through(const profdata_format *f, pd_decode_args *a)
 		e = pd_transform_chain_finish(chain);
 	pd_transform_chain_free(chain);
 	return e;
+}
+
+/* The format's read options and the filters' (pd_filter_options), into `known` (room for 32, NULL-terminated). */
+static void read_option_keys(const profdata_format *f, const char **known)
+{
+	size_t n = 0;
+	for (size_t i = 0; f->read_options && f->read_options[i] && n < 27; i++)
+		known[n++] = f->read_options[i];
+	for (size_t i = 0; pd_filter_options[i]; i++)
+		known[n++] = pd_filter_options[i];
+	known[n] = NULL;
 }
 
 /*
@@ -89,7 +107,9 @@ static int run_decoder(const profdata_format *f, profdata_reader *in, const prof
 	if (e < 0)
 		return pd_in_error(in, e, PD_NO_OFFSET, "an events table without a version");
 	pd_options o;
-	if ((e = pd_options_parse(&o, opts ? opts->options : NULL, f->read_options, pd_in_diag(in))) < 0)
+	const char *known[32];
+	read_option_keys(f, known);
+	if ((e = pd_options_parse(&o, opts ? opts->options : NULL, known, pd_in_diag(in))) < 0)
 		return e;
 	int callback_rc = 0;
 	pd_decode_args a = {
@@ -102,7 +122,7 @@ static int run_decoder(const profdata_format *f, profdata_reader *in, const prof
 		.flags = flags,
 	};
 	pd_in_set_mode(in, a.mode);
-	e = f->read_transforms ? decode_through(f, &a) : f->decode(&a);
+	e = decode_through(f, &a);
 	pd_options_free(&o);
 	if (e != 0 && callback_rc < 0)
 		e = callback_rc;

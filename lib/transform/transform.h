@@ -12,7 +12,8 @@
  * Written: refs_to_payloads, for HPROF (objects that list their references
  * get payloads); trace_stacks, in front of every encoder that wants samples
  * (folded, pprof, gperftools, HPROF): traces become call stacks. Read:
- * symbolize, behind the gperftools decoder when symbolize=... asks.
+ * symbolize, behind the gperftools decoder when symbolize=... asks; filter
+ * (pprof's focus, ignore, hide, prune_from), behind every decoder.
  */
 #ifndef PD_TRANSFORM_H
 #define PD_TRANSFORM_H
@@ -91,6 +92,14 @@ int pd_symbolize_wanted(const pd_options *opts, pd_diag *diag);
 extern const pd_transform_desc *const pd_transforms_native[];
 /* Traces (methodEntry/Exit pairs) to call stacks and samples (trace_stacks.c). */
 extern const pd_transform_desc pd_transform_trace_stacks;
+/*
+ * pprof's filters of samples by frame name (filter.c): read options focus,
+ * ignore, hide, prune_from (pd_filter_options, NULL-terminated), which
+ * every format takes; the core puts it behind every decoder, after the
+ * format's own read transforms, when one of them is given.
+ */
+extern const pd_transform_desc pd_transform_filter;
+extern const char *const pd_filter_options[];
 /* The list of the formats that write samples and nothing else needs: trace_stacks alone. */
 extern const pd_transform_desc *const pd_transforms_samples[];
 

@@ -33,6 +33,21 @@ def vint(number, v):
     return varint(number << 3) + varint(v)
 
 
+def binary(rnd, nloc, nfunc, fname0):
+    """One mapping (its file string 6), `nloc` locations of `nfunc` functions
+    (their names from string `fname0` on, their file string 7), every tenth
+    location with an inlined call, drawn from `rnd`."""
+    body = bytearray(field(3, vint(1, 1) + vint(2, 0x400000) + vint(3, 0x4000000) + vint(5, 6) + vint(7, 1)))
+    for i in range(1, nloc + 1):
+        lines = field(4, vint(1, rnd.randrange(1, nfunc + 1)) + vint(2, rnd.randint(1, 900)))
+        if i % 10 == 0:
+            lines = field(4, vint(1, rnd.randrange(1, nfunc + 1)) + vint(2, rnd.randint(1, 900))) + lines
+        body += field(4, vint(1, i) + vint(2, 1) + vint(3, 0x400000 + 16 * i) + lines)
+    for i in range(1, nfunc + 1):
+        body += field(5, vint(1, i) + vint(2, fname0 + i - 1) + vint(3, fname0 + i - 1) + vint(4, 7))
+    return bytes(body)
+
+
 def main():
     out, n = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 500000
     rnd = random.Random(22)
@@ -52,14 +67,7 @@ def main():
         count = rnd.randint(1, 5)
         values = varint(count) + varint(count * 10000000)
         body += field(2, field(1, locs) + field(2, values) + labels[i % 16])
-    body += field(3, vint(1, 1) + vint(2, 0x400000) + vint(3, 0x4000000) + vint(5, 6) + vint(7, 1))
-    for i in range(1, nloc + 1):
-        lines = field(4, vint(1, rnd.randrange(1, nfunc + 1)) + vint(2, rnd.randint(1, 900)))
-        if i % 10 == 0:
-            lines = field(4, vint(1, rnd.randrange(1, nfunc + 1)) + vint(2, rnd.randint(1, 900))) + lines
-        body += field(4, vint(1, i) + vint(2, 1) + vint(3, 0x400000 + 16 * i) + lines)
-    for i in range(1, nfunc + 1):
-        body += field(5, vint(1, i) + vint(2, fname0 + i - 1) + vint(3, fname0 + i - 1) + vint(4, 7))
+    body += binary(rnd, nloc, nfunc, fname0)
     for s in strings:
         body += field(6, s.encode())
     body += vint(9, 1700000000000000000) + vint(10, 60000000000)
@@ -68,4 +76,5 @@ def main():
         f.write(body)
 
 
-main()
+if __name__ == "__main__":
+    main()

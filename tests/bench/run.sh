@@ -22,6 +22,9 @@
 #   classic    HPROF -> classic text (stdout), classic text -> histogram
 #   model symbolize tracexml
 #              the model's bytes per object, symbolization, XML traces
+#   pprof      pprof -> folded of a 500,000-sample profile (make-pprof.py)
+#              against `go tool pprof -raw`, and merge of 100 profiles of a
+#              fleet (gen-pprof-fleet.py) against `go tool pprof -proto`
 #
 # Inputs, made once when missing and kept under $PD_BENCH_DIR (default /tmp):
 # profdata-big.hprof (gen-big-hprof.sh, jcmd), profdata-service.hprof
@@ -37,7 +40,7 @@ src=$(cd "$here/../.." && pwd)
 build=${1:-$src/build}
 shift || true
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(hprof heap shaped gperftools svg classic model symbolize tracexml)
+[ ${#parts[@]} -gt 0 ] || parts=(hprof heap shaped gperftools svg classic model symbolize tracexml pprof)
 dir=${PD_BENCH_DIR:-/tmp}
 runs=${PD_BENCH_RUNS:-3}
 peer_runs=${PD_BENCH_PEER_RUNS:-$runs}
@@ -361,6 +364,56 @@ bench_tracexml() {
   head -c 20000000 "$f" > "$out/head.xml"
   "$build/tests/bench/bench-tracexml-write" "$out/head.xml"
   rm -rf "$out"
+}
+
+
+# go tool pprof as a peer, offline, in a folder of its own under the scratch folder
+go_peer() {
+  mkdir -p "$scratch/go"
+  cmd "$1" env HOME="$scratch/go" GOPATH="$scratch/go" GOCACHE="$scratch/go/c" GOFLAGS=-mod=mod GOPROXY=off \
+    PPROF_TMPDIR="$scratch/go/tmp" PPROF_BINARY_PATH="$scratch/go/none" timeout "$peer_timeout" go tool pprof "${@:2}"
+}
+
+# judge_pprof OURS PEER WORK: >= 10x faster than the peer at <= 1/4 of its peak RSS
+judge_pprof() {
+  local ours=$1 peer=$2 work=$3 memory_met=no
+  judge_speed "$ours" "$peer" 10
+  if [ -n "$peer" ] && [ -n "${T_RSS[$peer]:-}" ]; then
+    [ $((${T_RSS[$ours]} * 4)) -le "${T_RSS[$peer]}" ] && memory_met=yes
+    MEASURED="$MEASURED, $(mib "$ours") vs $(mib "$peer") MiB"
+    case $MET in yes | no) [ "$memory_met" = yes ] || MET=no ;; esac
+  fi
+  verdict "$work" ">= 10x go tool pprof, <= 1/4 of its peak RSS" "$MEASURED" "$MET" \
+    "$(short "$ours")" "$(short "$peer")" "—"
+}
+
+# pprof: read -> folded of one large profile, and merge of a fleet's 100
+# profiles, each beside go tool pprof doing the same in the same run.
+bench_pprof() {
+  local big=$dir/profdata-pprof-500k.pb.gz fleet=$dir/profdata-pprof-fleet peer=""
+  [ -f "$big" ] || python3 "$here/make-pprof.py" "$big" 500000 || { echo "cannot make $big"; return; }
+  [ -f "$fleet/fleet-099.pb.gz" ] || python3 "$here/gen-pprof-fleet.py" "$fleet" 100 20000 ||
+    { echo "cannot make $fleet"; return; }
+  local size; size=$(stat -c %s "$big")
+  echo "== pprof -> folded: $big, $(mb "$big") MB"
+  cmd ours-pprof-folded "$pd" convert "$big" "$scratch/out.folded" --quiet
+  bare_reads "$big"
+  if command -v go >/dev/null; then go_peer peer-go-raw -raw -symbolize=none "$big"; peer=peer-go-raw; fi
+  interleave ours-pprof-folded $peer bare-cat bare-read
+  show ours-pprof-folded "convert pprof -> folded" "$size"
+  show_peer "$peer" "go tool pprof -raw" "go: not installed" "$size"
+  show_bare "$size"
+  judge_pprof ours-pprof-folded "$peer" "pprof -> folded, 500,000 samples"
+  local files=("$fleet"/fleet-*.pb.gz)
+  size=$(cat "${files[@]}" | wc -c)
+  echo "== merge of ${#files[@]} profiles: $fleet, $((size / 1000000)) MB"
+  cmd ours-merge "$pd" merge --quiet "${files[@]}" -o "$scratch/merged.pb.gz"
+  peer=""
+  if command -v go >/dev/null; then go_peer peer-go-proto -proto -symbolize=none "${files[@]}"; peer=peer-go-proto; fi
+  interleave ours-merge $peer
+  show ours-merge "profdata merge" "$size"
+  show_peer "$peer" "go tool pprof -proto" "go: not installed" "$size"
+  judge_pprof ours-merge "$peer" "merge of ${#files[@]} pprof profiles"
 }
 
 

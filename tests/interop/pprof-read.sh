@@ -12,12 +12,8 @@
 set -euo pipefail
 profdata=$1
 src=$2
-command -v go >/dev/null || { echo "go is not installed: skipped"; exit 77; }
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-export HOME=$scratch/home GOPATH=$scratch/gopath GOCACHE=$scratch/gocache
-export GOFLAGS='' GOPROXY=off GOTOOLCHAIN=local PPROF_TMPDIR=$scratch/pprof PPROF_BINARY_PATH=$scratch/nobinaries
-mkdir -p "$HOME"
+# shellcheck source=tests/interop/go-pprof-env.sh
+source "$src/tests/interop/go-pprof-env.sh"
 raw() { go tool pprof -raw "$1" 2>/dev/null; }
 helper="python3 $src/tests/interop/pprof-raw-folded.py"
 fail=0 checks=0

@@ -12,6 +12,7 @@
 #include "report.h"
 
 #define READING (OPTION_BIT(OPT_STRICT) | OPTION_BIT(OPT_FROM) | OPTION_BIT(OPT_READ_OPTION))
+#define FILTERS (OPTION_BIT(OPT_FOCUS) | OPTION_BIT(OPT_IGNORE) | OPTION_BIT(OPT_HIDE) | OPTION_BIT(OPT_PRUNE_FROM))
 #define INPUT_HELP "the input, any format this build reads, gzip'd or not ('-' standard input)"
 #define FILE_OPERAND { "FILE", INPUT_HELP, COMPLETE_FILE }
 
@@ -28,7 +29,7 @@ static const tool_command command_table[] = {
 	  "counts them. Of a file with several heap dumps, the first (as VisualVM shows it), unless --dump "
 	  "names another or all. With --retained: from the model, with the bytes the instances of each class "
 	  "keep alive together." },
-	{ "top", cmd_top, READING | OPTION_BIT(OPT_JSON) | OPTION_BIT(OPT_DUMP) | OPTION_BIT(OPT_LIMIT) |
+	{ "top", cmd_top, READING | FILTERS | OPTION_BIT(OPT_JSON) | OPTION_BIT(OPT_DUMP) | OPTION_BIT(OPT_LIMIT) |
 	                  OPTION_BIT(OPT_LINES) | OPTION_BIT(OPT_FILES) | OPTION_BIT(OPT_SAMPLE_TYPE) |
 	                  OPTION_BIT(OPT_SYMBOLIZE) | OPTION_BIT(OPT_SYSROOT) | OPTION_BIT(OPT_DEBUG_DIR),
 	  { FILE_OPERAND }, 1,
@@ -43,7 +44,7 @@ static const tool_command command_table[] = {
 	  2, "the shortest path from a GC root to an object",
 	  "Shows how a GC root reaches the object: the root's kind, then each field, static field or array "
 	  "index on the way." },
-	{ "convert", cmd_convert, READING | OPTION_BIT(OPT_TO) | OPTION_BIT(OPT_OPTION) | OPTION_BIT(OPT_GZIP) |
+	{ "convert", cmd_convert, READING | FILTERS | OPTION_BIT(OPT_TO) | OPTION_BIT(OPT_OPTION) | OPTION_BIT(OPT_GZIP) |
 	                          OPTION_BIT(OPT_VIA_MODEL) | OPTION_BIT(OPT_FORCE) | OPTION_BIT(OPT_SYMBOLIZE) |
 	                          OPTION_BIT(OPT_SYSROOT) | OPTION_BIT(OPT_DEBUG_DIR),
 	  { { "IN", INPUT_HELP, COMPLETE_FILE },
@@ -53,6 +54,24 @@ static const tool_command command_table[] = {
 	  "temporary file beside it and renamed when whole: an interrupted or failed conversion leaves OUT as "
 	  "it was. A file replaced keeps its mode; a new one is no more readable than IN; a read-only OUT "
 	  "needs --force; a link is followed; a device or FIFO is written through." },
+	{ "merge", cmd_merge, READING | FILTERS | OPTION_BIT(OPT_OUTPUT) | OPTION_BIT(OPT_TO) | OPTION_BIT(OPT_OPTION) |
+	                      OPTION_BIT(OPT_GZIP) | OPTION_BIT(OPT_FORCE) | OPTION_BIT(OPT_SYMBOLIZE) |
+	                      OPTION_BIT(OPT_SYSROOT) | OPTION_BIT(OPT_DEBUG_DIR),
+	  { { "IN", "a profile of samples, any format this build reads; give as many as you merge", COMPLETE_FILE } },
+	  1, "merge profiles of samples into one, as pprof merges them",
+	  "Adds the samples of every IN, one input at a time, into one profile written to --output (its format "
+	  "from --to or OUT's ending): samples with equal stacks and labels summed, functions, frames and "
+	  "mappings kept once, the sample types every input has, the largest period. Memory grows with the "
+	  "distinct stacks, not with the number or size of the inputs. Inputs of different formats mix "
+	  "(pprof, gperftools, HPROF CPU samples).", 0, 0, 1 },
+	{ "diff", cmd_diff, READING | FILTERS | OPTION_BIT(OPT_OUTPUT) | OPTION_BIT(OPT_TO) | OPTION_BIT(OPT_OPTION) |
+	                    OPTION_BIT(OPT_GZIP) | OPTION_BIT(OPT_FORCE) | OPTION_BIT(OPT_NORMALIZE),
+	  { { "BASE", "the profile before", COMPLETE_FILE }, { "NEW", "the profile after", COMPLETE_FILE } },
+	  2, "a profile of NEW minus BASE, as go tool pprof -diff_base shows it",
+	  "Writes to --output a profile whose values are NEW's minus BASE's, stack by stack (what go tool "
+	  "pprof -diff_base=BASE NEW shows; a stack BASE has alone is negative). With --normalize, NEW is "
+	  "first scaled to BASE's total, per sample type, as pprof -normalize scales it. Profiles of samples "
+	  "only: heap dumps are refused." },
 	{ "check", cmd_check, READING, { FILE_OPERAND }, 1,
 	  "validate strictly: exit 0 valid, 1 invalid",
 	  "Reads FILE strictly and builds the model: exit 0 when it is valid, 1 with the file, the byte (and "
@@ -118,7 +137,7 @@ int command_check(const tool_args *a)
 	const tool_command *c = a->command;
 	char names[64];
 	operand_names(c, names, sizeof names);
-	if (a->operands > command_operand_count(c))
+	if (a->operands > command_operand_count(c) && !c->variadic)
 		return usage_error(c, "%s takes %s; '%s' is one too many", c->name, names,
 		                   a->operand[command_operand_count(c)]);
 	if (a->operands < c->required)

@@ -30,6 +30,7 @@ typedef struct tool_command {
 	const char *help;       /* what `profdata help COMMAND` adds */
 	int hidden;             /* for the completion script, not for people */
 	int raw;                /* takes the rest of the command line as it is, options or not */
+	int variadic;           /* its last operand may be given any number of times (a->operand_all) */
 } tool_command;
 
 size_t command_count(void);
@@ -57,6 +58,8 @@ int show_sample_top(const tool_args *a, const profdata_profile *p);
 int cmd_path(const tool_args *a);
 int cmd_histo_retained(const tool_args *a);
 int cmd_convert(const tool_args *a);
+int cmd_merge(const tool_args *a);
+int cmd_diff(const tool_args *a);
 int cmd_help(const tool_args *a);
 int cmd_complete(const tool_args *a);
 

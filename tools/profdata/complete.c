@@ -108,7 +108,9 @@ static void complete_after_command(const tool_command *c, char **words, int n)
 		offer_options(c, cur);
 	} else {
 		int k = operand_index(words, n);
-		if (k < command_operand_count(c))
+		if (c->variadic && k >= command_operand_count(c))
+			k = command_operand_count(c) - 1;
+		if (k >= 0 && k < command_operand_count(c))
 			offer_kind(c->operand[k].complete, cur);
 	}
 }

@@ -54,6 +54,8 @@ static void operand_synopsis(const tool_command *c, char *buf, size_t cap)
 	for (int i = 0; i < command_operand_count(c) && n < cap; i++)
 		n += (size_t)snprintf(buf + n, cap - n, i < c->required ? "%s%s" : "%s[%s]", i ? " " : "",
 		                      c->operand[i].name);
+	if (c->variadic && n < cap)
+		snprintf(buf + n, cap - n, "...");
 }
 
 /* The options `c` takes of its own, or (c NULL) those every command takes. */

@@ -13,6 +13,25 @@ static void point_at_options(tool_input *in)
 	in->options.options = in->option_text[0] ? in->option_text : NULL;
 }
 
+/* pprof's filters the command line gives, as read options every format takes: 0, or EXIT_USAGE having said why. */
+static int add_filters(tool_input *in, const tool_args *a)
+{
+	const char *keys[] = { "focus", "ignore", "hide", "prune_from" };
+	const char *values[] = { a->focus, a->ignore, a->hide, a->prune_from };
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if (!values[i])
+			continue;
+		if (strchr(values[i], ',')) {
+			fprintf(stderr, "profdata: --%s: a regular expression without ',' (read options are split at commas)\n",
+			        keys[i]);
+			return EXIT_USAGE;
+		}
+		if (input_add_option(in, keys[i], values[i]) != 0)
+			return EXIT_USAGE;
+	}
+	return 0;
+}
+
 int input_open(tool_input *in, const tool_args *a, const char *path)
 {
 	profdata_read_options defaults = PROFDATA_READ_OPTIONS_INIT;
@@ -24,6 +43,8 @@ int input_open(tool_input *in, const tool_args *a, const char *path)
 	in->options.mode = a->strict ? PROFDATA_MODE_STRICT : PROFDATA_MODE_PERMISSIVE;
 	memcpy(in->option_text, a->read_options, sizeof in->option_text);
 	point_at_options(in);
+	if (add_filters(in, a) != 0)
+		return EXIT_USAGE;
 	int e = profdata_reader_open_path(&in->reader, path);
 	if (e < 0) {
 		report(path, in->reader ? profdata_reader_error(in->reader) : NULL, e);

@@ -14,26 +14,34 @@
 #include "help.h"
 #include "report.h"
 
-int main(int argc, char **argv)
+/* The command line parsed: --version, --help, or the command. */
+static int run(const tool_args *a)
 {
-	tool_args a;
-	int status = options_parse(&a, argc, argv);
-	if (status)
-		return status;
-	if (a.version) {
+	int status;
+	if (a->version) {
 		printf("profdata %s (libprofdata %s)\n", PROFDATA_VERSION_STRING, profdata_version_string());
 		return finish_stdout(0);
 	}
-	if (a.help) {
-		if (a.command)
-			help_command(a.command);
+	if (a->help) {
+		if (a->command)
+			help_command(a->command);
 		else
 			help_global();
 		return finish_stdout(0);
 	}
-	if (!a.command)
+	if (!a->command)
 		return usage_error(NULL, "no command given");
-	if ((status = command_check(&a)) != 0)
+	if ((status = command_check(a)) != 0)
 		return status;
-	return a.command->run(&a);
+	return a->command->run(a);
+}
+
+int main(int argc, char **argv)
+{
+	tool_args a;
+	int status = options_parse(&a, argc, argv);
+	if (status == 0)
+		status = run(&a);
+	options_free(&a);
+	return status;
 }

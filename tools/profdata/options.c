@@ -74,6 +74,20 @@ static const tool_option option_table[OPT_COUNT_] = {
 	[OPT_DEBUG_DIR] = { .name = "--debug-dir", .value = "DIR", .wants = VALUE_REQUIRED, .kind = VALUE_TEXT,
 	                    .field = FIELD(debug_dir), .complete = COMPLETE_DIR,
 	                    .help = "look for separate debug files in DIR first" },
+	[OPT_OUTPUT] = { .name = "--output", .short_name = 'o', .value = "OUT", .wants = VALUE_REQUIRED,
+	                 .kind = VALUE_TEXT, .field = FIELD(output), .complete = COMPLETE_FILE,
+	                 .help = "the output file ('-' standard output); its ending names the format unless --to does" },
+	[OPT_NORMALIZE] = { .name = "--normalize", .kind = VALUE_NONE, .field = FIELD(normalize),
+	                    .help = "diff: scale NEW to BASE's total first, per sample type, as pprof -normalize" },
+	[OPT_FOCUS] = { .name = "--focus", .value = "RE", .wants = VALUE_REQUIRED, .kind = VALUE_TEXT, .field = FIELD(focus),
+	                .help = "keep only the samples with a frame matching RE (function, file or mapping; as pprof)" },
+	[OPT_IGNORE] = { .name = "--ignore", .value = "RE", .wants = VALUE_REQUIRED, .kind = VALUE_TEXT,
+	                 .field = FIELD(ignore), .help = "drop the samples with a frame matching RE (as pprof)" },
+	[OPT_HIDE] = { .name = "--hide", .value = "RE", .wants = VALUE_REQUIRED, .kind = VALUE_TEXT, .field = FIELD(hide),
+	               .help = "take the frames matching RE out of every stack (as pprof)" },
+	[OPT_PRUNE_FROM] = { .name = "--prune-from", .value = "RE", .wants = VALUE_REQUIRED, .kind = VALUE_TEXT,
+	                     .field = FIELD(prune_from),
+	                     .help = "drop what the innermost frame whose function matches RE calls (as pprof)" },
 };
 
 const tool_option *option_at(option_id id)
@@ -255,6 +269,7 @@ static void set_initial_values(tool_args *a)
 static int take_operand(tool_args *a, const char *word)
 {
 	if (a->command) {
+		a->operand_all[a->operands] = word;
 		if (a->operands < OPERANDS_KEPT)
 			a->operand[a->operands] = word;
 		a->operands++;
@@ -273,6 +288,10 @@ int options_parse(tool_args *a, int argc, char **argv)
 {
 	int only_operands = 0;
 	set_initial_values(a);
+	if (!(a->operand_all = calloc((size_t)argc + 1, sizeof(*a->operand_all)))) {
+		fprintf(stderr, "profdata: out of memory\n");
+		return EXIT_INVALID;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *word = argv[i];
 		int e = 0;
@@ -291,4 +310,10 @@ int options_parse(tool_args *a, int argc, char **argv)
 		}
 	}
 	return 0;
+}
+
+void options_free(tool_args *a)
+{
+	free(a->operand_all);
+	a->operand_all = NULL;
 }

@@ -36,6 +36,12 @@ typedef enum option_id {
 	OPT_SYMBOLIZE,
 	OPT_SYSROOT,
 	OPT_DEBUG_DIR,
+	OPT_OUTPUT,
+	OPT_NORMALIZE,
+	OPT_FOCUS,
+	OPT_IGNORE,
+	OPT_HIDE,
+	OPT_PRUNE_FROM,
 	OPT_COUNT_
 } option_id;
 
@@ -85,11 +91,13 @@ typedef struct tool_args {
 	const struct tool_command *command; /* NULL when none was given */
 	const char *operand[OPERANDS_KEPT];
 	int operands;          /* how many were given (those past OPERANDS_KEPT are counted only) */
+	const char **operand_all; /* every operand, for a command that takes any number (options_free) */
 	char **rest;           /* a raw command's words, after its name */
 	int rest_count;
 	unsigned long given;   /* OPTION_BIT(id) of every option given */
-	int help, version, quiet, json, strict, via_model, force, retained, lines, files;
-	const char *from, *to, *symbolize, *sysroot, *debug_dir, *sample_type;
+	int help, version, quiet, json, strict, via_model, force, retained, lines, files, normalize;
+	const char *from, *to, *symbolize, *sysroot, *debug_dir, *sample_type, *output;
+	const char *focus, *ignore, *hide, *prune_from; /* pprof's filters, as read options */
 	long gzip, limit, dump;
 	char read_options[OPTION_LIST_SIZE];  /* "k=v,k=v" from --read-option */
 	char write_options[OPTION_LIST_SIZE]; /* from --option */
@@ -102,6 +110,9 @@ const tool_option *option_find(const char *word, size_t *name_len);
 
 /* Parse argv into *a: 0, or EXIT_USAGE after saying what is wrong. */
 int options_parse(tool_args *a, int argc, char **argv);
+
+/* Free what options_parse() allocated. */
+void options_free(tool_args *a);
 
 /* The option as help shows it: "--limit N", "--gzip[=LEVEL]", "-n N", "-h, --help". */
 void option_spelling(const tool_option *o, char *buf, size_t cap);

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Profiles merged as pprof merges them (profdata/merge.h). */
+#define PROFDATA_EXPERIMENTAL
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+/*
+ * Functions f1..f3, a frame each; stacks [f1], [f2, f1], [f3, f1]; the
+ * types `ntypes` of ("samples", "count"), ("cpu", "nanoseconds"); one
+ * sample per stack listed in `stacks` (values i + 1 and 10 times that),
+ * the sample of stack 2 labelled worker=alpha.
+ */
+static profdata_profile *small_profile(const uint32_t *stacks, size_t n, size_t ntypes)
+{
+	profdata_profile *p;
+	ck_assert_int_eq(profdata_profile_new(&p), 0);
+	const profdata_events *ev = profdata_profile_builder_events();
+	profdata_meta m;
+	memset(&m, 0, sizeof m);
+	m.period = 10;
+	m.period_type = "cpu";
+	m.period_unit = "nanoseconds";
+	ck_assert_int_eq(ev->begin(p, &m), 0);
+	const char *strs[] = { "f1", "f2", "f3", "samples", "count", "cpu", "nanoseconds", "worker", "alpha" };
+	for (unsigned i = 0; i < sizeof strs / sizeof strs[0]; i++)
+		ck_assert_int_eq(ev->string(p, 10 + i, strs[i], strlen(strs[i])), 0);
+	for (uint64_t f = 1; f <= 3; f++) {
+		profdata_function fn = { 100 + f, 9 + f, 0, 0, 0, 0, 0 };
+		profdata_frame fr = { 200 + f, 100 + f, 0, 0, 0, 0 };
+		ck_assert_int_eq(ev->function(p, &fn), 0);
+		ck_assert_int_eq(ev->frame(p, &fr), 0);
+	}
+	static const uint64_t s1[] = { 201 }, s2[] = { 202, 201 }, s3[] = { 203, 201 };
+	const uint64_t *frames[] = { s1, s2, s3 };
+	for (uint32_t s = 0; s < 3; s++) {
+		profdata_stack st = { s + 1, 0, frames[s], s ? 2 : 1 };
+		ck_assert_int_eq(ev->stack(p, &st), 0);
+	}
+	profdata_sample_type types[] = { { 13, 14 }, { 15, 16 } };
+	for (size_t t = 0; t < ntypes; t++)
+		ck_assert_int_eq(ev->sample_type(p, &types[t]), 0);
+	for (size_t i = 0; i < n; i++) {
+		int64_t values[] = { (int64_t)i + 1, 10 * ((int64_t)i + 1) };
+		profdata_label worker = { 17, 18, 0, 0 };
+		profdata_sample_labels l = { &worker, 1 };
+		if (stacks[i] == 2)
+			ck_assert_int_eq(ev->sample_labels(p, &l), 0);
+		profdata_sample s = { stacks[i], 0, 0, values, ntypes };
+		ck_assert_int_eq(ev->sample(p, &s), 0);
+	}
+	ck_assert_int_eq(ev->end(p), 0);
+	return p;
+}
+
+static int compare_lines(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The folded stacks of `p`, lines sorted: a reading that ignores the order of rows. */
+static char *sorted_folded(const profdata_profile *p)
+{
+	char *text = test_folded(p, NULL), *lines[64], *out = calloc(1, strlen(text) + 1);
+	size_t n = 0;
+	for (char *line = strtok(text, "\n"); line && n < 64; line = strtok(NULL, "\n"))
+		lines[n++] = line;
+	qsort(lines, n, sizeof lines[0], compare_lines);
+	for (size_t i = 0; i < n; i++) {
+		strcat(out, lines[i]);
+		strcat(out, "\n");
+	}
+	free(text);
+	return out;
+}
+
+/* The merge of `inputs` (added in that order) as a model. */
+static profdata_profile *merged(profdata_profile *const *inputs, size_t n)
+{
+	profdata_merge *m;
+	profdata_profile *out;
+	ck_assert_int_eq(profdata_merge_new(&m), 0);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(profdata_merge_add(m, inputs[i]), 0);
+	ck_assert_uint_eq(profdata_merge_inputs(m), n);
+	ck_assert_int_eq(profdata_merge_profile(&out, m), 0);
+	profdata_merge_free(m);
+	return out;
+}
+
+static int64_t sample_value(const profdata_profile *p, size_t i, size_t v)
+{
+	profdata_sample s;
+	ck_assert_int_eq(profdata_profile_sample_sized(p, i, &s, sizeof s), 0);
+	ck_assert_uint_gt(s.nvalues, v);
+	return s.values[v];
+}
+
+START_TEST(equal_stacks_and_labels_are_summed_and_rows_kept_once)
+{
+	static const uint32_t stacks[] = { 1, 2, 3, 2 };
+	profdata_profile *a = small_profile(stacks, 4, 2);
+	profdata_profile *inputs[] = { a, a };
+	profdata_profile *m = merged(inputs, 2);
+	ck_assert_uint_eq(profdata_profile_count(m, PROFDATA_TABLE_FUNCTIONS), 3);
+	ck_assert_uint_eq(profdata_profile_count(m, PROFDATA_TABLE_FRAMES), 3);
+	ck_assert_uint_eq(profdata_profile_count(m, PROFDATA_TABLE_STACKS), 3);
+	ck_assert_uint_eq(profdata_profile_count(m, PROFDATA_TABLE_SAMPLES), 3);
+	/* stack 2's two samples (2 and 4, cpu 20 and 40) of each input, one sample */
+	ck_assert_int_eq(sample_value(m, 1, 0), 12);
+	ck_assert_int_eq(sample_value(m, 1, 1), 120);
+	const profdata_label *labels;
+	size_t nlabels;
+	ck_assert_int_eq(profdata_profile_sample_labels(&labels, &nlabels, m, 1), 0);
+	ck_assert_uint_eq(nlabels, 1);
+	size_t len;
+	ck_assert_str_eq(profdata_profile_string(m, labels[0].str_id, &len), "alpha");
+	ck_assert_uint_eq(profdata_profile_meta(m)->period, 10);
+	profdata_profile_free(m);
+	profdata_profile_free(a);
+}
+END_TEST
+
+START_TEST(merging_is_associative_and_commutative)
+{
+	static const uint32_t sa[] = { 1, 2 }, sb[] = { 3, 3, 1 }, sc[] = { 2, 1, 3 };
+	profdata_profile *a = small_profile(sa, 2, 2), *b = small_profile(sb, 3, 2), *c = small_profile(sc, 3, 2);
+	profdata_profile *abc[] = { a, b, c }, *cba[] = { c, b, a };
+	profdata_profile *ab_inputs[] = { a, b };
+	profdata_profile *ab = merged(ab_inputs, 2);
+	profdata_profile *ab_c_inputs[] = { ab, c };
+	profdata_profile *m1 = merged(abc, 3), *m2 = merged(cba, 3), *m3 = merged(ab_c_inputs, 2);
+	char *f1 = sorted_folded(m1), *f2 = sorted_folded(m2), *f3 = sorted_folded(m3);
+	ck_assert_str_eq(f1, "f1 6\nf1;f2 3\nf1;f3 6\n");
+	ck_assert_str_eq(f1, f2);
+	ck_assert_str_eq(f1, f3);
+	free(f1);
+	free(f2);
+	free(f3);
+	profdata_profile *all[] = { a, b, c, ab, m1, m2, m3 };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		profdata_profile_free(all[i]);
+}
+END_TEST
+
+START_TEST(sample_types_are_those_every_input_has)
+{
+	static const uint32_t stacks[] = { 1, 2 };
+	profdata_profile *both = small_profile(stacks, 2, 2), *count_only = small_profile(stacks, 2, 1);
+	profdata_merge *m;
+	profdata_profile *out;
+	ck_assert_int_eq(profdata_merge_new(&m), 0);
+	ck_assert_int_eq(profdata_merge_add(m, both), 0);
+	ck_assert_int_eq(profdata_merge_add(m, count_only), 0);
+	ck_assert_uint_eq(profdata_merge_warning_count(m), 1);
+	ck_assert_ptr_nonnull(strstr(profdata_merge_warning(m, 0)->message, "sample type cpu left out"));
+	ck_assert_int_eq(profdata_merge_profile(&out, m), 0);
+	ck_assert_uint_eq(profdata_profile_count(out, PROFDATA_TABLE_SAMPLE_TYPES), 1);
+	ck_assert_int_eq(sample_value(out, 0, 0), 2);
+	ck_assert_int_eq(sample_value(out, 1, 0), 4);
+	profdata_profile_free(out);
+	profdata_merge_free(m);
+	profdata_profile_free(both);
+	profdata_profile_free(count_only);
+}
+END_TEST
+
+/* A merge of the files `first` and `second` (under tests/data), each decoded straight into it, as a model in *out. */
+static profdata_merge *decoded_pair(const char *first, const char *second, profdata_profile **out)
+{
+	const char *rel[] = { first, second };
+	char path[4096];
+	profdata_merge *m;
+	ck_assert_int_eq(profdata_merge_new(&m), 0);
+	for (size_t i = 0; i < 2; i++) {
+		profdata_reader *r;
+		ck_assert_int_eq(profdata_reader_open_path(&r, test_data_path(path, sizeof path, rel[i])), 0);
+		ck_assert_int_eq(profdata_decode(r, NULL, profdata_merge_events(), m), 0);
+		profdata_reader_free(r);
+	}
+	ck_assert_int_eq(profdata_merge_profile(out, m), 0);
+	return m;
+}
+
+START_TEST(cpu_profiles_of_different_formats_mix)
+{
+	char path[4096];
+	if (!profdata_format_find("pprof"))
+		return; /* a build without protobuf-c reads no pprof */
+	profdata_profile *go = test_read(test_data_path(path, sizeof path, "pprof/cpu.pb.gz"), NULL, PROFDATA_MODE_STRICT);
+	profdata_profile *gperf = test_read(test_data_path(path, sizeof path, "gperftools/cpu-100hz.prof"), NULL,
+	                                    PROFDATA_MODE_STRICT);
+	profdata_profile *out;
+	profdata_merge *m = decoded_pair("pprof/cpu.pb.gz", "gperftools/cpu-100hz.prof", &out);
+	ck_assert_uint_eq(profdata_profile_count(out, PROFDATA_TABLE_SAMPLE_TYPES), 2);
+	ck_assert_uint_eq(test_total_count(out), test_total_count(go) + test_total_count(gperf));
+	/* gperftools' period of 10000 microseconds, in the first input's nanoseconds */
+	ck_assert_uint_eq(profdata_profile_meta(out)->period, 10000000);
+	ck_assert_str_eq(profdata_profile_meta(out)->period_unit, "nanoseconds");
+	profdata_profile_free(out);
+	profdata_merge_free(m);
+	profdata_profile_free(go);
+	profdata_profile_free(gperf);
+}
+END_TEST
+
+START_TEST(hprof_cpu_samples_mix_with_gperftools_on_their_common_type)
+{
+	profdata_profile *out;
+	profdata_merge *m = decoded_pair("hprof/synthetic/agent-1.0.1-id4.hprof", "gperftools/cpu-100hz.prof", &out);
+	/* HPROF counts samples only: gperftools' cpu time goes, said */
+	ck_assert_uint_eq(profdata_profile_count(out, PROFDATA_TABLE_SAMPLE_TYPES), 1);
+	ck_assert_uint_eq(profdata_merge_warning_count(m), 1);
+	ck_assert_ptr_nonnull(strstr(profdata_merge_warning(m, 0)->message, "sample type cpu of input 2 left out"));
+	profdata_profile_free(out);
+	profdata_merge_free(m);
+}
+END_TEST
+
+Suite *suite_main(void)
+{
+	Suite *s = suite_create("merge");
+	TCase *tc = tcase_create("merge");
+	tcase_add_test(tc, equal_stacks_and_labels_are_summed_and_rows_kept_once);
+	tcase_add_test(tc, merging_is_associative_and_commutative);
+	tcase_add_test(tc, sample_types_are_those_every_input_has);
+	tcase_add_test(tc, cpu_profiles_of_different_formats_mix);
+	tcase_add_test(tc, hprof_cpu_samples_mix_with_gperftools_on_their_common_type);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * merge IN... -o OUT, and diff BASE NEW -o OUT, a merge of NEW and BASE
+ * scaled by -1. merge decodes every input straight into one accumulator
+ * (profdata/merge.h), one at a time, so that no two inputs are held at
+ * once; the merged profile is then written as convert writes.
+ */
+#define PROFDATA_EXPERIMENTAL
+#include <stdio.h>
+#include <string.h>
+
+#include <profdata/profdata.h>
+
+#include "commands.h"
+#include "formats.h"
+#include "load.h"
+#include "output.h"
+#include "report.h"
+
+/* Decode `path` into `m`: 0, or the exit status having said what failed. */
+static int merge_input(profdata_merge *m, const tool_args *a, const char *path, const char *to)
+{
+	tool_input in;
+	int status = input_open(&in, a, path);
+	if (status)
+		return status;
+	status = input_name_frames(&in, a, !in.format || strcmp(profdata_format_name(in.format), to) != 0);
+	if (status == 0) {
+		int e = profdata_decode(in.reader, &in.options, profdata_merge_events(), m);
+		progress_end(&in.progress);
+		if (e < 0) {
+			const profdata_error *err = profdata_merge_error(m);
+			report(path, err ? err : profdata_reader_error(in.reader), e);
+			status = failure_status(e);
+		} else {
+			report_warnings(a->quiet, in.reader, NULL);
+		}
+	}
+	input_close(&in);
+	return status;
+}
+
+static void merge_warnings(const profdata_merge *m, int quiet)
+{
+	for (size_t i = 0; !quiet && i < profdata_merge_warning_count(m); i++) {
+		const profdata_error *e = profdata_merge_warning(m, i);
+		if (e)
+			fprintf(stderr, "profdata: warning: %s\n", e->message);
+	}
+}
+
+/* Write the merge to a->output: 0, or the exit status having said what failed. */
+static int write_merge(const profdata_merge *m, const tool_args *a, const char *to, long gzip)
+{
+	profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
+	profdata_profile *p = NULL;
+	profdata_writer *w = NULL;
+	wo.format = to;
+	wo.options = a->write_options[0] ? a->write_options : NULL;
+	int e = profdata_merge_profile(&p, m);
+	if (e < 0) {
+		report("merge", p ? profdata_profile_error(p) : NULL, e);
+		profdata_profile_free(p);
+		return EXIT_INVALID;
+	}
+	e = output_open(&w, a->operand_all[0], a->output, a->force);
+	if (e == 0 && gzip)
+		e = profdata_writer_set_gzip(w, (int)gzip);
+	if (e == 0)
+		e = profdata_write(p, w, &wo);
+	if (e == 0)
+		e = profdata_writer_close(w);
+	if (e < 0 && w)
+		report(a->output, profdata_writer_error(w), e);
+	if (e == 0)
+		report_warnings(a->quiet, NULL, w);
+	profdata_writer_free(w);
+	output_forget();
+	profdata_profile_free(p);
+	return e < 0 ? failure_status(e) : 0;
+}
+
+/* The format and gzip level of --output: 0, or the exit status having said why. */
+static int output_format(const tool_args *a, const char **to, long *gzip)
+{
+	*to = a->to;
+	*gzip = a->gzip;
+	if (!a->output)
+		return usage_error(a->command, "%s needs --output OUT", a->command->name);
+	return *to ? 0 : format_from_name(a, a->output, to, gzip);
+}
+
+int cmd_merge(const tool_args *a)
+{
+	const char *to;
+	long gzip;
+	int status = output_format(a, &to, &gzip);
+	if (status)
+		return status;
+	profdata_merge *m = NULL;
+	if (profdata_merge_new(&m) < 0) {
+		report("merge", NULL, PROFDATA_ENOMEM);
+		return EXIT_INVALID;
+	}
+	for (int i = 0; status == 0 && i < a->operands; i++)
+		status = merge_input(m, a, a->operand_all[i], to);
+	merge_warnings(m, a->quiet);
+	if (status == 0)
+		status = write_merge(m, a, to, gzip);
+	profdata_merge_free(m);
+	return status;
+}
+
+/* Read operand `path` into *out: 0, or the exit status having said why (a heap dump is refused). */
+static int diff_input(const tool_args *a, const char *path, profdata_profile **out)
+{
+	tool_input in;
+	int status = input_open(&in, a, path);
+	if (status == 0)
+		status = input_read(&in, out);
+	input_close(&in);
+	if (status == 0 && profdata_profile_count(*out, PROFDATA_TABLE_SAMPLES) == 0 &&
+	    profdata_profile_count(*out, PROFDATA_TABLE_OBJECTS) > 0) {
+		fprintf(stderr, "profdata: %s: a heap dump; diff compares profiles of samples\n", path);
+		status = EXIT_USAGE;
+	}
+	return status;
+}
+
+/* Each sample type's total in `p`, by the type's name; 0 when `p` has no such type. */
+static double type_total(const profdata_profile *p, const char *type)
+{
+	size_t ntypes = profdata_profile_count(p, PROFDATA_TABLE_SAMPLE_TYPES), len, index = ntypes;
+	for (size_t i = 0; i < ntypes; i++) {
+		profdata_sample_type t;
+		const char *name;
+		if (profdata_profile_sample_type_sized(p, i, &t, sizeof t) == 0 &&
+		    (name = profdata_profile_string(p, t.type_id, &len)) != NULL && strcmp(name, type) == 0)
+			index = i;
+	}
+	double total = 0;
+	for (size_t i = 0; index < ntypes && i < profdata_profile_count(p, PROFDATA_TABLE_SAMPLES); i++) {
+		profdata_sample s;
+		if (profdata_profile_sample_sized(p, i, &s, sizeof s) == 0 && index < s.nvalues)
+			total += (double)s.values[index];
+	}
+	return total;
+}
+
+/*
+ * NEW's factors under --normalize: BASE's total / NEW's per sample type (0
+ * when NEW's is 0), so that NEW weighs what BASE does, as pprof's
+ * Profile.Normalize scales the source to the base (its -normalize).
+ */
+static int normalize_scale(profdata_merge *m, const profdata_profile *base, const profdata_profile *now)
+{
+	size_t n = profdata_profile_count(now, PROFDATA_TABLE_SAMPLE_TYPES), len;
+	double factors[256];
+	if (n > sizeof factors / sizeof factors[0])
+		n = sizeof factors / sizeof factors[0];
+	for (size_t i = 0; i < n; i++) {
+		profdata_sample_type t;
+		const char *name = profdata_profile_sample_type_sized(now, i, &t, sizeof t) == 0 ?
+		                   profdata_profile_string(now, t.type_id, &len) : NULL;
+		double after = name ? type_total(now, name) : 0;
+		factors[i] = after != 0 ? type_total(base, name) / after : 0;
+	}
+	return profdata_merge_set_scale(m, factors, n);
+}
+
+/* NEW (normalized when asked), then BASE negated, into `m`: 0 or an error, its message on `m`. */
+static int add_difference(profdata_merge *m, const profdata_profile *base, const profdata_profile *now, int normalize)
+{
+	double negate[256];
+	for (size_t i = 0; i < sizeof negate / sizeof negate[0]; i++)
+		negate[i] = -1.0;
+	int e = normalize ? normalize_scale(m, base, now) : 0;
+	if (e == 0)
+		e = profdata_merge_add(m, now);
+	if (e == 0)
+		e = profdata_merge_set_scale(m, negate, sizeof negate / sizeof negate[0]);
+	if (e == 0)
+		e = profdata_merge_add(m, base);
+	return e;
+}
+
+int cmd_diff(const tool_args *a)
+{
+	const char *to;
+	long gzip;
+	int status = output_format(a, &to, &gzip);
+	if (status == 0 && strcmp(to, "flamegraph") == 0)
+		return usage_error(a->command, "diff writes no differential flame graph yet: write pprof");
+	profdata_profile *base = NULL, *now = NULL;
+	profdata_merge *m = NULL;
+	if (status == 0)
+		status = diff_input(a, a->operand[0], &base);
+	if (status == 0)
+		status = diff_input(a, a->operand[1], &now);
+	if (status == 0 && profdata_merge_new(&m) < 0)
+		status = EXIT_INVALID;
+	int e = status ? 0 : add_difference(m, base, now, a->normalize);
+	if (e < 0) {
+		report("diff", profdata_merge_error(m), e);
+		status = failure_status(e);
+	}
+	if (status == 0)
+		status = write_merge(m, a, to, gzip);
+	profdata_merge_free(m);
+	profdata_profile_free(base);
+	profdata_profile_free(now);
+	return status;
+}
