@@ -132,12 +132,14 @@ static void add_int(svg_writer *sw, int64_t v)
 static void add_fixed(svg_writer *sw, double v, int decimals)
 {
 	double scale = decimals == 1 ? 10 : 100, t = v * scale;
-	double whole = floor(t), frac = t - whole;
-	if (!(t >= 0 && t < 1e9) || signbit(v) || fabs(frac - 0.5) < 1e-6) {
+	/* (no floor() or fabs(): clang calls them in libm, which the library does not link) */
+	uint64_t whole = t >= 0 && t < 1e9 ? (uint64_t)t : 0;
+	double frac = t - (double)whole;
+	if (!(t >= 0 && t < 1e9) || signbit(v) || (frac - 0.5 < 1e-6 && 0.5 - frac < 1e-6)) {
 		pd_outbuf_printf(&sw->out, "%.*f", decimals, v);
 		return;
 	}
-	uint64_t r = (uint64_t)whole + (frac > 0.5);
+	uint64_t r = whole + (frac > 0.5);
 	unsigned char b[PD_DEC_MAX + 4];
 	size_t n = pd_put_dec(b, r / (uint64_t)scale);
 	b[n++] = '.';
