@@ -138,7 +138,8 @@ static int make_children(visible_builder *vb, uint32_t node, child_group *g, siz
 	pd_call_tree *t = vb->t;
 	for (size_t k = 0; k < ng; k++)
 		g[k].s = pd_intern_str(&t->names, g[k].name, &g[k].len);
-	qsort(g, ng, sizeof *g, compare_groups);
+	if (ng > 1) /* (qsort's array may not be NULL, even empty) */
+		qsort(g, ng, sizeof *g, compare_groups);
 	if (t->n + ng >= UINT32_MAX || pd_grow((void **)&t->nodes, &t->cap, t->n + ng, sizeof *t->nodes) ||
 	    pd_grow((void **)&vb->first_of_node, &vb->first_cap, t->n + ng, sizeof *vb->first_of_node) ||
 	    pd_grow((void **)&vb->splits, &vb->splits_cap, vb->nsplits + 1, sizeof *vb->splits))
