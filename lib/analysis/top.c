@@ -215,13 +215,11 @@ static void mark_rows(profdata_top *t, const top_sums *sums, unsigned char *mark
 }
 
 /* Add one stack's sum `v`: flat to its innermost frame's row, cum to each row it names. */
-static void add_stack(const profdata_profile *p, top_sums *sums, size_t si, int64_t v)
+static void add_stack(const profdata_profile *p, top_sums *sums, size_t si, const profdata_stack *st, int64_t v)
 {
-	profdata_stack st;
-	profdata_profile_stack(p, si, &st);
-	for (size_t k = 0; k < st.nframes; k++) {
+	for (size_t k = 0; k < st->nframes; k++) {
 		size_t fi;
-		if (profdata_profile_find_frame(p, st.frame_ids[k], &fi) != 0)
+		if (profdata_profile_find_frame(p, st->frame_ids[k], &fi) != 0)
 			continue; /* an unknown frame id: folded calls it "[unknown]", pprof has no row for it */
 		uint32_t row = sums->row_of_frame[fi];
 		if (k == 0)
@@ -286,12 +284,11 @@ static int sum_rows(profdata_top *t, const profdata_profile *p, size_t value_ind
 	for (size_t k = 0; rc == 0 && k < stacks.nordered; k++) {
 		size_t si = stacks.order[k];
 		t->total = pd_wrapping_add(t->total, stacks.value[si]);
-		add_stack(p, &sums, si, stacks.value[si]);
-		if (stacks.value[si] != 0) {
-			profdata_stack st;
-			profdata_profile_stack(p, si, &st);
+		profdata_stack st;
+		profdata_profile_stack(p, si, &st);
+		add_stack(p, &sums, si, &st, stacks.value[si]);
+		if (stacks.value[si] != 0)
 			rc = note_calls(p, &sums, &st);
-		}
 	}
 	if (rc == 0)
 		rc = collect_rows(t, &sums);
