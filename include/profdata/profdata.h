@@ -13,6 +13,7 @@
  *   heap.h     dominator tree, retained sizes and paths to GC roots of heap dumps
  *   top.h      (experimental) flat and cumulative sums per function, as pprof -top
  *   merge.h    (experimental) profiles of samples merged into one, as pprof merges them
+ *   suspects.h (experimental) leak suspects of a heap dump: what retains a large share, and where it gathers
  */
 #ifndef PROFDATA_PROFDATA_H
 #define PROFDATA_PROFDATA_H
@@ -27,5 +28,6 @@
 #include <profdata/heap.h>
 #include <profdata/top.h>
 #include <profdata/merge.h>
+#include <profdata/suspects.h>
 
 #endif

@@ -237,21 +237,6 @@ static int unstated_bytes(profdata_histogram *h, size_t row, const pd_jvm_sizes 
 	return 0;
 }
 
-static const char *prim_internal(int type)
-{
-	switch (type) {
-	case PROFDATA_TYPE_BOOLEAN: return "[Z";
-	case PROFDATA_TYPE_CHAR: return "[C";
-	case PROFDATA_TYPE_FLOAT: return "[F";
-	case PROFDATA_TYPE_DOUBLE: return "[D";
-	case PROFDATA_TYPE_BYTE: return "[B";
-	case PROFDATA_TYPE_SHORT: return "[S";
-	case PROFDATA_TYPE_INT: return "[I";
-	case PROFDATA_TYPE_LONG: return "[J";
-	default: return "[?";
-	}
-}
-
 static int by_bytes(const void *a, const void *b)
 {
 	const profdata_histogram_entry *x = a, *y = b;
@@ -322,7 +307,7 @@ static int add_prim_entries(profdata_histogram *h, entry_list *l, const uint64_t
 	int e = 0;
 	for (int t = 0; t < PRIM_TYPES && e == 0; t++)
 		if (instances[t])
-			e = entry_add(h, l, prim_internal(t), 0, instances[t], bytes[t]);
+			e = entry_add(h, l, pd_jvm_array_internal_name(t), 0, instances[t], bytes[t]);
 	return e;
 }
 

@@ -43,6 +43,9 @@ static inline unsigned pd_jvm_type_size(int type, unsigned id_size)
 	return (unsigned)type <= PROFDATA_TYPE_LONG ? sizes[type] : 0;
 }
 
+/* The internal name of a primitive array class of element type `type` ("[I"); "[?" for another code. */
+const char *pd_jvm_array_internal_name(int type);
+
 static inline uint64_t pd_align8(uint64_t x) { return (x + 7) & ~(uint64_t)7; }
 
 /* ---- the size rule (sizes.c) ---- */

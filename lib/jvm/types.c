@@ -22,3 +22,18 @@ const char *profdata_basic_type_name(int type)
 	default: return "?";
 	}
 }
+
+const char *pd_jvm_array_internal_name(int type)
+{
+	switch (type) {
+	case PROFDATA_TYPE_BOOLEAN: return "[Z";
+	case PROFDATA_TYPE_CHAR: return "[C";
+	case PROFDATA_TYPE_FLOAT: return "[F";
+	case PROFDATA_TYPE_DOUBLE: return "[D";
+	case PROFDATA_TYPE_BYTE: return "[B";
+	case PROFDATA_TYPE_SHORT: return "[S";
+	case PROFDATA_TYPE_INT: return "[I";
+	case PROFDATA_TYPE_LONG: return "[J";
+	default: return "[?";
+	}
+}

@@ -22,14 +22,9 @@ trap 'rm -rf "$work"' EXIT
 for tool in java javac python3; do
   command -v "$tool" >/dev/null 2>&1 || { echo "skipped: $tool not found"; exit 77; }
 done
-jar_name=org-graalvm-visualvm-lib-jfluid-heap.jar
-heap_jar=""
-for dir in ${VISUALVM_HOME:+"$VISUALVM_HOME"} /usr/share/visualvm /usr/lib/visualvm /usr/local/share/visualvm /opt/visualvm*; do
-  [ -d "$dir" ] || continue
-  heap_jar=$(find "$dir" -name "$jar_name" -type f 2>/dev/null | sort | head -n 1)
-  [ -n "$heap_jar" ] && break
-done
-[ -n "$heap_jar" ] || { echo "skipped: VisualVM's heap library ($jar_name) is not installed"; exit 77; }
+# shellcheck source=tests/interop/visualvm-jar.sh
+. "$here/visualvm-jar.sh"
+heap_jar=$(visualvm_heap_jar) || { echo "skipped: VisualVM's heap library ($visualvm_jar_name) is not installed"; exit 77; }
 javac -nowarn -cp "$heap_jar" -d "$work" "$here/VisualVMRetained.java"
 
 files=("$root"/tests/data/hprof/*.hprof "$root"/tests/data/hprof/*.hprof.gz "$root"/tests/data/hprof/synthetic/*.hprof)

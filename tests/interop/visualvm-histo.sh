@@ -62,25 +62,10 @@ for tool in java javac; do
     fi
 done
 
-# The heap library has carried this file name since VisualVM moved to the
-# org.graalvm.visualvm packages (2.0); the directory depends on the
-# distribution and version, so it is searched for rather than assumed.
-jar_name=org-graalvm-visualvm-lib-jfluid-heap.jar
-find_jar() {
-    local dir found
-    for dir in ${VISUALVM_HOME:+"$VISUALVM_HOME"} /usr/share/visualvm /usr/lib/visualvm \
-        /usr/local/share/visualvm /usr/local/visualvm /opt/visualvm* \
-        "$HOME"/visualvm*; do
-        [ -d "$dir" ] || continue
-        found=$(find "$dir" -name "$jar_name" -type f 2>/dev/null | sort | head -n 1)
-        if [ -n "$found" ]; then
-            echo "$found"
-            return 0
-        fi
-    done
-    return 1
-}
-if ! heap_jar=$(find_jar); then
+# shellcheck source=tests/interop/visualvm-jar.sh
+. "$(dirname "${BASH_SOURCE[0]}")/visualvm-jar.sh"
+jar_name=$visualvm_jar_name
+if ! heap_jar=$(visualvm_heap_jar); then
     echo "visualvm-histo: $jar_name not found (install visualvm or set VISUALVM_HOME), skipping" >&2
     exit 77
 fi

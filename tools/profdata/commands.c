@@ -44,6 +44,14 @@ static const tool_command command_table[] = {
 	  2, "the shortest path from a GC root to an object",
 	  "Shows how a GC root reaches the object: the root's kind, then each field, static field or array "
 	  "index on the way." },
+	{ "suspects", cmd_suspects, READING | OPTION_BIT(OPT_JSON) | OPTION_BIT(OPT_DUMP) | OPTION_BIT(OPT_THRESHOLD) |
+	                            OPTION_BIT(OPT_LIMIT), { FILE_OPERAND }, 1,
+	  "leak suspects: what retains a large share of a heap dump, and where it gathers",
+	  "Builds the model and the dump's dominator tree, then lists what retains at least --threshold percent "
+	  "of the reachable heap: single objects that only GC roots hold (a class object holding a static "
+	  "field among them), and classes whose such instances do together. For each: the accumulation point "
+	  "(down the dominator tree while one child holds 80% of its parent), the classes of what it holds "
+	  "(--limit of them, default 10) and the shortest path from a GC root." },
 	{ "convert", cmd_convert, READING | FILTERS | OPTION_BIT(OPT_TO) | OPTION_BIT(OPT_OPTION) | OPTION_BIT(OPT_GZIP) |
 	                          OPTION_BIT(OPT_VIA_MODEL) | OPTION_BIT(OPT_FORCE) | OPTION_BIT(OPT_SYMBOLIZE) |
 	                          OPTION_BIT(OPT_SYSROOT) | OPTION_BIT(OPT_DEBUG_DIR),

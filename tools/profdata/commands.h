@@ -56,6 +56,7 @@ int cmd_top(const tool_args *a);
 /* top of a profile of samples (sample_top.c): the exit status. */
 int show_sample_top(const tool_args *a, const profdata_profile *p);
 int cmd_path(const tool_args *a);
+int cmd_suspects(const tool_args *a);
 int cmd_histo_retained(const tool_args *a);
 int cmd_convert(const tool_args *a);
 int cmd_merge(const tool_args *a);

@@ -12,18 +12,12 @@
 #include <profdata/profdata.h>
 
 #include "commands.h"
+#include "heap_view.h"
 #include "json.h"
 #include "load.h"
 #include "report.h"
 
-/* A heap dump as the commands look at it; the progress line lives as long as the analysis. */
-typedef struct heap_view {
-	profdata_profile *p;
-	profdata_heap *h;
-	progress_line progress;
-} heap_view;
-
-static void free_heap(heap_view *v)
+void heap_view_free(heap_view *v)
 {
 	profdata_heap_free(v->h);
 	profdata_profile_free(v->p);
@@ -63,7 +57,7 @@ static int analyse_heap(const tool_args *a, heap_view *v, int graph_only)
 			snprintf(why, sizeof why, "no GC root of the dump names an object in it");
 		fprintf(stderr, "profdata: %s: %s, so no object is reachable and none retains anything; histo gives the "
 		        "instances and shallow bytes per class\n", a->operand[0], why);
-		free_heap(v);
+		heap_view_free(v);
 		v->h = NULL;
 		v->p = NULL;
 		return EXIT_INVALID;
@@ -71,8 +65,7 @@ static int analyse_heap(const tool_args *a, heap_view *v, int graph_only)
 	return 0;
 }
 
-/* The model of the command's file and its heap analysis (analyse_heap()): 0, or the exit status having said why. */
-static int load_heap(const tool_args *a, heap_view *v, int graph_only)
+int heap_view_load(const tool_args *a, heap_view *v, int graph_only)
 {
 	tool_input in;
 	memset(v, 0, sizeof(*v));
@@ -84,8 +77,7 @@ static int load_heap(const tool_args *a, heap_view *v, int graph_only)
 }
 
 
-/* The dump's id of a node: the object's, or the class's for a class object. */
-static unsigned long long node_id(const profdata_profile *p, const profdata_heap *h, size_t node)
+unsigned long long heap_node_id(const profdata_profile *p, const profdata_heap *h, size_t node)
 {
 	size_t c;
 	profdata_object o;
@@ -115,12 +107,8 @@ static const char *object_class_name(const profdata_profile *p, size_t i, char *
 	return n < cap ? buf : internal;
 }
 
-/*
- * A node's class in Java form; for a class object (*class_object 1), the
- * class it stands for ("java.util.HashMap"), which its own class,
- * java.lang.Class, would not tell.
- */
-static const char *node_class_name(const profdata_profile *p, const profdata_heap *h, size_t node, char *buf,
+/* Its own class, java.lang.Class, would not tell what a class object stands for ("java.util.HashMap"). */
+const char *heap_node_class_name(const profdata_profile *p, const profdata_heap *h, size_t node, char *buf,
                                    size_t cap, int *class_object)
 {
 	size_t c;
@@ -177,7 +165,7 @@ static void print_retained_histo(const tool_args *a, const profdata_histogram *h
 int cmd_histo_retained(const tool_args *a)
 {
 	heap_view v;
-	int status = load_heap(a, &v, 0);
+	int status = heap_view_load(a, &v, 0);
 	if (status)
 		return status;
 	profdata_histogram *hi = NULL;
@@ -197,7 +185,7 @@ int cmd_histo_retained(const tool_args *a)
 	}
 	free(ret);
 	profdata_histogram_free(hi);
-	free_heap(&v);
+	heap_view_free(&v);
 	return status ? status : finish_stdout(0);
 }
 
@@ -216,9 +204,9 @@ static int show_heap_top(const tool_args *a, heap_view *v)
 		printf("%6s %20s %12s %16s  %s\n", "rank", "id", "shallow", "retained", "class");
 	for (size_t k = 0; k < n; k++) {
 		int class_object;
-		const char *cls = node_class_name(v->p, v->h, top[k], name, sizeof(name), &class_object);
+		const char *cls = heap_node_class_name(v->p, v->h, top[k], name, sizeof(name), &class_object);
 		unsigned long long shallow = profdata_heap_size(v->h, top[k]);
-		unsigned long long id = node_id(v->p, v->h, top[k]);
+		unsigned long long id = heap_node_id(v->p, v->h, top[k]);
 		unsigned long long retained = profdata_heap_retained(v->h, top[k]);
 		if (a->json) {
 			/* A class object's class is java.lang.Class; the class it stands for is its own key. */
@@ -256,7 +244,7 @@ int cmd_top(const tool_args *a)
 	if ((status = analyse_heap(a, &v, 0)) != 0)
 		return status;
 	status = show_heap_top(a, &v);
-	free_heap(&v);
+	heap_view_free(&v);
 	return status;
 }
 
@@ -306,17 +294,16 @@ static int parse_object_id(const char *s, unsigned long long *id)
 	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
 }
 
-static void print_path(const tool_args *a, const profdata_profile *p, const profdata_heap *h,
-                       const profdata_heap_root_path *path, long n)
+void heap_print_path_steps(const tool_args *a, const profdata_profile *p, const profdata_heap *h,
+                           const profdata_heap_root_path *path, int indent)
 {
 	char name[512], how[1024];
-	if (a->json)
-		printf("{\"path\":[");
-	for (long k = 0; k < n; k++) {
-		const profdata_heap_step *st = profdata_heap_root_path_step(path, (size_t)k);
+	size_t n = profdata_heap_root_path_length(path);
+	for (size_t k = 0; k < n; k++) {
+		const profdata_heap_step *st = profdata_heap_root_path_step(path, k);
 		int class_object;
-		unsigned long long id = node_id(p, h, st->node);
-		const char *cls = node_class_name(p, h, st->node, name, sizeof(name), &class_object);
+		unsigned long long id = heap_node_id(p, h, st->node);
+		const char *cls = heap_node_class_name(p, h, st->node, name, sizeof(name), &class_object);
 		describe_step(p, h, st, k == 0, how, sizeof(how));
 		if (a->json) {
 			printf("%s{\"id\":%llu,\"%s\":", k ? "," : "", id, class_object ? "class_object" : "class");
@@ -329,11 +316,9 @@ static void print_path(const tool_args *a, const profdata_profile *p, const prof
 				printf(",\"index\":%lld", st->index);
 			printf("}");
 		} else {
-			printf("%*s%s  %s%s@0x%llx\n", (int)(2 * k), "", how, class_object ? "class " : "", cls, id);
+			printf("%*s%s  %s%s@0x%llx\n", (int)(indent + 2 * k), "", how, class_object ? "class " : "", cls, id);
 		}
 	}
-	if (a->json)
-		printf("]}\n");
 }
 
 /* The node of the object, or of the class, with that id; 0, or EXIT_INVALID having said why. */
@@ -356,10 +341,10 @@ int cmd_path(const tool_args *a)
 	if (parse_object_id(a->operand[1], &id) < 0)
 		return usage_error(a->command, "'%s' is not an object id", a->operand[1]);
 	heap_view v;
-	int status = load_heap(a, &v, 1); /* a path from the roots needs no dominator tree */
+	int status = heap_view_load(a, &v, 1); /* a path from the roots needs no dominator tree */
 	size_t node;
 	if (status || (status = find_node(a, &v, id, &node)) != 0) {
-		free_heap(&v);
+		heap_view_free(&v);
 		return status;
 	}
 	profdata_heap_root_path *path = NULL;
@@ -371,9 +356,14 @@ int cmd_path(const tool_args *a)
 		        path ? profdata_heap_root_path_error(path)->message : profdata_strerror(e));
 	if (n <= 0)
 		status = EXIT_INVALID;
-	else
-		print_path(a, v.p, v.h, path, n);
+	else {
+		if (a->json)
+			printf("{\"path\":[");
+		heap_print_path_steps(a, v.p, v.h, path, 0);
+		if (a->json)
+			printf("]}\n");
+	}
 	profdata_heap_root_path_free(path);
-	free_heap(&v);
+	heap_view_free(&v);
 	return status ? status : finish_stdout(0);
 }

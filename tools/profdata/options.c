@@ -88,6 +88,9 @@ static const tool_option option_table[OPT_COUNT_] = {
 	[OPT_PRUNE_FROM] = { .name = "--prune-from", .value = "RE", .wants = VALUE_REQUIRED, .kind = VALUE_TEXT,
 	                     .field = FIELD(prune_from),
 	                     .help = "drop what the innermost frame whose function matches RE calls (as pprof)" },
+	[OPT_THRESHOLD] = { .name = "--threshold", .value = "PERCENT", .wants = VALUE_REQUIRED, .kind = VALUE_NUMBER,
+	                    .field = FIELD(threshold), .min = 1, .max = 100, .initial = 10,
+	                    .help = "suspects: the share of the reachable heap a suspect retains at least (default 10)" },
 };
 
 const tool_option *option_at(option_id id)

@@ -3,8 +3,9 @@
 # in gen/. Every run gives different bytes (addresses, ids, timestamps, the
 # JDK's own objects); only the program-made content is stable.
 #
-# Usage: tests/data/hprof/make-fixtures.sh [OUTPUT_DIR]
-#   OUTPUT_DIR defaults to the directory of this script.
+# Usage: tests/data/hprof/make-fixtures.sh [OUTPUT_DIR [NAME...]]
+#   OUTPUT_DIR defaults to the directory of this script; NAMEs (minimal,
+#   types, threads, loaders, types-nocoops, leaks) make only those.
 # Needs java, javac and jcmd from one JDK (the dump format and names depend
 # on the JDK that runs the fixture; the files are named after its major
 # version).
@@ -12,6 +13,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out_dir=${1:-$here}
+shift || true
+only=("$@")
 mkdir -p "$out_dir"
 out_dir=$(cd "$out_dir" && pwd)
 
@@ -72,6 +75,9 @@ heap_dump() {
 # dump_fixture NAME "EXTRA_JVM_OPTS" MAIN_CLASS [PROGRAM_ARGS...]
 dump_fixture() {
     local name=$1 main=$3
+    if [ ${#only[@]} -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$name"; then
+        return 0
+    fi
     local -a extra
     read -r -a extra <<<"$2"
     shift 3
@@ -127,6 +133,9 @@ dump_fixture minimal "" MinimalFixture
 dump_fixture types "" TypesFixture
 dump_fixture threads "" ThreadsFixture
 dump_fixture loaders "" LoadersFixture "$work/plugin"
+# Planted leaks for `profdata suspects` (gen/LeaksFixture.java says which).
+plain_wanted=no
+dump_fixture leaks "" LeaksFixture
 # Same program without compressed oops: VisualVM then takes 8-byte
 # references and a 16-byte header instead of 4 and 12, so shallow sizes
 # follow the other branch of its size rule. Kept only gzip-compressed, as
