@@ -85,6 +85,7 @@ typedef struct pd_call_node {
 	int64_t total;             /* the node and everything it calls */
 	int64_t self;              /* samples whose leaf it is */
 	int64_t x;                 /* offset from the left, in value units, siblings in name order */
+	int64_t other;             /* a second value's total (pd_call_tree_add_other), else 0 */
 } pd_call_node;
 
 #define PD_CALL_ROOT UINT32_MAX
@@ -118,6 +119,14 @@ int pd_call_tree_build(const profdata_profile *p, size_t value_index, pd_call_tr
 int pd_call_tree_build_visible(const profdata_profile *p, size_t value_index, double px_width, double min_width,
                                 pd_call_tree *t, pd_diag *diag, const char *format);
 void pd_call_tree_free(pd_call_tree *t);
+/*
+ * Sum value `value_index` of every stack into the `other` of the nodes its
+ * frames name, as far as the tree has them (call_tree_other.c): a
+ * differential flame graph's base values beside the widths. 0, or an error
+ * said in `diag`.
+ */
+int pd_call_tree_add_other(const profdata_profile *p, size_t value_index, pd_call_tree *t, pd_diag *diag,
+                           const char *format);
 
 /* Which value of HPROF ALLOC SITES a tree of allocations weighs. */
 typedef enum pd_site_value {

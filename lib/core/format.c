@@ -58,16 +58,20 @@ static int choose(profdata_reader *in, const profdata_read_options *opts, const 
 /*
  * decoder -> read transforms -> consumer: the transforms the format names
  * behind its decoder that the options ask for (symbolize=...), then the
- * filters every format takes (focus=...), take its events first; with
+ * filters every format takes (focus=...), then the choice of one value
+ * (sample=...) and of the heaviest stacks (top_stacks=...), take its
+ * events first; with
  * none, the decoder calls the consumer directly.
  */
 static int decode_through(const profdata_format *f, pd_decode_args *a)
 {
 	const pd_transform_desc *descs[16];
 	size_t n = 0;
-	for (; f->read_transforms && f->read_transforms[n] && n < 14; n++)
+	for (; f->read_transforms && f->read_transforms[n] && n < 12; n++)
 		descs[n] = f->read_transforms[n];
 	descs[n++] = &pd_transform_filter;
+	descs[n++] = &pd_transform_sample_type;
+	descs[n++] = &pd_transform_top_stacks;
 	descs[n] = NULL;
 	pd_transform_chain *chain;
 	int e = pd_transform_chain_new(&chain, descs, a->ev, a->payload, pd_in_diag(a->in), a->opts);
@@ -82,14 +86,20 @@ static int decode_through(const profdata_format *f, pd_decode_args *a)
 	return e;
 }
 
-/* The format's read options and the filters' (pd_filter_options), into `known` (room for 32, NULL-terminated). */
+/*
+ * The format's read options, the filters' and the sample values'
+ * (pd_filter_options, pd_sample_options), into `known` (room for 32,
+ * NULL-terminated).
+ */
 static void read_option_keys(const profdata_format *f, const char **known)
 {
 	size_t n = 0;
-	for (size_t i = 0; f->read_options && f->read_options[i] && n < 27; i++)
+	for (size_t i = 0; f->read_options && f->read_options[i] && n < 25; i++)
 		known[n++] = f->read_options[i];
 	for (size_t i = 0; pd_filter_options[i]; i++)
 		known[n++] = pd_filter_options[i];
+	for (size_t i = 0; pd_sample_options[i]; i++)
+		known[n++] = pd_sample_options[i];
 	known[n] = NULL;
 }
 

@@ -11,11 +11,9 @@
  * In pprof's order: focus and ignore on the whole stack, then hide, then
  * prune_from. A frame matches by its function's name (with its class, as
  * folded writes Java frames), its source file, or its mapping's file.
- * Inlined calls are frames of their own here, so a conversion to pprof,
- * whose writer groups a location's lines from the frames the input
- * defined, writes a location whole even where hide or prune_from took one
- * of its inlined frames out of a stack: compare pprof's reading of such a
- * filter with ours in folded stacks, not through pprof.
+ * Inlined calls are frames of their own here; the pprof writer makes a
+ * location of the lines a stack kept (codecs/pprof/encode.c), so a
+ * filtered input written as pprof reads as pprof's own filter shows it.
  * Frames are judged once, when they are defined; stacks as they come, so
  * memory grows with the frames, never with the samples.
  */

@@ -13,12 +13,14 @@
  * get payloads); trace_stacks, in front of every encoder that wants samples
  * (folded, pprof, gperftools, HPROF): traces become call stacks. Read:
  * symbolize, behind the gperftools decoder when symbolize=... asks; filter
- * (pprof's focus, ignore, hide, prune_from), behind every decoder.
+ * (pprof's focus, ignore, hide, prune_from), sample_type and top_stacks,
+ * behind every decoder.
  */
 #ifndef PD_TRANSFORM_H
 #define PD_TRANSFORM_H
 
 #include "internal.h"
+#include "util/hashmap.h"
 
 typedef struct pd_transform_desc {
 	const char *name;
@@ -100,6 +102,36 @@ extern const pd_transform_desc pd_transform_trace_stacks;
  */
 extern const pd_transform_desc pd_transform_filter;
 extern const char *const pd_filter_options[];
+/*
+ * One value per sample (sample_type.c: read option sample=NAME|INDEX|
+ * default|all) and the N heaviest stacks (top_stacks.c: top_stacks=N),
+ * which every format takes (pd_sample_options, NULL-terminated); the core
+ * puts them behind the filter, in that order.
+ */
+extern const pd_transform_desc pd_transform_sample_type;
+extern const pd_transform_desc pd_transform_top_stacks;
+extern const char *const pd_sample_options[];
+
+/*
+ * The sample type pprof would show, chosen as events pass: `want` a name,
+ * an index from 0, or "default" (NULL too): the type the meta comment
+ * pprof.default_sample_type names, else the last. Feed it begin, the
+ * strings and the sample types; resolve once they have all come.
+ */
+typedef struct pd_sample_choice {
+	const char *want;   /* borrowed (the read options) */
+	char *default_name; /* pprof.default_sample_type's value, or NULL */
+	pd_map names;       /* string id -> which of want and default_name it spells */
+	profdata_sample_type *types;
+	size_t ntypes, types_cap;
+} pd_sample_choice;
+void pd_sample_choice_init(pd_sample_choice *c, const char *want);
+void pd_sample_choice_free(pd_sample_choice *c);
+int pd_sample_choice_begin(pd_sample_choice *c, const profdata_meta *m);
+int pd_sample_choice_string(pd_sample_choice *c, uint64_t id, const char *utf8, size_t len);
+int pd_sample_choice_type(pd_sample_choice *c, const profdata_sample_type *t);
+/* The chosen type's index (0 without types), or PROFDATA_EINVAL said in `diag`. */
+int pd_sample_choice_resolve(const pd_sample_choice *c, size_t *index, pd_diag *diag);
 /* The list of the formats that write samples and nothing else needs: trace_stacks alone. */
 extern const pd_transform_desc *const pd_transforms_samples[];
 

@@ -9,7 +9,11 @@
 #      are those of -diff_base (-normalize);
 #   3. the read options focus, ignore, hide, prune_from: our folded stacks
 #      of every sample type are those of -raw with -focus, -ignore, -hide,
-#      -prune_from.
+#      -prune_from;
+#   4. and the pprof we write of such a filtered input reads in go tool pprof
+#      -raw as its own filter shows the input: a location a filter took some
+#      inlined lines (or the line they were inlined into) out of is written
+#      with the lines kept.
 # Usage: pprof-merge.sh PROFDATA SRCDIR. 77 (skip) without go.
 set -euo pipefail
 profdata=$1
@@ -60,12 +64,26 @@ for pair in "mutex block" "allocs heap" "cpu cpu"; do
 done
 
 filters=("focus=main.hash" "focus=contend" "ignore=asyncPreempt" "ignore=main.cpuWork" "hide=runtime"
-         "hide=^main[.]" "prune_from=main.spin" "prune_from=runtime.main" "prune_from=chanrecv")
+         "hide=^main[.]" "hide=main.hash" "hide=main.spin" "prune_from=main.spin" "prune_from=main.hash"
+         "prune_from=runtime.main" "prune_from=chanrecv")
+# raw_same WHAT RAW_A RAW_B: every sample type's folded stacks of two -raw outputs
+raw_same() {
+    local n=0 type
+    while read -r type; do
+        $helper folded "$n" <"$2" | LC_ALL=C sort >"$scratch/a"
+        $helper folded "$n" <"$3" | LC_ALL=C sort >"$scratch/b"
+        same "$1 $type" "$scratch/a" "$scratch/b"
+        n=$((n + 1))
+    done < <($helper types <"$2")
+}
 for kind in cpu heap mutex block goroutine; do
     for filter in "${filters[@]}"; do
         go tool pprof -raw "-${filter%%=*}=${filter#*=}" "$data/$kind.pb.gz" 2>/dev/null >"$scratch/go.raw"
         folded_types "$scratch/go.raw" "$kind $filter" \
             "$profdata" convert --quiet --read-option "$filter" "$data/$kind.pb.gz"
+        "$profdata" convert --quiet --read-option "$filter" "$data/$kind.pb.gz" "$scratch/f.pb.gz"
+        go tool pprof -raw "$scratch/f.pb.gz" 2>/dev/null >"$scratch/f.raw"
+        raw_same "$kind $filter, written as pprof:" "$scratch/go.raw" "$scratch/f.raw"
     done
 done
 echo "$((checks - fail)) passed, $fail failed"

@@ -45,7 +45,7 @@ run profdata co >"$dir/reply"
 registered=$(head -n1 "$dir/reply")
 [ "$registered" = "complete -F _profdata profdata" ] || fail "complete -p says '$registered'"
 expect convert profdata co
-expect --to profdata convert --t
+expect "$(printf -- '--to\n--top-stacks')" profdata convert --t
 expect "$(printf 'convert\ncheck')" profdata help c
 expect speedscope profdata convert in.prof out --to sp
 expect speedscope profdata convert in.prof out --to = sp

@@ -12,7 +12,9 @@
 #include "report.h"
 
 #define READING (OPTION_BIT(OPT_STRICT) | OPTION_BIT(OPT_FROM) | OPTION_BIT(OPT_READ_OPTION))
-#define FILTERS (OPTION_BIT(OPT_FOCUS) | OPTION_BIT(OPT_IGNORE) | OPTION_BIT(OPT_HIDE) | OPTION_BIT(OPT_PRUNE_FROM))
+#define FILTERS                                                                                               \
+	(OPTION_BIT(OPT_FOCUS) | OPTION_BIT(OPT_IGNORE) | OPTION_BIT(OPT_HIDE) | OPTION_BIT(OPT_PRUNE_FROM) | \
+	 OPTION_BIT(OPT_SAMPLE_TYPE) | OPTION_BIT(OPT_TOP_STACKS))
 #define INPUT_HELP "the input, any format this build reads, gzip'd or not ('-' standard input)"
 #define FILE_OPERAND { "FILE", INPUT_HELP, COMPLETE_FILE }
 
@@ -30,7 +32,7 @@ static const tool_command command_table[] = {
 	  "names another or all. With --retained: from the model, with the bytes the instances of each class "
 	  "keep alive together." },
 	{ "top", cmd_top, READING | FILTERS | OPTION_BIT(OPT_JSON) | OPTION_BIT(OPT_DUMP) | OPTION_BIT(OPT_LIMIT) |
-	                  OPTION_BIT(OPT_LINES) | OPTION_BIT(OPT_FILES) | OPTION_BIT(OPT_SAMPLE_TYPE) |
+	                  OPTION_BIT(OPT_LINES) | OPTION_BIT(OPT_FILES) |
 	                  OPTION_BIT(OPT_SYMBOLIZE) | OPTION_BIT(OPT_SYSROOT) | OPTION_BIT(OPT_DEBUG_DIR),
 	  { FILE_OPERAND }, 1,
 	  "the busiest functions of a profile, or the biggest objects of a heap dump",

@@ -13,11 +13,19 @@ static void point_at_options(tool_input *in)
 	in->options.options = in->option_text[0] ? in->option_text : NULL;
 }
 
-/* pprof's filters the command line gives, as read options every format takes: 0, or EXIT_USAGE having said why. */
+/*
+ * pprof's filters the command line gives, as read options every format
+ * takes: 0, or EXIT_USAGE having said why. top chooses its sample type
+ * itself, from the model (its refusal names the types there).
+ */
 static int add_filters(tool_input *in, const tool_args *a)
 {
-	const char *keys[] = { "focus", "ignore", "hide", "prune_from" };
-	const char *values[] = { a->focus, a->ignore, a->hide, a->prune_from };
+	char top[24] = "";
+	if (a->top_stacks > 0)
+		snprintf(top, sizeof top, "%ld", a->top_stacks);
+	const char *sample = a->command && strcmp(command_name(a->command), "top") == 0 ? NULL : a->sample_type;
+	const char *keys[] = { "focus", "ignore", "hide", "prune_from", "sample", "top_stacks" };
+	const char *values[] = { a->focus, a->ignore, a->hide, a->prune_from, sample, top[0] ? top : NULL };
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		if (!values[i])
 			continue;
@@ -127,14 +135,16 @@ int input_name_frames(tool_input *in, const tool_args *a, int by_default)
 
 /*
  * A format that holds one value per sample shows the sample type pprof
- * would (the input's default, else its last): the reader takes "sample"
- * (pprof) and --read-option sample=... did not choose. A format that
+ * would (the input's default, else its last) when the input is pprof (the
+ * format that names a default sample type) and neither --sample-type nor
+ * --read-option sample=... chose. A format that
  * keeps every value, or counts samples (gperftools: a count and the
  * period), gets them all (by_default 0).
  */
 int input_choose_sample(tool_input *in, int by_default)
 {
-	if (by_default && input_reads_option(in, "sample") && !strstr(in->option_text, "sample="))
+	int pprof = in->format && strcmp(profdata_format_name(in->format), "pprof") == 0;
+	if (by_default && pprof && !strstr(in->option_text, "sample="))
 		return input_add_option(in, "sample", "default");
 	return 0;
 }

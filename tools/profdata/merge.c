@@ -12,6 +12,7 @@
 #include <profdata/profdata.h>
 
 #include "commands.h"
+#include "diff_graph.h"
 #include "formats.h"
 #include "load.h"
 #include "output.h"
@@ -49,20 +50,41 @@ static void merge_warnings(const profdata_merge *m, int quiet)
 	}
 }
 
-/* Write the merge to a->output: 0, or the exit status having said what failed. */
-static int write_merge(const profdata_merge *m, const tool_args *a, const char *to, long gzip)
+/*
+ * The write options: --option's, and for a differential flame graph (a
+ * merge of diff_graph_add()'s columns) which value is the base's.
+ */
+static int graph_options(const tool_args *a, const profdata_profile *p, int graph, char *text)
+{
+	memcpy(text, a->write_options, OPTION_LIST_SIZE);
+	char base[48];
+	snprintf(base, sizeof base, "value=0,base=%zu", profdata_profile_count(p, PROFDATA_TABLE_SAMPLE_TYPES) / 2);
+	if (graph && (strstr(text, "value=") || strstr(text, "base=")))
+		return usage_error(a->command, "diff draws value 0 against its base: no --option value= or base=");
+	if (graph && option_list_append(text, base) < 0)
+		return usage_error(a->command, "too many --option");
+	return 0;
+}
+
+/* Write the merge to a->output (graph: a differential flame graph): 0, or the exit status having said what failed. */
+static int write_merge(const profdata_merge *m, const tool_args *a, const char *to, long gzip, int graph)
 {
 	profdata_write_options wo = PROFDATA_WRITE_OPTIONS_INIT;
 	profdata_profile *p = NULL;
 	profdata_writer *w = NULL;
+	char options[OPTION_LIST_SIZE];
 	wo.format = to;
-	wo.options = a->write_options[0] ? a->write_options : NULL;
 	int e = profdata_merge_profile(&p, m);
 	if (e < 0) {
 		report("merge", p ? profdata_profile_error(p) : NULL, e);
 		profdata_profile_free(p);
 		return EXIT_INVALID;
 	}
+	if (graph_options(a, p, graph, options) != 0) {
+		profdata_profile_free(p);
+		return EXIT_USAGE;
+	}
+	wo.options = options[0] ? options : NULL;
 	e = output_open(&w, a->operand_all[0], a->output, a->force);
 	if (e == 0 && gzip)
 		e = profdata_writer_set_gzip(w, (int)gzip);
@@ -106,16 +128,22 @@ int cmd_merge(const tool_args *a)
 		status = merge_input(m, a, a->operand_all[i], to);
 	merge_warnings(m, a->quiet);
 	if (status == 0)
-		status = write_merge(m, a, to, gzip);
+		status = write_merge(m, a, to, gzip, 0);
 	profdata_merge_free(m);
 	return status;
 }
 
-/* Read operand `path` into *out: 0, or the exit status having said why (a heap dump is refused). */
-static int diff_input(const tool_args *a, const char *path, profdata_profile **out)
+/*
+ * Read operand `path` into *out (graph: one value, pprof's choice, unless
+ * --sample-type chose): 0, or the exit status having said why (a heap dump
+ * is refused).
+ */
+static int diff_input(const tool_args *a, const char *path, int graph, profdata_profile **out)
 {
 	tool_input in;
 	int status = input_open(&in, a, path);
+	if (status == 0)
+		status = input_choose_sample(&in, graph);
 	if (status == 0)
 		status = input_read(&in, out);
 	input_close(&in);
@@ -168,13 +196,25 @@ static int normalize_scale(profdata_merge *m, const profdata_profile *base, cons
 	return profdata_merge_set_scale(m, factors, n);
 }
 
-/* NEW (normalized when asked), then BASE negated, into `m`: 0 or an error, its message on `m`. */
-static int add_difference(profdata_merge *m, const profdata_profile *base, const profdata_profile *now, int normalize)
+/*
+ * NEW (normalized when asked), then BASE negated, into `m`; for a graph,
+ * NEW and BASE side by side (diff_graph.h): 0 or an error, its message on
+ * `m`.
+ */
+static int add_difference(profdata_merge *m, const profdata_profile *base, const profdata_profile *now, int normalize,
+                          int graph)
 {
 	double negate[256];
 	for (size_t i = 0; i < sizeof negate / sizeof negate[0]; i++)
 		negate[i] = -1.0;
 	int e = normalize ? normalize_scale(m, base, now) : 0;
+	if (graph) {
+		if (e == 0)
+			e = diff_graph_add(m, now, 0);
+		if (e == 0)
+			e = profdata_merge_set_scale(m, NULL, 0);
+		return e ? e : diff_graph_add(m, base, 1);
+	}
 	if (e == 0)
 		e = profdata_merge_add(m, now);
 	if (e == 0)
@@ -189,23 +229,22 @@ int cmd_diff(const tool_args *a)
 	const char *to;
 	long gzip;
 	int status = output_format(a, &to, &gzip);
-	if (status == 0 && strcmp(to, "flamegraph") == 0)
-		return usage_error(a->command, "diff writes no differential flame graph yet: write pprof");
+	int graph = status == 0 && strcmp(to, "flamegraph") == 0;
 	profdata_profile *base = NULL, *now = NULL;
 	profdata_merge *m = NULL;
 	if (status == 0)
-		status = diff_input(a, a->operand[0], &base);
+		status = diff_input(a, a->operand[0], graph, &base);
 	if (status == 0)
-		status = diff_input(a, a->operand[1], &now);
+		status = diff_input(a, a->operand[1], graph, &now);
 	if (status == 0 && profdata_merge_new(&m) < 0)
 		status = EXIT_INVALID;
-	int e = status ? 0 : add_difference(m, base, now, a->normalize);
+	int e = status ? 0 : add_difference(m, base, now, a->normalize, graph);
 	if (e < 0) {
 		report("diff", profdata_merge_error(m), e);
 		status = failure_status(e);
 	}
 	if (status == 0)
-		status = write_merge(m, a, to, gzip);
+		status = write_merge(m, a, to, gzip, graph);
 	profdata_merge_free(m);
 	profdata_profile_free(base);
 	profdata_profile_free(now);

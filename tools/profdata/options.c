@@ -62,8 +62,9 @@ static const tool_option option_table[OPT_COUNT_] = {
 	                .help = "a profile of samples: a row per source file, as pprof -files" },
 	[OPT_SAMPLE_TYPE] = { .name = "--sample-type", .value = "NAME", .wants = VALUE_REQUIRED, .kind = VALUE_TEXT,
 	                      .field = FIELD(sample_type),
-	                      .help = "a profile of samples: the value to sum (\"samples\", \"cpu\", ...; default "
-	                              "the last, as pprof)" },
+	                      .help = "a profile of samples: the one value to keep or sum, by name (\"samples\", "
+	                              "\"cpu\", ...) or index from 0, as pprof -sample_index (default: every value, or "
+	                              "for one-value outputs and top the default type, else the last)" },
 	[OPT_SYMBOLIZE] = { .name = "--symbolize", .value = "WHEN", .wants = VALUE_REQUIRED, .kind = VALUE_CHOICE,
 	                    .field = FIELD(symbolize), .words = "auto yes none",
 	                    .help = "name native frames from the binaries a profile's maps list: auto (the "
@@ -91,6 +92,10 @@ static const tool_option option_table[OPT_COUNT_] = {
 	[OPT_THRESHOLD] = { .name = "--threshold", .value = "PERCENT", .wants = VALUE_REQUIRED, .kind = VALUE_NUMBER,
 	                    .field = FIELD(threshold), .min = 1, .max = 100, .initial = 10,
 	                    .help = "suspects: the share of the reachable heap a suspect retains at least (default 10)" },
+	[OPT_TOP_STACKS] = { .name = "--top-stacks", .value = "N", .wants = VALUE_REQUIRED, .kind = VALUE_NUMBER,
+	                     .field = FIELD(top_stacks), .min = 1, .max = 2147483647L, .initial = -1,
+	                     .help = "keep the N stacks of largest value (of --sample-type's type, else pprof's "
+	                             "default), after the filters; the other samples go" },
 };
 
 const tool_option *option_at(option_id id)

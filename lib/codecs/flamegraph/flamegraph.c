@@ -9,7 +9,10 @@
  *   <rect .../><text ...>label</text></g>
  *
  * the title in flamegraph.pl's form, so that what reads its SVGs reads
- * these. See doc/formats-flamegraph.md.
+ * these. With base=INDEX it is a differential flame graph: the widths
+ * still those of `value`, each frame coloured by its change from value
+ * INDEX (a diff's base: red grew, blue shrank) and its title saying both.
+ * See doc/formats-flamegraph.md.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -38,6 +41,7 @@ typedef struct svg_settings {
 	long long width;
 	long long reverse;
 	long long value_index;
+	long long base_index;      /* a differential graph's base value, or -1 */
 	int sites;                 /* pd_site_value: draw ALLOC SITES instead of samples; 0 samples */
 	double min_width;          /* pixels */
 } svg_settings;
@@ -51,6 +55,7 @@ typedef struct svg_writer {
 	size_t ndrawn, nomitted;
 	int64_t omitted_value;
 	uint32_t depth;            /* the deepest drawn frame */
+	uint64_t max_delta;        /* differential: the largest |value - base| of a drawn frame */
 	const char *unit;
 	size_t unit_len;
 	pd_outbuf out;
@@ -65,7 +70,8 @@ static int read_settings(const pd_options *opts, svg_settings *set, profdata_wri
 		set->title = "Flame Graph";
 	if (pd_options_int(opts, "width", 1200, 100, 1000000, &set->width, d) ||
 	    pd_options_int(opts, "reverse", 0, 0, 1, &set->reverse, d) ||
-	    pd_options_int(opts, "value", 0, 0, 1000000, &set->value_index, d))
+	    pd_options_int(opts, "value", 0, 0, 1000000, &set->value_index, d) ||
+	    pd_options_int(opts, "base", -1, 0, 1000000, &set->base_index, d))
 		return PROFDATA_EINVAL;
 	static const char *const site_names[] = { "alloc_bytes", "alloc_instances", "live_bytes", "live_instances" };
 	const char *sites = pd_options_get(opts, "sites");
@@ -186,6 +192,28 @@ static void frame_colour(const char *name, size_t len, int kind, int *r, int *g,
 	}
 }
 
+/* A frame's growth (value - base) magnitude. */
+static uint64_t delta_of(const pd_call_node *n)
+{
+	return n->total >= n->other ? (uint64_t)n->total - (uint64_t)n->other : (uint64_t)n->other - (uint64_t)n->total;
+}
+
+/*
+ * A differential frame: red as it grew, blue as it shrank, from pale to
+ * full by its change against the largest change drawn; grey unchanged.
+ */
+static void delta_colour(const svg_writer *sw, const pd_call_node *n, int *r, int *g, int *b)
+{
+	uint64_t d = delta_of(n);
+	int shade = sw->max_delta ? 210 - (int)(210.0 * (double)d / (double)sw->max_delta) : 210;
+	if (d == 0)
+		*r = *g = *b = 210;
+	else if (n->total > n->other)
+		*r = 255, *g = *b = shade;
+	else
+		*b = 255, *r = *g = shade;
+}
+
 static double px_per_value(const svg_writer *sw)
 {
 	int64_t total = sw->tree.nodes[0].total;
@@ -205,6 +233,8 @@ static void choose_frames(svg_writer *sw)
 		if ((double)n->total * scale >= sw->set.min_width) {
 			sw->drawn[i] = 1;
 			sw->ndrawn++;
+			if (delta_of(n) > sw->max_delta)
+				sw->max_delta = delta_of(n);
 			if (n->depth > sw->depth)
 				sw->depth = n->depth;
 		} else {
@@ -231,6 +261,36 @@ static void write_label(svg_writer *sw, const char *name, size_t len, double w)
 	pd_outbuf_str(&sw->out, "..");
 }
 
+/*
+ * <title>NAME (N unit, P%)</title>, flamegraph.pl's form; a differential
+ * frame adds its base value and the change: "NAME (N unit, P%; base M,
+ * +D, +Q%)", the change's share against the base (none when it is 0).
+ */
+static void write_title(svg_writer *sw, const pd_call_node *n, const char *name, size_t len)
+{
+	pd_outbuf_str(&sw->out, "<title>");
+	add_escaped(sw, name, len);
+	pd_outbuf_str(&sw->out, " (");
+	add_grouped(sw, n->total);
+	pd_outbuf_str(&sw->out, " ");
+	add_escaped(sw, sw->unit, sw->unit_len);
+	pd_outbuf_str(&sw->out, ", ");
+	add_fixed(sw, 100.0 * (double)n->total / (double)sw->tree.nodes[0].total, 2);
+	pd_outbuf_str(&sw->out, "%");
+	if (sw->set.base_index >= 0) {
+		int64_t d = (int64_t)((uint64_t)n->total - (uint64_t)n->other);
+		pd_outbuf_str(&sw->out, "; base ");
+		add_grouped(sw, n->other);
+		pd_outbuf_str(&sw->out, d > 0 ? ", +" : ", ");
+		add_grouped(sw, d);
+		if (n->other != 0) {
+			pd_outbuf_str(&sw->out, d > 0 ? ", +" : ", ");
+			pd_outbuf_printf(&sw->out, "%.2f%%", 100.0 * (double)d / (double)(n->other < 0 ? -n->other : n->other));
+		}
+	}
+	pd_outbuf_str(&sw->out, ")</title>");
+}
+
 static void write_frame(svg_writer *sw, const pd_call_node *n, double height)
 {
 	size_t len;
@@ -239,22 +299,19 @@ static void write_frame(svg_writer *sw, const pd_call_node *n, double height)
 	double y = sw->set.reverse ? TOP_PAD + (double)n->depth * FRAME_HEIGHT
 	                           : height - BOTTOM_PAD - (double)(n->depth + 1) * FRAME_HEIGHT;
 	int r, g, b;
-	frame_colour(name, len, n->name == PD_CALL_ROOT ? PD_FRAME_NATIVE : n->kind, &r, &g, &b);
+	if (sw->set.base_index >= 0)
+		delta_colour(sw, n, &r, &g, &b);
+	else
+		frame_colour(name, len, n->name == PD_CALL_ROOT ? PD_FRAME_NATIVE : n->kind, &r, &g, &b);
 	pd_outbuf_str(&sw->out, "<g class=\"f\" fg:x=\"");
 	add_int(sw, n->x);
 	pd_outbuf_str(&sw->out, "\" fg:w=\"");
 	add_int(sw, n->total);
 	pd_outbuf_str(&sw->out, "\" fg:d=\"");
 	add_int(sw, n->depth);
-	pd_outbuf_str(&sw->out, "\"><title>");
-	add_escaped(sw, name, len);
-	pd_outbuf_str(&sw->out, " (");
-	add_grouped(sw, n->total);
-	pd_outbuf_str(&sw->out, " ");
-	add_escaped(sw, sw->unit, sw->unit_len);
-	pd_outbuf_str(&sw->out, ", ");
-	add_fixed(sw, 100.0 * (double)n->total / (double)sw->tree.nodes[0].total, 2);
-	pd_outbuf_str(&sw->out, "%)</title><rect x=\"");
+	pd_outbuf_str(&sw->out, "\">");
+	write_title(sw, n, name, len);
+	pd_outbuf_str(&sw->out, "<rect x=\"");
 	add_fixed(sw, x, 2);
 	pd_outbuf_str(&sw->out, "\" y=\"");
 	add_fixed(sw, y, 1);
@@ -339,6 +396,24 @@ static int write_svg(svg_writer *sw)
 	return pd_outbuf_finish(&sw->out);
 }
 
+/* The tree of frames: of allocation sites, or of the samples' value (and a differential graph's base value). */
+static int build_tree(svg_writer *sw)
+{
+	pd_diag *d = pd_out_diag(sw->w);
+	if (sw->set.sites) {
+		int bytes = sw->set.sites == PD_SITE_ALLOC_BYTES || sw->set.sites == PD_SITE_LIVE_BYTES;
+		sw->unit = bytes ? "bytes" : "instances";
+		sw->unit_len = strlen(sw->unit);
+		return pd_call_tree_build_sites(sw->p, sw->set.sites, &sw->tree, d, "flamegraph");
+	}
+	sw->unit = pd_sample_unit(sw->p, (size_t)sw->set.value_index, &sw->unit_len);
+	int rc = pd_call_tree_build_visible(sw->p, (size_t)sw->set.value_index, (double)(sw->set.width - 2 * XPAD),
+	                                    sw->set.min_width, &sw->tree, d, "flamegraph");
+	if (rc == 0 && sw->set.base_index >= 0)
+		rc = pd_call_tree_add_other(sw->p, (size_t)sw->set.base_index, &sw->tree, d, "flamegraph");
+	return rc;
+}
+
 static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w, const pd_options *opts)
 {
 	svg_writer sw;
@@ -363,17 +438,10 @@ static int flamegraph_write_model(const profdata_profile *p, profdata_writer *w,
 	else if ((size_t)sw.set.value_index >= (ntypes ? ntypes : 1))
 		return pd_out_error(w, PROFDATA_EINVAL, "flamegraph: value=%lld, but the profile has %zu sample types",
 		                    sw.set.value_index, ntypes);
-	int rc;
-	if (sw.set.sites) {
-		int bytes = sw.set.sites == PD_SITE_ALLOC_BYTES || sw.set.sites == PD_SITE_LIVE_BYTES;
-		sw.unit = bytes ? "bytes" : "instances";
-		sw.unit_len = strlen(sw.unit);
-		rc = pd_call_tree_build_sites(p, sw.set.sites, &sw.tree, pd_out_diag(w), "flamegraph");
-	} else {
-		sw.unit = pd_sample_unit(p, (size_t)sw.set.value_index, &sw.unit_len);
-		rc = pd_call_tree_build_visible(p, (size_t)sw.set.value_index, (double)(sw.set.width - 2 * XPAD),
-		                                sw.set.min_width, &sw.tree, pd_out_diag(w), "flamegraph");
-	}
+	else if (sw.set.base_index >= 0 && (sw.set.sites || (size_t)sw.set.base_index >= ntypes))
+		return pd_out_error(w, PROFDATA_EINVAL, "flamegraph: base=%lld, but the profile has %zu sample types",
+		                    sw.set.base_index, ntypes);
+	int rc = build_tree(&sw);
 	if (rc == 0)
 		rc = write_svg(&sw);
 	pd_outbuf_finish(&sw.out);  /* frees the buffer when write_svg stopped early */
@@ -387,6 +455,7 @@ const struct profdata_format pd_format_flamegraph = {
 	.description = "interactive SVG flame graph (as flamegraph.pl draws)",
 	.extensions = (const char *const[]){ ".svg", NULL },
 	.write_model = flamegraph_write_model,
-	.write_options = (const char *const[]){ "title", "width", "reverse", "minwidth", "value", "sites", NULL },
+	.write_options = (const char *const[]){ "title", "width", "reverse", "minwidth", "value", "sites", "base",
+	                                        NULL },
 	.write_transforms = pd_transforms_samples,
 };

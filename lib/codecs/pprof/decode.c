@@ -46,7 +46,6 @@ typedef struct pprof_decoder {
 	int64_t *comments;
 	const unsigned char **comment_at;
 	size_t ncomments, comments_cap, comment_at_cap;
-	size_t chosen;               /* the one value kept (sample=NAME), or SIZE_MAX for all */
 	pd_map mapping_of_id;        /* pprof mapping id -> index + 1 */
 	pd_map location_of_id;       /* pprof location id -> index + 1 */
 	uint32_t *location_row;      /* the same as a table by id, when the ids are dense (Go's are 1, 2, ...) */
@@ -353,44 +352,11 @@ static int emit_strings(pprof_decoder *d)
 	return 0;
 }
 
-/* The sample type `sample=` names: d->chosen, SIZE_MAX for every one. */
-static int choose_type(pprof_decoder *d)
-{
-	const char *want = d->a->opts ? pd_options_get(d->a->opts, "sample") : NULL;
-	d->chosen = SIZE_MAX;
-	if (!want || strcmp(want, "all") == 0 || d->types.n == 0)
-		return 0;
-	if (strcmp(want, "default") == 0 && !d->top[TOP_DEFAULT_TYPE]) {
-		d->chosen = d->types.n - 1;
-		return 0;
-	}
-	for (size_t i = 0; i < d->types.n; i++) {
-		uint64_t type, unit;
-		int rc = value_type(d, d->types.v[i], &type, &unit);
-		pb_span name = string_at(d, (int64_t)type);
-		if (rc)
-			return rc;
-		if (strcmp(want, "default") == 0 ? (int64_t)type == d->top[TOP_DEFAULT_TYPE]
-		                                 : (size_t)(name.end - name.p) == strlen(want) &&
-		                                       memcmp(name.p, want, strlen(want)) == 0) {
-			d->chosen = i;
-			return 0;
-		}
-	}
-	if (strcmp(want, "default") == 0) {
-		d->chosen = d->types.n - 1;
-		return 0;
-	}
-	return pd_in_error(d->in, PROFDATA_EINVAL, PD_NO_OFFSET, "sample=%s: the profile has no such sample type", want);
-}
-
 static int emit_sample_types(pprof_decoder *d)
 {
-	int rc = choose_type(d);
+	int rc = 0;
 	for (size_t i = 0; i < d->types.n && rc == 0; i++) {
 		profdata_sample_type t;
-		if (d->chosen != SIZE_MAX && i != d->chosen)
-			continue;
 		if ((rc = value_type(d, d->types.v[i], &t.type_id, &t.unit_id)) == 0)
 			rc = PD_EMIT(d->a, sample_type, &t);
 	}
@@ -758,10 +724,6 @@ static int emit_sample(pprof_decoder *d, pb_span s)
 	/* the values are read as uint64 and are int64: the same object representation */
 	profdata_sample smp = { .stack_serial = serial, .thread_serial = d->thread, .values = (const int64_t *)d->vals,
 		                .nvalues = nvals };
-	if (d->chosen != SIZE_MAX) {
-		smp.values += d->chosen;
-		smp.nvalues = 1;
-	}
 	profdata_sample_labels l = { d->labels, d->nlabels };
 	if (d->nlabels && (rc = PD_EMIT(d->a, sample_labels, &l)) != 0)
 		return rc;

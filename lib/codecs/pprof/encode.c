@@ -60,7 +60,9 @@ typedef struct pprof_writer {
 	pb_sample **sample_ptrs;
 	uint64_t *location_ids;
 
-	uint32_t *frame_location;      /* frame index -> location id; 0 unused */
+	uint32_t *owner;               /* frame index -> the frame holding its location's address (find_owners) */
+	pd_intern location_keys;       /* a location's frame indexes -> its id - 1 (group_location) */
+	uint32_t *location_owner;      /* location i -> its owner frame: its address and mapping */
 	uint32_t *function_out;        /* function index -> pprof function id; 0 unused */
 	uint32_t *used_frames;         /* frame indexes by location, each location's innermost call first */
 	uint32_t *location_start;      /* location i's frames: used_frames[location_start[i] ..[i + 1]) */
@@ -90,6 +92,7 @@ static void pprof_writer_free(pprof_writer *pw)
 	free(pw->out_index);
 	free(pw->kept);
 	pd_intern_free(&pw->sample_keys);
+	pd_intern_free(&pw->location_keys);
 	free(pw->key);
 	free(pw->sample_first);
 	free(pw->sample_stack);
@@ -284,28 +287,7 @@ static void use_function(pprof_writer *pw, size_t fi)
 	}
 }
 
-/*
- * The location id of frame fi, with the `ninlined` frames before it in the
- * stack (calls inlined into it, innermost first) as its first lines,
- * numbering it (and its functions) at first use. The symbolizer gives a PC
- * the same inlined calls wherever it appears, so the frame names the group.
- */
-static uint64_t location_of(pprof_writer *pw, size_t fi, const size_t *inlined, size_t ninlined)
-{
-	if (pw->frame_location[fi])
-		return pw->frame_location[fi];
-	pw->frame_location[fi] = (uint32_t)++pw->nlocations;
-	for (size_t k = 0; k < ninlined; k++) {
-		pw->used_frames[pw->nused_frames++] = (uint32_t)inlined[k];
-		use_function(pw, inlined[k]);
-	}
-	pw->used_frames[pw->nused_frames++] = (uint32_t)fi;
-	use_function(pw, fi);
-	pw->location_start[pw->nlocations] = (uint32_t)pw->nused_frames;
-	return pw->frame_location[fi];
-}
-
-/* An inlined call's frame (lib/transform/symbolize.c): no address of its own, but a mapping. */
+/* An inlined call's frame (lib/transform/symbolize.c, or a pprof location's inner lines): no address, a mapping. */
 static int is_inlined_call(const profdata_profile *p, size_t fi)
 {
 	profdata_frame fr;
@@ -313,22 +295,66 @@ static int is_inlined_call(const profdata_profile *p, size_t fi)
 	return !fr.has_address && fr.mapping;
 }
 
-/* Sample s's locations from stack st: inlined calls join the location of the frame they are inlined into. */
-static void sample_locations(pprof_writer *pw, pb_sample *s, const profdata_stack *st, size_t *pending)
+/*
+ * Each frame's owner: the frame that holds its location's address. Readers
+ * define a location's inlined calls just before the frame they are inlined
+ * into (pprof's lines, the symbolizer's inlined frames), so an inlined
+ * call's owner is the next frame that is not one; any other frame owns
+ * itself.
+ */
+static void find_owners(pprof_writer *pw, size_t nframes)
 {
-	size_t npending = 0;
-	for (size_t j = 0; j < st->nframes; j++) {
+	uint32_t next = UINT32_MAX;
+	for (size_t fi = nframes; fi-- > 0;) {
+		if (!is_inlined_call(pw->p, fi) || next == UINT32_MAX)
+			next = (uint32_t)fi;
+		pw->owner[fi] = next;
+	}
+}
+
+/*
+ * The location of `n` frames of one owner, innermost call first, as a
+ * stack has them: numbered (with its functions) at first use, so that a
+ * stack a filter took some inlined calls out of, or the frame they were
+ * inlined into, gets a location of the lines it kept.
+ */
+static int group_location(pprof_writer *pw, const uint32_t *frames, size_t n, uint64_t *id)
+{
+	uint32_t ix;
+	int e = pd_intern_put(&pw->location_keys, (const char *)frames, n * sizeof *frames, &ix);
+	if (e < 0)
+		return PROFDATA_ENOMEM;
+	*id = (uint64_t)ix + 1;
+	if (e == 1)
+		return 0;
+	pw->location_owner[pw->nlocations++] = pw->owner[frames[n - 1]];
+	for (size_t k = 0; k < n; k++) {
+		pw->used_frames[pw->nused_frames++] = frames[k];
+		use_function(pw, frames[k]);
+	}
+	pw->location_start[pw->nlocations] = (uint32_t)pw->nused_frames;
+	return 0;
+}
+
+/* Sample s's locations from stack st: runs of frames of one owner, ending at the owner, are one location each. */
+static int sample_locations(pprof_writer *pw, pb_sample *s, const profdata_stack *st, uint32_t *group, size_t cap)
+{
+	size_t ng = 0;
+	int rc = 0;
+	for (size_t j = 0; j < st->nframes && rc == 0; j++) {
 		size_t fi;
 		/* an unknown frame id: nothing to point at */
 		if (profdata_profile_find_frame(pw->p, st->frame_ids[j], &fi) < 0)
 			continue;
-		if (j + 1 < st->nframes && is_inlined_call(pw->p, fi) && !pw->frame_location[fi]) {
-			pending[npending++] = fi;
-			continue;
-		}
-		s->location_id[s->n_location_id++] = location_of(pw, fi, pending, npending);
-		npending = 0;
+		if (ng && (pw->owner[group[ng - 1]] != pw->owner[fi] || ng == cap))
+			rc = group_location(pw, group, ng, &s->location_id[s->n_location_id++]), ng = 0;
+		group[ng++] = (uint32_t)fi;
+		if (rc == 0 && pw->owner[fi] == fi)
+			rc = group_location(pw, group, ng, &s->location_id[s->n_location_id++]), ng = 0;
 	}
+	if (rc == 0 && ng)
+		rc = group_location(pw, group, ng, &s->location_id[s->n_location_id++]);
+	return rc;
 }
 
 /*
@@ -336,69 +362,76 @@ static void sample_locations(pprof_writer *pw, pb_sample *s, const profdata_stac
  * (frames are in location order, each location's inlined calls first):
  * what the reader will read again.
  */
-static void number_locations(pprof_writer *pw, size_t *pending)
+static int number_locations(pprof_writer *pw, uint32_t *group)
 {
-	size_t n = profdata_profile_count(pw->p, PROFDATA_TABLE_FRAMES), npending = 0;
+	size_t n = profdata_profile_count(pw->p, PROFDATA_TABLE_FRAMES), ng = 0;
 	size_t nfunctions = profdata_profile_count(pw->p, PROFDATA_TABLE_FUNCTIONS);
+	uint64_t id;
+	int rc = 0;
 	for (size_t fn = 0; fn < nfunctions; fn++) {
 		pw->function_out[fn] = (uint32_t)++pw->nfunctions;
 		pw->used_functions[pw->nfunctions - 1] = (uint32_t)fn;
 	}
-	for (size_t fi = 0; fi < n; fi++) {
-		if (fi + 1 < n && is_inlined_call(pw->p, fi)) {
-			pending[npending++] = fi;
-			continue;
-		}
-		location_of(pw, fi, pending, npending);
-		npending = 0;
+	for (size_t fi = 0; fi < n && rc == 0; fi++) {
+		group[ng++] = (uint32_t)fi;
+		if (pw->owner[fi] == fi)
+			rc = group_location(pw, group, ng, &id), ng = 0;
 	}
+	return rc;
+}
+
+/* The arrays add_samples fills: locations are at most the frames, and one per frame of a written stack. */
+static int location_arrays(pprof_writer *pw, size_t nids)
+{
+	size_t nframes = profdata_profile_count(pw->p, PROFDATA_TABLE_FRAMES);
+	size_t nfunctions = profdata_profile_count(pw->p, PROFDATA_TABLE_FUNCTIONS);
+	pw->samples = message_array(pw, pw->nsamples, sizeof *pw->samples);
+	pw->sample_ptrs = message_array(pw, pw->nsamples, sizeof *pw->sample_ptrs);
+	pw->location_ids = message_array(pw, nids, sizeof *pw->location_ids);
+	pw->owner = message_array(pw, nframes, sizeof *pw->owner);
+	pw->function_out = message_array(pw, nfunctions, sizeof *pw->function_out);
+	pw->used_frames = message_array(pw, nframes + nids + 1, sizeof *pw->used_frames);
+	pw->location_start = message_array(pw, nframes + nids + 2, sizeof *pw->location_start);
+	pw->location_owner = message_array(pw, nframes + nids + 1, sizeof *pw->location_owner);
+	pw->used_functions = message_array(pw, nfunctions, sizeof *pw->used_functions);
+	if (!pw->samples || !pw->sample_ptrs || !pw->location_ids || !pw->owner || !pw->function_out ||
+	    !pw->used_frames || !pw->location_start || !pw->location_owner || !pw->used_functions)
+		return PROFDATA_ENOMEM;
+	find_owners(pw, nframes);
+	pw->location_start[0] = 0;
+	return 0;
 }
 
 static int add_samples(pprof_writer *pw)
 {
 	static const pb_sample init_sample = PERFTOOLS__PROFILES__SAMPLE__INIT;
 	size_t nframes = profdata_profile_count(pw->p, PROFDATA_TABLE_FRAMES), nids = 0;
-	size_t nfunctions = profdata_profile_count(pw->p, PROFDATA_TABLE_FUNCTIONS);
 	for (size_t i = 0; i < pw->nsamples; i++) {
 		profdata_stack st;
 		profdata_profile_stack(pw->p, pw->sample_stack[i], &st);
 		nids += st.nframes;
 	}
-	pw->samples = message_array(pw, pw->nsamples, sizeof *pw->samples);
-	pw->sample_ptrs = message_array(pw, pw->nsamples, sizeof *pw->sample_ptrs);
-	pw->location_ids = message_array(pw, nids, sizeof *pw->location_ids);
-	pw->frame_location = message_array(pw, nframes, sizeof *pw->frame_location);
-	pw->function_out = message_array(pw, nfunctions, sizeof *pw->function_out);
-	/* a frame is used at most twice: as a location of its own and inlined into another's */
-	pw->used_frames = message_array(pw, 2 * nframes + 1, sizeof *pw->used_frames);
-	pw->location_start = message_array(pw, nframes + 1, sizeof *pw->location_start);
-	size_t *pending = malloc((nframes + 1) * sizeof *pending);
-	pw->used_functions = message_array(pw, nfunctions, sizeof *pw->used_functions);
-	if (!pw->samples || !pw->sample_ptrs || !pw->location_ids || !pw->frame_location || !pw->function_out ||
-	    !pw->used_frames || !pw->location_start || !pw->used_functions || !pending) {
-		free(pending);
-		return PROFDATA_ENOMEM;
-	}
-	pw->location_start[0] = 0;
-	if (pw->from_pprof)
-		number_locations(pw, pending);
+	uint32_t *group = malloc((nframes + 1) * sizeof *group);
+	int rc = !group ? PROFDATA_ENOMEM : location_arrays(pw, nids);
+	if (rc == 0 && pw->from_pprof)
+		rc = number_locations(pw, group);
 	nids = 0;
-	for (size_t i = 0; i < pw->nsamples; i++) {
+	for (size_t i = 0; i < pw->nsamples && rc == 0; i++) {
 		pb_sample *s = &pw->samples[i];
 		profdata_stack st;
 		profdata_profile_stack(pw->p, pw->sample_stack[i], &st);
 		*s = init_sample;
 		s->location_id = pw->location_ids + nids;
-		sample_locations(pw, s, &st, pending);
+		rc = sample_locations(pw, s, &st, group, nframes + 1);
 		nids += s->n_location_id;
 		s->value = pw->values + i * pw->nvalues;
 		s->n_value = pw->nvalues;
 		pw->sample_ptrs[i] = s;
 	}
-	free(pending);
+	free(group);
 	pw->prof.n_sample = pw->nsamples;
 	pw->prof.sample = pw->sample_ptrs;
-	return 0;
+	return rc;
 }
 
 /* Each pprof sample's labels: those of the first model sample it sums. */
@@ -615,8 +648,8 @@ static int add_locations(pprof_writer *pw)
 	for (size_t i = 0; i < n; i++) {
 		profdata_frame fr;
 		pb_location *o = &pw->locations[i];
-		/* the address is the group's last frame's: the call the others were inlined into */
-		profdata_profile_frame(pw->p, pw->used_frames[pw->location_start[i + 1] - 1], &fr);
+		/* the address is the owner's: the call the others were inlined into, even where a filter took it out */
+		profdata_profile_frame(pw->p, pw->location_owner[i], &fr);
 		*o = init_loc;
 		o->id = i + 1;
 		if (fr.has_address) {

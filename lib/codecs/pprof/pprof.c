@@ -73,7 +73,6 @@ const struct profdata_format pd_format_pprof = {
 	.bid = pprof_bid,
 	.decode = pd_pprof_decode,
 	.write_model = pd_pprof_write_model,
-	.read_options = (const char *const[]){ "sample", NULL },
 	.write_options = (const char *const[]){ "gzip", NULL },
 	.write_transforms = pd_transforms_samples,
 };
