@@ -190,23 +190,70 @@ static int emit_begin(jfr_decoder *d, pd_intern *text)
 	return rc;
 }
 
-/* The sample event events= chooses, and its sample type. */
-static int emit_sample_type(jfr_decoder *d)
+/* What events= chooses: its sample types and the event types read as samples. */
+typedef struct jfr_kind {
+	const char *name;
+	const char *types[2][2];
+	jfr_sample_spec spec[JT_COUNT - JT_SAMPLE];
+} jfr_kind;
+
+static const jfr_kind kinds[] = {
+	{ "cpu", { { "cpu", "count" } }, { { "jdk.ExecutionSample", NULL, 0 } } },
+	{ "wall", { { "wall", "count" } },
+	  { { "jdk.NativeMethodSample", NULL, 0 }, { "profiler.WallClockSample", "samples", 0 } } },
+	{ "alloc", { { "alloc_objects", "count" }, { "alloc_space", "bytes" } },
+	  { { "jdk.ObjectAllocationInNewTLAB", "tlabSize", 0 }, { "jdk.ObjectAllocationOutsideTLAB", "allocationSize", 0 } } },
+	{ "alloc-sample", { { "alloc_objects", "count" }, { "alloc_space", "bytes" } },
+	  { { "jdk.ObjectAllocationSample", "weight", 0 } } },
+	{ "lock", { { "contentions", "count" }, { "delay", "nanoseconds" } },
+	  { { "jdk.JavaMonitorEnter", "duration", 1 }, { "jdk.JavaMonitorWait", "duration", 1 },
+	    { "jdk.ThreadPark", "duration", 1 } } },
+};
+#define NKINDS (sizeof kinds / sizeof kinds[0])
+
+/* events=NAME of an event type: its kind's values when a kind reads it, else a count. */
+static void choose_event_type(jfr_decoder *d, const char *name, const char *(*types)[2])
 {
-	static const char *const kinds[][2] = { { "cpu", "jdk.ExecutionSample" }, { "wall", "jdk.NativeMethodSample" } };
-	const char *want = d->a->opts ? pd_options_get(d->a->opts, "events") : NULL;
+	d->spec[0] = (jfr_sample_spec){ name, NULL, 0 };
+	types[0][0] = "events";
+	types[0][1] = "count";
+	d->nspec = d->nvalues = 1;
+	for (size_t k = 0; k < NKINDS; k++)
+		for (size_t i = 0; i < JT_COUNT - JT_SAMPLE; i++)
+			if (kinds[k].spec[i].event && strcmp(kinds[k].spec[i].event, name) == 0) {
+				d->spec[0] = kinds[k].spec[i];
+				memcpy(types, kinds[k].types, sizeof kinds[k].types);
+				d->nvalues = kinds[k].types[1][0] ? 2 : 1;
+			}
+}
+
+/* The event types events= chooses (a kind, or an event type's name), and their sample types. */
+static int emit_sample_types(jfr_decoder *d)
+{
+	const char *want = d->a->opts ? pd_options_get(d->a->opts, "events") : NULL, *types[2][2] = { { NULL } };
 	size_t k = 0;
-	profdata_sample_type t;
-	int rc;
-	while (want && k < sizeof kinds / sizeof kinds[0] && strcmp(want, kinds[k][0]) != 0)
+	int rc = 0;
+	while (want && k < NKINDS && strcmp(want, kinds[k].name) != 0)
 		k++;
-	if (k == sizeof kinds / sizeof kinds[0])
-		return pd_in_error(d->in, PROFDATA_EINVAL, PD_NO_OFFSET, "jfr: events=%s: cpu or wall", want);
-	d->sample_event = kinds[k][1];
-	if ((rc = jfr_string_id(d, kinds[k][0], strlen(kinds[k][0]), &t.type_id)) != 0 ||
-	    (rc = jfr_string_id(d, "count", 5, &t.unit_id)) != 0)
-		return rc;
-	return PD_EMIT(d->a, sample_type, &t);
+	if (k < NKINDS) {
+		memcpy(d->spec, kinds[k].spec, sizeof d->spec);
+		memcpy(types, kinds[k].types, sizeof types);
+		for (d->nspec = 0; d->nspec < JT_COUNT - JT_SAMPLE && d->spec[d->nspec].event; d->nspec++)
+			;
+		d->nvalues = types[1][0] ? 2 : 1;
+	} else if (strchr(want, '.')) {
+		choose_event_type(d, want, types);
+	} else {
+		return pd_in_error(d->in, PROFDATA_EINVAL, PD_NO_OFFSET,
+		                   "jfr: events=%s: cpu, wall, alloc, alloc-sample, lock or an event type's name", want);
+	}
+	for (size_t i = 0; i < d->nvalues && rc == 0; i++) {
+		profdata_sample_type t;
+		if ((rc = jfr_string_id(d, types[i][0], strlen(types[i][0]), &t.type_id)) == 0 &&
+		    (rc = jfr_string_id(d, types[i][1], strlen(types[i][1]), &t.unit_id)) == 0)
+			rc = PD_EMIT(d->a, sample_type, &t);
+	}
+	return rc;
 }
 
 static int read_checkpoint(jfr_decoder *d, uint64_t type, jfr_cur *c)
@@ -216,8 +263,12 @@ static int read_checkpoint(jfr_decoder *d, uint64_t type, jfr_cur *c)
 
 static int read_event(jfr_decoder *d, uint64_t type, jfr_cur *c)
 {
-	size_t row = d->row[JT_SAMPLE];
-	return row != SIZE_MAX && d->meta.types[row].id == type ? jfr_emit_sample(d, c) : 0;
+	for (size_t i = 0; i < d->nspec; i++) {
+		size_t row = d->row[JT_SAMPLE + i];
+		if (row != SIZE_MAX && d->meta.types[row].id == type)
+			return jfr_emit_sample(d, c, i);
+	}
+	return 0;
 }
 
 /* Pass 2: each chunk's pools, then its events. */
@@ -246,7 +297,7 @@ int pd_jfr_decode(const pd_decode_args *a)
 	d.in = a->in;
 	if ((rc = pd_in_fill_all(d.in, &d.base, &d.size)) == 0 &&
 	    (rc = count_chunks(&d)) == 0 && (rc = emit_begin(&d, &text)) == 0 &&
-	    (rc = emit_sample_type(&d)) == 0 && (rc = read_chunks(&d)) == 0) {
+	    (rc = emit_sample_types(&d)) == 0 && (rc = read_chunks(&d)) == 0) {
 		pd_in_skip(d.in, d.size);
 		rc = PD_EMIT0(a, end);
 	}

@@ -112,7 +112,18 @@ int jfr_pool_at(const jfr_cur *chunk_cur, const jfr_type *t, const unsigned char
                 jfr_cur *out);
 
 /* The rows of the types the reader puts into the model, in the current chunk (SIZE_MAX: absent). */
-enum { JT_STACK_TRACE, JT_STACK_FRAME, JT_METHOD, JT_CLASS, JT_SYMBOL, JT_THREAD, JT_STRING, JT_SAMPLE, JT_COUNT };
+enum { JT_STACK_TRACE, JT_STACK_FRAME, JT_METHOD, JT_CLASS, JT_SYMBOL, JT_THREAD, JT_STRING, JT_SAMPLE,
+       JT_COUNT = JT_SAMPLE + 3 };
+
+/*
+ * An event type read as samples (events=): its values are 1 and its
+ * `value` field (a duration in ticks when `ticks`, read as nanoseconds),
+ * or, for a kind of one value, the field alone (1 without it).
+ */
+typedef struct jfr_sample_spec {
+	const char *event, *value;
+	int ticks;
+} jfr_sample_spec;
 
 typedef struct jfr_decoder {
 	const pd_decode_args *a;
@@ -126,7 +137,8 @@ typedef struct jfr_decoder {
 	uint64_t steps;
 	size_t row[JT_COUNT];
 	size_t fx[JT_COUNT][4];      /* the fields typed.c reads of each, by index (SIZE_MAX absent) */
-	const char *sample_event;    /* the event type read as samples (events=) */
+	jfr_sample_spec spec[JT_COUNT - JT_SAMPLE]; /* the event types read as samples (events=), rows JT_SAMPLE + i */
+	size_t nspec, nvalues;
 	/* every event type's count, by name, over all chunks */
 	pd_intern event_names;
 	uint64_t *event_counts;
@@ -142,8 +154,8 @@ typedef struct jfr_decoder {
 	pd_strbuf text;
 } jfr_decoder;
 
-/* typed.c: an event of the sample type into the model. */
-int jfr_emit_sample(jfr_decoder *d, jfr_cur *c);
+/* typed.c: an event of d->spec[i] into the model. */
+int jfr_emit_sample(jfr_decoder *d, jfr_cur *c, size_t i);
 /* The id of string s (emitted at its first use). */
 int jfr_string_id(jfr_decoder *d, const char *s, size_t len, uint64_t *id);
 void jfr_typed_chunk_reset(jfr_decoder *d);

@@ -20,8 +20,20 @@ static const char *const field_names[JT_COUNT][4] = {
 	{ "truncated", "frames", NULL, NULL },         { "method", "lineNumber", "type", NULL },
 	{ "type", "name", "descriptor", NULL },        { "name", NULL, NULL, NULL },
 	{ "string", NULL, NULL, NULL },                { "javaName", "osName", "javaThreadId", "osThreadId" },
-	{ NULL, NULL, NULL, NULL },                    { "startTime", "sampledThread", "stackTrace", NULL },
+	{ NULL, NULL, NULL, NULL },
 };
+
+/* The fields read of a sample event: its time, thread (either name), stack and value. */
+static void sample_fields(jfr_decoder *d, size_t k, const jfr_sample_spec *spec)
+{
+	const jfr_type *t = &d->meta.types[d->row[k]];
+	d->fx[k][0] = jfr_field_find(&d->meta, t, "startTime");
+	d->fx[k][1] = jfr_field_find(&d->meta, t, "sampledThread");
+	if (d->fx[k][1] == SIZE_MAX)
+		d->fx[k][1] = jfr_field_find(&d->meta, t, "eventThread");
+	d->fx[k][2] = jfr_field_find(&d->meta, t, "stackTrace");
+	d->fx[k][3] = spec->value ? jfr_field_find(&d->meta, t, spec->value) : SIZE_MAX;
+}
 
 void jfr_typed_chunk_reset(jfr_decoder *d)
 {
@@ -33,8 +45,13 @@ void jfr_typed_chunk_reset(jfr_decoder *d)
 	memset(&d->method_of, 0, sizeof d->method_of);
 	memset(&d->class_of, 0, sizeof d->class_of);
 	memset(&d->thread_of, 0, sizeof d->thread_of);
-	for (int k = 0; k < JT_COUNT; k++) {
-		d->row[k] = jfr_type_find(&d->meta, k == JT_SAMPLE ? d->sample_event : type_names[k]);
+	for (size_t k = 0; k < JT_COUNT; k++) {
+		const char *name = k < JT_SAMPLE ? type_names[k] : k - JT_SAMPLE < d->nspec ? d->spec[k - JT_SAMPLE].event : NULL;
+		d->row[k] = name ? jfr_type_find(&d->meta, name) : SIZE_MAX;
+		if (k >= JT_SAMPLE && d->row[k] != SIZE_MAX) {
+			sample_fields(d, k, &d->spec[k - JT_SAMPLE]);
+			continue;
+		}
 		for (int f = 0; f < 4; f++)
 			d->fx[k][f] = d->row[k] == SIZE_MAX || !field_names[k][f]
 			                      ? SIZE_MAX
@@ -61,7 +78,7 @@ int jfr_string_id(jfr_decoder *d, const char *s, size_t len, uint64_t *id)
 }
 
 /* The wanted fields of a value of type `kind` at c into out[0..4) (absent ones zero). */
-static int pick(jfr_decoder *d, jfr_cur *c, int kind, jfr_value *out)
+static int pick(jfr_decoder *d, jfr_cur *c, size_t kind, jfr_value *out)
 {
 	const jfr_type *t = &d->meta.types[d->row[kind]];
 	memset(out, 0, 4 * sizeof *out);
@@ -78,7 +95,7 @@ static int pick(jfr_decoder *d, jfr_cur *c, int kind, jfr_value *out)
 }
 
 /* Field k of type `kind` as the metadata has it, or NULL. */
-static const jfr_field *field_of(const jfr_decoder *d, int kind, int k)
+static const jfr_field *field_of(const jfr_decoder *d, size_t kind, int k)
 {
 	return d->fx[kind][k] == SIZE_MAX ? NULL : &d->meta.types[d->row[kind]].fields[d->fx[kind][k]];
 }
@@ -296,19 +313,30 @@ static uint64_t ticks_ns(const jfr_header *h, uint64_t ticks)
 	return (uint64_t)h->start_nanos + delta / tps * 1000000000u + (uint64_t)rest;
 }
 
-int jfr_emit_sample(jfr_decoder *d, jfr_cur *c)
+/* The sample values of spec's event: 1 and its value (a duration in nanoseconds), or its value alone. */
+static void sample_values(const jfr_decoder *d, const jfr_sample_spec *spec, int has_value, uint64_t v, int64_t *out)
 {
+	if (has_value && spec->ticks && d->h.ticks_per_second > 0)
+		v = (uint64_t)((double)v * 1e9 / (double)d->h.ticks_per_second);
+	out[0] = d->nvalues == 2 || !has_value ? 1 : (int64_t)v;
+	out[1] = has_value ? (int64_t)v : 0;
+}
+
+int jfr_emit_sample(jfr_decoder *d, jfr_cur *c, size_t i)
+{
+	size_t k = JT_SAMPLE + i;
 	jfr_value v[4];
 	uint32_t stack = 0, thread = 0;
-	int64_t one = 1;
-	int rc = pick(d, c, JT_SAMPLE, v);
-	if (rc == 0 && field_of(d, JT_SAMPLE, 2) && field_of(d, JT_SAMPLE, 2)->pooled)
+	int64_t values[2];
+	int rc = pick(d, c, k, v);
+	if (rc == 0 && field_of(d, k, 2) && field_of(d, k, 2)->pooled)
 		rc = stack_serial(d, v[2].u, v[2].at, &stack);
-	if (rc == 0 && field_of(d, JT_SAMPLE, 1) && field_of(d, JT_SAMPLE, 1)->pooled)
+	if (rc == 0 && field_of(d, k, 1) && field_of(d, k, 1)->pooled)
 		rc = thread_serial(d, v[1].u, v[1].at, &thread);
 	if (rc)
 		return rc;
-	profdata_sample s = { .stack_serial = stack, .thread_serial = thread, .values = &one, .nvalues = 1,
-		              .time_ns = field_of(d, JT_SAMPLE, 0) ? ticks_ns(&d->h, v[0].u) : 0 };
+	sample_values(d, &d->spec[i], field_of(d, k, 3) != NULL, v[3].u, values);
+	profdata_sample s = { .stack_serial = stack, .thread_serial = thread, .values = values, .nvalues = d->nvalues,
+		              .time_ns = field_of(d, k, 0) ? ticks_ns(&d->h, v[0].u) : 0 };
 	return PD_EMIT(d->a, sample, &s);
 }

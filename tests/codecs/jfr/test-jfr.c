@@ -187,6 +187,49 @@ START_TEST(jdk_recordings_read)
 }
 END_TEST
 
+/* events= reads other event types as samples: by kind (values and units) or by name. */
+START_TEST(the_events_option_chooses_the_samples)
+{
+	static const struct {
+		const char *options;
+		size_t types, samples;
+		const char *unit;
+	} want[] = { /* JDK 17's settings record allocations as samples, not per TLAB */
+		     { "events=alloc", 2, 0, "bytes" }, { "events=lock", 2, 3, "nanoseconds" },
+		     { "events=jdk.ObjectAllocationSample", 2, 183, "bytes" }, { "events=jdk.ThreadSleep", 1, 1, "count" } };
+	char path[4096];
+	profdata_reader *r;
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	profdata_profile *p = NULL;
+	profdata_sample_type t;
+	o.options = want[_i].options;
+	test_data_path(path, sizeof path, "jfr/jdk17-profile.jfr.gz");
+	ck_assert_int_eq(profdata_reader_open_path(&r, path), 0);
+	ck_assert_int_eq(profdata_read(&p, r, &o), 0);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLE_TYPES), want[_i].types);
+	ck_assert_uint_ge(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), want[_i].samples);
+	profdata_profile_sample_type(p, want[_i].types - 1, &t);
+	ck_assert_str_eq(text(p, t.unit_id), want[_i].unit);
+	profdata_profile_free(p);
+	profdata_reader_free(r);
+}
+END_TEST
+
+START_TEST(an_unknown_kind_is_refused)
+{
+	char path[4096];
+	profdata_reader *r;
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	profdata_profile *p = NULL;
+	o.options = "events=heat";
+	ck_assert_int_eq(profdata_reader_open_path(&r, test_data_path(path, sizeof path, "jfr/synthetic/tiny.jfr")), 0);
+	ck_assert_int_eq(profdata_read(&p, r, &o), PROFDATA_EINVAL);
+	ck_assert_ptr_nonnull(strstr(profdata_reader_error(r)->message, "events=heat"));
+	profdata_profile_free(p);
+	profdata_reader_free(r);
+}
+END_TEST
+
 /* The corpus's recordings: their execution samples (the README counts async-profiler's). */
 static const struct {
 	const char *file;
@@ -233,6 +276,8 @@ Suite *suite_main(void)
 	tcase_add_test(tc, every_cut_of_a_recording_is_refused_or_read);
 	tcase_add_loop_test(tc, jdk_recordings_read, 0, 2);
 	tcase_add_test(tc, sniffed_by_its_magic);
+	tcase_add_loop_test(tc, the_events_option_chooses_the_samples, 0, 4);
+	tcase_add_test(tc, an_unknown_kind_is_refused);
 	suite_add_tcase(s, tc);
 	if (test_case_requested("corpus")) {
 		tc = tcase_create("corpus");
