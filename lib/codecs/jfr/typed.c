@@ -316,8 +316,11 @@ static uint64_t ticks_ns(const jfr_header *h, uint64_t ticks)
 /* The sample values of spec's event: 1 and its value (a duration in nanoseconds), or its value alone. */
 static void sample_values(const jfr_decoder *d, const jfr_sample_spec *spec, int has_value, uint64_t v, int64_t *out)
 {
-	if (has_value && spec->ticks && d->h.ticks_per_second > 0)
-		v = (uint64_t)((double)v * 1e9 / (double)d->h.ticks_per_second);
+	if (has_value && spec->ticks && d->h.ticks_per_second > 0) {
+		double ns = (double)v * 1e9 / (double)d->h.ticks_per_second;
+		/* a duration past 2^63 ns (292 years) is damage: kept as the largest, not converted out of range */
+		v = ns < 9.2e18 ? (uint64_t)ns : (uint64_t)INT64_MAX;
+	}
 	out[0] = d->nvalues == 2 || !has_value ? 1 : (int64_t)v;
 	out[1] = has_value ? (int64_t)v : 0;
 }
