@@ -25,6 +25,13 @@
  * reader allocate more than the input holds.
  */
 int64_t pd_in_fill(profdata_reader *r, size_t want, const unsigned char **p);
+/*
+ * The rest of the input as one window (*p, *size): in place for a mapped
+ * file or memory, else read into the reader's buffer, which grows as bytes
+ * arrive. For formats whose structures point anywhere in the input (pprof's
+ * fields in any order, JFR's offsets). Not consumed: pd_in_skip(*size) after.
+ */
+int pd_in_fill_all(profdata_reader *r, const unsigned char **p, size_t *size);
 /* Consume `n` bytes that a fill made available. */
 void pd_in_skip(profdata_reader *r, size_t n);
 /* Consume `n` bytes, reading through them when not yet available. Returns

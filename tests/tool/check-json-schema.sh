@@ -3,8 +3,8 @@
 # Every key the tool prints with --json is in doc/guide.md's schema: the
 # ```schema ID blocks there are parsed (so the guide is the source), every
 # --json command (info, histo, histo --dump all, histo --retained, top, top
-# --lines, top --files, path, suspects) runs on fixtures of every kind in tests/data
-# (hprof, gperftools, classic, tracexml), and each key path of its output
+# --lines, top --files, path, suspects) runs on fixtures of every kind in
+# tests/data (hprof, gperftools, classic, tracexml, jfr), and each key path of its output
 # ("counts.strings", "objects[].class_object") must be one its block lists.
 # A command that refuses a file (a heap command on a CPU profile) is left
 # out; each block must have been checked on some output.
@@ -17,7 +17,7 @@ data=$root/tests/data
 fixtures=("$data"/hprof/jdk17-minimal.hprof "$data"/hprof/jdk17-types.hprof.gz
           "$data"/hprof/synthetic/agent-1.0.1-id4.hprof "$data"/gperftools/cpu-100hz.prof
           "$data"/gperftools/api-start-stop.prof "$data"/classic/openj9-64.txt
-          "$data"/classic/jdk17-minimal.txt.gz)
+          "$data"/classic/jdk17-minimal.txt.gz "$data"/jfr/synthetic/tiny.jfr)
 if "$tool" formats | grep -q '^tracexml '; then
   fixtures+=("$data"/tracexml/every-element.xml "$data"/tracexml/fragments.xml)
 else
@@ -101,7 +101,8 @@ def schema_paths_from(tokens, base):
 def output_paths(value, base=""):
     if isinstance(value, dict):
         for k, v in value.items():
-            p = base + ("." if base else "") + k
+            # a key that is data may hold dots (a JFR event type's name): not a path's steps
+            p = base + ("." if base else "") + k.replace(".", "_")
             yield p
             yield from output_paths(v, p)
     elif isinstance(value, list):

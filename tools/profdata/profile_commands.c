@@ -84,6 +84,29 @@ static void json_trace_elements(const profdata_profile *p)
 	printf("}");
 }
 
+/*
+ * A JFR recording's events counted per type (the reader's meta comments
+ * jfr.events.NAME, what `jfr summary` counts) and its chunks.
+ */
+static void json_jfr_events(const profdata_meta *m)
+{
+	static const char prefix[] = "jfr.events.";
+	int first = 1;
+	for (size_t i = 0; i < m->ncomments; i++)
+		if (strcmp(m->comments[i].key, "jfr.chunks") == 0)
+			printf(",\"chunks\":%s", m->comments[i].value);
+	printf(",\"events\":{");
+	for (size_t i = 0; i < m->ncomments; i++) {
+		if (strncmp(m->comments[i].key, prefix, sizeof prefix - 1) != 0)
+			continue;
+		printf("%s", first ? "" : ",");
+		json_string(m->comments[i].key + sizeof prefix - 1);
+		printf(":%s", m->comments[i].value);
+		first = 0;
+	}
+	printf("}");
+}
+
 static void info_json(const tool_input *in, const profdata_profile *p)
 {
 	const profdata_meta *m = profdata_profile_meta(p);
@@ -103,6 +126,8 @@ static void info_json(const tool_input *in, const profdata_profile *p)
 	if (profdata_profile_count(p, PROFDATA_TABLE_TRACE_CONTEXTS) ||
 	    profdata_profile_count(p, PROFDATA_TABLE_TRACE_EVENTS))
 		json_trace_elements(p);
+	if (m->format && strcmp(m->format, "jfr") == 0)
+		json_jfr_events(m);
 	printf(",\"warnings\":%zu}\n", profdata_reader_warning_count(in->reader));
 }
 

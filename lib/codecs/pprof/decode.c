@@ -114,26 +114,6 @@ static int span_push(span_vec *v, pb_span s)
 	return 0;
 }
 
-/* The whole input as one span: in place for a mapped file or memory, else read into the reader's window. */
-static int read_whole(pprof_decoder *d)
-{
-	size_t want = (size_t)1 << 16;
-	for (;;) {
-		const unsigned char *p;
-		int64_t n = pd_in_fill(d->in, want, &p);
-		if (n < 0)
-			return (int)n;
-		if ((uint64_t)n < want) {
-			d->base = p;
-			d->size = (size_t)n;
-			return 0;
-		}
-		if (want > SIZE_MAX / 2)
-			return pd_in_error(d->in, PROFDATA_ELIMIT, 0, "a message larger than memory can address");
-		want = (size_t)n * 2;
-	}
-}
-
 /* A field's string index checked against the table: its model string id (index; 0 is ""). */
 static int string_id(pprof_decoder *d, const pb_field *f, uint64_t *id)
 {
@@ -763,7 +743,8 @@ int pd_pprof_decode(const pd_decode_args *a)
 	memset(&d, 0, sizeof d);
 	d.a = a;
 	d.in = a->in;
-	if ((rc = read_whole(&d)) == 0 && (rc = first_walk(&d)) == 0 && (rc = emit_begin(&d)) == 0 &&
+	if ((rc = pd_in_fill_all(d.in, &d.base, &d.size)) == 0 &&
+	    (rc = first_walk(&d)) == 0 && (rc = emit_begin(&d)) == 0 &&
 	    (rc = emit_strings(&d)) == 0 && (rc = emit_sample_types(&d)) == 0 && (rc = emit_mappings(&d)) == 0 &&
 	    (rc = emit_functions(&d)) == 0 && (rc = emit_frames(&d)) == 0 && (rc = emit_samples(&d)) == 0) {
 		if (d.nested_unknown)

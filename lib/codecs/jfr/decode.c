@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Reading a recording: chunks one after another, each with its own
+ * metadata and constant pools. Two passes over the input (held whole: in
+ * place when mapped or in memory): the first reads each chunk's metadata
+ * and counts every event by its type's name, so that `begin` carries the
+ * counts (meta comments jfr.events.NAME, what `jfr summary` shows); the
+ * second reads each chunk's checkpoints into pools, then its events, the
+ * sample events into the model (typed.c).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "codecs/jfr/jfr.h"
+
+#define JFR_COUNT_PREFIX "jfr.events."
+
+static void decoder_free(jfr_decoder *d)
+{
+	jfr_meta_free(&d->meta);
+	pd_intern_free(&d->event_names);
+	pd_intern_free(&d->strings);
+	pd_intern_free(&d->classes);
+	pd_intern_free(&d->functions);
+	pd_intern_free(&d->frames);
+	pd_intern_free(&d->stacks);
+	pd_intern_free(&d->threads);
+	pd_map_free(&d->stack_of);
+	pd_map_free(&d->method_of);
+	pd_map_free(&d->class_of);
+	pd_map_free(&d->thread_of);
+	PD_FREE_ALL(d->event_counts, d->vals, d->frame_ids, d->text.p);
+}
+
+/* The chunk at `at`: its header checked, its metadata read. */
+static int open_chunk(jfr_decoder *d, const unsigned char *at)
+{
+	jfr_cur c = { at, d->base + d->size, d->base, 0, d->in, &d->steps, 0 };
+	int rc = jfr_read_header(&d->h, &c);
+	jfr_meta_free(&d->meta);
+	if (rc)
+		return rc;
+	c.end = at + d->h.size;
+	c.compressed = (d->h.flags & 1) != 0;
+	d->steps = 0;
+	/* every value takes a byte but empty structs: 64 values a byte is far beyond a real chunk */
+	c.max_steps = 64 * d->h.size + 1000000;
+	d->chunk = c;
+	c.p = at + d->h.meta_offset;
+	uint64_t size, type;
+	if ((rc = jfr_int(&c, 4, &size)) != 0 || (rc = jfr_int(&c, 8, &type)) != 0)
+		return rc;
+	if (type != 0 || size > d->h.size - d->h.meta_offset)
+		return jfr_fail(&c, at + d->h.meta_offset, PROFDATA_EFORMAT, "the metadata offset points at %s",
+		                type ? "an event that is not metadata" : "an event past the chunk");
+	c.end = at + d->h.meta_offset + size;
+	return jfr_meta_read(&d->meta, &c);
+}
+
+typedef int (*event_fn)(jfr_decoder *d, uint64_t type, jfr_cur *body);
+
+/* Every event of the current chunk, in order: fn with its type id and a cursor over the rest of it. */
+static int walk_events(jfr_decoder *d, event_fn fn)
+{
+	const unsigned char *p = d->chunk.p + JFR_HEADER_SIZE;
+	while (p < d->chunk.end) {
+		jfr_cur c = d->chunk;
+		uint64_t size, type;
+		int rc;
+		c.p = p;
+		if ((rc = jfr_int(&c, 4, &size)) != 0)
+			return rc;
+		if (size == 0 || size > (uint64_t)(d->chunk.end - p))
+			return jfr_fail(&c, p, PROFDATA_EFORMAT, "an event of %" PRIu64 " bytes with %zu left in its chunk",
+			                size, (size_t)(d->chunk.end - p));
+		c.end = p + size;
+		if ((rc = jfr_int(&c, 8, &type)) != 0 || (rc = fn(d, type, &c)) != 0)
+			return rc;
+		p += size;
+	}
+	return 0;
+}
+
+/* The name an event of type id `type` is counted under (as `jfr summary` names them). */
+static int event_name(jfr_decoder *d, uint64_t type, const jfr_cur *c, const char **name)
+{
+	uint32_t row;
+	if (type <= 1) {
+		*name = type ? "jdk.CheckPoint" : "jdk.Metadata";
+		return 0;
+	}
+	if (!(row = pd_map_get(&d->meta.row_of_id, type)))
+		return jfr_fail(c, c->p, PROFDATA_EFORMAT, "an event of type id %" PRIu64 ", which the metadata lacks", type);
+	*name = jfr_type_name(&d->meta, &d->meta.types[row - 1]);
+	return 0;
+}
+
+static int count_event(jfr_decoder *d, uint64_t type, jfr_cur *c)
+{
+	const char *name = NULL;
+	uint32_t ix;
+	int rc = event_name(d, type, c, &name);
+	if (rc == 0 && (rc = pd_intern_put(&d->event_names, name, strlen(name), &ix)) >= 0) {
+		if (rc == 0 && pd_grow((void **)&d->event_counts, &d->counts_cap, ix + 1, sizeof *d->event_counts))
+			return PROFDATA_ENOMEM;
+		if (rc == 0)
+			d->event_counts[ix] = 0;
+		d->event_counts[ix]++;
+		rc = 0;
+	}
+	return rc;
+}
+
+/*
+ * A chunk after the first that the input cuts short (a recorder killed
+ * while writing it): in permissive mode a warning, and the input ends
+ * before it.
+ */
+static int cut_short(jfr_decoder *d, const unsigned char *p)
+{
+	size_t left = (size_t)(d->base + d->size - p);
+	if (d->nchunks == 0 || left < JFR_HEADER_SIZE || memcmp(p, "FLR\0", 4) != 0 || pd_be64(p + 8) <= left)
+		return 0;
+	int rc = pd_in_damage(d->in, d->a->mode, PROFDATA_ETRUNCATED, (uint64_t)(p - d->base), 0,
+	                      "jfr: chunk %zu of %" PRIu64 " bytes cut short at %zu; the chunks before it kept",
+	                      d->nchunks + 1, pd_be64(p + 8), left);
+	if (rc == 0)
+		d->size = (size_t)(p - d->base);
+	return rc ? rc : 1;
+}
+
+/* Pass 1: every chunk's events counted. */
+static int count_chunks(jfr_decoder *d)
+{
+	const unsigned char *p = d->base;
+	int rc = 0;
+	if (d->size == 0)
+		return pd_in_error(d->in, PROFDATA_ETRUNCATED, 0, "jfr: an empty input");
+	while (rc == 0 && p < d->base + d->size) {
+		if ((rc = cut_short(d, p)) != 0)
+			return rc < 0 ? rc : 0;
+		if ((rc = open_chunk(d, p)) == 0 && (rc = walk_events(d, count_event)) == 0) {
+			if (d->nchunks++ == 0)
+				d->first = d->h;
+			p += d->h.size;
+		}
+	}
+	return rc;
+}
+
+/* A NUL-terminated copy of s in t: *ix. */
+static int keep(pd_intern *t, const char *s, uint32_t *ix)
+{
+	return pd_intern_put(t, s, strlen(s), ix) < 0 ? PROFDATA_ENOMEM : 0;
+}
+
+/* The first chunk's version and start, the chunks and every event type's count as meta comments. */
+static int emit_begin(jfr_decoder *d, pd_intern *text)
+{
+	size_t n = d->event_names.n + 2;
+	uint32_t *kv = malloc(n * 2 * sizeof *kv);
+	profdata_kv *comments = malloc(n * sizeof *comments);
+	char buf[64], version[16];
+	int rc = kv && comments ? 0 : PROFDATA_ENOMEM;
+	snprintf(buf, sizeof buf, "%zu", d->nchunks);
+	if (rc == 0 && (rc = keep(text, "jfr.chunks", &kv[0])) == 0)
+		rc = keep(text, buf, &kv[1]);
+	snprintf(buf, sizeof buf, "%" PRId64, d->first.start_nanos);
+	if (rc == 0 && (rc = keep(text, "jfr.start_nanos", &kv[2])) == 0)
+		rc = keep(text, buf, &kv[3]);
+	for (size_t i = 0; i < d->event_names.n && rc == 0; i++) {
+		char key[512];
+		snprintf(key, sizeof key, JFR_COUNT_PREFIX "%s", pd_intern_str(&d->event_names, (uint32_t)i, NULL));
+		snprintf(buf, sizeof buf, "%" PRIu64, d->event_counts[i]);
+		if ((rc = keep(text, key, &kv[2 * i + 4])) == 0)
+			rc = keep(text, buf, &kv[2 * i + 5]);
+	}
+	if (rc == 0) {
+		for (size_t i = 0; i < n; i++) {
+			comments[i].key = pd_intern_str(text, kv[2 * i], NULL);
+			comments[i].value = pd_intern_str(text, kv[2 * i + 1], NULL);
+		}
+		snprintf(version, sizeof version, "%u.%u", d->first.major, d->first.minor);
+		profdata_meta m = { .format = "jfr", .version = version, .comments = comments, .ncomments = n,
+			            .timestamp_ms = d->first.start_nanos > 0 ? (uint64_t)d->first.start_nanos / 1000000u : 0 };
+		rc = PD_EMIT(d->a, begin, &m);
+	}
+	PD_FREE_ALL(kv, comments);
+	return rc;
+}
+
+/* What events= chooses: its sample types and the event types read as samples. */
+typedef struct jfr_kind {
+	const char *name;
+	const char *types[2][2];
+	jfr_sample_spec spec[JT_COUNT - JT_SAMPLE];
+} jfr_kind;
+
+static const jfr_kind kinds[] = {
+	{ "cpu", { { "cpu", "count" } }, { { "jdk.ExecutionSample", NULL, 0 } } },
+	{ "wall", { { "wall", "count" } },
+	  { { "jdk.NativeMethodSample", NULL, 0 }, { "profiler.WallClockSample", "samples", 0 } } },
+	{ "alloc", { { "alloc_objects", "count" }, { "alloc_space", "bytes" } },
+	  { { "jdk.ObjectAllocationInNewTLAB", "tlabSize", 0 }, { "jdk.ObjectAllocationOutsideTLAB", "allocationSize", 0 } } },
+	{ "alloc-sample", { { "alloc_objects", "count" }, { "alloc_space", "bytes" } },
+	  { { "jdk.ObjectAllocationSample", "weight", 0 } } },
+	{ "lock", { { "contentions", "count" }, { "delay", "nanoseconds" } },
+	  { { "jdk.JavaMonitorEnter", "duration", 1 }, { "jdk.JavaMonitorWait", "duration", 1 },
+	    { "jdk.ThreadPark", "duration", 1 } } },
+};
+#define NKINDS (sizeof kinds / sizeof kinds[0])
+
+/* events=NAME of an event type: its kind's values when a kind reads it, else a count. */
+static void choose_event_type(jfr_decoder *d, const char *name, const char *(*types)[2])
+{
+	d->spec[0] = (jfr_sample_spec){ name, NULL, 0 };
+	types[0][0] = "events";
+	types[0][1] = "count";
+	d->nspec = d->nvalues = 1;
+	for (size_t k = 0; k < NKINDS; k++)
+		for (size_t i = 0; i < JT_COUNT - JT_SAMPLE; i++)
+			if (kinds[k].spec[i].event && strcmp(kinds[k].spec[i].event, name) == 0) {
+				d->spec[0] = kinds[k].spec[i];
+				memcpy(types, kinds[k].types, sizeof kinds[k].types);
+				d->nvalues = kinds[k].types[1][0] ? 2 : 1;
+			}
+}
+
+/* The event types events= chooses (a kind, or an event type's name), and their sample types. */
+static int emit_sample_types(jfr_decoder *d)
+{
+	const char *want = d->a->opts ? pd_options_get(d->a->opts, "events") : NULL, *types[2][2] = { { NULL } };
+	size_t k = 0;
+	int rc = 0;
+	while (want && k < NKINDS && strcmp(want, kinds[k].name) != 0)
+		k++;
+	if (k < NKINDS) {
+		memcpy(d->spec, kinds[k].spec, sizeof d->spec);
+		memcpy(types, kinds[k].types, sizeof types);
+		for (d->nspec = 0; d->nspec < JT_COUNT - JT_SAMPLE && d->spec[d->nspec].event; d->nspec++)
+			;
+		d->nvalues = types[1][0] ? 2 : 1;
+	} else if (strchr(want, '.')) {
+		choose_event_type(d, want, types);
+	} else {
+		return pd_in_error(d->in, PROFDATA_EINVAL, PD_NO_OFFSET,
+		                   "jfr: events=%s: cpu, wall, alloc, alloc-sample, lock or an event type's name", want);
+	}
+	for (size_t i = 0; i < d->nvalues && rc == 0; i++) {
+		profdata_sample_type t;
+		if ((rc = jfr_string_id(d, types[i][0], strlen(types[i][0]), &t.type_id)) == 0 &&
+		    (rc = jfr_string_id(d, types[i][1], strlen(types[i][1]), &t.unit_id)) == 0)
+			rc = PD_EMIT(d->a, sample_type, &t);
+	}
+	return rc;
+}
+
+static int read_checkpoint(jfr_decoder *d, uint64_t type, jfr_cur *c)
+{
+	return type == 1 ? jfr_checkpoint_read(c, &d->meta, d->chunk.p, d->h.major >= 2) : 0;
+}
+
+static int read_event(jfr_decoder *d, uint64_t type, jfr_cur *c)
+{
+	for (size_t i = 0; i < d->nspec; i++) {
+		size_t row = d->row[JT_SAMPLE + i];
+		if (row != SIZE_MAX && d->meta.types[row].id == type)
+			return jfr_emit_sample(d, c, i);
+	}
+	return 0;
+}
+
+/* Pass 2: each chunk's pools, then its events. */
+static int read_chunks(jfr_decoder *d)
+{
+	const unsigned char *p = d->base;
+	int rc = 0;
+	while (rc == 0 && p < d->base + d->size) {
+		if ((rc = open_chunk(d, p)) != 0 || (rc = walk_events(d, read_checkpoint)) != 0)
+			break;
+		jfr_typed_chunk_reset(d);
+		if ((rc = walk_events(d, read_event)) == 0)
+			p += d->h.size;
+	}
+	return rc;
+}
+
+int pd_jfr_decode(const pd_decode_args *a)
+{
+	jfr_decoder d;
+	pd_intern text;
+	int rc;
+	memset(&d, 0, sizeof d);
+	memset(&text, 0, sizeof text);
+	d.a = a;
+	d.in = a->in;
+	if ((rc = pd_in_fill_all(d.in, &d.base, &d.size)) == 0 &&
+	    (rc = count_chunks(&d)) == 0 && (rc = emit_begin(&d, &text)) == 0 &&
+	    (rc = emit_sample_types(&d)) == 0 && (rc = read_chunks(&d)) == 0) {
+		pd_in_skip(d.in, d.size);
+		rc = PD_EMIT0(a, end);
+	}
+	if (rc == PROFDATA_ENOMEM && !pd_in_diag(d.in)->has_err)
+		rc = pd_in_error(d.in, rc, PD_NO_OFFSET, "out of memory");
+	pd_intern_free(&text);
+	decoder_free(&d);
+	return rc;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * JDK Flight Recorder recordings (doc/formats-jfr.md): the descriptor and
+ * the bid. chunk.c, metadata.c, pool.c, decode.c and typed.c read; the
+ * library does not write JFR yet.
+ */
+#include "codecs/jfr/jfr.h"
+
+extern const struct profdata_format pd_format_jfr;
+
+/* A chunk's magic, then a major version the reader knows. */
+static int jfr_bid(const unsigned char *buf, size_t len)
+{
+	if (len < 4 || memcmp(buf, "FLR\0", 4) != 0)
+		return 0;
+	if (len < 6)
+		return 60;
+	return pd_be16(buf + 4) >= 1 && pd_be16(buf + 4) <= 2 ? 100 : 40;
+}
+
+const struct profdata_format pd_format_jfr = {
+	.name = "jfr",
+	.description = "JDK Flight Recorder recording (read; gzip'd or not)",
+	.extensions = (const char *const[]){ ".jfr", ".jfr.gz", NULL },
+	.bid = jfr_bid,
+	.decode = pd_jfr_decode,
+	.read_options = (const char *const[]){ "events", NULL },
+};

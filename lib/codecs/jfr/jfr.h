@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * JDK Flight Recorder: what the reader's files share (doc/formats-jfr.md).
+ * chunk.c reads a chunk's header and its primitive values (compressed or
+ * fixed-size integers, strings in every encoding), metadata.c the metadata
+ * event into type descriptors, pool.c checkpoint events into constant pools
+ * and any value by its descriptor, decode.c drives the events.
+ */
+#ifndef PD_JFR_H
+#define PD_JFR_H
+
+#include "internal.h"
+#include "util/hashmap.h"
+
+#define JFR_HEADER_SIZE 68
+/* Inline values nested deeper than this are refused: a type that holds itself would never end. */
+#define JFR_MAX_DEPTH 32
+
+/* A chunk's header (all offsets relative to the chunk's first byte). */
+typedef struct jfr_header {
+	uint16_t major, minor;
+	uint64_t size, cpool_offset, meta_offset;
+	int64_t start_nanos, duration_nanos, start_ticks, ticks_per_second;
+	uint32_t flags;   /* bit 0: integers compressed; bit 1: the last chunk */
+} jfr_header;
+
+/* Where a value is read from: the chunk's bytes, how its integers are encoded, and for errors the input's. */
+typedef struct jfr_cur {
+	const unsigned char *p, *end;
+	const unsigned char *input;   /* the whole input's first byte: offsets in messages */
+	int compressed;
+	profdata_reader *in;
+	/* Values read so far against a bound: empty structs nested in arrays take no bytes, and must take no time. */
+	uint64_t *steps, max_steps;
+} jfr_cur;
+
+/* String encodings. */
+enum { JFR_STR_NULL, JFR_STR_EMPTY, JFR_STR_POOL, JFR_STR_UTF8, JFR_STR_CHARS, JFR_STR_LATIN1 };
+
+/* An encoded string as it stands: its encoding, its bytes (UTF-8, Latin-1 or compressed chars) or pool index. */
+typedef struct jfr_str {
+	uint8_t enc;
+	const unsigned char *p;   /* JFR_STR_UTF8, _LATIN1, _CHARS: the bytes after the length */
+	uint64_t len;             /* characters */
+	uint64_t index;           /* JFR_STR_POOL */
+} jfr_str;
+
+int jfr_fail(const jfr_cur *c, const unsigned char *at, int code, const char *fmt, ...) PD_PRINTF(4, 5);
+int jfr_read_header(jfr_header *h, const jfr_cur *c);
+int jfr_varint(jfr_cur *c, uint64_t *v);
+/* An int/long/short/char field: a varint when compressed, else `width` bytes big-endian. */
+int jfr_int(jfr_cur *c, unsigned width, uint64_t *v);
+int jfr_bytes(jfr_cur *c, size_t n, const unsigned char **p);
+int jfr_string(jfr_cur *c, jfr_str *s);
+/* Append s as UTF-8 to b (a pool string is the caller's: it is left out). */
+int jfr_string_utf8(jfr_cur *c, const jfr_str *s, pd_strbuf *b);
+
+/* Primitive kinds of a type, by its name. */
+enum { JFR_COMPLEX, JFR_BOOLEAN, JFR_BYTE, JFR_CHAR, JFR_SHORT, JFR_INT, JFR_LONG, JFR_FLOAT, JFR_DOUBLE,
+       JFR_STRING };
+
+typedef struct jfr_field {
+	uint32_t name;     /* index in the metadata's names */
+	uint32_t type;     /* row in the types, resolved from its class id */
+	uint8_t array;     /* dimension 1 */
+	uint8_t pooled;    /* constantPool="true": the value is a pool index */
+} jfr_field;
+
+typedef struct jfr_type {
+	uint64_t id;
+	uint32_t name;     /* index in the metadata's names */
+	uint8_t kind;      /* JFR_COMPLEX or a primitive's */
+	uint8_t is_event;  /* superType jdk.jfr.Event */
+	jfr_field *fields;
+	size_t nfields, fields_cap;
+	pd_map pool;       /* pool index -> offset of its value in the chunk + 1 */
+} jfr_type;
+
+/* A chunk's metadata: its names (UTF-8) and its types. */
+typedef struct jfr_meta {
+	pd_intern names;
+	jfr_type *types;
+	size_t ntypes, types_cap;
+	pd_map row_of_id;  /* class id -> row + 1 */
+} jfr_meta;
+
+int jfr_meta_read(jfr_meta *m, jfr_cur *c);
+void jfr_meta_free(jfr_meta *m);
+const char *jfr_type_name(const jfr_meta *m, const jfr_type *t);
+/* The row of the type named `name`, or SIZE_MAX. */
+size_t jfr_type_find(const jfr_meta *m, const char *name);
+/* The index of t's field named `name`, or SIZE_MAX. */
+size_t jfr_field_find(const jfr_meta *m, const jfr_type *t, const char *name);
+
+/* A field's value as a walk of a struct saw it. */
+typedef struct jfr_value {
+	uint64_t u;        /* integers, booleans, pool indexes; float bits */
+	jfr_str s;         /* strings */
+	const unsigned char *at; /* where the value began (inline structs, arrays) */
+} jfr_value;
+
+/* Read the fields of a value of type `t` at c into vals[0 .. t->nfields) (vals may be NULL: skip). */
+int jfr_read_struct(jfr_cur *c, const jfr_meta *m, const jfr_type *t, jfr_value *vals, unsigned depth);
+/* Read one field's value (an array's count when f->array, its elements skipped). */
+int jfr_read_field(jfr_cur *c, const jfr_meta *m, const jfr_field *f, jfr_value *v, unsigned depth);
+/* Read one value of a type, not an array, not pooled. */
+int jfr_read_value(jfr_cur *c, const jfr_meta *m, const jfr_type *t, jfr_value *v, unsigned depth);
+/* A checkpoint event's pools, entries noted in their types' maps (c at the bytes after its type id). */
+int jfr_checkpoint_read(jfr_cur *c, jfr_meta *m, const unsigned char *chunk, int has_flush_byte);
+/* A cursor at pool entry `index` of type t; 0, or 1 when it has none. */
+int jfr_pool_at(const jfr_cur *chunk_cur, const jfr_type *t, const unsigned char *chunk, uint64_t index,
+                jfr_cur *out);
+
+/* The rows of the types the reader puts into the model, in the current chunk (SIZE_MAX: absent). */
+enum { JT_STACK_TRACE, JT_STACK_FRAME, JT_METHOD, JT_CLASS, JT_SYMBOL, JT_THREAD, JT_STRING, JT_SAMPLE,
+       JT_COUNT = JT_SAMPLE + 3 };
+
+/*
+ * An event type read as samples (events=): its values are 1 and its
+ * `value` field (a duration in ticks when `ticks`, read as nanoseconds),
+ * or, for a kind of one value, the field alone (1 without it).
+ */
+typedef struct jfr_sample_spec {
+	const char *event, *value;
+	int ticks;
+} jfr_sample_spec;
+
+typedef struct jfr_decoder {
+	const pd_decode_args *a;
+	profdata_reader *in;
+	const unsigned char *base;   /* the whole input */
+	size_t size;
+	jfr_header h;                /* the chunk being read */
+	jfr_header first;            /* the first chunk's */
+	jfr_cur chunk;               /* over it: p its first byte, end its last + 1 */
+	jfr_meta meta;               /* its metadata */
+	uint64_t steps;
+	size_t row[JT_COUNT];
+	size_t fx[JT_COUNT][4];      /* the fields typed.c reads of each, by index (SIZE_MAX absent) */
+	jfr_sample_spec spec[JT_COUNT - JT_SAMPLE]; /* the event types read as samples (events=), rows JT_SAMPLE + i */
+	size_t nspec, nvalues;
+	/* every event type's count, by name, over all chunks */
+	pd_intern event_names;
+	uint64_t *event_counts;
+	size_t counts_cap, nchunks;
+	/* what was emitted, keyed by content so that chunks share it: ids are index + 1 */
+	pd_intern strings, classes, functions, frames, stacks, threads;
+	/* the current chunk's pool indexes to those ids */
+	pd_map stack_of, method_of, class_of, thread_of;
+	jfr_value *vals;             /* a struct's fields being read */
+	size_t vals_cap;
+	uint64_t *frame_ids;
+	size_t frames_cap;
+	pd_strbuf text;
+} jfr_decoder;
+
+/* typed.c: an event of d->spec[i] into the model. */
+int jfr_emit_sample(jfr_decoder *d, jfr_cur *c, size_t i);
+/* The id of string s (emitted at its first use). */
+int jfr_string_id(jfr_decoder *d, const char *s, size_t len, uint64_t *id);
+void jfr_typed_chunk_reset(jfr_decoder *d);
+
+int pd_jfr_decode(const pd_decode_args *a);
+
+#endif

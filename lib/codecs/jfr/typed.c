@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The JVM's types into the model: a sample event's stack trace (frames of
+ * methods of classes, names from symbols), its thread and time. Pool
+ * entries are read when first referred to in a chunk and keyed by what
+ * they hold, so that chunks, whose pools number entries afresh, share
+ * the classes, functions, frames, stacks and threads emitted; per chunk,
+ * a map from pool index to id saves reading an entry twice.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "codecs/jfr/jfr.h"
+
+/* The types read, their names, and the fields read of each (at most 4). */
+static const char *const type_names[JT_COUNT] = { "jdk.types.StackTrace", "jdk.types.StackFrame", "jdk.types.Method",
+	                                          "java.lang.Class", "jdk.types.Symbol", "java.lang.Thread",
+	                                          "java.lang.String", NULL };
+static const char *const field_names[JT_COUNT][4] = {
+	{ "truncated", "frames", NULL, NULL },         { "method", "lineNumber", "type", NULL },
+	{ "type", "name", "descriptor", NULL },        { "name", NULL, NULL, NULL },
+	{ "string", NULL, NULL, NULL },                { "javaName", "osName", "javaThreadId", "osThreadId" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+/* The fields read of a sample event: its time, thread (either name), stack and value. */
+static void sample_fields(jfr_decoder *d, size_t k, const jfr_sample_spec *spec)
+{
+	const jfr_type *t = &d->meta.types[d->row[k]];
+	d->fx[k][0] = jfr_field_find(&d->meta, t, "startTime");
+	d->fx[k][1] = jfr_field_find(&d->meta, t, "sampledThread");
+	if (d->fx[k][1] == SIZE_MAX)
+		d->fx[k][1] = jfr_field_find(&d->meta, t, "eventThread");
+	d->fx[k][2] = jfr_field_find(&d->meta, t, "stackTrace");
+	d->fx[k][3] = spec->value ? jfr_field_find(&d->meta, t, spec->value) : SIZE_MAX;
+}
+
+void jfr_typed_chunk_reset(jfr_decoder *d)
+{
+	pd_map_free(&d->stack_of);
+	pd_map_free(&d->method_of);
+	pd_map_free(&d->class_of);
+	pd_map_free(&d->thread_of);
+	memset(&d->stack_of, 0, sizeof d->stack_of);
+	memset(&d->method_of, 0, sizeof d->method_of);
+	memset(&d->class_of, 0, sizeof d->class_of);
+	memset(&d->thread_of, 0, sizeof d->thread_of);
+	for (size_t k = 0; k < JT_COUNT; k++) {
+		const char *name = k < JT_SAMPLE ? type_names[k] : k - JT_SAMPLE < d->nspec ? d->spec[k - JT_SAMPLE].event : NULL;
+		d->row[k] = name ? jfr_type_find(&d->meta, name) : SIZE_MAX;
+		if (k >= JT_SAMPLE && d->row[k] != SIZE_MAX) {
+			sample_fields(d, k, &d->spec[k - JT_SAMPLE]);
+			continue;
+		}
+		for (int f = 0; f < 4; f++)
+			d->fx[k][f] = d->row[k] == SIZE_MAX || !field_names[k][f]
+			                      ? SIZE_MAX
+			                      : jfr_field_find(&d->meta, &d->meta.types[d->row[k]], field_names[k][f]);
+	}
+}
+
+/* Put `key` (len bytes) in t: *id its index + 1, *is_new whether it was not there. */
+static int intern_id(pd_intern *t, const void *key, size_t len, uint64_t *id, int *is_new)
+{
+	uint32_t ix;
+	int rc = t->n >= UINT32_MAX - 1 ? PROFDATA_ELIMIT : pd_intern_put(t, key, len, &ix);
+	if (rc < 0)
+		return rc;
+	*id = (uint64_t)ix + 1;
+	*is_new = rc == 0;
+	return 0;
+}
+
+int jfr_string_id(jfr_decoder *d, const char *s, size_t len, uint64_t *id)
+{
+	int is_new, rc = intern_id(&d->strings, s, len, id, &is_new);
+	return rc || !is_new ? rc : PD_EMIT(d->a, string, *id, s, len);
+}
+
+/* The wanted fields of a value of type `kind` at c into out[0..4) (absent ones zero). */
+static int pick(jfr_decoder *d, jfr_cur *c, size_t kind, jfr_value *out)
+{
+	const jfr_type *t = &d->meta.types[d->row[kind]];
+	memset(out, 0, 4 * sizeof *out);
+	for (size_t i = 0; i < t->nfields; i++) {
+		jfr_value v;
+		int rc = jfr_read_field(c, &d->meta, &t->fields[i], &v, 0);
+		if (rc)
+			return rc;
+		for (int k = 0; k < 4; k++)
+			if (d->fx[kind][k] == i)
+				out[k] = v;
+	}
+	return 0;
+}
+
+/* Field k of type `kind` as the metadata has it, or NULL. */
+static const jfr_field *field_of(const jfr_decoder *d, size_t kind, int k)
+{
+	return d->fx[kind][k] == SIZE_MAX ? NULL : &d->meta.types[d->row[kind]].fields[d->fx[kind][k]];
+}
+
+/* A cursor at entry `index` of type `kind`'s pool: 0, 1 when there is none (damage: a warning), or an error. */
+static int entry(jfr_decoder *d, int kind, uint64_t index, const unsigned char *at, jfr_cur *out)
+{
+	if (d->row[kind] == SIZE_MAX)
+		return 1;
+	if (jfr_pool_at(&d->chunk, &d->meta.types[d->row[kind]], d->chunk.p, index, out) == 0)
+		return 0;
+	int rc = pd_in_damage(d->in, d->a->mode, PROFDATA_EFORMAT, (uint64_t)(at - d->base), 0,
+	                      "jfr: no entry %" PRIu64 " in the constant pool of %s", index, type_names[kind]);
+	return rc ? rc : 1;
+}
+
+/* The text of string field f's value v into d->text (a pool string looked up). */
+static int text_of(jfr_decoder *d, const jfr_field *f, const jfr_value *v)
+{
+	jfr_str s = v->s;
+	jfr_cur c;
+	int rc;
+	d->text.n = 0;
+	if (d->text.p)
+		d->text.p[0] = 0;
+	if (!f || d->meta.types[f->type].kind != JFR_STRING || f->array)
+		return 0;
+	if (f->pooled || s.enc == JFR_STR_POOL) {
+		if ((rc = entry(d, JT_STRING, f->pooled ? v->u : s.index, v->at, &c)) != 0)
+			return rc < 0 ? rc : 0;
+		if ((rc = jfr_string(&c, &s)) != 0)
+			return rc;
+	}
+	return jfr_string_utf8(&d->chunk, &s, &d->text);
+}
+
+/* The text of symbol `index` into d->text. */
+static int symbol_text(jfr_decoder *d, uint64_t index, const unsigned char *at)
+{
+	jfr_value v[4];
+	jfr_cur c;
+	int rc = entry(d, JT_SYMBOL, index, at, &c);
+	d->text.n = 0;
+	if (rc)
+		return rc < 0 ? rc : 0;
+	return (rc = pick(d, &c, JT_SYMBOL, v)) != 0 ? rc : text_of(d, field_of(d, JT_SYMBOL, 0), &v[0]);
+}
+
+/* A pooled field's symbol text: field k of `kind`, value v. */
+static int field_symbol(jfr_decoder *d, int kind, int k, const jfr_value *v)
+{
+	const jfr_field *f = field_of(d, kind, k);
+	d->text.n = 0;
+	if (!f || !f->pooled || d->meta.types[f->type].kind == JFR_STRING)
+		return text_of(d, f, v);
+	return symbol_text(d, v->u, v->at);
+}
+
+/* Class `index` of the pool: its serial, its class_load emitted at first sight of its name. */
+static int class_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint64_t *serial)
+{
+	jfr_value v[4];
+	jfr_cur c;
+	uint64_t name_id;
+	int is_new, rc;
+	if ((*serial = pd_map_get(&d->class_of, index)) != 0)
+		return 0;
+	if ((rc = entry(d, JT_CLASS, index, at, &c)) != 0)
+		return rc < 0 ? rc : 0;
+	if ((rc = pick(d, &c, JT_CLASS, v)) != 0 || (rc = field_symbol(d, JT_CLASS, 0, &v[0])) != 0 ||
+	    (rc = intern_id(&d->classes, d->text.p ? d->text.p : "", d->text.n, serial, &is_new)) != 0)
+		return rc;
+	if (is_new) {
+		if ((rc = jfr_string_id(d, d->text.p ? d->text.p : "", d->text.n, &name_id)) != 0)
+			return rc;
+		profdata_class_load l = { .serial = (uint32_t)*serial, .id = *serial, .name_id = name_id };
+		if ((rc = PD_EMIT(d->a, class_load, &l)) != 0)
+			return rc;
+	}
+	return pd_map_put(&d->class_of, index, (uint32_t)*serial) ? PROFDATA_ENOMEM : 0;
+}
+
+/* Method `index` of the pool: its function id, emitted at first sight of its class, name and descriptor. */
+static int method_id(jfr_decoder *d, uint64_t index, const unsigned char *at, uint64_t *id)
+{
+	jfr_value v[4];
+	jfr_cur c;
+	uint64_t key[3] = { 0, 0, 0 };
+	int is_new, rc;
+	if ((*id = pd_map_get(&d->method_of, index)) != 0)
+		return 0;
+	if ((rc = entry(d, JT_METHOD, index, at, &c)) != 0)
+		return rc < 0 ? rc : 0;
+	if ((rc = pick(d, &c, JT_METHOD, v)) != 0)
+		return rc;
+	if (field_of(d, JT_METHOD, 0) && field_of(d, JT_METHOD, 0)->pooled &&
+	    (rc = class_serial(d, v[0].u, v[0].at, &key[0])) != 0)
+		return rc;
+	for (int k = 1; k <= 2; k++)
+		if ((rc = field_symbol(d, JT_METHOD, k, &v[k])) != 0 ||
+		    (rc = jfr_string_id(d, d->text.p ? d->text.p : "", d->text.n, &key[k])) != 0)
+			return rc;
+	if ((rc = intern_id(&d->functions, key, sizeof key, id, &is_new)) != 0)
+		return rc;
+	if (is_new) {
+		profdata_function f = { .id = *id, .name_id = key[1], .signature_id = key[2], .class_serial = (uint32_t)key[0] };
+		if ((rc = PD_EMIT(d->a, function, &f)) != 0)
+			return rc;
+	}
+	return pd_map_put(&d->method_of, index, (uint32_t)*id) ? PROFDATA_ENOMEM : 0;
+}
+
+/* A StackFrame at c: its frame id (function and line), emitted at first sight. */
+static int frame_id(jfr_decoder *d, jfr_cur *c, uint64_t *id)
+{
+	jfr_value v[4];
+	uint64_t key[2] = { 0, 0 };
+	int is_new, rc;
+	if ((rc = pick(d, c, JT_STACK_FRAME, v)) != 0)
+		return rc;
+	if (field_of(d, JT_STACK_FRAME, 0) && field_of(d, JT_STACK_FRAME, 0)->pooled &&
+	    (rc = method_id(d, v[0].u, v[0].at, &key[0])) != 0)
+		return rc;
+	key[1] = (uint32_t)v[1].u;
+	if ((rc = intern_id(&d->frames, key, sizeof key, id, &is_new)) != 0 || !is_new)
+		return rc;
+	profdata_frame f = { .id = *id, .function_id = key[0], .line = (int32_t)(uint32_t)key[1] };
+	return PD_EMIT(d->a, frame, &f);
+}
+
+/* The frames of a stack trace's `frames` field (inline StackFrames) into d->frame_ids. */
+static int stack_frames(jfr_decoder *d, const jfr_value *frames, size_t *n)
+{
+	const jfr_field *f = field_of(d, JT_STACK_TRACE, 1);
+	jfr_cur c = d->chunk;
+	*n = 0;
+	if (!f || !f->array || f->pooled || d->row[JT_STACK_FRAME] == SIZE_MAX ||
+	    f->type != d->row[JT_STACK_FRAME])
+		return 0;
+	c.p = frames->at;
+	if (frames->u > d->frames_cap &&
+	    pd_grow((void **)&d->frame_ids, &d->frames_cap, (size_t)frames->u, sizeof *d->frame_ids))
+		return PROFDATA_ENOMEM;
+	for (uint64_t i = 0; i < frames->u; i++) {
+		int rc = frame_id(d, &c, &d->frame_ids[i]);
+		if (rc)
+			return rc;
+	}
+	*n = (size_t)frames->u;
+	return 0;
+}
+
+/* Stack trace `index` of the pool: its serial, emitted at first sight of its frames. */
+static int stack_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint32_t *serial)
+{
+	jfr_value v[4];
+	jfr_cur c;
+	uint64_t id;
+	size_t n = 0;
+	int is_new, rc;
+	if ((*serial = pd_map_get(&d->stack_of, index)) != 0)
+		return 0;
+	if ((rc = entry(d, JT_STACK_TRACE, index, at, &c)) < 0)
+		return rc;
+	if (rc == 0 && ((rc = pick(d, &c, JT_STACK_TRACE, v)) != 0 || (rc = stack_frames(d, &v[1], &n)) != 0))
+		return rc;
+	if ((rc = intern_id(&d->stacks, d->frame_ids ? (const char *)d->frame_ids : "", n * sizeof *d->frame_ids, &id,
+	                    &is_new)) != 0)
+		return rc;
+	*serial = (uint32_t)id;
+	if (is_new) {
+		profdata_stack s = { .serial = *serial, .frame_ids = d->frame_ids, .nframes = n };
+		if ((rc = PD_EMIT(d->a, stack, &s)) != 0)
+			return rc;
+	}
+	return pd_map_put(&d->stack_of, index, *serial) ? PROFDATA_ENOMEM : 0;
+}
+
+/* Thread `index` of the pool: its serial, its thread_start emitted at first sight (ids and name). */
+static int thread_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint32_t *serial)
+{
+	jfr_value v[4];
+	jfr_cur c;
+	uint64_t id, name_id;
+	int is_new, rc;
+	if ((*serial = pd_map_get(&d->thread_of, index)) != 0 || index == 0)
+		return 0;
+	if ((rc = entry(d, JT_THREAD, index, at, &c)) != 0)
+		return rc < 0 ? rc : 0;
+	if ((rc = pick(d, &c, JT_THREAD, v)) != 0 || (rc = text_of(d, field_of(d, JT_THREAD, 0), &v[0])) != 0)
+		return rc;
+	if (d->text.n == 0 && (rc = text_of(d, field_of(d, JT_THREAD, 1), &v[1])) != 0)
+		return rc;
+	if ((rc = jfr_string_id(d, d->text.p ? d->text.p : "", d->text.n, &name_id)) != 0)
+		return rc;
+	uint64_t key[3] = { v[2].u, v[3].u, name_id };
+	if ((rc = intern_id(&d->threads, key, sizeof key, &id, &is_new)) != 0)
+		return rc;
+	*serial = (uint32_t)id;
+	if (is_new) {
+		profdata_thread_start t = { .serial = *serial, .object_id = v[2].u, .name_id = name_id };
+		if ((rc = PD_EMIT(d->a, thread_start, &t)) != 0)
+			return rc;
+	}
+	return pd_map_put(&d->thread_of, index, *serial) ? PROFDATA_ENOMEM : 0;
+}
+
+/* Ticks of the chunk's clock as nanoseconds since 1970. */
+static uint64_t ticks_ns(const jfr_header *h, uint64_t ticks)
+{
+	if (h->ticks_per_second <= 0)
+		return 0;
+	uint64_t delta = ticks - (uint64_t)h->start_ticks, tps = (uint64_t)h->ticks_per_second;
+	double rest = (double)(delta % tps) * 1e9 / (double)tps;
+	return (uint64_t)h->start_nanos + delta / tps * 1000000000u + (uint64_t)rest;
+}
+
+/* The sample values of spec's event: 1 and its value (a duration in nanoseconds), or its value alone. */
+static void sample_values(const jfr_decoder *d, const jfr_sample_spec *spec, int has_value, uint64_t v, int64_t *out)
+{
+	if (has_value && spec->ticks && d->h.ticks_per_second > 0) {
+		double ns = (double)v * 1e9 / (double)d->h.ticks_per_second;
+		/* a duration past 2^63 ns (292 years) is damage: kept as the largest, not converted out of range */
+		v = ns < 9.2e18 ? (uint64_t)ns : (uint64_t)INT64_MAX;
+	}
+	out[0] = d->nvalues == 2 || !has_value ? 1 : (int64_t)v;
+	out[1] = has_value ? (int64_t)v : 0;
+}
+
+int jfr_emit_sample(jfr_decoder *d, jfr_cur *c, size_t i)
+{
+	size_t k = JT_SAMPLE + i;
+	jfr_value v[4];
+	uint32_t stack = 0, thread = 0;
+	int64_t values[2];
+	int rc = pick(d, c, k, v);
+	if (rc == 0 && field_of(d, k, 2) && field_of(d, k, 2)->pooled)
+		rc = stack_serial(d, v[2].u, v[2].at, &stack);
+	if (rc == 0 && field_of(d, k, 1) && field_of(d, k, 1)->pooled)
+		rc = thread_serial(d, v[1].u, v[1].at, &thread);
+	if (rc)
+		return rc;
+	sample_values(d, &d->spec[i], field_of(d, k, 3) != NULL, v[3].u, values);
+	profdata_sample s = { .stack_serial = stack, .thread_serial = thread, .values = values, .nvalues = d->nvalues,
+		              .time_ns = field_of(d, k, 0) ? ticks_ns(&d->h, v[0].u) : 0 };
+	return PD_EMIT(d->a, sample, &s);
+}

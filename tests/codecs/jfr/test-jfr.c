@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The JFR reader: the hand-made recordings of tests/data/jfr/synthetic
+ * (make-synthetic.py) read into the model, every typed field checked, in
+ * both integer layouts and as two chunks; the broken ones refused at their
+ * byte; the JDK's recordings of tests/data/jfr read with every event
+ * counted; and the corpus's recordings (case "corpus", skipped without
+ * ../shared/corpus).
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Read tests/data/jfr/synthetic/NAME; on failure its message into why[] and its byte into *at (when not NULL). */
+static profdata_profile *read_synthetic_at(const char *name, int mode, char *why, size_t why_len, uint64_t *at)
+{
+	char path[4096], rel[256];
+	size_t len;
+	profdata_reader *r;
+	profdata_profile *p = NULL;
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	snprintf(rel, sizeof rel, "jfr/synthetic/%s", name);
+	unsigned char *bytes = test_slurp(test_data_path(path, sizeof path, rel), &len);
+	ck_assert_ptr_nonnull(bytes);
+	ck_assert_int_eq(profdata_reader_open_memory(&r, bytes, len, name), 0);
+	o.mode = mode;
+	if (profdata_read(&p, r, &o) != 0) {
+		if (why)
+			snprintf(why, why_len, "%s", profdata_reader_error(r)->message);
+		if (at)
+			*at = profdata_reader_error(r)->offset;
+	}
+	profdata_reader_free(r);
+	free(bytes);
+	return p;
+}
+
+static profdata_profile *read_synthetic(const char *name, int mode, char *why, size_t why_len)
+{
+	return read_synthetic_at(name, mode, why, why_len, NULL);
+}
+
+static const char *comment(const profdata_profile *p, const char *key)
+{
+	const profdata_meta *m = profdata_profile_meta(p);
+	for (size_t i = 0; i < m->ncomments; i++)
+		if (strcmp(m->comments[i].key, key) == 0)
+			return m->comments[i].value;
+	return NULL;
+}
+
+static const char *text(const profdata_profile *p, uint64_t id)
+{
+	const char *s = profdata_profile_string(p, id, NULL);
+	return s ? s : "";
+}
+
+/* tiny.jfr: 3 samples of 2 stacks on thread "main", 2 test.Other events; names in UTF-8, Latin-1, chars, a pool. */
+static void check_tiny(const profdata_profile *p, const char *samples)
+{
+	ck_assert_str_eq(profdata_profile_meta(p)->format, "jfr");
+	ck_assert_str_eq(profdata_profile_meta(p)->version, "2.0");
+	ck_assert_str_eq(comment(p, "jfr.events.jdk.ExecutionSample"), samples);
+	ck_assert_str_eq(comment(p, "jfr.events.jdk.Metadata"), strcmp(samples, "3") == 0 ? "1" : "2");
+	ck_assert_ptr_null(comment(p, "jfr.events.jdk.types.Symbol"));
+	char *folded = test_folded(p, NULL);
+	const char *want = strcmp(samples, "3") == 0 ? "com.example.Main.main;com.example.Main.work 2\n"
+	                                               "com.example.Main.main;com.example.Main.gr\xc3\xbcn 1\n"
+	                                             : "com.example.Main.main;com.example.Main.work 4\n"
+	                                               "com.example.Main.main;com.example.Main.gr\xc3\xbcn 2\n";
+	ck_assert_str_eq(folded, want);
+	free(folded);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_STACKS), 2);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_THREADS), 1);
+	profdata_function f;
+	profdata_profile_function(p, 0, &f);
+	ck_assert_str_eq(text(p, f.name_id), "work");
+	ck_assert_str_eq(text(p, f.signature_id), "()V");
+	profdata_frame fr;
+	profdata_profile_frame(p, 0, &fr);
+	ck_assert_int_eq(fr.line, 12);
+	profdata_sample s;
+	profdata_profile_sample(p, 0, &s);
+	/* start 1.7e18 ns at tick 1000, a tick a nanosecond: tick 2000 is 1000 ns later */
+	ck_assert_uint_eq(s.time_ns, UINT64_C(1700000000000001000));
+	ck_assert_uint_ne(s.thread_serial, 0);
+}
+
+START_TEST(a_recording_reaches_the_model)
+{
+	profdata_profile *p = read_synthetic("tiny.jfr", PROFDATA_MODE_STRICT, NULL, 0);
+	ck_assert_ptr_nonnull(p);
+	check_tiny(p, "3");
+	ck_assert_str_eq(comment(p, "jfr.events.test.Other"), "2");
+	ck_assert_str_eq(comment(p, "jfr.events.jdk.CheckPoint"), "1");
+	ck_assert_str_eq(comment(p, "jfr.chunks"), "1");
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(fixed_size_integers_read_alike)
+{
+	profdata_profile *p = read_synthetic("tiny.jfr", PROFDATA_MODE_STRICT, NULL, 0);
+	profdata_profile *q = read_synthetic("tiny-fixed.jfr", PROFDATA_MODE_STRICT, NULL, 0);
+	ck_assert_ptr_nonnull(q);
+	test_assert_equal(p, q, "compressed and fixed-size integers");
+	profdata_profile_free(p);
+	profdata_profile_free(q);
+}
+END_TEST
+
+START_TEST(chunks_share_what_they_name)
+{
+	profdata_profile *p = read_synthetic("two-chunks.jfr", PROFDATA_MODE_STRICT, NULL, 0);
+	ck_assert_ptr_nonnull(p);
+	check_tiny(p, "6");
+	ck_assert_str_eq(comment(p, "jfr.chunks"), "2");
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_FUNCTIONS), 3);
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(a_chunk_cut_short_keeps_the_ones_before)
+{
+	char why[512];
+	uint64_t at = 0;
+	ck_assert_ptr_null(read_synthetic_at("second-chunk-cut.jfr", PROFDATA_MODE_STRICT, why, sizeof why, &at));
+	ck_assert_ptr_nonnull(strstr(why, "chunk 2 of 980 bytes cut short"));
+	ck_assert_uint_eq(at, 980);
+	profdata_profile *p = read_synthetic("second-chunk-cut.jfr", PROFDATA_MODE_PERMISSIVE, why, sizeof why);
+	ck_assert_ptr_nonnull(p);
+	check_tiny(p, "3");
+	profdata_profile_free(p);
+}
+END_TEST
+
+static const struct {
+	const char *file;
+	uint64_t at;
+	const char *what;
+} broken[] = {
+	{ "type-cycle.jfr", 1018, "nested deeper than 32" },
+	{ "huge-array.jfr", 947, "an array of 2147483648 elements" },
+	{ "unknown-type.jfr", 868, "type id 999, which the metadata lacks" },
+	{ "event-past-chunk.jfr", 865, "an event of 100000 bytes" },
+};
+
+START_TEST(broken_recordings_are_refused_at_their_byte)
+{
+	char why[512];
+	for (int mode = 0; mode < 2; mode++) {
+		uint64_t at = 0;
+		ck_assert_ptr_null(read_synthetic_at(broken[_i].file, mode ? PROFDATA_MODE_PERMISSIVE : PROFDATA_MODE_STRICT,
+		                                     why, sizeof why, &at));
+		ck_assert_msg(at == broken[_i].at && strstr(why, broken[_i].what), "%s: byte %llu: %s", broken[_i].file,
+		              (unsigned long long)at, why);
+	}
+}
+END_TEST
+
+START_TEST(every_cut_of_a_recording_is_refused_or_read)
+{
+	char path[4096];
+	size_t len;
+	unsigned char *bytes = test_slurp(test_data_path(path, sizeof path, "jfr/synthetic/tiny.jfr"), &len);
+	for (size_t n = 0; n < len; n++) {
+		profdata_profile *p = test_read_memory(bytes, n, "jfr", PROFDATA_MODE_PERMISSIVE, NULL, 0);
+		profdata_profile_free(p);
+	}
+	free(bytes);
+}
+END_TEST
+
+/* The JDK's recordings (tests/interop/jfr-gen): jdk.ExecutionSample as many samples as events counted. */
+START_TEST(jdk_recordings_read)
+{
+	static const char *const files[] = { "jfr/jdk17-default.jfr.gz", "jfr/jdk17-profile.jfr.gz" };
+	char path[4096];
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, files[_i]), NULL, PROFDATA_MODE_STRICT);
+	const char *n = comment(p, "jfr.events.jdk.ExecutionSample");
+	ck_assert_ptr_nonnull(n);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), strtoull(n, NULL, 10));
+	ck_assert_uint_gt(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), 0);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* events= reads other event types as samples: by kind (values and units) or by name. */
+START_TEST(the_events_option_chooses_the_samples)
+{
+	static const struct {
+		const char *options;
+		size_t types, samples;
+		const char *unit;
+	} want[] = { /* JDK 17's settings record allocations as samples, not per TLAB */
+		     { "events=alloc", 2, 0, "bytes" }, { "events=lock", 2, 3, "nanoseconds" },
+		     { "events=jdk.ObjectAllocationSample", 2, 183, "bytes" }, { "events=jdk.ThreadSleep", 1, 1, "count" } };
+	char path[4096];
+	profdata_reader *r;
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	profdata_profile *p = NULL;
+	profdata_sample_type t;
+	o.options = want[_i].options;
+	test_data_path(path, sizeof path, "jfr/jdk17-profile.jfr.gz");
+	ck_assert_int_eq(profdata_reader_open_path(&r, path), 0);
+	ck_assert_int_eq(profdata_read(&p, r, &o), 0);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLE_TYPES), want[_i].types);
+	ck_assert_uint_ge(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), want[_i].samples);
+	profdata_profile_sample_type(p, want[_i].types - 1, &t);
+	ck_assert_str_eq(text(p, t.unit_id), want[_i].unit);
+	profdata_profile_free(p);
+	profdata_reader_free(r);
+}
+END_TEST
+
+START_TEST(an_unknown_kind_is_refused)
+{
+	char path[4096];
+	profdata_reader *r;
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	profdata_profile *p = NULL;
+	o.options = "events=heat";
+	ck_assert_int_eq(profdata_reader_open_path(&r, test_data_path(path, sizeof path, "jfr/synthetic/tiny.jfr")), 0);
+	ck_assert_int_eq(profdata_read(&p, r, &o), PROFDATA_EINVAL);
+	ck_assert_ptr_nonnull(strstr(profdata_reader_error(r)->message, "events=heat"));
+	profdata_profile_free(p);
+	profdata_reader_free(r);
+}
+END_TEST
+
+/* The corpus's recordings: their execution samples (the README counts async-profiler's). */
+static const struct {
+	const char *file;
+	size_t samples;
+} corpus[] = {
+	{ "async-profiler.jfr.gz", 199661 }, { "goland-multichunk.jfr.gz", 1776 }, { "example.jfr.gz", 1031 },
+	{ "cpool-uint64-constant-index.jfr.gz", 88 }, { "dd-trace-java.jfr.gz", 113 }, { "wall.jfr.gz", 0 },
+	{ "nativemem.jfr.gz", 0 },
+};
+
+START_TEST(corpus_recordings)
+{
+	const char *dir = test_corpus_dir();
+	ck_assert_ptr_nonnull(dir);
+	char path[4096];
+	snprintf(path, sizeof path, "%s/jfr/%s", dir, corpus[_i].file);
+	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_STRICT);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), corpus[_i].samples);
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(sniffed_by_its_magic)
+{
+	char path[4096];
+	const profdata_format *f = NULL;
+	profdata_reader *r;
+	ck_assert_int_eq(profdata_reader_open_path(&r, test_data_path(path, sizeof path, "jfr/jdk17-default.jfr.gz")), 0);
+	ck_assert_int_eq(profdata_reader_sniff(r, &f), 0);
+	ck_assert_str_eq(profdata_format_name(f), "jfr");
+	profdata_reader_free(r);
+}
+END_TEST
+
+Suite *suite_main(void)
+{
+	Suite *s = suite_create("jfr");
+	TCase *tc = tcase_create("jfr");
+	tcase_add_test(tc, a_recording_reaches_the_model);
+	tcase_add_test(tc, fixed_size_integers_read_alike);
+	tcase_add_test(tc, chunks_share_what_they_name);
+	tcase_add_test(tc, a_chunk_cut_short_keeps_the_ones_before);
+	tcase_add_loop_test(tc, broken_recordings_are_refused_at_their_byte, 0, sizeof broken / sizeof broken[0]);
+	tcase_add_test(tc, every_cut_of_a_recording_is_refused_or_read);
+	tcase_add_loop_test(tc, jdk_recordings_read, 0, 2);
+	tcase_add_test(tc, sniffed_by_its_magic);
+	tcase_add_loop_test(tc, the_events_option_chooses_the_samples, 0, 4);
+	tcase_add_test(tc, an_unknown_kind_is_refused);
+	suite_add_tcase(s, tc);
+	if (test_case_requested("corpus")) {
+		tc = tcase_create("corpus");
+		tcase_set_timeout(tc, 120);
+		tcase_add_loop_test(tc, corpus_recordings, 0, sizeof corpus / sizeof corpus[0]);
+		suite_add_tcase(s, tc);
+	}
+	return s;
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Helpers of jfr-oracle.sh.
+#   summary SUMMARY INFO_JSON   `jfr summary`'s Count column (types with
+#                               events) against `profdata info --json`'s
+#                               events; prints the differences, exit 1 on any
+#   helper-stacks HELPER_OUT    the "stack FRAMES N" lines as folded stacks
+#   expected COLLAPSED OURS     another converter's collapsed stacks (frames
+#                               `package/Class.method:line`, values in any
+#                               unit) against our folded stacks: the same
+#                               stacks, values in one ratio? Prints a line
+import json
+import re
+import sys
+
+
+def summary(summary_path, info_path):
+    want = {}
+    for line in open(summary_path, encoding="utf-8"):
+        m = re.match(r"^ (\S+)\s+(\d+)\s+\d+\s*$", line)
+        # a name stands twice when chunks number its type differently (recordings joined)
+        if m and int(m.group(2)) > 0:
+            want[m.group(1)] = want.get(m.group(1), 0) + int(m.group(2))
+    got = json.load(open(info_path, encoding="utf-8"))["events"]
+    bad = 0
+    for name in sorted(set(want) | set(got)):
+        if want.get(name, 0) != got.get(name, 0):
+            print(f"  {name}: jfr summary {want.get(name, 0)}, ours {got.get(name, 0)}")
+            bad += 1
+    print(f"{len(want)} event types, {sum(want.values())} events; {bad} differ")
+    return 1 if bad else 0
+
+
+def helper_stacks(path):
+    for line in open(path, encoding="utf-8"):
+        if line.startswith("stack "):
+            print(line[6:], end="")
+    return 0
+
+
+def folded(path, convert):
+    out = {}
+    opener = open
+    if path.endswith(".gz"):
+        import gzip
+        opener = gzip.open
+    with opener(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            # the other converter writes its values in brackets, "[v1 v2]": the first is kept
+            line = line.rstrip("\n")
+            if line.endswith("]"):
+                stack, _, values = line[:-1].rpartition(" [")
+                n = values.split()[0]
+            else:
+                stack, _, n = line.rpartition(" ")
+            # its frames: lines dropped, "/" as ".", a frame of no class without its "."; lambda
+            # classes as it names them ($$Lambda_, no number or address) on both sides
+            if convert:
+                stack = ";".join(re.sub(r":-?\d+$", "", fr).replace("/", ".").removeprefix(".")
+                                 for fr in stack.split(";"))
+            stack = re.sub(r"\$\$Lambda\$\d+(?:[./+]0x[0-9a-f]+)?", "$$Lambda_", stack)
+            out[stack] = out.get(stack, 0) + int(n)
+    return out
+
+
+def expected(collapsed, ours):
+    want, got = folded(collapsed, True), folded(ours, False)
+    total_w, total_g = sum(want.values()), sum(got.values())
+    ratio = total_w / total_g if total_g else 0
+    same = sum(1 for s in want if s in got and abs(want[s] - got[s] * ratio) <= max(1, 1e-9 * want[s]))
+    only_w = sum(1 for s in want if s not in got)
+    only_g = sum(1 for s in got if s not in want)
+    print(f"{len(want)} stacks expected, {len(got)} ours; {same} equal at {ratio:g} per sample; "
+          f"{only_w} only expected, {only_g} only ours")
+    for s in sorted(s for s in want if s not in got)[:3]:
+        print(f"    only expected: {s[:200]}")
+    for s in sorted(s for s in got if s not in want)[:3]:
+        print(f"    only ours:     {s[:200]}")
+    return 0 if same == len(want) == len(got) else 1
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1]
+    if cmd == "summary":
+        sys.exit(summary(sys.argv[2], sys.argv[3]))
+    if cmd == "helper-stacks":
+        sys.exit(helper_stacks(sys.argv[2]))
+    sys.exit(expected(sys.argv[2], sys.argv[3]))
