@@ -118,21 +118,7 @@ static int span_push(span_vec *v, pb_span s)
 /* The whole input as one span: in place for a mapped file or memory, else read into the reader's window. */
 static int read_whole(pprof_decoder *d)
 {
-	size_t want = (size_t)1 << 16;
-	for (;;) {
-		const unsigned char *p;
-		int64_t n = pd_in_fill(d->in, want, &p);
-		if (n < 0)
-			return (int)n;
-		if ((uint64_t)n < want) {
-			d->base = p;
-			d->size = (size_t)n;
-			return 0;
-		}
-		if (want > SIZE_MAX / 2)
-			return pd_in_error(d->in, PROFDATA_ELIMIT, 0, "a message larger than memory can address");
-		want = (size_t)n * 2;
-	}
+	return pd_in_fill_all(d->in, &d->base, &d->size);
 }
 
 /* A field's string index checked against the table: its model string id (index; 0 is ""). */
