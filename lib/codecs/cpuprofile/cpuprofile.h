@@ -65,6 +65,7 @@ typedef struct cpu_decoder {
 	unsigned char *sent;       /* node index -> its stack was emitted (apart from the nodes: one cache line holds 64) */
 	uint64_t *frame_ids;       /* scratch: a stack */
 	size_t frames_cap;
+	uint64_t nframes_out;      /* frames of the stacks emitted so far (bounded: emit.c) */
 	uint32_t root_name;        /* "(root)"'s string index + 1; 0 none */
 	int rc;                    /* what stopped the parse */
 } cpu_decoder;

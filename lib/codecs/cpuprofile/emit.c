@@ -142,6 +142,15 @@ static int stack_of(cpu_decoder *d, uint32_t k, uint64_t at)
 		i = node->parent - 1;
 	}
 	d->sent[k] = 1;
+	/*
+	 * A node is one line of input but its stack is its whole depth: a chain
+	 * of n nodes, each sampled, makes n^2 / 2 frames. What the stacks hold is
+	 * bounded as the design's other made-up sizes are (doc/design.md).
+	 */
+	d->nframes_out += n;
+	if (d->nframes_out > (uint64_t)32 << 20 && d->nframes_out / 8 > d->size)
+		return pd_cpuprofile_fail(d, at, PROFDATA_ELIMIT, "the nodes' stacks hold %" PRIu64 " frames, more than "
+		                          "8 per byte of input", d->nframes_out);
 	profdata_stack st = { .serial = k + 1, .frame_ids = d->frame_ids, .nframes = n };
 	return PD_EMIT(d->a, stack, &st);
 }
