@@ -6,7 +6,7 @@
 set -euo pipefail
 
 pd_packages=(meson ninja-build gcc clang pkg-config check zlib1g-dev libexpat1-dev libarchive-dev libdw-dev
-             libacl1-dev libzstd-dev liblz4-dev
+             libacl1-dev libzstd-dev liblz4-dev libyajl-dev
              libprotobuf-c-dev protobuf-c-compiler valgrind binutils libclang-rt-14-dev
              python3 python3-setuptools python3-pip python3-venv python3-pytest)
 pd_interop_packages=(openjdk-17-jdk-headless visualvm google-perftools libgoogle-perftools-dev

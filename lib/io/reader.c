@@ -553,23 +553,6 @@ void pd_in_skip(profdata_reader *r, size_t n)
 	r->offset += n;
 }
 
-int pd_in_fill_all(profdata_reader *r, const unsigned char **p, size_t *size)
-{
-	size_t want = (size_t)1 << 16;
-	for (;;) {
-		int64_t n = pd_in_fill(r, want, p);
-		if (n < 0)
-			return (int)n;
-		if ((uint64_t)n < want) {
-			*size = (size_t)n;
-			return 0;
-		}
-		if (want > SIZE_MAX / 2)
-			return pd_in_error(r, PROFDATA_ELIMIT, 0, "an input larger than memory can address");
-		want = (size_t)n * 2;
-	}
-}
-
 int64_t pd_in_discard(profdata_reader *r, uint64_t n)
 {
 	if (PD_UNLIKELY(r->progress != NULL))
@@ -621,6 +604,23 @@ int64_t pd_in_discard(profdata_reader *r, uint64_t n)
 		done += take;
 	}
 	return (int64_t)done;
+}
+
+int pd_in_fill_all(profdata_reader *r, const unsigned char **p, size_t *len)
+{
+	size_t want = (size_t)1 << 16;
+	for (;;) {
+		int64_t n = pd_in_fill(r, want, p);
+		if (n < 0)
+			return (int)n;
+		if ((uint64_t)n < want) {
+			*len = (size_t)n;
+			return 0;
+		}
+		if (want > SIZE_MAX / 2)
+			return pd_in_error(r, PROFDATA_ELIMIT, pd_in_offset(r), "an input larger than memory can address");
+		want = (size_t)n * 2;
+	}
 }
 
 uint64_t pd_in_offset(const profdata_reader *r) { return r->offset; }

@@ -25,18 +25,19 @@
  * reader allocate more than the input holds.
  */
 int64_t pd_in_fill(profdata_reader *r, size_t want, const unsigned char **p);
-/*
- * The rest of the input as one window (*p, *size): in place for a mapped
- * file or memory, else read into the reader's buffer, which grows as bytes
- * arrive. For formats whose structures point anywhere in the input (pprof's
- * fields in any order, JFR's offsets). Not consumed: pd_in_skip(*size) after.
- */
-int pd_in_fill_all(profdata_reader *r, const unsigned char **p, size_t *size);
 /* Consume `n` bytes that a fill made available. */
 void pd_in_skip(profdata_reader *r, size_t n);
 /* Consume `n` bytes, reading through them when not yet available. Returns
  * n, fewer at the end of input, or negative on error. */
 int64_t pd_in_discard(profdata_reader *r, uint64_t n);
+/*
+ * The rest of the input as one span, not consumed: in place for a mapped
+ * file or memory (the pager still releases behind what pd_in_skip consumes),
+ * else read into the window, which grows as bytes arrive. 0 or a negative
+ * code (kept on the reader). For formats whose parts refer to each other in
+ * any order (pprof's fields, JFR's offsets, JSON profiles).
+ */
+int pd_in_fill_all(profdata_reader *r, const unsigned char **p, size_t *len);
 /* Offset of the current position in the (decompressed) input. */
 uint64_t pd_in_offset(const profdata_reader *r);
 /* The whole input as one stable span (uncompressed memory or mapped file), or NULL. */

@@ -22,6 +22,9 @@
 #   classic    HPROF -> classic text (stdout), classic text -> histogram
 #   model symbolize tracexml
 #              the model's bytes per object, symbolization, XML traces
+#   cpuprofile the cpuprofile reader (bench-cpuprofile-read: per-stack
+#              counts) on a 226 MB .cpuprofile (gen-big-cpuprofile.js)
+#              against Node's JSON.parse of the same file
 #   pprof      pprof -> folded of a 500,000-sample profile (make-pprof.py)
 #              against `go tool pprof -raw`, and merge of 100 profiles of a
 #              fleet (gen-pprof-fleet.py) against `go tool pprof -proto`
@@ -40,7 +43,7 @@ src=$(cd "$here/../.." && pwd)
 build=${1:-$src/build}
 shift || true
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(hprof heap shaped gperftools svg classic model symbolize tracexml pprof)
+[ ${#parts[@]} -gt 0 ] || parts=(hprof heap shaped gperftools svg classic model symbolize tracexml pprof cpuprofile)
 dir=${PD_BENCH_DIR:-/tmp}
 runs=${PD_BENCH_RUNS:-3}
 peer_runs=${PD_BENCH_PEER_RUNS:-$runs}
@@ -416,6 +419,25 @@ bench_pprof() {
   judge_pprof ours-merge "$peer" "merge of ${#files[@]} pprof profiles"
 }
 
+# cpuprofile: our reader against V8's own JSON.parse, which builds the document and does nothing with it.
+bench_cpuprofile() {
+  local big=$dir/profdata-big.cpuprofile peer=""
+  command -v node >/dev/null || { echo "== cpuprofile: node is not installed: skipped"; return; }
+  [ -f "$big" ] || node "$here/gen-big-cpuprofile.js" "$big" || { echo "cannot make $big"; return; }
+  local size; size=$(stat -c %s "$big")
+  echo "== cpuprofile -> per-stack counts: $big, $(mb "$big") MB"
+  cmd ours-cpuprofile "$build/tests/bench/bench-cpuprofile-read" "$big"
+  cmd peer-node-json node -e 'JSON.parse(require("fs").readFileSync(process.argv[1]))' "$big"
+  peer=peer-node-json
+  bare_reads "$big"
+  interleave ours-cpuprofile $peer bare-cat bare-read
+  show ours-cpuprofile "bench-cpuprofile-read" "$size"
+  show_peer "$peer" "node JSON.parse(readFileSync)" "" "$size"
+  show_bare "$size"
+  judge_speed ours-cpuprofile "$peer" 5
+  verdict "cpuprofile read, $(mb "$big") MB" ">= 5x Node's JSON.parse" "$MEASURED" "$MET" \
+    "$(short ours-cpuprofile)" "$(short "$peer")" "—"
+}
 
 echo "# tests/bench/run.sh ${parts[*]}: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)," \
   "$(git -C "$src" describe --always --dirty 2>/dev/null || echo 'no git'), $pd"

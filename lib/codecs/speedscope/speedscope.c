@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * speedscope's file format (https://www.speedscope.app/file-format-schema.json),
- * export only:
+ * written here; read by decode.c (with yajl):
  *
  *   {"$schema": ..., "exporter": "libprofdata ...", "activeProfileIndex": N,
  *    "profiles": [ sampled profiles, one per sample type;
@@ -9,8 +9,8 @@
  *    "shared": {"frames": [{"name": ...}, ...]}}
  *
  * A sampled profile has one sample per call chain that folded writes (the
- * call tree's leaves, analysis/stacks.h), weighted with the chain's sum, so
- * that its total is folded's. An evented profile opens and closes frames at
+ * call tree's leaves, analysis/stacks.h, depth first), weighted with the
+ * chain's sum, so that its total is folded's. An evented profile opens and closes frames at
  * the trace's own times (nanoseconds). See doc/formats-speedscope.md.
  */
 #include <inttypes.h>
@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "codecs/speedscope/speedscope.h"
+#include "pd_config.h"
 #include "analysis/samples.h"
 #include "analysis/stacks.h"
 #include "util/hashmap.h"
@@ -110,12 +111,47 @@ static void write_profile_name(speedscope_writer *sw, size_t vi, size_t ntypes, 
 	*unit = speedscope_unit(u, ulen);
 }
 
+/*
+ * The call tree's nodes depth first, siblings in name order: an order that
+ * depends on the tree alone, not on the order its stacks came in, so that
+ * what we write reads back and writes again byte for byte. t->order lists
+ * each parent's children together (by parent, then name).
+ */
+static uint32_t *depth_first(const pd_call_tree *t)
+{
+	uint32_t *first = malloc(t->n * sizeof *first), *count = calloc(t->n, sizeof *count);
+	uint32_t *stack = malloc(t->n * sizeof *stack), *out = malloc(t->n * sizeof *out);
+	size_t top = 0, n = 0;
+	if (!first || !count || !stack || !out) {
+		free(out);
+		out = NULL;
+	}
+	for (size_t k = 1; out && k < t->n; k++) {
+		uint32_t parent = t->nodes[t->order[k]].parent;
+		if (count[parent]++ == 0)
+			first[parent] = (uint32_t)k;
+	}
+	if (out)
+		stack[top++] = 0;
+	while (out && top > 0) {
+		uint32_t node = stack[--top];
+		out[n++] = node;
+		for (uint32_t c = count[node]; c-- > 0;)
+			stack[top++] = t->order[first[node] + c];
+	}
+	free(first);
+	free(count);
+	free(stack);
+	return out;
+}
+
 static int write_sampled(speedscope_writer *sw, size_t vi, size_t ntypes)
 {
 	pd_call_tree t;
 	const char *unit;
+	uint32_t *order = NULL;
 	int rc = pd_call_tree_build(sw->p, vi, &t, pd_out_diag(sw->w), "speedscope");
-	if (rc == 0 && map_tree_names(sw, &t))
+	if (rc == 0 && (map_tree_names(sw, &t) || !(order = depth_first(&t))))
 		rc = pd_out_error(sw->w, PROFDATA_ENOMEM, "speedscope: out of memory");
 	if (rc) {
 		pd_call_tree_free(&t);
@@ -128,7 +164,7 @@ static int write_sampled(speedscope_writer *sw, size_t vi, size_t ntypes)
 	                 t.nodes[0].total > 0 ? t.nodes[0].total : 0);
 	int first = 1;
 	for (size_t k = 0; k < t.n && rc == 0; k++) {
-		uint32_t i = t.order[k];
+		uint32_t i = order[k];
 		if (i == 0 || t.nodes[i].self == 0)
 			continue;
 		pd_outbuf_str(&sw->out, first ? "\n" : ",\n");
@@ -139,13 +175,14 @@ static int write_sampled(speedscope_writer *sw, size_t vi, size_t ntypes)
 	pd_outbuf_str(&sw->out, "],\"weights\":[");
 	first = 1;
 	for (size_t k = 0; k < t.n; k++) {
-		uint32_t i = t.order[k];
+		uint32_t i = order[k];
 		if (i == 0 || t.nodes[i].self == 0)
 			continue;
 		pd_outbuf_printf(&sw->out, first ? "%" PRId64 : ",%" PRId64, t.nodes[i].self);
 		first = 0;
 	}
 	pd_outbuf_str(&sw->out, "]}");
+	free(order);
 	pd_call_tree_free(&t);
 	return rc ? rc : sw->out.rc;
 }
@@ -248,9 +285,31 @@ static int speedscope_write_model(const profdata_profile *p, profdata_writer *w,
 	return rc ? rc : out_rc;
 }
 
+#if PD_HAVE_YAJL
+/* JSON naming speedscope's schema near its start (the app's exports and ours do, first or last of the keys). */
+static int speedscope_bid(const unsigned char *buf, size_t len)
+{
+	static const char schema[] = "https://www.speedscope.app/file-format-schema.json";
+	size_t n = sizeof schema - 1;
+	size_t i = 0;
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
+		i++;
+	if (i == len || buf[i] != '{')
+		return 0;
+	for (; i + n <= len; i++)
+		if (buf[i] == 'h' && memcmp(buf + i, schema, n) == 0)
+			return 90;
+	return 0;
+}
+#endif
+
 const struct profdata_format pd_format_speedscope = {
 	.name = "speedscope",
 	.description = "speedscope's JSON file format (sampled and evented profiles)",
 	.extensions = (const char *const[]){ ".speedscope.json", NULL },
+#if PD_HAVE_YAJL
+	.bid = speedscope_bid,
+	.decode = pd_speedscope_decode,
+#endif
 	.write_model = speedscope_write_model,
 };

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* speedscope export: sampled profiles with folded's totals, evented profiles from traces. */
+/*
+ * speedscope: export (sampled profiles with folded's totals, evented
+ * profiles from traces) and, with yajl, reading: our output reads back and
+ * writes again byte for byte; other files' profiles are threads, their
+ * units kept apart.
+ */
 #include "support.h"
 
 #include <inttypes.h>
@@ -8,6 +13,7 @@
 #include <string.h>
 
 #include "trace-profile.h"
+#include "pd_config.h"
 
 /* The sum of the numbers in the first "weights" array after `from`. */
 static long long weights_sum(const char *from)
@@ -133,6 +139,82 @@ START_TEST(corpus_totals)
 }
 END_TEST
 
+#if PD_HAVE_YAJL
+/* What we write reads back and writes again byte for byte: samples, and a trace's evented profiles. */
+START_TEST(reads_back_byte_for_byte)
+{
+	char path[4096];
+	profdata_profile *p;
+	if (_i < (int)(sizeof fixtures / sizeof fixtures[0])) {
+		test_data_path(path, sizeof(path), "gperftools/");
+		strncat(path, fixtures[_i], sizeof(path) - strlen(path) - 1);
+		p = test_read(path, NULL, PROFDATA_MODE_PERMISSIVE);
+	} else {
+		p = test_trace_profile();
+	}
+	size_t len, len2;
+	unsigned char *a = test_write(p, "speedscope", NULL, &len);
+	char msg[256] = "";
+	profdata_profile *q = test_read_memory(a, len, NULL, PROFDATA_MODE_STRICT, msg, sizeof msg);
+	ck_assert_msg(q != NULL, "%s", msg);
+	unsigned char *b = test_write(q, "speedscope", NULL, &len2);
+	ck_assert_uint_eq(len, len2);
+	ck_assert_int_eq(memcmp(a, b, len), 0);
+	free(a);
+	free(b);
+	profdata_profile_free(q);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* A file another program wrote: each sampled profile a thread, time in nanoseconds beside counts. */
+START_TEST(foreign_profiles_are_threads)
+{
+	static const char json[] =
+		"{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"shared\":{\"frames\":["
+		"{\"name\":\"a\",\"file\":\"a.js\",\"line\":3},{\"name\":\"b\"}]},\"profiles\":["
+		"{\"type\":\"sampled\",\"name\":\"t1\",\"unit\":\"milliseconds\",\"startValue\":0,\"endValue\":3,"
+		"\"samples\":[[0],[0,1]],\"weights\":[1.5,1.5]},"
+		"{\"type\":\"sampled\",\"name\":\"t2\",\"unit\":\"none\",\"startValue\":0,\"endValue\":2,"
+		"\"samples\":[[1]],\"weights\":[2]}]}";
+	char msg[256] = "";
+	profdata_profile *p = test_read_memory(json, strlen(json), NULL, PROFDATA_MODE_STRICT, msg, sizeof msg);
+	ck_assert_msg(p != NULL, "%s", msg);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_THREADS), 2);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLE_TYPES), 2);
+	profdata_sample smp;
+	ck_assert_int_eq(profdata_profile_sample(p, 1, &smp), 0);
+	ck_assert_uint_eq(smp.nvalues, 2);
+	ck_assert_int_eq(smp.values[0], 1500000);
+	ck_assert_int_eq(profdata_profile_sample(p, 2, &smp), 0);
+	ck_assert_int_eq(smp.values[1], 2);
+	ck_assert_uint_eq(smp.thread_serial, 2);
+	profdata_profile_free(p);
+}
+END_TEST
+
+static const char *const bad_files[][2] = {
+	{ "{\"profiles\":[{\"type\":\"sampled\",\"unit\":\"none\",\"samples\":[[0]],\"weights\":[]}]}",
+	  "1 samples and 0 weights" },
+	{ "{\"profiles\":[{\"type\":\"sampled\",\"unit\":\"none\",\"samples\":[[3]],\"weights\":[1]}],"
+	  "\"shared\":{\"frames\":[{\"name\":\"a\"}]}}", "frame 3 past the 1 shared frames" },
+	{ "{\"profiles\":[{\"type\":\"other\"}]}", "neither sampled nor evented" },
+	{ "{\"profiles\":[{\"type\":\"sampled\",\"unit\":\"parsecs\"}]}", "not one of speedscope's" },
+	{ "{\"profiles\":[{\"type\":\"evented\",\"events\":[{\"type\":\"O\",\"at\":1}]}]}", "without a frame" },
+	{ "{\"profiles\":[", "premature EOF" },
+};
+
+START_TEST(bad_files_say_why)
+{
+	char msg[256] = "";
+	const char *json = bad_files[_i][0];
+	profdata_profile *p = test_read_memory(json, strlen(json), "speedscope", PROFDATA_MODE_STRICT, msg, sizeof msg);
+	ck_assert_ptr_null(p);
+	ck_assert_msg(strstr(msg, bad_files[_i][1]) != NULL, "\"%s\" lacks \"%s\"", msg, bad_files[_i][1]);
+}
+END_TEST
+#endif
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("speedscope");
@@ -141,6 +223,11 @@ Suite *suite_main(void)
 	tcase_add_test(tc, trace_threads);
 	tcase_add_test(tc, empty_profile);
 	tcase_add_test(tc, json_names);
+#if PD_HAVE_YAJL
+	tcase_add_loop_test(tc, reads_back_byte_for_byte, 0, sizeof(fixtures) / sizeof(fixtures[0]) + 1);
+	tcase_add_test(tc, foreign_profiles_are_threads);
+	tcase_add_loop_test(tc, bad_files_say_why, 0, sizeof bad_files / sizeof bad_files[0]);
+#endif
 	suite_add_tcase(s, tc);
 	if (test_case_requested("corpus")) {
 		tc = tcase_create("corpus");

@@ -7,7 +7,6 @@
 // doc/flamegraph.png is the quick start's own profile (tools/flamegraph-png.sh).
 'use strict';
 const fs = require('fs');
-const http = require('http');
 const path = require('path');
 
 const [modules, chromiumPath, dir, ...rest] = process.argv.slice(2);
@@ -24,25 +23,8 @@ function check(ok, what) {
   if (!ok) failures++;
 }
 
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml',
-                '.json': 'application/json', '.png': 'image/png', '.wasm': 'application/wasm' };
 // /app/... is speedscope's release folder, /data/... our outputs; nothing else.
-function serve() {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://127.0.0.1');
-    const [, root, ...parts] = decodeURIComponent(url.pathname).split('/');
-    const base = root === 'app' ? appDir : root === 'data' ? dir : null;
-    const file = base && path.join(base, ...parts);
-    if (!file || !file.startsWith(base) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      res.writeHead(404);
-      res.end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise(resolve => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
+const serve = () => require('./serve.js').serve(appDir, dir);
 
 // Folded's total: what every picture must show.
 function foldedTotal(name) {

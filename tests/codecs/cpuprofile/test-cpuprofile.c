@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The cpuprofile reader: Node's own profiles (tests/data/cpuprofile), nodes
+ * in any order, the trace-event form, and hostile input (an error naming
+ * the byte, never a crash).
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static profdata_profile *read_text(const char *json, char *msg, size_t cap)
+{
+	return test_read_memory(json, strlen(json), "cpuprofile", PROFDATA_MODE_STRICT, msg, cap);
+}
+
+static void assert_folded(const char *json, const char *want)
+{
+	char msg[256] = "";
+	profdata_profile *p = read_text(json, msg, sizeof msg);
+	ck_assert_msg(p != NULL, "%s", msg);
+	char *got = test_folded(p, NULL);
+	ck_assert_str_eq(got, want);
+	free(got);
+	profdata_profile_free(p);
+}
+
+static void assert_fails(const char *json, const char *words)
+{
+	char msg[256] = "";
+	profdata_profile *p = read_text(json, msg, sizeof msg);
+	ck_assert_msg(p == NULL, "read: %s", json);
+	ck_assert_msg(strstr(msg, words) != NULL, "message \"%s\" lacks \"%s\"", msg, words);
+}
+
+START_TEST(node_fixture)
+{
+	char path[4096];
+	test_data_path(path, sizeof path, "cpuprofile/node-cpu.cpuprofile");
+	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_STRICT);
+	ck_assert_uint_eq(test_total_count(p), profdata_profile_count(p, PROFDATA_TABLE_SAMPLES));
+	ck_assert_uint_gt(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), 50);
+	char *folded = test_folded(p, NULL);
+	ck_assert_ptr_nonnull(strstr(folded, ";hashLoop "));
+	ck_assert_ptr_nonnull(strstr(folded, "(anonymous);executeUserEntryPoint"));
+	ck_assert_ptr_null(strstr(folded, "(root)"));
+	free(folded);
+	/* samples carry their times: startTime plus the deltas, in nanoseconds */
+	profdata_sample s;
+	ck_assert_int_eq(profdata_profile_sample(p, 0, &s), 0);
+	ck_assert_uint_gt(s.time_ns, 0);
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(trace_fixture)
+{
+	char path[4096];
+	test_data_path(path, sizeof path, "cpuprofile/node-trace.json");
+	profdata_profile *p = test_read(path, NULL, PROFDATA_MODE_STRICT);
+	ck_assert_uint_gt(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), 50);
+	ck_assert_uint_ge(profdata_profile_count(p, PROFDATA_TABLE_THREADS), 1);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* Children listed before they are defined, a parent defined after its child, keys in any order. */
+START_TEST(nodes_in_any_order)
+{
+	assert_folded("{\"nodes\":[{\"id\":3,\"callFrame\":{\"functionName\":\"leaf\",\"url\":\"a.js\",\"lineNumber\":4,"
+	              "\"columnNumber\":1}},{\"children\":[3],\"id\":2,\"callFrame\":{\"functionName\":\"\"}},"
+	              "{\"callFrame\":{\"functionName\":\"(root)\"},\"id\":1,\"children\":[2]}],"
+	              "\"startTime\":10,\"endTime\":40,\"samples\":[3,3,2],\"timeDeltas\":[1,2,3]}",
+	              "(anonymous);leaf 2\n(anonymous) 1\n");
+}
+END_TEST
+
+/* Trace events: nodes name their parents, chunks continue a profile, args before name. */
+START_TEST(trace_chunks)
+{
+	assert_folded("[{\"args\":{\"data\":{\"startTime\":5}},\"id\":\"0x1\",\"name\":\"Profile\",\"pid\":1,\"tid\":1},"
+	              "{\"args\":{\"data\":{\"cpuProfile\":{\"nodes\":[{\"callFrame\":{\"functionName\":\"(root)\"},"
+	              "\"id\":1},{\"callFrame\":{\"functionName\":\"f\"},\"id\":2,\"parent\":1}],\"samples\":[2,2]},"
+	              "\"timeDeltas\":[1,1]}},\"id\":\"0x1\",\"name\":\"ProfileChunk\",\"pid\":1,\"tid\":9},"
+	              "{\"args\":{\"data\":{\"cpuProfile\":{\"nodes\":[{\"callFrame\":{\"functionName\":\"g\"},\"id\":3,"
+	              "\"parent\":2}],\"samples\":[3]},\"timeDeltas\":[4]}},\"id\":\"0x1\",\"name\":\"ProfileChunk\","
+	              "\"pid\":1,\"tid\":9},{\"name\":\"other\",\"args\":{\"data\":{\"cpuProfile\":{\"samples\":[7]}}}}]",
+	              "f 2\nf;g 1\n");
+}
+END_TEST
+
+/* A string holding the key's text, and keys escaped, are not the samples. */
+START_TEST(keys_in_strings)
+{
+	assert_folded("{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"x\\\"samples\\\"\",\"url\":\"\\\"samples\"}}],"
+	              "\"samples\":[1],\"timeDeltas\":[0]}",
+	              "x\"samples\" 1\n");
+}
+END_TEST
+
+static const char *const hostile[][2] = {
+	{ "{\"nodes\":[{\"id\":1,\"callFrame\":{}}],\"samples\":[1,", "not an array" },
+	{ "{\"nodes\":[{\"id\":1,\"callFrame\":{}}],\"samples\":[2],\"timeDeltas\":[0]}", "node 2, which the profile" },
+	{ "{\"nodes\":[{\"id\":1,\"callFrame\":{}}],\"samples\":[1.5],\"timeDeltas\":[0]}", "samples: not an integer" },
+	{ "{\"nodes\":[{\"id\":1,\"callFrame\":{},\"children\":[2]},{\"id\":2,\"callFrame\":{},\"children\":[1]}],"
+	  "\"samples\":[1],\"timeDeltas\":[0]}", "a cycle" },
+	{ "{\"nodes\":[{\"id\":1,\"callFrame\":{},\"children\":[5]}],\"samples\":[],\"timeDeltas\":[]}", "names node 5" },
+	{ "{\"nodes\":[{\"id\":1}],\"samples\":[]}", "without a callFrame" },
+	{ "{\"nodes\":[{\"id\":1,\"callFrame\":{}},{\"id\":1,\"callFrame\":{}}]}", "used twice" },
+	{ "{\"nodes\":[{\"id\":1,\"callFrame\":{}}],\"samples\":[1],\"timeDeltas\":[]}", "without a time delta" },
+	{ "{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"a\"}},", "premature EOF" },
+	{ "{\"nodes\":[]", "premature EOF" },
+	{ "{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"\xff\"}}]}", "invalid" },
+	{ "{}", "no profile" },
+	{ "{\"nodes\":[{\"id\":1,\"callFrame\":{}}],\"samples\":{}}", "samples: not an array" },
+};
+
+START_TEST(hostile_inputs)
+{
+	assert_fails(hostile[_i][0], hostile[_i][1]);
+}
+END_TEST
+
+Suite *suite_main(void)
+{
+	Suite *s = suite_create("cpuprofile");
+	TCase *tc = tcase_create("cpuprofile");
+	tcase_add_test(tc, node_fixture);
+	tcase_add_test(tc, trace_fixture);
+	tcase_add_test(tc, nodes_in_any_order);
+	tcase_add_test(tc, trace_chunks);
+	tcase_add_test(tc, keys_in_strings);
+	tcase_add_loop_test(tc, hostile_inputs, 0, sizeof hostile / sizeof hostile[0]);
+	suite_add_tcase(s, tc);
+	return s;
+}
