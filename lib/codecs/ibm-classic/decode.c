@@ -31,7 +31,6 @@
 #include <string.h>
 
 #include "classic.h"
-#include "io/lines.h"
 #include "util/hashmap.h"
 
 #define WIN_BYTES ((size_t)4 << 20)
