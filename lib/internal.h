@@ -25,6 +25,7 @@
 #include "util/options.h"   /* pd_options: key=value,... */
 #include "io/reader.h"      /* input windows: pd_in_fill, pd_in_error, pd_in_damage, ...; io/blob.h */
 #include "io/writer.h"      /* output buffers: pd_out_write, pd_out_reserve, ...; pd_outbuf */
+#include "io/lines.h"       /* a text input's lines: pd_lines_next */
 
 /*
  * Ids from the top 256 values of the id space are reserved for ids that

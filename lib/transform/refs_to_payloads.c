@@ -9,7 +9,8 @@
  *   object, as many as the most references one of its instances lists; an
  *   instance's payload holds its references in order, then nulls;
  * - a class's own references (classic CLS records) become static fields
- *   "sref0", "sref1", ... of type object;
+ *   "sref0", "sref1", ... of type object, after the statics its class dump
+ *   names (hprof-text's), which are kept, as are its constants;
  * - classes without a class dump get one (HPROF readers need a dump for the
  *   class of every instance); every class but java/lang/Object has
  *   java/lang/Object as superclass when the input has it;
@@ -68,8 +69,10 @@ typedef struct class_plan {
 	uint32_t nfields;    /* synthetic fields, fixed when written */
 	uint64_t inst_size;  /* stated size of its first instance */
 	int held;            /* a class dump of this dump is held */
-	profdata_class_dump cd;
+	profdata_class_dump cd; /* its statics and constants: the copies below */
 	size_t refs_off, nrefs;
+	profdata_field *statics;       /* the statics and constants its class dump gave (hprof-text's): */
+	profdata_constant *constants;  /* copied, since the dump is held past the event */
 } class_plan;
 
 /* What a string names, as far as the plans care. */
@@ -226,6 +229,27 @@ HELD_WHEN_ACTIVE(dump_begin, profdata_dump, d)
 	return 0;
 }
 
+/* Keep the statics and constants a class dump states (formats that list some of them by name). */
+static int copy_given(class_plan *k, const profdata_class_dump *c)
+{
+	PD_FREE_ALL(k->statics, k->constants);
+	k->statics = NULL;
+	k->constants = NULL;
+	k->cd.nstatics = c->statics ? c->nstatics : 0;
+	k->cd.nconstants = c->constants ? c->nconstants : 0;
+	if (k->cd.nstatics && !(k->statics = malloc(k->cd.nstatics * sizeof *k->statics)))
+		return -1;
+	if (k->cd.nconstants && !(k->constants = malloc(k->cd.nconstants * sizeof *k->constants)))
+		return -1;
+	if (k->cd.nstatics)
+		memcpy(k->statics, c->statics, k->cd.nstatics * sizeof *k->statics);
+	if (k->cd.nconstants)
+		memcpy(k->constants, c->constants, k->cd.nconstants * sizeof *k->constants);
+	k->cd.statics = k->statics;
+	k->cd.constants = k->constants;
+	return 0;
+}
+
 HELD_WHEN_ACTIVE(class_dump, profdata_class_dump, c)
 {
 	class_plan *k;
@@ -236,6 +260,8 @@ HELD_WHEN_ACTIVE(class_dump, profdata_class_dump, c)
 	k->held = 1;
 	s->input_weight += INPUT_PER_RECORD + (uint64_t)INPUT_PER_REF * (c->refs ? c->nrefs : 0);
 	k->cd = *c;
+	if (copy_given(k, c) < 0)
+		return out_of_memory(s);
 	k->nrefs = c->refs ? c->nrefs : 0;
 	if (pool_add(s, c->refs, k->nrefs, &k->refs_off) < 0)
 		return out_of_memory(s);
@@ -374,13 +400,16 @@ static uint32_t stated_instance_size(const payload_filter *s, const class_plan *
 static int write_class_dump(payload_filter *s, class_plan *k)
 {
 	profdata_class_dump cd;
-	size_t nf, ns = k->held ? k->nrefs : 0;
+	size_t nf, ng = k->held ? k->cd.nstatics : 0, ns = k->held ? k->nrefs : 0;
 	if (!k->dumped)
 		k->nfields = k->is_array ? 0 : k->want;
 	nf = k->nfields;
-	if (pd_grow((void **)&s->fields, &s->fields_cap, nf + ns + 1, sizeof *s->fields) < 0)
+	if (pd_grow((void **)&s->fields, &s->fields_cap, nf + ng + ns + 1, sizeof *s->fields) < 0)
 		return out_of_memory(s);
 	profdata_field *f = s->fields;
+	if (ng)
+		memcpy(f, k->statics, ng * sizeof *f);
+	f += ng;
 	for (size_t j = 0; j < ns; j++) {
 		f[j].name_id = s->sref_names.ids[j];
 		f[j].type = PROFDATA_TYPE_OBJECT;
@@ -400,8 +429,8 @@ static int write_class_dump(payload_filter *s, class_plan *k)
 	if (!cd.super_id && !k->is_object && s->object_class && s->object_class != k->id)
 		cd.super_id = s->object_class;
 	cd.instance_size = stated_instance_size(s, k);
-	cd.statics = ns ? f : NULL;
-	cd.nstatics = ns;
+	cd.statics = ng + ns ? s->fields : NULL;
+	cd.nstatics = ng + ns;
 	cd.fields = nf ? f + ns : NULL;
 	cd.nfields = nf;
 	cd.refs = NULL;
@@ -621,6 +650,8 @@ static void filter_free(void *state)
 	payload_filter *s = state;
 	pd_map_free(&s->names);
 	pd_map_free(&s->cls_ix);
+	for (size_t i = 0; i < s->ncls; i++)
+		PD_FREE_ALL(s->cls[i].statics, s->cls[i].constants);
 	PD_FREE_ALL(s->cls, s->ref_names.ids, s->sref_names.ids, s->objs, s->roots, s->pool, s->payload, s->fields);
 }
 

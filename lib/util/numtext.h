@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Numbers written as text, by hand: text writers emit one or more per
- * record, and snprintf (or a digit at a time) was most of their time.
+ * record, and snprintf (or a digit at a time) was most of their time; and
+ * read back from text, without strtoull's locale, sign and errno.
  * Inline, because they run tens of millions of times per conversion.
  */
 #ifndef PD_UTIL_NUMTEXT_H
@@ -93,6 +94,51 @@ static inline size_t pd_put_hex(unsigned char *b, uint64_t v, unsigned width)
 		for (size_t i = 0; i < n; i++)
 			b[i] = b[16 - n + i];
 	return n;
+}
+
+/*
+ * The decimal number at p (digits only, before `end`) into *out: the byte
+ * after it, or NULL when there is no digit or it passes UINT64_MAX. The
+ * text decoders' number parser.
+ */
+static inline const char *pd_parse_dec(const char *p, const char *end, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *s = p;
+	while (p < end && *p >= '0' && *p <= '9') {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return NULL;
+		v = v * 10 + d;
+		p++;
+	}
+	if (p == s)
+		return NULL;
+	*out = v;
+	return p;
+}
+
+/* The hex number at p (no prefix, either case) as pd_parse_dec reads decimal. */
+static inline const char *pd_parse_hex(const char *p, const char *end, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *s = p;
+	for (; p < end; p++) {
+		unsigned c = (unsigned char)*p, d;
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			d = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		if (v >> 60)
+			return NULL;
+		v = v << 4 | d;
+	}
+	if (p == s)
+		return NULL;
+	*out = v;
+	return p;
 }
 
 #endif

@@ -70,6 +70,11 @@ static int read_header(hprof_decoder *d)
 		return (int)n;
 	for (len = 0; len < (size_t)n && p[len] != '\0'; len++)
 		;
+	if (len >= (size_t)n && (size_t)n > 19 && memcmp(p, "JAVA PROFILE 1.0.", 17) == 0 &&
+	    memcmp(p + 18, ", created", (size_t)n - 18 < 9 ? (size_t)n - 18 : 9) == 0)
+		return pd_in_error(d->in, PROFDATA_EFORMAT, 0,
+		                "not a binary HPROF file: this is the HPROF agent's text output (java.hprof.txt, "
+		                "\"JAVA PROFILE 1.0.x, created ...\"); read it as hprof-text");
 	if (len >= (size_t)n && n < 64 + 13 && memcmp(p, "JAVA PROFILE 1.0.", (size_t)n < 17 ? (size_t)n : 17) == 0)
 		return pd_in_error(d->in, PROFDATA_ETRUNCATED, 0,
 		                "truncated HPROF header at offset 0: the input ends after %lld bytes", (long long)n);

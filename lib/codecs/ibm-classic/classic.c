@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "classic.h"
+#include "util/numtext.h"
 
 static int is_hex(unsigned char c)
 {
@@ -52,23 +53,6 @@ static const char *skip_spaces(const char *p, const char *end)
 	return p;
 }
 
-static const char *parse_u64(const char *p, const char *end, uint64_t *out)
-{
-	uint64_t v = 0;
-	const char *s = p;
-	while (p < end && *p >= '0' && *p <= '9') {
-		unsigned d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return NULL;
-		v = v * 10 + d;
-		p++;
-	}
-	if (p == s)
-		return NULL;
-	*out = v;
-	return p;
-}
-
 static const char *expect(const char *p, const char *end, const char *lit)
 {
 	size_t n = strlen(lit);
@@ -102,7 +86,7 @@ int pd_classic_parse_breakdown(const unsigned char *up, size_t len, pd_classic_t
 		if (p < end && *p != ' ')
 			t->bd_compact = 1;
 		p = skip_spaces(p, end);
-		p = parse_u64(p, end, &v[i]);
+		p = pd_parse_dec(p, end, &v[i]);
 		if (!p)
 			return -1;
 	}
@@ -132,7 +116,7 @@ int pd_classic_parse_eof(const unsigned char *up, size_t len, pd_classic_trailer
 	static const char marks[3] = { ':', ',', '(' };
 	uint64_t *values[3] = { &t->total, &t->refs, &t->nulls };
 	for (int i = 0; i < 3; i++)
-		if (!(p = after_mark(p, end, marks[i])) || !(p = parse_u64(p, end, values[i])))
+		if (!(p = after_mark(p, end, marks[i])) || !(p = pd_parse_dec(p, end, values[i])))
 			return -1;
 	if (!(p = after_mark(p, end, ')')) || p != end)
 		return -1;

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The HPROF agent's text output (hprof-text): the hand-written fixtures of
+ * every section, a file cut short, malformed lines, the binary decoder's
+ * word for a text file; and the corpus's real files (case "corpus").
+ */
+#include "support.h"
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FMT "hprof-text"
+
+static profdata_profile *read_fixture(const char *name)
+{
+	char path[1024], rel[256];
+	snprintf(rel, sizeof rel, "hprof-text/%s", name);
+	return test_read(test_data_path(path, sizeof path, rel), FMT, PROFDATA_MODE_STRICT);
+}
+
+static const char *text(const profdata_profile *p, uint64_t id)
+{
+	const char *s = profdata_profile_string(p, id, NULL);
+	ck_assert_ptr_nonnull(s);
+	return s;
+}
+
+/* The frame whose function is named `method`, with its line. */
+static int32_t line_of(const profdata_profile *p, const char *method, int nth)
+{
+	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_FRAMES); i++) {
+		profdata_frame fr;
+		profdata_function fn;
+		size_t fi;
+		profdata_profile_frame(p, i, &fr);
+		ck_assert_int_eq(profdata_profile_find_function(p, fr.function_id, &fi), 0);
+		profdata_profile_function(p, fi, &fn);
+		if (strcmp(text(p, fn.name_id), method) == 0 && nth-- == 0)
+			return fr.line;
+	}
+	ck_abort_msg("no frame of %s", method);
+	return 0;
+}
+
+START_TEST(cpu_samples_with_threads)
+{
+	profdata_profile *p = read_fixture("cpu-samples.txt");
+	ck_assert_str_eq(profdata_profile_meta(p)->format, FMT);
+	ck_assert_str_eq(profdata_profile_meta(p)->version, "JAVA PROFILE 1.0.1");
+	ck_assert_uint_eq(profdata_profile_meta(p)->period, 10);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_THREADS), 2);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_STACKS), 4);
+	ck_assert_uint_eq(test_total_count(p), 10);
+	ck_assert_int_eq(line_of(p, "wait", 0), PROFDATA_LINE_NATIVE);
+	ck_assert_int_eq(line_of(p, "wait", 1), 485);
+	ck_assert_int_eq(line_of(p, "park", 0), PROFDATA_LINE_COMPILED);
+	ck_assert_int_eq(line_of(p, "calculé", 0), PROFDATA_LINE_UNKNOWN);
+	/* a sample is on its trace's thread */
+	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_SAMPLES); i++) {
+		profdata_sample s;
+		profdata_profile_sample(p, i, &s);
+		ck_assert_uint_eq(s.thread_serial, s.stack_serial == 300002 ? 200002 : 200001);
+	}
+	char *folded = test_folded(p, NULL);
+	ck_assert_str_eq(folded, "java.lang.Thread.run;Démo$Tâche.calculé 5\n"
+	                         "Demo.main;java.lang.Object.wait;java.lang.Object.wait 3\n"
+	                         "Demo.main;sun.misc.Unsafe.park 1\n"
+	                         "[empty] 1\n");
+	free(folded);
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(cpu_times_are_milliseconds_and_calls)
+{
+	profdata_profile *p = read_fixture("cpu-times.txt");
+	profdata_sample_type t;
+	profdata_sample s;
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLE_TYPES), 2);
+	profdata_profile_sample_type(p, 0, &t);
+	ck_assert_str_eq(text(p, t.type_id), "cpu");
+	ck_assert_str_eq(text(p, t.unit_id), "milliseconds");
+	profdata_profile_sample_type(p, 1, &t);
+	ck_assert_str_eq(text(p, t.type_id), "calls");
+	profdata_profile_sample(p, 0, &s);
+	ck_assert_int_eq(s.values[0], 761); /* 61.67% of 1234 ms */
+	ck_assert_int_eq(s.values[1], 5000);
+	ck_assert_uint_eq(s.thread_serial, 0);
+	ck_assert_uint_eq(test_total_count(p), 761 + 372 + 101);
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(heap_dump_classes_objects_roots)
+{
+	static const uint8_t kinds[] = { PROFDATA_ROOT_THREAD_OBJECT, PROFDATA_ROOT_JNI_GLOBAL,
+		                         PROFDATA_ROOT_JNI_LOCAL,     PROFDATA_ROOT_JAVA_FRAME,
+		                         PROFDATA_ROOT_NATIVE_STACK,  PROFDATA_ROOT_STICKY_CLASS,
+		                         PROFDATA_ROOT_THREAD_BLOCK,  PROFDATA_ROOT_MONITOR_USED, PROFDATA_ROOT_UNKNOWN };
+	profdata_profile *p = read_fixture("heap.txt");
+	profdata_root r;
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_ROOTS), 9);
+	for (size_t i = 0; i < 9; i++) {
+		ck_assert_int_eq(profdata_profile_root(p, i, &r, NULL), 0);
+		ck_assert_uint_eq(r.kind, kinds[i]);
+	}
+	profdata_profile_root(p, 0, &r, NULL);
+	ck_assert_uint_eq(r.thread_serial, 200001);
+	ck_assert_uint_eq(r.frame, 300001);
+	profdata_profile_root(p, 1, &r, NULL);
+	ck_assert_uint_eq(r.extra_id, 0x1a);
+	profdata_profile_root(p, 2, &r, NULL);
+	ck_assert_uint_eq(r.frame, UINT32_MAX);
+	size_t ci;
+	profdata_class_info c;
+	ck_assert_int_eq(profdata_profile_find_class(p, 0x50000003, &ci), 0);
+	profdata_profile_class(p, ci, &c);
+	ck_assert_str_eq(c.name, "Demo$Node");
+	ck_assert_uint_eq(c.dump.super_id, 0x50000001);
+	ck_assert_uint_eq(c.dump.loader_id, 0x50000020);
+	ck_assert_uint_eq(c.dump.signers_id, 0x50000021);
+	ck_assert_uint_eq(c.dump.protection_domain_id, 0x50000022);
+	ck_assert_uint_eq(c.dump.nstatics, 2);
+	ck_assert_str_eq(text(p, c.dump.statics[1].name_id), "ROOT");
+	ck_assert_uint_eq(c.dump.statics[1].value, 0x50000010);
+	ck_assert_uint_eq(c.dump.nconstants, 2);
+	ck_assert_uint_eq(c.dump.constants[1].index, 9);
+	/* the object array's elements at their indices, the nulls the text leaves out filled in */
+	uint64_t refs[8];
+	profdata_object o;
+	profdata_profile_object(p, 2, &o);
+	ck_assert_uint_eq(o.kind, PROFDATA_OBJECT_ARRAY);
+	ck_assert_uint_eq(o.length, 6);
+	ck_assert_str_eq(test_class_name(p, o.class_id), "[LDemo$Node;");
+	ck_assert_uint_eq(o.nrefs, 5);
+	ck_assert_uint_eq(o.refs[0], 0x50000010);
+	ck_assert_uint_eq(o.refs[1], 0);
+	ck_assert_uint_eq(o.refs[4], 0x50000011);
+	ck_assert_int_eq(profdata_profile_object_refs(p, 2, 0, refs, 8), 2);
+	profdata_profile_object(p, 3, &o);
+	ck_assert_uint_eq(o.kind, PROFDATA_OBJECT_PRIM_ARRAY);
+	ck_assert_uint_eq(o.elem_type, PROFDATA_TYPE_CHAR);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_ALLOC_SITES), 1);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_ATTACHMENTS), 3);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* Through binary HPROF: as many objects of each class, the class dumps' statics and constants kept. */
+START_TEST(heap_dump_to_binary_hprof)
+{
+	profdata_profile *p = read_fixture("heap.txt");
+	size_t n, ci;
+	unsigned char *bin = test_write(p, "hprof", NULL, &n);
+	char msg[256] = "";
+	profdata_profile *q = test_read_memory(bin, n, "hprof", PROFDATA_MODE_STRICT, msg, sizeof msg);
+	ck_assert_msg(q != NULL, "%s", msg);
+	ck_assert_uint_eq(profdata_profile_count(q, PROFDATA_TABLE_OBJECTS), 7);
+	ck_assert_uint_eq(profdata_profile_count(q, PROFDATA_TABLE_ROOTS), 9);
+	for (size_t i = 0; i < 7; i++) {
+		profdata_object a, b;
+		profdata_profile_object(p, i, &a);
+		profdata_profile_object(q, i, &b);
+		ck_assert_uint_eq(a.id, b.id);
+		ck_assert_uint_eq(a.kind, b.kind);
+		if (a.class_id)
+			ck_assert_str_eq(test_class_name(p, a.class_id), test_class_name(q, b.class_id));
+	}
+	profdata_class_info c;
+	ck_assert_int_eq(profdata_profile_find_class(q, 0x50000003, &ci), 0);
+	profdata_profile_class(q, ci, &c);
+	ck_assert_uint_ge(c.dump.nstatics, 2);
+	ck_assert_str_eq(text(q, c.dump.statics[0].name_id), "EMPTY");
+	ck_assert_uint_eq(c.dump.nconstants, 2);
+	free(bin);
+	profdata_profile_free(q);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* Read `name` with `mode`: the code, and the error or first warning in *e. */
+static int read_fixture_mode(const char *name, int mode, profdata_error *e, profdata_profile **out)
+{
+	char path[1024], rel[256];
+	profdata_reader *r;
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	snprintf(rel, sizeof rel, "hprof-text/%s", name);
+	ck_assert_int_eq(profdata_reader_open_path(&r, test_data_path(path, sizeof path, rel)), 0);
+	o.mode = mode;
+	o.format = FMT;
+	int rc = profdata_read(out, r, &o);
+	const profdata_error *x = rc ? profdata_reader_error(r) : profdata_reader_warning(r, 0);
+	ck_assert_ptr_nonnull(x);
+	*e = *x;
+	static char keep[512];
+	snprintf(keep, sizeof keep, "%s", x->message);
+	e->message = keep;
+	profdata_reader_free(r);
+	return rc;
+}
+
+START_TEST(a_file_cut_short)
+{
+	profdata_error e;
+	profdata_profile *p = NULL;
+	ck_assert_int_eq(read_fixture_mode("truncated.txt", PROFDATA_MODE_STRICT, &e, &p), PROFDATA_ETRUNCATED);
+	ck_assert_uint_eq(e.line, 12);
+	ck_assert_uint_eq(e.offset, 384);
+	ck_assert_ptr_nonnull(strstr(e.message, "cut short"));
+	profdata_profile_free(p);
+	ck_assert_int_eq(read_fixture_mode("truncated.txt", PROFDATA_MODE_PERMISSIVE, &e, &p), 0);
+	ck_assert_int_eq(e.code, PROFDATA_ETRUNCATED);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_OBJECTS), 2);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* A line the grammar refuses: the error names its line and byte. */
+START_TEST(malformed_lines_are_refused_where_they_are)
+{
+	static const struct {
+		const char *body;
+		uint64_t line;
+	} cases[] = {
+		{ "TRACE x:\n", 3 },
+		{ "TRACE 1:\n\tnot a frame\n", 4 },
+		{ "TRACE 1:\n\tA.b(A.java:12x)\n", 4 },
+		{ "HEAP DUMP BEGIN (1 objects, 1 bytes) x\nROOT 1 (kind=<nonsense>)\n", 4 },
+		{ "HEAP DUMP BEGIN (1 objects, 1 bytes) x\nARR 1 (sz=4, trace=0, nelems=2, elem type=A[]@2)\n"
+		  "\t[5]\t\t3\n", 5 },
+		{ "HEAP DUMP BEGIN (1 objects, 1 bytes) x\nOBJ 1 (sz=4, trace=0, class=A)\n", 4 },
+		{ "CPU SAMPLES BEGIN (total = 1) x\n   1 100% 100% 1\n", 4 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char buf[512], msg[512] = "";
+		int n = snprintf(buf, sizeof buf, "JAVA PROFILE 1.0.1, created now\n--------\n%s", cases[i].body);
+		profdata_reader *r;
+		profdata_profile *p = NULL;
+		profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+		o.mode = PROFDATA_MODE_STRICT;
+		ck_assert_int_eq(profdata_reader_open_memory(&r, buf, (size_t)n, "<test>"), 0);
+		ck_assert_int_lt(profdata_read(&p, r, &o), 0);
+		snprintf(msg, sizeof msg, "%s", profdata_reader_error(r)->message);
+		ck_assert_msg(profdata_reader_error(r)->line == cases[i].line, "case %zu: line %llu: %s", i,
+		              (unsigned long long)profdata_reader_error(r)->line, msg);
+		profdata_profile_free(p);
+		profdata_reader_free(r);
+	}
+}
+END_TEST
+
+START_TEST(sniffed_and_named_by_the_binary_decoder)
+{
+	static const char t[] = "JAVA PROFILE 1.0.1, created Fri Jun 14 01:16:23 2013\n\n--------\n";
+	const profdata_format *f = NULL;
+	profdata_reader *r;
+	profdata_profile *p = NULL;
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	ck_assert_int_eq(profdata_reader_open_memory(&r, t, sizeof t - 1, "<test>"), 0);
+	ck_assert_int_eq(profdata_reader_sniff(r, &f), 0);
+	ck_assert_str_eq(profdata_format_name(f), FMT);
+	profdata_reader_free(r);
+	ck_assert_int_eq(profdata_reader_open_memory(&r, t, sizeof t - 1, "<test>"), 0);
+	o.format = "hprof";
+	ck_assert_int_eq(profdata_read(&p, r, &o), PROFDATA_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(profdata_reader_error(r)->message, "the HPROF agent's text output"));
+	profdata_profile_free(p);
+	profdata_reader_free(r);
+}
+END_TEST
+
+/* ---- the corpus: the agent's real output ---- */
+
+static const struct {
+	const char *name;
+	uint64_t samples, total, objects, roots, classes;
+} corpus[] = {
+	{ "hprof2flamegraph_cpu-samples_lineno-y_thread-y.hprof.txt", 890, 981, 0, 0, 0 },
+	{ "hprof2flamegraph_cpu-times_lineno-n_thread-n.hprof.txt", 424, 0, 0, 0, 0 },
+	{ "hprof2flamegraph_non-ascii.hprof.txt", 36, 266, 0, 0, 0 },
+	{ "optimization_heap-dump-sites.hprof.txt", 0, 0, 5118, 1519, 558 },
+};
+
+/* Every file reads strictly, without a warning, with the counts grep finds in it. */
+START_TEST(corpus_reads)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/hprof-text/%s", test_corpus_dir(), corpus[_i].name);
+	profdata_profile *p = test_read(path, FMT, PROFDATA_MODE_STRICT);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), corpus[_i].samples);
+	if (corpus[_i].total)
+		ck_assert_uint_eq(test_total_count(p), corpus[_i].total);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_OBJECTS), corpus[_i].objects);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_ROOTS), corpus[_i].roots);
+	if (corpus[_i].classes) {
+		size_t n;
+		unsigned char *bin = test_write(p, "hprof", NULL, &n);
+		char msg[256] = "";
+		profdata_profile *q = test_read_memory(bin, n, "hprof", PROFDATA_MODE_STRICT, msg, sizeof msg);
+		ck_assert_msg(q != NULL, "%s", msg);
+		ck_assert_uint_eq(profdata_profile_count(q, PROFDATA_TABLE_OBJECTS), corpus[_i].objects);
+		ck_assert_uint_eq(profdata_profile_count(q, PROFDATA_TABLE_ROOTS), corpus[_i].roots);
+		free(bin);
+		profdata_profile_free(q);
+	}
+	profdata_profile_free(p);
+}
+END_TEST
+
+Suite *suite_main(void)
+{
+	Suite *s = suite_create(FMT);
+	TCase *tc = tcase_create(FMT);
+	tcase_add_test(tc, cpu_samples_with_threads);
+	tcase_add_test(tc, cpu_times_are_milliseconds_and_calls);
+	tcase_add_test(tc, heap_dump_classes_objects_roots);
+	tcase_add_test(tc, heap_dump_to_binary_hprof);
+	tcase_add_test(tc, a_file_cut_short);
+	tcase_add_test(tc, malformed_lines_are_refused_where_they_are);
+	tcase_add_test(tc, sniffed_and_named_by_the_binary_decoder);
+	suite_add_tcase(s, tc);
+	if (test_case_requested("corpus")) {
+		tc = tcase_create("corpus");
+		tcase_add_loop_test(tc, corpus_reads, 0, (int)(sizeof corpus / sizeof corpus[0]));
+		suite_add_tcase(s, tc);
+	}
+	return s;
+}
