@@ -3,6 +3,9 @@
  * Numbers written as text, by hand: text writers emit one or more per
  * record, and snprintf (or a digit at a time) was most of their time.
  * Inline, because they run tens of millions of times per conversion.
+ * And numbers read from text (pd_parse_dec, pd_parse_hex): text decoders
+ * read several per line from a window that is not NUL-terminated, where
+ * strtoull cannot be pointed.
  */
 #ifndef PD_UTIL_NUMTEXT_H
 #define PD_UTIL_NUMTEXT_H
@@ -92,6 +95,46 @@ static inline size_t pd_put_hex(unsigned char *b, uint64_t v, unsigned width)
 	if (n < 16)
 		for (size_t i = 0; i < n; i++)
 			b[i] = b[16 - n + i];
+	return n;
+}
+
+/*
+ * The decimal digits at [p, end) into *out: how many were read (0 when
+ * p is no digit), stopping at the first other byte. More than 2^64 - 1
+ * reads as 0 digits: a count that cannot be held is no count.
+ */
+static inline size_t pd_parse_dec(const unsigned char *p, const unsigned char *end, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t n = 0;
+	for (; p + n < end && (unsigned)(p[n] - '0') < 10; n++) {
+		unsigned d = (unsigned)(p[n] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return 0;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return n;
+}
+
+/* The hex digits (either case, no "0x") at [p, end) into *out, as pd_parse_dec; more than 16 digits read as 0. */
+static inline size_t pd_parse_hex(const unsigned char *p, const unsigned char *end, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t n = 0;
+	for (; p + n < end; n++) {
+		unsigned c = p[n], d = c - '0';
+		if (d >= 10) {
+			d = (c | 0x20) - 'a';
+			if (d >= 6)
+				break;
+			d += 10;
+		}
+		if (n == 16)
+			return 0;
+		v = v << 4 | d;
+	}
+	*out = v;
 	return n;
 }
 

@@ -35,7 +35,6 @@
 
 #define WIN_BYTES ((size_t)4 << 20)
 #define LOOKAHEAD_BYTES ((size_t)256 << 10)
-#define SKIP_BYTES ((size_t)1 << 20)
 #define LOOKAHEAD_RECORDS 512
 
 /* Hex digit value plus one; 0 for anything else. */
@@ -63,18 +62,8 @@ typedef struct classic_decoder {
 	profdata_reader *r;
 	int mode; /* profdata_mode */
 
-	/* input window; with `stable`, the rest of a mapped or in-memory input */
-	int stable;
-	const unsigned char *win;
-	size_t len, pos;
-	uint64_t win_off; /* the input offset of win[0]: the reader's, kept here to be read per line */
-	int at_eof;
-
-	/* current line */
-	const unsigned char *ls;
-	size_t ll;
-	uint64_t loff, lineno;
-	int cr, no_nl;
+	/* the lines, and the window they lie in (read ahead by the fast paths) */
+	pd_lines lines;
 
 	/* types, numbered by the interner of their names */
 	pd_intern type_names;
@@ -133,63 +122,6 @@ static int report_damage(classic_decoder *d, int code, uint64_t off, uint64_t li
 }
 
 /* ---- input ---- */
-
-static int refill(classic_decoder *d, size_t want)
-{
-	const unsigned char *p;
-	int64_t n;
-	if (d->pos) {
-		pd_in_skip(d->r, d->pos);
-		d->pos = 0;
-	}
-	n = pd_in_fill(d->r, want, &p);
-	if (n < 0)
-		return (int)n;
-	d->win_off = pd_in_offset(d->r);
-	d->win = p;
-	d->len = (size_t)n;
-	d->at_eof = (size_t)n < want;
-	return 0;
-}
-
-/* Next line into d->ls/d->ll (without "\n" and a final "\r"). 1, 0 at the end, or an error. */
-static int next_line(classic_decoder *d)
-{
-	for (;;) {
-		const unsigned char *s = d->win + d->pos;
-		size_t avail = d->len - d->pos, want;
-		const unsigned char *nl = avail ? memchr(s, '\n', avail) : NULL;
-		int rc;
-		if (nl || (d->at_eof && avail)) {
-			size_t n = nl ? (size_t)(nl - s) : avail;
-			if (PD_UNLIKELY(d->pos >= SKIP_BYTES) && d->stable) {
-				/* Tell the reader how far we are: a mapped input is released behind us
-				 * (and progress is reported). The window stays valid: it is the mapping. */
-				pd_in_skip(d->r, d->pos);
-				d->win_off = pd_in_offset(d->r);
-				d->win += d->pos;
-				d->len -= d->pos;
-				s = d->win;
-				d->pos = 0;
-			}
-			d->loff = d->win_off + d->pos;
-			d->ls = s;
-			d->pos += nl ? n + 1 : n;
-			d->no_nl = !nl;
-			d->cr = n && s[n - 1] == '\r';
-			d->ll = d->cr ? n - 1 : n;
-			d->lineno++;
-			return 1;
-		}
-		if (d->at_eof)
-			return 0;
-		want = avail > WIN_BYTES / 2 ? avail * 2 : WIN_BYTES;
-		if (want < avail)
-			return pd_in_error(d->r, PROFDATA_ELIMIT, pd_in_offset(d->r) + d->pos, "ibm-classic: line too long");
-		if ((rc = refill(d, want)) < 0)
-			return rc;
-	}
-}
 
 /* ---- tables ---- */
 
@@ -565,20 +497,20 @@ static int lookahead(classic_decoder *d, lookahead_result *res)
 	size_t with_tab = 0, without_tab = 0, inline_refs = 0;
 	size_t save_refs = d->nrefs;
 	memset(res, 0, sizeof *res);
-	if (!d->at_eof && d->len - d->pos < LOOKAHEAD_BYTES && (rc = refill(d, LOOKAHEAD_BYTES)) < 0)
+	if (!d->lines.at_eof && d->lines.len - d->lines.pos < LOOKAHEAD_BYTES && (rc = pd_lines_fill(&d->lines, LOOKAHEAD_BYTES)) < 0)
 		return rc;
 	objs = malloc(LOOKAHEAD_RECORDS * sizeof *objs);
 	if (!objs)
 		return PROFDATA_ENOMEM;
-	pos = d->pos;
-	while (pos < d->len && nobj < LOOKAHEAD_RECORDS) {
-		const unsigned char *s = d->win + pos, *nl, *e, *bad;
+	pos = d->lines.pos;
+	while (pos < d->lines.len && nobj < LOOKAHEAD_RECORDS) {
+		const unsigned char *s = d->lines.win + pos, *nl, *e, *bad;
 		record_line rec;
-		nl = memchr(s, '\n', d->len - pos);
-		if (!nl && !d->at_eof)
+		nl = memchr(s, '\n', d->lines.len - pos);
+		if (!nl && !d->lines.at_eof)
 			break;
-		e = nl ? nl : d->win + d->len;
-		pos = (size_t)(e - d->win) + 1;
+		e = nl ? nl : d->lines.win + d->lines.len;
+		pos = (size_t)(e - d->lines.win) + 1;
 		if (e > s && e[-1] == '\r')
 			e--;
 		if (e > s && s[0] == '\t') {
@@ -713,7 +645,7 @@ static int emit_begin(classic_decoder *d, const char *version, lookahead_result 
 		kv[n].key = PD_CLASSIC_KEY_STYLE, kv[n++].value = "classblock";
 	else if ((la->zero_style & 1) || d->tail_compact > 0)
 		kv[n].key = PD_CLASSIC_KEY_STYLE, kv[n++].value = "jdmpview", d->jdmpview = 1;
-	if (d->cr)
+	if (d->lines.cr)
 		kv[n].key = PD_CLASSIC_KEY_LINE_END, kv[n++].value = "crlf";
 	if (la->single_line)
 		kv[n].key = PD_CLASSIC_KEY_LAYOUT, kv[n++].value = "single-line";
@@ -850,14 +782,14 @@ static int flush(classic_decoder *d)
 
 static int keep_trailer_line(classic_decoder *d)
 {
-	size_t need = d->trailer_len + d->ll + 1;
+	size_t need = d->trailer_len + d->lines.n + 1;
 	int rc;
 	if ((rc = pd_grow((void **)&d->trailer_text, &d->trailer_cap, need, 1)) < 0)
 		return rc;
 	if (d->trailer_len)
 		d->trailer_text[d->trailer_len++] = '\n';
-	memcpy(d->trailer_text + d->trailer_len, d->ls, d->ll);
-	d->trailer_len += d->ll;
+	memcpy(d->trailer_text + d->trailer_len, d->lines.s, d->lines.n);
+	d->trailer_len += d->lines.n;
 	return 0;
 }
 
@@ -947,8 +879,8 @@ static int start_file(classic_decoder *d, const char *version)
 static int on_header(classic_decoder *d)
 {
 	int rc;
-	const unsigned char *v = d->ls + 11;
-	size_t vl = d->ll - 11;
+	const unsigned char *v = d->lines.s + 11;
+	size_t vl = d->lines.n - 11;
 	if (vl && *v == ' ')
 		v++, vl--;
 	if ((rc = flush(d)) != 0)
@@ -978,7 +910,7 @@ static int on_header(classic_decoder *d)
 	}
 	if (d->in_dump && (rc = close_dump(d, 0)) != 0)
 		return rc;
-	return emit_dump_begin(d, d->ls, d->ll);
+	return emit_dump_begin(d, d->lines.s, d->lines.n);
 }
 
 /*
@@ -1012,23 +944,23 @@ static void set_pending(classic_decoder *d, const record_line *rec)
 	d->pend_cls = rec->cls;
 	d->pend_addr = rec->addr;
 	d->pend_size = rec->size;
-	d->pend_line = d->lineno;
-	d->pend_off = d->loff;
+	d->pend_line = d->lines.lineno;
+	d->pend_off = d->lines.off;
 }
 
 static int on_record(classic_decoder *d)
 {
 	record_line rec;
-	const unsigned char *bad = NULL, *end = d->ls + d->ll;
+	const unsigned char *bad = NULL, *end = d->lines.s + d->lines.n;
 	int rc;
-	if (d->no_nl)
-		return report_damage(d, PROFDATA_ETRUNCATED, d->loff + d->ll, d->lineno,
+	if (d->lines.no_newline)
+		return report_damage(d, PROFDATA_ETRUNCATED, d->lines.off + d->lines.n, d->lines.lineno,
 		                   "the input ends inside a record line; the record is dropped");
-	if (parse_record(d->ls, end, &rec, &bad) < 0 || rec.addr == 0) {
-		uint64_t off = d->loff + (uint64_t)((bad ? bad : d->ls) - d->ls);
-		if (d->no_nl)
-			return report_damage(d, PROFDATA_ETRUNCATED, off, d->lineno, "the last record is cut short; dropped");
-		return report_damage(d, PROFDATA_EFORMAT, off, d->lineno,
+	if (parse_record(d->lines.s, end, &rec, &bad) < 0 || rec.addr == 0) {
+		uint64_t off = d->lines.off + (uint64_t)((bad ? bad : d->lines.s) - d->lines.s);
+		if (d->lines.no_newline)
+			return report_damage(d, PROFDATA_ETRUNCATED, off, d->lines.lineno, "the last record is cut short; dropped");
+		return report_damage(d, PROFDATA_EFORMAT, off, d->lines.lineno,
 		                   rec.addr == 0 && !bad ? "a record at address 0; dropped" : "malformed record line; dropped");
 	}
 	if (!d->in_dump && (rc = emit_dump_begin(d, NULL, 0)) != 0)
@@ -1041,7 +973,7 @@ static int on_record(classic_decoder *d)
 		if (rc != -1)
 			return rc;
 		d->nrefs = 0;
-		rc = report_damage(d, PROFDATA_EFORMAT, d->loff + (uint64_t)(bad - d->ls), d->lineno,
+		rc = report_damage(d, PROFDATA_EFORMAT, d->lines.off + (uint64_t)(bad - d->lines.s), d->lines.lineno,
 		                 "malformed reference on a record line; record dropped");
 		return rc;
 	}
@@ -1051,28 +983,28 @@ static int on_record(classic_decoder *d)
 
 static int on_refs(classic_decoder *d)
 {
-	const unsigned char *bad = NULL, *end = d->ls + d->ll;
+	const unsigned char *bad = NULL, *end = d->lines.s + d->lines.n;
 	size_t keep = d->nrefs;
 	int rc;
 	if (!d->pending)
-		return report_damage(d, PROFDATA_EFORMAT, d->loff, d->lineno, "a reference line without a record; ignored");
-	if (d->no_nl && d->ll > 1 && end[-1] != ' ') {
+		return report_damage(d, PROFDATA_EFORMAT, d->lines.off, d->lines.lineno, "a reference line without a record; ignored");
+	if (d->lines.no_newline && d->lines.n > 1 && end[-1] != ' ') {
 		/* Cut short: every reference is followed by a space, so the last one may be partial. */
 		const unsigned char *p = end;
-		while (p > d->ls + 1 && p[-1] != ' ' && p[-1] != '\t')
+		while (p > d->lines.s + 1 && p[-1] != ' ' && p[-1] != '\t')
 			p--;
-		rc = report_damage(d, PROFDATA_ETRUNCATED, d->loff + (uint64_t)(p - d->ls), d->lineno,
+		rc = report_damage(d, PROFDATA_ETRUNCATED, d->lines.off + (uint64_t)(p - d->lines.s), d->lines.lineno,
 		                 "the input ends inside a reference line; its last reference is dropped");
 		if (rc)
 			return rc;
 		end = p;
 	}
-	rc = parse_items(d, d->ls + 1, end, &bad, NULL);
+	rc = parse_items(d, d->lines.s + 1, end, &bad, NULL);
 	if (rc == 0)
 		return 0;
 	if (rc != -1)
 		return rc;
-	rc = report_damage(d, PROFDATA_EFORMAT, d->loff + (uint64_t)(bad - d->ls), d->lineno,
+	rc = report_damage(d, PROFDATA_EFORMAT, d->lines.off + (uint64_t)(bad - d->lines.s), d->lines.lineno,
 	                 "malformed reference; the rest of the line is ignored");
 	(void)keep;
 	return rc;
@@ -1081,40 +1013,40 @@ static int on_refs(classic_decoder *d)
 static int on_comment(classic_decoder *d)
 {
 	int rc;
-	if (d->ll >= 11 && memcmp(d->ls, "// Version:", 11) == 0)
+	if (d->lines.n >= 11 && memcmp(d->lines.s, "// Version:", 11) == 0)
 		return on_header(d);
 	if ((rc = flush(d)) != 0)
 		return rc;
-	if (!d->in_dump && ((d->ll >= 14 && memcmp(d->ls, "// Breakdown -", 14) == 0) ||
-	                    (d->ll >= 7 && memcmp(d->ls, "// EOF:", 7) == 0))) {
+	if (!d->in_dump && ((d->lines.n >= 14 && memcmp(d->lines.s, "// Breakdown -", 14) == 0) ||
+	                    (d->lines.n >= 7 && memcmp(d->lines.s, "// EOF:", 7) == 0))) {
 		/* A trailer right after a trailer: an empty dump without header. */
 		if ((rc = emit_dump_begin(d, NULL, 0)) != 0)
 			return rc;
 	}
-	if (d->ll >= 14 && memcmp(d->ls, "// Breakdown -", 14) == 0) {
-		if (pd_classic_parse_breakdown(d->ls, d->ll, &d->tr) < 0)
-			return report_damage(d, PROFDATA_EFORMAT, d->loff, d->lineno, "malformed Breakdown line; ignored");
-		d->bd_line = d->lineno;
-		d->bd_off = d->loff;
+	if (d->lines.n >= 14 && memcmp(d->lines.s, "// Breakdown -", 14) == 0) {
+		if (pd_classic_parse_breakdown(d->lines.s, d->lines.n, &d->tr) < 0)
+			return report_damage(d, PROFDATA_EFORMAT, d->lines.off, d->lines.lineno, "malformed Breakdown line; ignored");
+		d->bd_line = d->lines.lineno;
+		d->bd_off = d->lines.off;
 		return keep_trailer_line(d);
 	}
-	if (d->ll >= 7 && memcmp(d->ls, "// EOF:", 7) == 0) {
-		if (pd_classic_parse_eof(d->ls, d->ll, &d->tr) < 0) {
-			rc = report_damage(d, PROFDATA_EFORMAT, d->loff, d->lineno, "malformed EOF line; ignored");
+	if (d->lines.n >= 7 && memcmp(d->lines.s, "// EOF:", 7) == 0) {
+		if (pd_classic_parse_eof(d->lines.s, d->lines.n, &d->tr) < 0) {
+			rc = report_damage(d, PROFDATA_EFORMAT, d->lines.off, d->lines.lineno, "malformed EOF line; ignored");
 			return rc;
 		}
 		if ((rc = keep_trailer_line(d)) < 0)
 			return rc;
 		if (!d->tr.has_breakdown) {
-			rc = report_damage(d, PROFDATA_EFORMAT, d->loff, d->lineno, "an EOF line without a Breakdown line");
+			rc = report_damage(d, PROFDATA_EFORMAT, d->lines.off, d->lines.lineno, "an EOF line without a Breakdown line");
 			if (rc)
 				return rc;
 		}
-		d->tr_line = d->lineno;
-		d->tr_off = d->loff;
+		d->tr_line = d->lines.lineno;
+		d->tr_off = d->lines.off;
 		return close_dump(d, 1);
 	}
-	return report_damage(d, PROFDATA_EFORMAT, d->loff, d->lineno, "unknown comment line; ignored");
+	return report_damage(d, PROFDATA_EFORMAT, d->lines.off, d->lines.lineno, "unknown comment line; ignored");
 }
 
 static void decoder_free(classic_decoder *d)
@@ -1134,22 +1066,22 @@ static void decoder_free(classic_decoder *d)
 /* Line [s, nl) of the window, nl its line feed, is the current line: the state next_line sets. */
 static void take_line(classic_decoder *d, const unsigned char *s, const unsigned char *nl)
 {
-	d->loff = d->win_off + d->pos;
-	d->ls = s;
-	d->ll = (size_t)(nl - s);
-	d->pos += d->ll + 1;
-	d->no_nl = 0;
-	d->cr = 0;
-	d->lineno++;
-	d->last_line = d->lineno;
-	d->last_off = d->loff + d->ll;
+	d->lines.off = d->lines.win_off + d->lines.pos;
+	d->lines.s = s;
+	d->lines.n = (size_t)(nl - s);
+	d->lines.pos += d->lines.n + 1;
+	d->lines.no_newline = 0;
+	d->lines.cr = 0;
+	d->lines.lineno++;
+	d->last_line = d->lines.lineno;
+	d->last_off = d->lines.off + d->lines.n;
 }
 
 static int usual_ref_line(classic_decoder *d)
 {
-	const unsigned char *s = d->win + d->pos, *end = d->win + d->len, *p;
+	const unsigned char *s = d->lines.win + d->lines.pos, *end = d->lines.win + d->lines.len, *p;
 	size_t keep = d->nrefs;
-	if (!d->pending || d->pos >= SKIP_BYTES || d->pos == d->len || s[0] != '\t')
+	if (!d->pending || d->lines.pos >= PD_LINES_RELEASE || d->lines.pos == d->lines.len || s[0] != '\t')
 		return 0;
 	p = usual_items(d, s + 1, end, NULL);
 	if (p == end || *p != '\n') {
@@ -1168,11 +1100,11 @@ static int usual_ref_line(classic_decoder *d)
  */
 static int usual_record_line(classic_decoder *d, int *taken)
 {
-	const unsigned char *s = d->win + d->pos, *end = d->win + d->len, *bad;
+	const unsigned char *s = d->lines.win + d->lines.pos, *end = d->lines.win + d->lines.len, *bad;
 	record_line rec;
 	int rc;
 	*taken = 0;
-	if (!d->in_dump || d->pos >= SKIP_BYTES || d->pos == d->len || s[0] != '0')
+	if (!d->in_dump || d->lines.pos >= PD_LINES_RELEASE || d->lines.pos == d->lines.len || s[0] != '0')
 		return 0;
 	if (parse_record(s, end, &rec, &bad) < 0 || rec.addr == 0 || rec.rest == end || rec.rest[0] != '\n' ||
 	    rec.rest[-1] == '\r')
@@ -1189,10 +1121,10 @@ static int usual_record_line(classic_decoder *d, int *taken)
 static int run(classic_decoder *d)
 {
 	int rc;
-	d->stable = pd_in_blob(d->r) != NULL;
+	pd_lines_init(&d->lines, d->r, "ibm-classic", SIZE_MAX / 4);
 	if ((rc = scan_tail(d)) < 0)
 		return rc;
-	if ((rc = refill(d, WIN_BYTES)) < 0)
+	if ((rc = pd_lines_fill(&d->lines, WIN_BYTES)) < 0)
 		return rc;
 	for (;;) {
 		unsigned char c;
@@ -1203,12 +1135,12 @@ static int run(classic_decoder *d)
 			return rc;
 		if (taken)
 			continue;
-		rc = next_line(d);
+		rc = pd_lines_next(&d->lines);
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
 			break;
-		c = d->ll ? d->ls[0] : 0;
+		c = d->lines.n ? d->lines.s[0] : 0;
 		if (c == '\t') {
 			if ((rc = on_refs(d)) != 0)
 				return rc;
@@ -1216,45 +1148,45 @@ static int run(classic_decoder *d)
 			if ((rc = flush(d)) != 0)
 				return rc;
 			if (!d->begun) {
-				rc = report_damage(d, PROFDATA_EFORMAT, d->loff, d->lineno,
+				rc = report_damage(d, PROFDATA_EFORMAT, d->lines.off, d->lines.lineno,
 				                 "no \"// Version:\" header before the first record");
 				if (rc)
 					return rc;
 				/* look ahead from this line on, then read it again */
-				d->pos = (size_t)(d->ls - d->win);
-				d->lineno--;
+				d->lines.pos = (size_t)(d->lines.s - d->lines.win);
+				d->lines.lineno--;
 				if ((rc = start_file(d, NULL)) != 0 || (rc = emit_dump_begin(d, NULL, 0)) != 0)
 					return rc;
 				continue;
 			}
 			if ((rc = on_record(d)) != 0)
 				return rc;
-		} else if (c == '/' && d->ll >= 2 && d->ls[1] == '/') {
-			if (!d->begun && !(d->ll >= 11 && memcmp(d->ls, "// Version:", 11) == 0))
-				return report_error(d, PROFDATA_EFORMAT, d->loff, d->lineno,
+		} else if (c == '/' && d->lines.n >= 2 && d->lines.s[1] == '/') {
+			if (!d->begun && !(d->lines.n >= 11 && memcmp(d->lines.s, "// Version:", 11) == 0))
+				return report_error(d, PROFDATA_EFORMAT, d->lines.off, d->lines.lineno,
 				                 "not an IBM classic heapdump: no \"// Version:\" header");
 			if ((rc = on_comment(d)) != 0)
 				return rc;
-		} else if (is_blank(d->ls, d->ll)) {
+		} else if (is_blank(d->lines.s, d->lines.n)) {
 			continue;
 		} else {
 			if (!d->begun)
-				return report_error(d, PROFDATA_EFORMAT, d->loff, d->lineno,
+				return report_error(d, PROFDATA_EFORMAT, d->lines.off, d->lines.lineno,
 				                 "not an IBM classic heapdump: no \"// Version:\" header");
 			if ((rc = flush(d)) != 0)
 				return rc;
-			if ((rc = report_damage(d, PROFDATA_EFORMAT, d->loff, d->lineno, "unrecognised line; ignored")) != 0)
+			if ((rc = report_damage(d, PROFDATA_EFORMAT, d->lines.off, d->lines.lineno, "unrecognised line; ignored")) != 0)
 				return rc;
 		}
-		d->last_line = d->lineno;
-		d->last_off = d->loff + d->ll;
+		d->last_line = d->lines.lineno;
+		d->last_off = d->lines.off + d->lines.n;
 	}
 	if (!d->begun)
 		return report_error(d, PROFDATA_EFORMAT, 0, 1, "not an IBM classic heapdump: the input is empty");
 	if (d->in_dump && (rc = close_dump(d, 0)) != 0)
 		return rc;
-	pd_in_skip(d->r, d->pos);
-	d->pos = 0;
+	pd_in_skip(d->r, d->lines.pos);
+	d->lines.pos = 0;
 	return PD_EMIT0(d->a, end) ? PROFDATA_STOPPED : 0;
 }
 
