@@ -8,9 +8,8 @@
  * back, so our own output reads and rewrites byte for byte.
  *
  * Each distinct name is a string, a function and a frame of one id (its
- * index in the interner, plus one); each distinct chain's text a stack,
- * numbered the same way, so a repeated line costs one hash. Every line is
- * a sample of its stack. See doc/formats-folded.md.
+ * index in the interner, plus one); each distinct chain of frame ids a
+ * stack, numbered the same way. Every line is a sample of its stack. See doc/formats-folded.md.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +26,7 @@ typedef struct folded_decoder {
 	pd_intern names;      /* strings: frame names and sample types' words; id = index + 1 */
 	unsigned char *framed; /* per name: its function and frame were sent */
 	size_t framed_cap;
-	pd_intern chains;     /* a chain's text -> stack serial - 1 */
+	pd_intern chains;     /* a chain's frame ids -> stack serial - 1 */
 	uint64_t *frame_ids;  /* the chain being sent, leaf first */
 	size_t frame_ids_cap;
 	int ncounts;          /* 1 or 2, from the first line with a count; 0 before */
@@ -76,29 +75,34 @@ static int chain_ok(const unsigned char *s, const unsigned char *end, const unsi
 	}
 }
 
-/* Send the stack of chain [s, end) (chain_ok) as serial `serial`: its frames leaf first. */
-static int send_chain(folded_decoder *d, const unsigned char *s, const unsigned char *end, uint32_t serial)
+/*
+ * The stack of chain [s, end) (chain_ok): its frames' ids, leaf first, are
+ * its key, sent as a new stack when new. Keyed by ids rather than by the
+ * chain's text: most files hold each chain once, and ids take a sixth of
+ * the text's bytes.
+ */
+static int stack_of(folded_decoder *d, const unsigned char *s, const unsigned char *end, uint32_t *serial)
 {
-	size_t n = 0;
+	size_t n = 1;
+	uint32_t ix;
 	int rc;
-	for (const unsigned char *p = s;;) {
-		const unsigned char *semi = memchr(p, ';', (size_t)(end - p));
-		const unsigned char *e = semi ? semi : end;
-		if (pd_grow((void **)&d->frame_ids, &d->frame_ids_cap, n + 1, sizeof *d->frame_ids))
-			return PROFDATA_ENOMEM;
-		if ((rc = frame_id(d, p, (size_t)(e - p), &d->frame_ids[n++])) != 0)
+	for (const unsigned char *p = s; p < end; p++)
+		n += *p == ';';
+	if (pd_grow((void **)&d->frame_ids, &d->frame_ids_cap, n, sizeof *d->frame_ids))
+		return PROFDATA_ENOMEM;
+	for (size_t k = n; k-- > 0;) {
+		const unsigned char *semi = memchr(s, ';', (size_t)(end - s)), *e = semi ? semi : end;
+		if ((rc = frame_id(d, s, (size_t)(e - s), &d->frame_ids[k])) != 0)
 			return rc;
-		if (!semi)
-			break;
-		p = semi + 1;
+		s = e + 1;
 	}
-	for (size_t i = 0; i < n / 2; i++) {
-		uint64_t t = d->frame_ids[i];
-		d->frame_ids[i] = d->frame_ids[n - 1 - i];
-		d->frame_ids[n - 1 - i] = t;
-	}
-	profdata_stack st = { .serial = serial, .frame_ids = d->frame_ids, .nframes = n };
-	return PD_EMIT(d->a, stack, &st);
+	if ((rc = pd_intern_put(&d->chains, (const char *)d->frame_ids, n * sizeof *d->frame_ids, &ix)) < 0)
+		return rc;
+	if (ix >= UINT32_MAX - 1)
+		return pd_in_error_line(d->in.r, PROFDATA_ELIMIT, d->in.off, d->in.lineno, "folded: too many stacks");
+	*serial = ix + 1;
+	profdata_stack st = { .serial = *serial, .frame_ids = d->frame_ids, .nframes = n };
+	return rc == 1 ? 0 : PD_EMIT(d->a, stack, &st);
 }
 
 /*
@@ -170,7 +174,7 @@ static int read_line(folded_decoder *d)
 {
 	const unsigned char *s = d->in.s, *end = s + d->in.n, *bad;
 	int64_t v[2];
-	uint32_t ix;
+	uint32_t serial = 0;
 	int skip;
 	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
 		end--;
@@ -183,13 +187,9 @@ static int read_line(folded_decoder *d)
 		return fail(d, d->in.off, "a count without a chain of frames; passed over");
 	if (!chain_ok(s, end, &bad))
 		return fail(d, d->in.off + (uint64_t)(bad - s), "an empty frame name; line passed over");
-	if ((rc = pd_intern_put(&d->chains, (const char *)s, (size_t)(end - s), &ix)) < 0)
+	if ((rc = stack_of(d, s, end, &serial)) != 0)
 		return rc;
-	if (ix >= UINT32_MAX - 1)
-		return pd_in_error_line(d->in.r, PROFDATA_ELIMIT, d->in.off, d->in.lineno, "folded: too many stacks");
-	if (rc == 0 && (rc = send_chain(d, s, end, ix + 1)) != 0)
-		return rc;
-	profdata_sample smp = { .stack_serial = ix + 1, .values = v, .nvalues = (size_t)d->ncounts };
+	profdata_sample smp = { .stack_serial = serial, .values = v, .nvalues = (size_t)d->ncounts };
 	return PD_EMIT(d->a, sample, &smp);
 }
 
