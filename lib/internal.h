@@ -23,6 +23,7 @@
 #include "util/base.h"      /* compiler hints, pd_grow, pd_strbuf, PD_FREE_ALL, big-endian loads */
 #include "util/diag.h"      /* pd_diag: errors and warnings */
 #include "util/options.h"   /* pd_options: key=value,... */
+#include "util/hashmap.h"   /* pd_intern: the string ids of text decoders (pd_emit_interned_string) */
 #include "io/reader.h"      /* input windows: pd_in_fill, pd_in_error, pd_in_damage, ...; io/blob.h */
 #include "io/writer.h"      /* output buffers: pd_out_write, pd_out_reserve, ...; pd_outbuf */
 #include "io/lines.h"       /* a text input's lines: pd_lines_next */
@@ -125,6 +126,25 @@ static inline int pd_emit_rc(const pd_decode_args *a, int rc)
 	if (PD_UNLIKELY(rc != 0) && a->callback_rc)
 		*a->callback_rc = rc;
 	return rc;
+}
+
+/*
+ * The string id of `s` in a decoder that numbers its strings by an
+ * interner (index + 1), sending the `string` event when it is new: how
+ * the text decoders name what they read. 0, or PROFDATA_ENOMEM or what
+ * the consumer returned.
+ */
+static inline int pd_emit_interned_string(const pd_decode_args *a, pd_intern *t, const char *s, size_t len,
+                                          uint64_t *id)
+{
+	uint32_t ix;
+	int rc = pd_intern_put(t, s, len, &ix);
+	if (rc < 0)
+		return rc;
+	*id = (uint64_t)ix + 1;
+	if (rc == 0)
+		return PD_EMIT(a, string, *id, pd_intern_str(t, ix, NULL), len);
+	return 0;
 }
 
 /* ---- event tables (a consumer's version, as the library's full table) ---- */

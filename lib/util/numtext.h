@@ -141,4 +141,20 @@ static inline const char *pd_parse_hex(const char *p, const char *end, uint64_t 
 	return p;
 }
 
+/*
+ * The same two as a count of the bytes read (0: no number), for decoders
+ * that hold bytes rather than chars: pd_parse_dec and pd_parse_hex under it.
+ */
+static inline size_t pd_parse_dec_len(const unsigned char *p, const unsigned char *end, uint64_t *out)
+{
+	const char *q = pd_parse_dec((const char *)p, (const char *)end, out);
+	return q ? (size_t)(q - (const char *)p) : 0;
+}
+
+static inline size_t pd_parse_hex_len(const unsigned char *p, const unsigned char *end, uint64_t *out)
+{
+	const char *q = pd_parse_hex((const char *)p, (const char *)end, out);
+	return q ? (size_t)(q - (const char *)p) : 0;
+}
+
 #endif

@@ -186,6 +186,27 @@ void test_assert_equal(const profdata_profile *a, const profdata_profile *b, con
 	              what ? ": " : "", why);
 }
 
+void test_assert_text_damage(const char *text, const char *format, const char *what, uint64_t line, uint64_t offset)
+{
+	profdata_reader *r;
+	profdata_profile *p = NULL;
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	char msg[256];
+	o.format = format;
+	o.mode = PROFDATA_MODE_STRICT;
+	ck_assert_int_eq(profdata_reader_open_memory(&r, text, strlen(text), "t"), 0);
+	ck_assert_int_eq(profdata_read(&p, r, &o), PROFDATA_EFORMAT);
+	const profdata_error *e = profdata_reader_error(r);
+	ck_assert_msg(strstr(e->message, what) != NULL, "%s: %s", text, e->message);
+	ck_assert_uint_eq(e->line, line);
+	ck_assert_uint_eq(e->offset, offset);
+	profdata_profile_free(p);
+	profdata_reader_free(r);
+	p = test_read_memory(text, strlen(text), format, PROFDATA_MODE_PERMISSIVE, msg, sizeof msg);
+	ck_assert_msg(p != NULL, "%s", msg);
+	profdata_profile_free(p);
+}
+
 long test_chunk_read(void *payload, void *buf, size_t len)
 {
 	test_chunks *c = payload;

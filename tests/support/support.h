@@ -96,6 +96,13 @@ typedef struct test_cpu_profile {
 profdata_profile *test_build_cpu_profile(const test_cpu_profile *spec);
 
 /*
+ * Text that `format` reads strictly fails with PROFDATA_EFORMAT, a message
+ * holding `what`, at `line` and byte `offset`; read permissively it reads
+ * (with a warning). The error tests of the text readers.
+ */
+void test_assert_text_damage(const char *text, const char *format, const char *what, uint64_t line, uint64_t offset);
+
+/*
  * A callback source (profdata_reader_open_callbacks with test_chunk_read)
  * handing out at most `step` bytes per call: no mapping, small windows. With
  * `vary`, the step changes after every call, so reads end at ever other places.

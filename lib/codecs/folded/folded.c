@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Folded stacks, the input of flamegraph.pl and speedscope (export only):
+ * Folded stacks, the input of flamegraph.pl and speedscope:
  *
  *   root;caller;leaf COUNT
  *
@@ -9,7 +9,7 @@
  * function (Java frames as package.Class.method), else by its PC in hex as
  * stored ("0x4005d0"), else "[unknown]". See doc/formats-folded.md.
  *
- * Written from a built profile: its stacks and samples say everything, and
+ * Read by decode.c. Written from a built profile: its stacks and samples say everything, and
  * a conversion gets here through the model encoder (core/model_encoder.c).
  */
 #include <inttypes.h>
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "codecs/folded/folded.h"
 #include "analysis/samples.h"
 #include "analysis/stacks.h"
 #include "transform/transform.h"
@@ -175,6 +175,8 @@ const struct profdata_format pd_format_folded = {
 	.name = "folded",
 	.description = "folded stacks (flamegraph.pl, speedscope)",
 	.extensions = (const char *const[]){ ".folded", ".collapsed", NULL },
+	.bid = pd_folded_bid,
+	.decode = pd_folded_decode,
 	.write_model = folded_write_model,
 	.write_transforms = pd_transforms_samples,
 };

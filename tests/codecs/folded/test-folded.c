@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Folded stacks export: native and JVM profiles, checked against totals and exact text. */
+/* Folded stacks: export of native and JVM profiles (totals, exact text); reading, rewriting, sniffing, errors. */
 #include "support.h"
 
 #include <inttypes.h>
@@ -267,6 +267,125 @@ START_TEST(encoder_errors)
 }
 END_TEST
 
+/* ---- reading ---- */
+
+static profdata_profile *read_text(const char *text, int mode, char *msg, size_t msg_len)
+{
+	return test_read_memory(text, strlen(text), NULL, mode, msg, msg_len);
+}
+
+/* What the writer writes, the reader reads and the writer writes again byte for byte. */
+START_TEST(read_rewrites_identically)
+{
+	static const char text[] = "main;run_loop;handle_request;parse 17\n"
+	                           "0x400a10;0x400d2c;0x401f00 3\n"
+	                           "java.lang.Thread.run_[j];sun.nio.ch.EPoll.wait_[j];epoll_wait_[k] 5\n"
+	                           "main;inlined helper_[i];a frame with spaces 2\n"
+	                           "[empty] 1\n"
+	                           "[unknown];main 4\n";
+	char msg[256];
+	profdata_profile *p = read_text(text, PROFDATA_MODE_STRICT, msg, sizeof msg);
+	ck_assert_msg(p != NULL, "%s", msg);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), 6);
+	ck_assert_uint_eq(test_total_count(p), 32);
+	size_t len;
+	char *s = test_folded(p, &len);
+	ck_assert_str_eq(s, text);
+	free(s);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* Comments, blank lines, CRLF, repeated chains (one stack) and tabs before the count. */
+START_TEST(read_comments_and_repeats)
+{
+	static const char text[] = "# made by hand\r\n\r\na;b 1\r\na;b\t2\n   \nc 3";
+	char msg[256];
+	profdata_profile *p = read_text(text, PROFDATA_MODE_STRICT, msg, sizeof msg);
+	ck_assert_msg(p != NULL, "%s", msg);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_STACKS), 2);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), 3);
+	char *s = test_folded(p, NULL);
+	ck_assert_str_eq(s, "a;b 3\nc 3\n");
+	free(s);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* A differential file (difffolded.pl): two counts, two sample types, before and after. */
+START_TEST(read_differential)
+{
+	char msg[256];
+	profdata_profile *p = read_text("a;b 10 12\na;c 0 5\n", PROFDATA_MODE_STRICT, msg, sizeof msg);
+	ck_assert_msg(p != NULL, "%s", msg);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLE_TYPES), 2);
+	profdata_sample smp;
+	profdata_profile_sample(p, 1, &smp);
+	ck_assert_uint_eq(smp.nvalues, 2);
+	ck_assert_int_eq(smp.values[0], 0);
+	ck_assert_int_eq(smp.values[1], 5);
+	profdata_profile_free(p);
+	/* a line of one count in a file of two */
+	p = read_text("a;b 10 12\na;c 5\n", PROFDATA_MODE_STRICT, msg, sizeof msg);
+	ck_assert_ptr_null(p);
+	ck_assert_msg(strstr(msg, "one count") != NULL, "%s", msg);
+}
+END_TEST
+
+/* Errors name the line and the byte; permissive reading passes the line over with a warning. */
+START_TEST(read_errors)
+{
+	static const struct { const char *text, *what; uint64_t line, offset; } bad[] = {
+		{ "a;b 1\na;;b 2\n", "empty frame name", 2, 8 },
+		{ "a;b 1\nno count here\n", "does not end in a count", 2, 19 },
+		{ "a;b 1\n 7\n", "without a chain", 2, 6 },
+		{ "a;b 1\na;b 99999999999999999999\n", "does not end in a count", 2, 30 },
+		{ "a;b 1\na;b 1.5\n", "does not end in a count", 2, 13 },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		test_assert_text_damage(bad[i].text, "folded", bad[i].what, bad[i].line, bad[i].offset);
+}
+END_TEST
+
+/* Sniffing is strict: folded stacks are found, other text formats are not taken for them. */
+START_TEST(sniff_strict)
+{
+	static const char *const folded[] = { "a;b 1\nc 2\n", "# x\nmain;f g 12\n", "a;b 1 2\n" };
+	static const char *const other[] = {
+		"JAVA PROFILE 1.0.1, created Wed Dec 14 01:04:25 2005\n\nHeader for -agentlib:hprof 1\n",
+		"a;b 1\nnot folded\n", "hello world\n", "prog 12 972.2: 1 cpu-clock:\n\tffff sym (dso)\n",
+		"heap profile:    1:   2 [   3:   4] @ heapprofile\n", "a;b 1;\n",
+	};
+	for (size_t i = 0; i < sizeof folded / sizeof folded[0]; i++) {
+		const profdata_format *f = profdata_format_sniff(folded[i], strlen(folded[i]));
+		ck_assert_msg(f && strcmp(profdata_format_name(f), "folded") == 0, "%s", folded[i]);
+	}
+	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+		const profdata_format *f = profdata_format_sniff(other[i], strlen(other[i]));
+		ck_assert_msg(!f || strcmp(profdata_format_name(f), "folded") != 0, "%s", other[i]);
+	}
+}
+END_TEST
+
+/* The same reading from a stream of 3-byte reads (the line reader's growing window). */
+START_TEST(read_stream)
+{
+	static const char text[] = "main;a very long frame name that crosses many windows;leaf 4\nmain;x 1\n";
+	profdata_reader *r;
+	profdata_profile *p = NULL;
+	test_chunks src = { (const unsigned char *)text, strlen(text), 0, 3, 0 };
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	o.format = "folded";
+	ck_assert_int_eq(profdata_reader_open_callbacks(&r, test_chunk_read, &src, "stream"), 0);
+	ck_assert_int_eq(profdata_read(&p, r, &o), 0);
+	char *s = test_folded(p, NULL);
+	ck_assert_str_eq(s, text);
+	free(s);
+	profdata_profile_free(p);
+	profdata_reader_free(r);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("folded");
@@ -276,6 +395,12 @@ Suite *suite_main(void)
 	tcase_add_test(tc, empty_profile);
 	tcase_add_test(tc, encoder_events);
 	tcase_add_test(tc, encoder_errors);
+	tcase_add_test(tc, read_rewrites_identically);
+	tcase_add_test(tc, read_comments_and_repeats);
+	tcase_add_test(tc, read_differential);
+	tcase_add_test(tc, read_errors);
+	tcase_add_test(tc, sniff_strict);
+	tcase_add_test(tc, read_stream);
 	suite_add_tcase(s, tc);
 	/* Only in the "-corpus" Meson test, which skips (77) when ../shared/corpus is absent. */
 	if (test_case_requested("corpus")) {

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Folded stacks read: "root;caller;leaf COUNT" a line, or two counts (a
+ * differential file: before and after). Blank lines and lines starting
+ * with '#' are passed over. A frame's name is everything between its ';'
+ * (spaces included), kept as written, flamegraph.pl's annotations
+ * (`_[j]`, `_[k]`, `_[i]`, `_[w]`) with it: that is what the writer writes
+ * back, so our own output reads and rewrites byte for byte.
+ *
+ * Each distinct name is a string, a function and a frame of one id (its
+ * index in the interner, plus one); each distinct chain of frame ids a
+ * stack, numbered the same way. Every line is a sample of its stack. See doc/formats-folded.md.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codecs/folded/folded.h"
+#include "util/numtext.h"
+
+/* flamegraph.pl reads a line whole; so do we, up to this. */
+
+typedef struct folded_decoder {
+	const pd_decode_args *a;
+	pd_lines in;
+	pd_intern names;      /* strings: frame names and sample types' words; id = index + 1 */
+	unsigned char *framed; /* per name: its function and frame were sent */
+	size_t framed_cap;
+	pd_intern chains;     /* a chain's frame ids -> stack serial - 1 */
+	uint64_t *frame_ids;  /* the chain being sent, leaf first */
+	size_t frame_ids_cap;
+	int ncounts;          /* 1 or 2, from the first line with a count; 0 before */
+} folded_decoder;
+
+static int fail(folded_decoder *d, uint64_t off, const char *what)
+{
+	return pd_in_damage(d->in.r, d->a->mode, PROFDATA_EFORMAT, off, d->in.lineno, "folded: %s", what);
+}
+
+/* The frame id of name [s, s + len), sending its function and frame when new. */
+static int frame_id(folded_decoder *d, const unsigned char *s, size_t len, uint64_t *id)
+{
+	int rc = pd_emit_interned_string(d->a, &d->names, (const char *)s, len, id);
+	if (rc != 0)
+		return rc;
+	size_t ix = (size_t)(*id - 1);
+	if (ix >= d->framed_cap) {
+		size_t old = d->framed_cap;
+		if (pd_grow((void **)&d->framed, &d->framed_cap, ix + 1, 1))
+			return PROFDATA_ENOMEM;
+		memset(d->framed + old, 0, d->framed_cap - old);
+	}
+	if (d->framed[ix])
+		return 0;
+	d->framed[ix] = 1;
+	profdata_function fn = { .id = *id, .name_id = *id };
+	profdata_frame fr = { .id = *id, .function_id = *id };
+	if ((rc = PD_EMIT(d->a, function, &fn)) != 0)
+		return rc;
+	return PD_EMIT(d->a, frame, &fr);
+}
+
+/* Whether chain [s, end) names every frame: no empty name before, between or after the ';'. */
+static int chain_ok(const unsigned char *s, const unsigned char *end, const unsigned char **bad)
+{
+	for (const unsigned char *p = s;; p++) {
+		const unsigned char *semi = memchr(p, ';', (size_t)(end - p));
+		if ((semi ? semi : end) == p) {
+			*bad = p;
+			return 0;
+		}
+		if (!semi)
+			return 1;
+		p = semi;
+	}
+}
+
+/*
+ * The stack of chain [s, end) (chain_ok): its frames' ids, leaf first, are
+ * its key, sent as a new stack when new. Keyed by ids rather than by the
+ * chain's text: most files hold each chain once, and ids take a sixth of
+ * the text's bytes.
+ */
+static int stack_of(folded_decoder *d, const unsigned char *s, const unsigned char *end, uint32_t *serial)
+{
+	size_t n = 1;
+	uint32_t ix;
+	int rc;
+	for (const unsigned char *p = s; p < end; p++)
+		n += *p == ';';
+	if (pd_grow((void **)&d->frame_ids, &d->frame_ids_cap, n, sizeof *d->frame_ids))
+		return PROFDATA_ENOMEM;
+	for (size_t k = n; k-- > 0;) {
+		const unsigned char *semi = memchr(s, ';', (size_t)(end - s)), *e = semi ? semi : end;
+		if ((rc = frame_id(d, s, (size_t)(e - s), &d->frame_ids[k])) != 0)
+			return rc;
+		s = e + 1;
+	}
+	if ((rc = pd_intern_put(&d->chains, (const char *)d->frame_ids, n * sizeof *d->frame_ids, &ix)) < 0)
+		return rc;
+	if (ix >= UINT32_MAX - 1)
+		return pd_in_error_line(d->in.r, PROFDATA_ELIMIT, d->in.loff, d->in.lineno, "folded: too many stacks");
+	*serial = ix + 1;
+	profdata_stack st = { .serial = *serial, .frame_ids = d->frame_ids, .nframes = n };
+	return rc == 1 ? 0 : PD_EMIT(d->a, stack, &st);
+}
+
+/*
+ * The count that ends [s, *end) after a space or tab: 1 and *v, *end moved
+ * to the blank before it; 0 when the line does not end so.
+ */
+static int last_count(const unsigned char *s, const unsigned char **end, int64_t *v)
+{
+	const unsigned char *e = *end, *p = e;
+	uint64_t u;
+	while (p > s && (unsigned)(p[-1] - '0') < 10)
+		p--;
+	if (p == e || p == s || (p[-1] != ' ' && p[-1] != '\t') || pd_parse_dec_len(p, e, &u) != (size_t)(e - p) ||
+	    u > INT64_MAX)
+		return 0;
+	*v = (int64_t)u;
+	p--;
+	while (p > s && (p[-1] == ' ' || p[-1] == '\t'))
+		p--;
+	*end = p;
+	return 1;
+}
+
+/* The sample types, once the first line has said how many counts a line has. */
+static int send_sample_types(folded_decoder *d)
+{
+	static const char *const one[] = { "samples" }, *const two[] = { "before", "after" };
+	uint64_t count, type;
+	int rc = pd_emit_interned_string(d->a, &d->names, "count", 5, &count);
+	for (int i = 0; i < d->ncounts && rc == 0; i++) {
+		const char *w = d->ncounts == 1 ? one[i] : two[i];
+		if ((rc = pd_emit_interned_string(d->a, &d->names, w, strlen(w), &type)) == 0) {
+			profdata_sample_type t = { .type_id = type, .unit_id = count };
+			rc = PD_EMIT(d->a, sample_type, &t);
+		}
+	}
+	return rc;
+}
+
+/*
+ * The counts at the end of the line: *end moved before them. 0 (*skip set
+ * when the line is passed over), or a stop or error code.
+ */
+static int line_counts(folded_decoder *d, const unsigned char **end, int64_t v[2], int *skip)
+{
+	const unsigned char *s = d->in.ls, *e = *end;
+	*skip = 1;
+	if (!last_count(s, &e, &v[1]))
+		return fail(d, d->in.loff + d->in.ll, "the line does not end in a count after a space; passed over");
+	const unsigned char *e2 = e;
+	int two = last_count(s, &e2, &v[0]);
+	if (d->ncounts == 0) {
+		d->ncounts = two ? 2 : 1;
+		int rc = send_sample_types(d);
+		if (rc != 0)
+			return rc;
+	}
+	if (d->ncounts == 2 && !two)
+		return fail(d, d->in.loff + (uint64_t)(e - s), "one count on a line of a file of two (a differential "
+		            "file's before and after); passed over");
+	if (d->ncounts == 1)
+		v[0] = v[1];
+	*end = d->ncounts == 2 ? e2 : e;
+	*skip = 0;
+	return 0;
+}
+
+static int read_line(folded_decoder *d)
+{
+	const unsigned char *s = d->in.ls, *end = s + d->in.ll, *bad;
+	int64_t v[2];
+	uint32_t serial = 0;
+	int skip;
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end == s || s[0] == '#')
+		return 0;
+	int rc = line_counts(d, &end, v, &skip);
+	if (rc != 0 || skip)
+		return rc;
+	if (end == s)
+		return fail(d, d->in.loff, "a count without a chain of frames; passed over");
+	if (!chain_ok(s, end, &bad))
+		return fail(d, d->in.loff + (uint64_t)(bad - s), "an empty frame name; line passed over");
+	if ((rc = stack_of(d, s, end, &serial)) != 0)
+		return rc;
+	profdata_sample smp = { .stack_serial = serial, .values = v, .nvalues = (size_t)d->ncounts };
+	return PD_EMIT(d->a, sample, &smp);
+}
+
+static int read_lines(folded_decoder *d)
+{
+	profdata_meta m = { .format = "folded" };
+	int rc = PD_EMIT(d->a, begin, &m);
+	while (rc == 0 && (rc = pd_lines_next(&d->in)) == 1)
+		rc = read_line(d);
+	pd_lines_finish(&d->in);
+	if (rc == 0 && d->ncounts == 0) {
+		d->ncounts = 1;
+		rc = send_sample_types(d);
+	}
+	return rc == 0 ? PD_EMIT0(d->a, end) : rc;
+}
+
+int pd_folded_decode(const pd_decode_args *a)
+{
+	folded_decoder d;
+	memset(&d, 0, sizeof d);
+	d.a = a;
+	int rc = pd_lines_start(&d.in, a->in, "folded", 0);
+	if (rc == 0)
+		rc = read_lines(&d);
+	if (rc == PROFDATA_ENOMEM && !pd_in_diag(a->in)->has_err)
+		rc = pd_in_error(a->in, rc, PD_NO_OFFSET, "folded: out of memory");
+	pd_intern_free(&d.names);
+	pd_intern_free(&d.chains);
+	PD_FREE_ALL(d.framed, d.frame_ids);
+	return rc;
+}
+
+/* A line of the sniffed bytes: 1 a chain and a count, 0 a comment or blank, -1 neither. */
+static int bid_line(const unsigned char *s, const unsigned char *end)
+{
+	int64_t v;
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		end--;
+	if (end == s || s[0] == '#')
+		return 0;
+	for (const unsigned char *p = s; p < end; p++)
+		if (*p < 0x20 && *p != '\t')
+			return -1;
+	if (!last_count(s, &end, &v) || end == s)
+		return -1;
+	last_count(s, &end, &v);
+	return end > s && *s != ';' && end[-1] != ';' ? 1 : -1;
+}
+
+int pd_folded_bid(const unsigned char *buf, size_t len)
+{
+	static const char *const headers[] = { "JAVA PROFILE ", "heap profile:", "--- ", "%", NULL };
+	const unsigned char *p = buf, *end = buf + len;
+	int lines = 0;
+	for (size_t i = 0; headers[i]; i++)
+		if (len >= strlen(headers[i]) && memcmp(buf, headers[i], strlen(headers[i])) == 0)
+			return 0;
+	while (p < end) {
+		const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			break; /* the last line may be cut off by the sniff's window */
+		int b = bid_line(p, nl);
+		if (b < 0)
+			return 0;
+		lines += b;
+		p = nl + 1;
+	}
+	if (lines == 0 && p == buf && len > 0 && memchr(buf, ';', len))
+		return bid_line(buf, end) > 0 ? 20 : 0; /* one line, maybe longer than the window */
+	return lines ? 30 : 0;
+}
