@@ -154,7 +154,7 @@ static int put_utf8(pd_strbuf *b, uint32_t u)
 static int chars_utf8(jfr_cur *c, const jfr_str *s, pd_strbuf *b)
 {
 	jfr_cur r = *c;
-	uint64_t u, next;
+	uint64_t u = 0, next = 0;
 	int rc = 0;
 	r.p = s->p;
 	for (uint64_t i = 0; i < s->len && rc == 0; i++) {

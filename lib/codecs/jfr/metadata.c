@@ -150,7 +150,7 @@ static int add_class(meta_walk *w, const jfr_cur *c, const unsigned char *at, co
                      const uint32_t *val_ix, size_t *row)
 {
 	jfr_meta *m = w->m;
-	uint64_t id;
+	uint64_t id = 0;
 	int rc = attr_number(c, at, val[AT_ID], &id);
 	if (rc == 0 && !val[AT_NAME])
 		rc = jfr_fail(c, at, PROFDATA_EFORMAT, "a class without a name");
@@ -175,7 +175,7 @@ static int add_field(meta_walk *w, const jfr_cur *c, const unsigned char *at, co
                      const uint32_t *val_ix, size_t row)
 {
 	jfr_type *t = &w->m->types[row];
-	uint64_t id, dim = 0;
+	uint64_t id = 0, dim = 0;
 	int rc = attr_number(c, at, val[AT_CLASS], &id);
 	if (rc == 0 && val[AT_DIM])
 		rc = attr_number(c, at, val[AT_DIM], &dim);
