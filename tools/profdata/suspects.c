@@ -22,22 +22,29 @@ static double percent(uint64_t part, uint64_t total)
 	return total ? 100.0 * (double)part / (double)total : 0.0;
 }
 
-static void print_accumulated_text(const profdata_heap_suspect *x)
+/* The classes listed: the library's (--limit of them), none for --limit 0 (the library reads 0 as its default). */
+static size_t listed(const tool_args *a, const profdata_heap_suspect *x)
 {
-	if (!x->naccumulated)
+	return a->limit == 0 ? 0 : x->naccumulated;
+}
+
+static void print_accumulated_text(const tool_args *a, const profdata_heap_suspect *x)
+{
+	size_t n = listed(a, x);
+	if (!n)
 		return;
 	printf("   %s, by class (%zu of %llu shown):\n", x->kind == PROFDATA_SUSPECT_CLASS ? "they hold" : "it holds",
-	       x->naccumulated, (unsigned long long)x->accumulated_classes);
+	       n, (unsigned long long)x->accumulated_classes);
 	printf("   %14s %16s  %s\n", "count", "retained", "class");
-	for (size_t j = 0; j < x->naccumulated; j++)
+	for (size_t j = 0; j < n; j++)
 		printf("   %14llu %16llu  %s\n", (unsigned long long)x->accumulated[j].count,
 		       (unsigned long long)x->accumulated[j].retained, x->accumulated[j].class_name);
 }
 
-static void print_accumulated_json(const profdata_heap_suspect *x)
+static void print_accumulated_json(const tool_args *a, const profdata_heap_suspect *x)
 {
 	printf(",\"accumulated\":[");
-	for (size_t j = 0; j < x->naccumulated; j++) {
+	for (size_t j = 0; j < listed(a, x); j++) {
 		printf("%s{\"class\":", j ? "," : "");
 		json_string(x->accumulated[j].class_name);
 		printf(",\"count\":%llu,\"retained\":%llu}", (unsigned long long)x->accumulated[j].count,
@@ -127,11 +134,11 @@ static int print_suspects(const tool_args *a, heap_view *v, const profdata_heap_
 		if (a->json) {
 			printf("%s", k ? "," : "");
 			print_head_json(v, x);
-			print_accumulated_json(x);
+			print_accumulated_json(a, x);
 		} else {
 			printf("\n");
 			print_head_text(v, x, k + 1, total);
-			print_accumulated_text(x);
+			print_accumulated_text(a, x);
 		}
 		status = print_path(a, v, x);
 		if (a->json)
@@ -150,7 +157,7 @@ int cmd_suspects(const tool_args *a)
 		return status;
 	profdata_heap_suspects_options o = PROFDATA_HEAP_SUSPECTS_OPTIONS_INIT;
 	o.threshold = (double)a->threshold / 100.0;
-	o.classes = a->limit < 0 ? 0 : (size_t)a->limit;
+	o.classes = a->limit > 0 ? (size_t)a->limit : 0;
 	profdata_heap_suspects *s = NULL;
 	int e = profdata_heap_suspects_new(&s, v.h, &o);
 	progress_end(&v.progress);

@@ -148,6 +148,14 @@ static int on_thread_end(ht_decoder *d)
 
 /* ---- traces ---- */
 
+/* The current line opens a section of kind `state`: where it began is what a cut-short file's warning names. */
+static void enter_section(ht_decoder *d, ht_state state)
+{
+	d->state = state;
+	d->section_line = d->ln.lineno;
+	d->section_off = d->ln.loff;
+}
+
 /* TRACE 301000: (thread=200001) */
 static int on_trace(ht_decoder *d)
 {
@@ -165,9 +173,7 @@ static int on_trace(ht_decoder *d)
 	if (pd_map_get(&d->traces, d->trace_serial))
 		return pd_ht_error(d, PROFDATA_EFORMAT, "a second TRACE with the same serial");
 	d->nids = 0;
-	d->state = HT_TRACE;
-	d->section_line = d->ln.lineno;
-	d->section_off = d->ln.loff;
+	enter_section(d, HT_TRACE);
 	return 0;
 }
 
@@ -261,9 +267,7 @@ static int on_cpu_begin(ht_decoder *d, int kind)
 		return rc;
 	memset(&g, 0, sizeof g);
 	g.total = d->cpu_total;
-	d->state = HT_CPU;
-	d->section_line = d->ln.lineno;
-	d->section_off = d->ln.loff;
+	enter_section(d, HT_CPU);
 	return PD_EMIT(d->a, sample_group, &g) ? PROFDATA_STOPPED : 0;
 }
 
@@ -317,9 +321,7 @@ static int on_sites_begin(ht_decoder *d)
 	const char *p = pd_ht_lit(pd_ht_spaces((const char *)d->ln.ls + 11, end), end, "(ordered by ");
 	d->sites_flags = p && !pd_ht_lit(p, end, "live") ? 0x2 : 0;
 	d->nsites = 0;
-	d->state = HT_SITES;
-	d->section_line = d->ln.lineno;
-	d->section_off = d->ln.loff;
+	enter_section(d, HT_SITES);
 	return 0;
 }
 
@@ -393,9 +395,7 @@ static int on_verbatim_begin(ht_decoder *d, const char *name, const char *end_li
 	d->verbatim_name = name;
 	d->verbatim_end = end_line;
 	d->scratch.n = 0;
-	d->state = HT_VERBATIM;
-	d->section_line = d->ln.lineno;
-	d->section_off = d->ln.loff;
+	enter_section(d, HT_VERBATIM);
 	return 0;
 }
 
@@ -427,9 +427,7 @@ static int on_heap_begin(ht_decoder *d)
 	profdata_dump dump;
 	memset(&dump, 0, sizeof dump);
 	dump.kind = PROFDATA_DUMP_HEAP;
-	d->state = HT_HEAP;
-	d->section_line = d->ln.lineno;
-	d->section_off = d->ln.loff;
+	enter_section(d, HT_HEAP);
 	return PD_EMIT(d->a, dump_begin, &dump) ? PROFDATA_STOPPED : 0;
 }
 
