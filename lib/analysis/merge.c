@@ -348,7 +348,7 @@ static int drop_missing_types(profdata_merge *m)
 static int settle_types(profdata_merge *m)
 {
 	merge_input *in = &m->in;
-	uint32_t type, unit;
+	uint32_t type = 0, unit = 0; /* set by put_key; gcc -O3 cannot tell that oom() is negative */
 	int rc = 0;
 	in->settled = 1;
 	if (in->ntypes == 0 && (put_key(m, &m->strings, "samples", 7, &type) < 0 ||
