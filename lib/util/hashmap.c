@@ -203,17 +203,16 @@ void pd_map_free(pd_map *m)
 	m->seed = 0;
 }
 
-static size_t intern_slot(const pd_intern *t, const char *s, size_t len, int *found)
+/* The slot of s: where it is (*found 1) or where it goes (*found 0); *tag its hash's tag. */
+static size_t intern_slot(const pd_intern *t, const char *s, size_t len, uint64_t *tag, int *found)
 {
-	size_t h = (size_t)pd_hash_bytes(s, len, t->seed) & t->mask;
+	uint64_t hash = pd_hash_bytes(s, len, t->seed);
+	size_t h = (size_t)hash & t->mask;
+	*tag = PD_INTERN_TAG(hash);
 	for (;;) {
-		uint32_t v = t->slots[h];
-		if (!v) {
-			*found = 0;
-			return h;
-		}
-		if (t->len[v - 1] == len && memcmp(t->bytes + t->off[v - 1], s, len) == 0) {
-			*found = 1;
+		uint64_t v = t->slots[h];
+		if (!v || pd_intern_holds(t, v, *tag, s, len)) {
+			*found = v != 0;
 			return h;
 		}
 		h = (h + 1) & t->mask;
@@ -223,9 +222,9 @@ static size_t intern_slot(const pd_intern *t, const char *s, size_t len, int *fo
 static int intern_rehash(pd_intern *t)
 {
 	size_t cap = t->slots ? (t->mask + 1) * 2 : 64;
-	if (cap > SIZE_MAX / sizeof(uint32_t))
+	if (cap > SIZE_MAX / sizeof(uint64_t))
 		return PROFDATA_ENOMEM;
-	uint32_t *slots = calloc(cap, sizeof(*slots));
+	uint64_t *slots = calloc(cap, sizeof(*slots));
 	if (!slots)
 		return PROFDATA_ENOMEM;
 	if (!t->slots)
@@ -235,8 +234,9 @@ static int intern_rehash(pd_intern *t)
 	t->mask = cap - 1;
 	for (size_t i = 0; i < t->n; i++) {
 		int found;
-		size_t h = intern_slot(t, t->bytes + t->off[i], t->len[i], &found);
-		t->slots[h] = (uint32_t)i + 1;
+		uint64_t tag;
+		size_t h = intern_slot(t, t->bytes + t->off[i], t->len[i], &tag, &found);
+		t->slots[h] = tag | ((uint64_t)i + 1);
 	}
 	return 0;
 }
@@ -272,14 +272,15 @@ int pd_intern_add(pd_intern *t, const char *s, size_t len, uint32_t *index)
 	if ((!t->slots || (t->n + 1) * 2 > t->mask + 1) && intern_rehash(t) < 0)
 		return PROFDATA_ENOMEM;
 	int found;
-	size_t h = intern_slot(t, s, len, &found);
+	uint64_t tag;
+	size_t h = intern_slot(t, s, len, &tag, &found);
 	if (found) {
-		*index = t->slots[h] - 1;
+		*index = (uint32_t)t->slots[h] - 1;
 		return 1;
 	}
 	if (intern_append(t, s, len) < 0)
 		return PROFDATA_ENOMEM;
-	t->slots[h] = (uint32_t)t->n;
+	t->slots[h] = tag | t->n;
 	*index = (uint32_t)t->n - 1;
 	return 0;
 }

@@ -25,9 +25,11 @@ typedef struct folded_decoder {
 	pd_intern names;      /* strings: frame names and sample types' words; id = index + 1 */
 	unsigned char *framed; /* per name: its function and frame were sent */
 	size_t framed_cap;
-	pd_intern chains;     /* a chain's frame ids -> stack serial - 1 */
+	pd_intern chains;     /* a chain's frame ids (32 bits each) -> stack serial - 1 */
 	uint64_t *frame_ids;  /* the chain being sent, leaf first */
 	size_t frame_ids_cap;
+	uint32_t *chain_key;  /* the same ids in 32 bits: the key, half the bytes to hash and keep */
+	size_t chain_key_cap;
 	int ncounts;          /* 1 or 2, from the first line with a count; 0 before */
 } folded_decoder;
 
@@ -77,8 +79,8 @@ static int chain_ok(const unsigned char *s, const unsigned char *end, const unsi
 /*
  * The stack of chain [s, end) (chain_ok): its frames' ids, leaf first, are
  * its key, sent as a new stack when new. Keyed by ids rather than by the
- * chain's text: most files hold each chain once, and ids take a sixth of
- * the text's bytes.
+ * chain's text: most files hold each chain once, and ids (32 bits: names
+ * are interned below 2^32) take a twelfth of the text's bytes.
  */
 static int stack_of(folded_decoder *d, const unsigned char *s, const unsigned char *end, uint32_t *serial)
 {
@@ -87,15 +89,17 @@ static int stack_of(folded_decoder *d, const unsigned char *s, const unsigned ch
 	int rc;
 	for (const unsigned char *p = s; p < end; p++)
 		n += *p == ';';
-	if (pd_grow((void **)&d->frame_ids, &d->frame_ids_cap, n, sizeof *d->frame_ids))
+	if (pd_grow((void **)&d->frame_ids, &d->frame_ids_cap, n, sizeof *d->frame_ids) ||
+	    pd_grow((void **)&d->chain_key, &d->chain_key_cap, n, sizeof *d->chain_key))
 		return PROFDATA_ENOMEM;
 	for (size_t k = n; k-- > 0;) {
 		const unsigned char *semi = memchr(s, ';', (size_t)(end - s)), *e = semi ? semi : end;
 		if ((rc = frame_id(d, s, (size_t)(e - s), &d->frame_ids[k])) != 0)
 			return rc;
+		d->chain_key[k] = (uint32_t)d->frame_ids[k];
 		s = e + 1;
 	}
-	if ((rc = pd_intern_put(&d->chains, (const char *)d->frame_ids, n * sizeof *d->frame_ids, &ix)) < 0)
+	if ((rc = pd_intern_put(&d->chains, (const char *)d->chain_key, n * sizeof *d->chain_key, &ix)) < 0)
 		return rc;
 	if (ix >= UINT32_MAX - 1)
 		return pd_in_error_line(d->in.r, PROFDATA_ELIMIT, d->in.loff, d->in.lineno, "folded: too many stacks");
@@ -218,7 +222,7 @@ int pd_folded_decode(const pd_decode_args *a)
 		rc = pd_in_error(a->in, rc, PD_NO_OFFSET, "folded: out of memory");
 	pd_intern_free(&d.names);
 	pd_intern_free(&d.chains);
-	PD_FREE_ALL(d.framed, d.frame_ids);
+	PD_FREE_ALL(d.framed, d.frame_ids, d.chain_key);
 	return rc;
 }
 
