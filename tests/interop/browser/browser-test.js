@@ -164,7 +164,8 @@ async function checkTrace(context, base, validate) {
   await checkSpeedscope(context, base, 'trace', '.trace.json', ns.map(v => v / 1000));
 }
 
-// A real method trace (the corpus's TPTP traces, names "xml-..."): its flame graph against folded,
+// A real method trace (the corpus's TPTP traces, names "xml-...", and evented speedscope files,
+// "evented-..."): its flame graph against folded,
 // its evented profiles (one per thread) whose durations speedscope shows from our speedscope
 // and chrome-trace files, and its derived call counts from folded and pprof.
 async function checkTraceFile(context, base, name, validate, blank) {
@@ -198,7 +199,7 @@ async function main() {
         await checkTrace(context, base, validate);
         continue;
       }
-      if (name.startsWith('xml-')) {
+      if (name.startsWith('xml-') || name.startsWith('evented-')) {
         await checkTraceFile(context, base, name, validate, blank);
         continue;
       }
@@ -214,8 +215,10 @@ async function main() {
       await checkSpeedscope(context, base, name, '.speedscope.json', [total]);
       await checkSpeedscope(context, base, name, '.folded', [total]);
       await checkSpeedscope(context, base, name, '.pb.gz', sampledTotals);
-      // chrome-trace: the call tree at 1 µs per sample
-      await checkSpeedscope(context, base, name, '.trace.json', [total]);
+      // chrome-trace: the call tree in microseconds, time units converted, counts at 1 µs each
+      const usPer = { nanoseconds: 0.001, microseconds: 1, milliseconds: 1000, seconds: 1e6 };
+      const unit = ours.profiles[ours.activeProfileIndex || 0].unit;
+      await checkSpeedscope(context, base, name, '.trace.json', [total * (usPer[unit] || 1)]);
     }
   } finally {
     await browser.close();

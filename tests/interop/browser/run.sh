@@ -32,9 +32,26 @@ for f in "$src"/tests/data/gperftools/*.prof; do
 	add "$(basename "$f" .prof)" "$f"
 done
 add agent-hprof "$src/tests/data/hprof/synthetic/agent-1.0.1-id4.hprof"
+# What the readers of today's profilers read (each made by its real producer,
+# tests/data/*/README.md), converted to everything speedscope opens.
+add pprof-go-cpu "$src/tests/data/pprof/cpu.pb.gz"
+add jfr-jdk17 "$src/tests/data/jfr/jdk17-profile.jfr.gz"
+add perf-fp "$src/tests/data/perf-script/fp.perf"
+add perf-dwarf "$src/tests/data/perf-script/dwarf.perf"
+add node-cpu "$src/tests/data/cpuprofile/node-cpu.cpuprofile"
+add folded-perf "$src/tests/data/folded/perf-fp.folded"
+# speedscope's own export of a Node profile: evented, a method trace as the
+# corpus's TPTP traces are (browser-test.js checks both kinds alike).
+add evented-speedscope-node "$src/tests/data/speedscope-app/app-node-cpu.speedscope.json"
+"$profdata" convert "$src/tests/data/speedscope-app/app-node-cpu.speedscope.json" \
+	"$out/evented-speedscope-node.wall.svg" --to flamegraph --option value=1 --quiet
 # The corpus part (tests/interop/corpus.sh): skipped, saying why, without the corpus.
 . "$src/tests/interop/corpus.sh"
 if corpus_files files "$src" gperftools cppbench.cpu; then add cppbench "${files[0]}"; fi
+# The HPROF agent's text output (JDK 6 and 7's agent): CPU samples and CPU times.
+if corpus_files files "$src" hprof-text 'hprof2flamegraph_cpu-*.hprof.txt'; then
+	for f in "${files[@]}"; do add "hprof-text-$(basename "$f" .hprof.txt | sed 's/^hprof2flamegraph_//')" "$f"; done
+fi
 if ! "$profdata" formats | grep -q '^tracexml '; then
 	echo "corpus traces skipped: this build has no tracexml codec"
 elif corpus_files files "$src" tracexml '*.trcxml'; then
