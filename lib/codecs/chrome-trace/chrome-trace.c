@@ -29,26 +29,18 @@
 #include "internal.h"
 #include "analysis/samples.h"
 #include "analysis/stacks.h"
+#include "codecs/chrome-trace/chrome_trace.h"
 
 extern const struct profdata_format pd_format_chrome_trace;
 
-typedef struct trace_writer {
-	const profdata_profile *p;
-	profdata_writer *w;
-	pd_outbuf out;
-	pd_strbuf scratch;
-	int nevents;
-	uint64_t origin_ns;        /* the trace's first time: ts 0 */
-	size_t nmoved;             /* events moved after a tie */
-	uint64_t max_moved_ns;
-} trace_writer;
+/* ---- the pieces of every event ---- */
 
 static void event_start(trace_writer *tw)
 {
 	pd_outbuf_str(&tw->out, tw->nevents++ ? ",\n" : "\n");
 }
 
-static void metadata(trace_writer *tw, const char *what, int pid, uint32_t tid, const char *name, size_t len)
+void pd_ct_metadata(trace_writer *tw, const char *what, int pid, uint32_t tid, const char *name, size_t len)
 {
 	event_start(tw);
 	pd_outbuf_printf(&tw->out, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%" PRIu32 ",\"args\":{\"name\":",
@@ -57,7 +49,7 @@ static void metadata(trace_writer *tw, const char *what, int pid, uint32_t tid, 
 	pd_outbuf_str(&tw->out, "}}");
 }
 
-static const char *kind_category(int kind)
+const char *pd_ct_kind_category(int kind)
 {
 	switch (kind) {
 	case PD_FRAME_JVM: return "jvm";
@@ -71,24 +63,25 @@ static const char *kind_category(int kind)
  * The start of one begin or end, up to its "ts". Ends carry their name too:
  * viewers that sort begins and ends apart (speedscope) pair them by name.
  */
-static void span_start(trace_writer *tw, int begin, int pid, uint32_t tid)
+void pd_ct_span_start(trace_writer *tw, int begin, int pid, uint32_t tid)
 {
 	event_start(tw);
 	pd_outbuf_printf(&tw->out, "{\"ph\":\"%c\",\"pid\":%d,\"tid\":%" PRIu32 ",\"ts\":", begin ? 'B' : 'E', pid,
 	                 tid);
 }
 
-static void span_end(trace_writer *tw, const char *name, size_t len, const char *category)
+void pd_ct_span_end(trace_writer *tw, const char *name, size_t len, const char *category)
 {
 	pd_outbuf_printf(&tw->out, ",\"cat\":\"%s\",\"name\":", category);
 	pd_outbuf_json_string(&tw->out, name, len);
 	pd_outbuf_str(&tw->out, "}");
 }
 
+
 /* ---- traces ---- */
 
 /* Nanoseconds as microseconds with three decimals, exactly (no double on the way). */
-static void ts_ns(trace_writer *tw, uint64_t ns)
+void pd_ct_ts_ns(trace_writer *tw, uint64_t ns)
 {
 	pd_outbuf_printf(&tw->out, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
 }
@@ -129,7 +122,7 @@ static int write_calls(trace_writer *tw, const pd_trace_calls *calls, int pid)
 			tw->scratch.n = 0;
 			if (pd_thread_name(tw->p, c->thread_serial, &tw->scratch))
 				return PROFDATA_ENOMEM;
-			metadata(tw, "thread_name", pid, c->thread_serial, tw->scratch.p, tw->scratch.n);
+			pd_ct_metadata(tw, "thread_name", pid, c->thread_serial, tw->scratch.p, tw->scratch.n);
 			last_thread = c->thread_serial;
 		}
 		tw->scratch.n = 0;
@@ -141,9 +134,9 @@ static int write_calls(trace_writer *tw, const pd_trace_calls *calls, int pid)
 		}
 		if (rc < 0)
 			return PROFDATA_ENOMEM;
-		span_start(tw, c->open, pid, c->thread_serial);
-		ts_ns(tw, call_time(tw, c, first, &last_ns));
-		span_end(tw, tw->scratch.p, tw->scratch.n, "method");
+		pd_ct_span_start(tw, c->open, pid, c->thread_serial);
+		pd_ct_ts_ns(tw, call_time(tw, c, first, &last_ns));
+		pd_ct_span_end(tw, tw->scratch.p, tw->scratch.n, "method");
 	}
 	return tw->out.rc;
 }
@@ -168,9 +161,9 @@ static double us_per_unit(const profdata_profile *p, size_t vi)
 static void span_us(trace_writer *tw, int begin, int pid, double us, const char *name, size_t len,
                     const char *category)
 {
-	span_start(tw, begin, pid, 1);
+	pd_ct_span_start(tw, begin, pid, 1);
 	pd_outbuf_printf(&tw->out, "%.3f", us);
-	span_end(tw, name, len, category);
+	pd_ct_span_end(tw, name, len, category);
 }
 
 /* Depth first, so that each frame's begin and end enclose its callees' (viewers sort stably by time). */
@@ -201,7 +194,8 @@ static int write_tree(trace_writer *tw, const pd_call_tree *t, int pid, double s
 			size_t len;
 			const char *name = pd_call_node_name(t, n, &len);
 			if (top != 0)
-				span_us(tw, 0, pid, ((double)n->x + (double)n->total) * scale, name, len, kind_category(n->kind));
+				span_us(tw, 0, pid, ((double)n->x + (double)n->total) * scale, name, len,
+				        pd_ct_kind_category(n->kind));
 			depth--;
 			continue;
 		}
@@ -211,7 +205,7 @@ static int write_tree(trace_writer *tw, const pd_call_tree *t, int pid, double s
 			continue;
 		size_t len;
 		const char *name = pd_call_node_name(t, n, &len);
-		span_us(tw, 1, pid, (double)n->x * scale, name, len, kind_category(n->kind));
+		span_us(tw, 1, pid, (double)n->x * scale, name, len, pd_ct_kind_category(n->kind));
 		stack[depth++] = child;
 		cursor[child] = first[child];
 		rc = tw->out.rc;
@@ -237,13 +231,13 @@ static int write_samples(trace_writer *tw, const pd_options *opts, int pid)
 		size_t ulen;
 		const char *unit = pd_sample_unit(tw->p, (size_t)vi, &ulen);
 		double scale = us_per_unit(tw->p, (size_t)vi);
-		metadata(tw, "process_name", pid, 0, "samples", 7);
+		pd_ct_metadata(tw, "process_name", pid, 0, "samples", 7);
 		tw->scratch.n = 0;
 		if (pd_strbuf_add(&tw->scratch, "call tree (", 11) || pd_strbuf_add(&tw->scratch, unit, ulen) ||
 		    pd_strbuf_add(&tw->scratch, ")", 1))
 			rc = PROFDATA_ENOMEM;
 		else
-			metadata(tw, "thread_name", pid, 1, tw->scratch.p, tw->scratch.n);
+			pd_ct_metadata(tw, "thread_name", pid, 1, tw->scratch.p, tw->scratch.n);
 		if (rc == 0)
 			rc = write_tree(tw, &t, pid, scale);
 		int singular = ulen == 7 && memcmp(unit, "samples", 7) == 0;  /* "per sample" */
@@ -254,6 +248,31 @@ static int write_samples(trace_writer *tw, const pd_options *opts, int pid)
 	}
 	pd_call_tree_free(&t);
 	return rc == PROFDATA_ENOMEM ? pd_out_error(tw->w, rc, "chrome-trace: out of memory") : rc;
+}
+
+/*
+ * Samples with times: each thread's timeline (timeline.c), unless
+ * layout=tree asks for the call tree. 1 when written so (or an error), 0
+ * when the call tree is to be written.
+ */
+static int write_timeline(trace_writer *tw, const pd_options *opts, int pid, int *rc)
+{
+	const char *layout = pd_options_get(opts, "layout");
+	if (layout && strcmp(layout, "tree") != 0 && strcmp(layout, "timeline") != 0) {
+		*rc = pd_out_error(tw->w, PROFDATA_EINVAL, "chrome-trace: layout=%s: timeline or tree", layout);
+		return 1;
+	}
+	if ((layout && strcmp(layout, "tree") == 0) || !pd_ct_samples_timed(tw->p))
+		return 0;
+	size_t nmoved = tw->nmoved;
+	*rc = pd_ct_write_timeline(tw, pid);
+	if (*rc == PROFDATA_ENOMEM)
+		*rc = pd_out_error(tw->w, *rc, "chrome-trace: out of memory");
+	if (*rc == 0)
+		pd_out_warn(tw->w, "chrome-trace: each sample is laid out on its thread's timeline until the thread's "
+		            "next sample: the samples' values are not kept%s",
+		            tw->nmoved > nmoved ? "; samples that tied with the one before moved a nanosecond later" : "");
+	return 1;
 }
 
 static int chrome_trace_write_model(const profdata_profile *p, profdata_writer *w, const pd_options *opts)
@@ -272,7 +291,7 @@ static int chrome_trace_write_model(const profdata_profile *p, profdata_writer *
 		rc = pd_out_error(w, rc, "chrome-trace: out of memory");
 	pd_outbuf_str(&tw.out, "{\"traceEvents\":[");
 	if (rc == 0 && calls.n) {
-		metadata(&tw, "process_name", 1, 0, "trace", 5);
+		pd_ct_metadata(&tw, "process_name", 1, 0, "trace", 5);
 		rc = write_calls(&tw, &calls, 1);
 		if (rc == PROFDATA_ENOMEM)
 			rc = pd_out_error(w, rc, "chrome-trace: out of memory");
@@ -283,12 +302,15 @@ static int chrome_trace_write_model(const profdata_profile *p, profdata_writer *
 			            "later, by at most %" PRIu64 " ns (viewers order a thread's events by time alone)",
 			            tw.nmoved, tw.max_moved_ns);
 	}
-	if (rc == 0 && profdata_profile_count(p, PROFDATA_TABLE_SAMPLES))
+	if (rc == 0 && profdata_profile_count(p, PROFDATA_TABLE_SAMPLES) &&
+	    !write_timeline(&tw, opts, calls.n ? 2 : 1, &rc))
 		rc = write_samples(&tw, opts, calls.n ? 2 : 1);
 	pd_outbuf_printf(&tw.out, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"exporter\":\"libprofdata %s\"",
 	                 profdata_version_string());
 	if (calls.n)  /* a string: a JSON number would come back as a double */
 		pd_outbuf_printf(&tw.out, ",\"trace_origin_ns\":\"%" PRIu64 "\"", tw.origin_ns);
+	if (tw.samples_origin_ns)
+		pd_outbuf_printf(&tw.out, ",\"samples_origin_ns\":\"%" PRIu64 "\"", tw.samples_origin_ns);
 	pd_outbuf_str(&tw.out, "}}\n");
 	int out_rc = pd_outbuf_finish(&tw.out);
 	pd_trace_calls_free(&calls);
@@ -301,5 +323,5 @@ const struct profdata_format pd_format_chrome_trace = {
 	.description = "Trace Event Format JSON (chrome://tracing, Perfetto UI, speedscope)",
 	.extensions = (const char *const[]){ ".trace.json", NULL },
 	.write_model = chrome_trace_write_model,
-	.write_options = (const char *const[]){ "value", NULL },
+	.write_options = (const char *const[]){ "layout", "value", NULL },
 };

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* chrome-trace export: B/E events per thread from traces, the samples' call tree with folded's total. */
+/* chrome-trace export: B/E events per thread from traces, the samples' call tree with folded's total, timed samples' timelines. */
 #include "support.h"
 
 #include <inttypes.h>
@@ -15,6 +15,16 @@ static size_t count_of(const char *s, const char *what)
 	for (const char *c = strstr(s, what); c; c = strstr(c + 1, what))
 		n++;
 	return n;
+}
+
+/* Each of want[0..n) in s, each after the one before. */
+static void assert_in_order(const char *s, const char *const *want, size_t n)
+{
+	const char *at = s;
+	for (size_t i = 0; i < n; i++) {
+		at = strstr(at, want[i]);
+		ck_assert_msg(at != NULL, "no %s in order in %s", want[i], s);
+	}
 }
 
 START_TEST(trace_events)
@@ -89,11 +99,7 @@ START_TEST(tied_stamps_are_ordered)
 		"\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":2.003,\"cat\":\"method\",\"name\":\"mid\"",
 		"\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":2.004,\"cat\":\"method\",\"name\":\"outer\"",
 	};
-	const char *at = s;
-	for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
-		at = strstr(at, expected[i]);
-		ck_assert_msg(at != NULL, "no %s in order in %s", expected[i], s);
-	}
+	assert_in_order(s, expected, sizeof expected / sizeof expected[0]);
 	ck_assert_ptr_nonnull(strstr(s, "\"trace_origin_ns\":\"1171278545400000100\""));
 	ck_assert_uint_eq(profdata_writer_warning_count(w), 1);
 	ck_assert_ptr_nonnull(strstr(profdata_writer_warning(w, 0)->message, "4 events"));
@@ -128,6 +134,65 @@ START_TEST(samples_call_tree)
 }
 END_TEST
 
+/*
+ * Samples with times: per thread, a frame shared by consecutive samples is
+ * one event, from the first sample that has it to the first that does not;
+ * the thread's last sample lasts the gap before it. Thread 1: [a] at 0,
+ * [a b] at 10 µs, [c] at 20 µs; thread 2: [c] at 5 µs.
+ */
+START_TEST(samples_timeline)
+{
+	static const uint64_t t0 = UINT64_C(1700000000000000000);
+	static const char *const names[] = { "a", "b", "c", "samples", "count" };
+	static const uint64_t s1[] = { 1 }, s2[] = { 2, 1 }, s3[] = { 3 };
+	static const struct { uint32_t stack, thread; uint64_t t; } smp[] = {
+		{ 1, 1, t0 }, { 2, 1, t0 + 10000 }, { 3, 1, t0 + 20000 }, { 3, 2, t0 + 5000 },
+	};
+	profdata_events ev;
+	profdata_profile *p = test_trace_begin(&ev);
+	for (uint64_t i = 0; i < 5; i++)
+		ck_assert_int_eq(ev.string(p, i + 1, names[i], strlen(names[i])), 0);
+	for (uint64_t i = 1; i <= 3; i++) {
+		profdata_function f = { i, i, 0, 0, 0, 0, 0 };
+		profdata_frame fr = { i, i, 0, 0, 0, 0 };
+		ck_assert_int_eq(ev.function(p, &f), 0);
+		ck_assert_int_eq(ev.frame(p, &fr), 0);
+	}
+	profdata_stack st[] = { { 1, 0, s1, 1 }, { 2, 0, s2, 2 }, { 3, 0, s3, 1 } };
+	for (size_t i = 0; i < 3; i++)
+		ck_assert_int_eq(ev.stack(p, &st[i]), 0);
+	profdata_sample_type type = { 4, 5 };
+	ck_assert_int_eq(ev.sample_type(p, &type), 0);
+	for (size_t i = 0; i < sizeof smp / sizeof smp[0]; i++) {
+		int64_t one = 1;
+		profdata_sample sm = { smp[i].stack, smp[i].thread, smp[i].t, &one, 1 };
+		ck_assert_int_eq(ev.sample(p, &sm), 0);
+	}
+	ck_assert_int_eq(ev.end(p), 0);
+	char *s = test_write_text(p, "chrome-trace", NULL);
+	static const char *const want[] = {
+		"\"pid\":1,\"tid\":1,\"ts\":0.000,\"cat\":\"native\",\"name\":\"a\"}",
+		"{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":10.000,\"cat\":\"native\",\"name\":\"b\"}",
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":20.000,\"cat\":\"native\",\"name\":\"b\"}",
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":20.000,\"cat\":\"native\",\"name\":\"a\"}",
+		"{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":20.000,\"cat\":\"native\",\"name\":\"c\"}",
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":30.000,\"cat\":\"native\",\"name\":\"c\"}",
+		"{\"ph\":\"B\",\"pid\":1,\"tid\":2,\"ts\":5.000,\"cat\":\"native\",\"name\":\"c\"}",
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":6.000,\"cat\":\"native\",\"name\":\"c\"}",
+	};
+	assert_in_order(s, want, sizeof want / sizeof want[0]);
+	ck_assert_uint_eq(count_of(s, "\"ph\":\"B\""), 4);
+	ck_assert_uint_eq(count_of(s, "\"ph\":\"E\""), 4);
+	ck_assert_ptr_nonnull(strstr(s, "\"samples_origin_ns\":\"1700000000000000000\""));
+	free(s);
+	/* layout=tree keeps the call tree */
+	s = test_write_text(p, "chrome-trace", "layout=tree");
+	ck_assert_ptr_nonnull(strstr(s, "\"args\":{\"name\":\"call tree (samples)\"}"));
+	free(s);
+	profdata_profile_free(p);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("chrome-trace");
@@ -135,6 +200,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, trace_events);
 	tcase_add_test(tc, tied_stamps_are_ordered);
 	tcase_add_test(tc, samples_call_tree);
+	tcase_add_test(tc, samples_timeline);
 	suite_add_tcase(s, tc);
 	return s;
 }

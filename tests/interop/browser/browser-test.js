@@ -35,6 +35,17 @@ function foldedTotal(name) {
   return total;
 }
 
+// Our trace's threads' spans in microseconds: from each thread's first begin or end to its last.
+function threadSpans(name) {
+  const spans = new Map();
+  for (const e of JSON.parse(fs.readFileSync(path.join(dir, name + '.trace.json'), 'utf8')).traceEvents) {
+    if (e.ph !== 'B' && e.ph !== 'E') continue;
+    const key = `${e.pid}/${e.tid}`, s = spans.get(key) || [e.ts, e.ts];
+    spans.set(key, [Math.min(s[0], e.ts), Math.max(s[1], e.ts)]);
+  }
+  return [...spans.values()].map(([a, b]) => b - a);
+}
+
 function svgFrames(text) {
   const re = /<g class="f" fg:x="(\d+)" fg:w="(\d+)" fg:d="(\d+)"><title>([^<]*) \([^(<]*\)<\/title>/g;
   const frames = [];
@@ -218,7 +229,8 @@ async function main() {
       // chrome-trace: the call tree in microseconds, time units converted, counts at 1 µs each
       const usPer = { nanoseconds: 0.001, microseconds: 1, milliseconds: 1000, seconds: 1e6 };
       const unit = ours.profiles[ours.activeProfileIndex || 0].unit;
-      await checkSpeedscope(context, base, name, '.trace.json', [total * (usPer[unit] || 1)]);
+      // (samples with times: each thread's timeline instead, from its first event to its last)
+      await checkSpeedscope(context, base, name, '.trace.json', [total * (usPer[unit] || 1), ...threadSpans(name)]);
     }
   } finally {
     await browser.close();
