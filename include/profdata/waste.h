@@ -19,8 +19,9 @@
  *
  * Bytes are shallow sizes by the one size rule of the library
  * (profdata_profile_object_size(), VisualVM's). Wasted bytes of a group of
- * duplicates: its bytes less those of one copy (a String with its array; an
- * array shared by several strings counts once). Of a collection: its empty
+ * duplicates: its bytes less those of the one copy kept, the cheapest (a
+ * String with its array; an array several copies share counts once in the
+ * group's bytes). Of a collection: its empty
  * slots times the reference size, for the empty and the sparse ones (fewer
  * elements than a quarter of its slots); the empty ones' own bytes are
  * given apart. Of boxes: all but one instance of each value.
@@ -78,7 +79,7 @@ typedef struct profdata_heap_duplicate_string {
 	int truncated;               /* 1 when text is cut */
 	uint64_t count;              /* String instances */
 	uint64_t bytes;              /* their shallow bytes with their arrays */
-	uint64_t wasted;             /* bytes less one copy's */
+	uint64_t wasted;             /* bytes less the cheapest copy's */
 	size_t node;                 /* one copy (a heap node, heap.h's numbering) */
 	const size_t *owners;        /* nodes referring to a copy, in dump order, distinct, at most options.owners */
 	size_t nowners;

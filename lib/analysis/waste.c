@@ -55,6 +55,7 @@ typedef struct scan {
 	unsigned cur_kind;
 	member *members;
 	size_t nmembers, members_cap;
+	pd_map array_group;            /* a duplicate string's value array -> the last group that counted it + 1 */
 	pd_map *box_values;            /* per box row: value -> instances */
 } scan;
 
@@ -134,6 +135,22 @@ static int add_member(scan *s, uint32_t node, uint32_t group)
 	return 0;
 }
 
+/*
+ * The bytes copy `i` (value array `array`, `full` bytes with it) adds to its group: its String, and its array
+ * unless a copy of the group counted it already (strings of JDK 6 share arrays). The array's last group is
+ * remembered: an array shared by copies of two groups by turns may count twice in one, an edge case of
+ * JDK 6 substrings.
+ */
+static int group_bytes(scan *s, pd_dup_group *gr, uint32_t group, uint32_t i, uint32_t array, uint64_t full)
+{
+	int counted = pd_map_get(&s->array_group, array) == group + 1;
+	if (full < gr->first_bytes)
+		gr->first_bytes = full;
+	gr->count++;
+	gr->bytes += counted ? pd_heap_size(s->g, i) : full;
+	return counted || pd_map_put(&s->array_group, array, group + 1) == 0 ? add_member(s, i, group) : PROFDATA_ENOMEM;
+}
+
 /* String local node i: its bytes counted, grouped by its contents. */
 static int add_string(scan *s, uint32_t i, const pd_waste_class *c)
 {
@@ -141,22 +158,22 @@ static int add_string(scan *s, uint32_t i, const pd_waste_class *c)
 	int created, e = pd_waste_string_units(s->h, c, i, &s->a, &array);
 	if (e <= 0)
 		return e;
-	uint64_t bytes = pd_heap_size(s->g, i) + (bit(s->value_bits, array) ? 0 : pd_heap_size(s->g, array));
-	set_bit(s->value_bits, array);
+	uint64_t full = pd_heap_size(s->g, i) + pd_heap_size(s->g, array);
 	s->w->totals.strings++;
-	s->w->totals.string_bytes += bytes;
+	s->w->totals.string_bytes += bit(s->value_bits, array) ? pd_heap_size(s->g, i) : full;
+	set_bit(s->value_bits, array);
 	uint64_t hash = pd_hash_bytes(s->a.u, s->a.n * sizeof *s->a.u, s->strings.seed);
 	e = pd_dup_add(&s->strings, hash, i, same_string, s, &group, &created);
 	if (e || group == UINT32_MAX)
 		return e;
 	pd_dup_group *gr = &s->strings.groups[group];
 	if (created) {
-		gr->first_bytes = gr->bytes = pd_heap_size(s->g, gr->rep) + pd_heap_size(s->g, s->rep_array);
-		e = add_member(s, gr->rep, group);
+		gr->first_bytes = UINT64_MAX;
+		gr->count = 0;
+		e = group_bytes(s, gr, group, gr->rep, s->rep_array,
+		                pd_heap_size(s->g, gr->rep) + pd_heap_size(s->g, s->rep_array));
 	}
-	gr->count++;
-	gr->bytes += bytes;
-	return e ? e : add_member(s, i, group);
+	return e ? e : group_bytes(s, gr, group, i, array, full);
 }
 
 /* ---- collections and boxes ---- */
@@ -539,6 +556,7 @@ static void scan_free(scan *s)
 		pd_map_free(&s->box_values[r]);
 	pd_dup_free(&s->strings);
 	pd_dup_free(&s->arrays);
+	pd_map_free(&s->array_group);
 	PD_FREE_ALL(s->classes, s->value_bits, s->a.u, s->b.u, s->members, s->box_values);
 }
 

@@ -39,7 +39,8 @@ uint64_t pd_waste_field(const pd_waste_class *c, int k, const unsigned char *dat
 typedef struct pd_dup_group {
 	uint32_t rep;                  /* local index of the first copy */
 	uint32_t listed;               /* its place among the listed + 1; 0 not listed */
-	uint64_t count, bytes, first_bytes;
+	uint64_t count, bytes;
+	uint64_t first_bytes;           /* the bytes of the copy kept: the cheapest (a String with its whole array) */
 } pd_dup_group;
 
 /* Whether local node `rep` has the contents the caller is adding. */
