@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *class_name(const profdata_profile *p, size_t c)
+const char *pd_heap_class_name(const profdata_profile *p, size_t c)
 {
 	const pd_class_row *r = &p->classes.v[c];
 	return r->has_load ? profdata_profile_string(p, r->load.name_id, NULL) : NULL;
@@ -38,7 +38,7 @@ static long referent_position(const profdata_profile *p, size_t ref_class)
 	return found;
 }
 
-static int is_class_named(const char *name, const char *internal)
+int pd_heap_class_named(const char *name, const char *internal)
 {
 	if (!name)
 		return 0;
@@ -51,8 +51,9 @@ static int is_class_named(const char *name, const char *internal)
 /* Reference classes whose referent VisualVM does not follow: soft, weak and final (Phantom's it does). */
 static int weak_kind(const char *name)
 {
-	return is_class_named(name, "java/lang/ref/SoftReference") || is_class_named(name, "java/lang/ref/WeakReference") ||
-	       is_class_named(name, "java/lang/ref/FinalReference");
+	return pd_heap_class_named(name, "java/lang/ref/SoftReference") ||
+	       pd_heap_class_named(name, "java/lang/ref/WeakReference") ||
+	       pd_heap_class_named(name, "java/lang/ref/FinalReference");
 }
 
 /* Whether class row c descends from a weak kind of Reference; SIZE_MAX when not from java.lang.ref.Reference. */
@@ -62,7 +63,7 @@ static int weak_reference_class(const profdata_profile *p, size_t c, size_t ref_
 	for (size_t hops = 0; c != ref_class; hops++) {
 		if (hops > p->classes.n || !p->classes.v[c].has_dump)
 			return 0;
-		weak |= weak_kind(class_name(p, c));
+		weak |= weak_kind(pd_heap_class_name(p, c));
 		if (profdata_profile_find_class(p, p->classes.v[c].dump.super_id, &c) < 0)
 			return 0;
 	}
@@ -81,7 +82,7 @@ static void find_referents(pd_heap_graph *g)
 	size_t ncls = p->classes.n, ref_class = SIZE_MAX;
 	for (size_t c = 0; c < ncls; c++) {
 		g->referent_slot[c] = -1;
-		if (is_class_named(class_name(p, c), "java/lang/ref/Reference"))
+		if (pd_heap_class_named(pd_heap_class_name(p, c), "java/lang/ref/Reference"))
 			ref_class = c;
 	}
 	if (ref_class == SIZE_MAX || !p->classes.v[ref_class].layout_ok)
@@ -135,9 +136,9 @@ static void find_classes(pd_heap_graph *g, uint32_t dump)
 	const profdata_profile *p = g->p;
 	for (size_t c = 0; c < p->classes.n; c++) {
 		g->class_cdump[c] = PD_HEAP_NONE;
-		const char *name = class_name(p, c);
+		const char *name = pd_heap_class_name(p, c);
 		const pd_class_row *r = &p->classes.v[c];
-		if (is_class_named(name, "java/lang/Class") && (g->class_row = c, 1))
+		if (pd_heap_class_named(name, "java/lang/Class") && (g->class_row = c, 1))
 			g->class_size = pd_jvm_instance_size(&p->jvm, r->layout_ok, r->prim_bytes, r->nref_offsets,
 			                                      r->dump.instance_size, 0);
 	}

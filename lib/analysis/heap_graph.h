@@ -67,6 +67,11 @@ static inline int pd_heap_root_holds(unsigned kind)
 	return kind != PROFDATA_ROOT_UNREACHABLE;
 }
 
+/* Class row c's name as its load record gives it, or NULL. */
+const char *pd_heap_class_name(const profdata_profile *p, size_t c);
+/* 1 when class name `name` (internal or source form: '/' or '.') is `internal` ("java/lang/String"). */
+int pd_heap_class_named(const char *name, const char *internal);
+
 /* Shallow size of local node i. */
 uint64_t pd_heap_size(const pd_heap_graph *g, uint32_t i);
 

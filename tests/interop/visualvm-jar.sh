@@ -18,3 +18,17 @@ visualvm_heap_jar() {
     done
     return 1
 }
+# visualvm_prepare WORK JAVA_FILE...: exit 77 without java, javac, python3 or
+# the heap library; else compile the helpers into WORK and set heap_jar.
+visualvm_prepare() {
+    local work=$1 tool
+    shift
+    for tool in java javac python3; do
+        command -v "$tool" >/dev/null 2>&1 || { echo "skipped: $tool not found"; exit 77; }
+    done
+    heap_jar=$(visualvm_heap_jar) || {
+        echo "skipped: VisualVM's heap library ($visualvm_jar_name) is not installed"
+        exit 77
+    }
+    javac -nowarn -cp "$heap_jar" -d "$work" "$@"
+}

@@ -3,7 +3,7 @@
 # Every key the tool prints with --json is in doc/guide.md's schema: the
 # ```schema ID blocks there are parsed (so the guide is the source), every
 # --json command (info, histo, histo --dump all, histo --retained, top, top
-# --lines, top --files, path, suspects) runs on fixtures of every kind in
+# --lines, top --files, path, suspects, waste) runs on fixtures of every kind in
 # tests/data (hprof, gperftools, classic, tracexml, jfr), and each key path of its output
 # ("counts.strings", "objects[].class_object") must be one its block lists.
 # A command that refuses a file (a heap command on a CPU profile) is left
@@ -50,9 +50,12 @@ for f in "${fixtures[@]}"; do
   run top "$f" top "$f" --lines -n 5
   run top "$f" top "$f" --files -n 5
   run suspects "$f" suspects "$f" --threshold 5
+  run waste "$f" waste "$f" --limit 3
 done
 # planted leaks: an object suspect (a class object) and a class suspect
 run suspects "$data/hprof/jdk17-leaks.hprof.gz" suspects "$data/hprof/jdk17-leaks.hprof.gz"
+# planted waste: every list has rows, owners too
+run waste "$data/hprof/jdk17-waste.hprof.gz" waste "$data/hprof/jdk17-waste.hprof.gz"
 
 "$python" - "$root/doc/guide.md" "$work/runs" <<'PY'
 import json, re, sys

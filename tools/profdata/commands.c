@@ -54,6 +54,15 @@ static const tool_command command_table[] = {
 	  "field among them), and classes whose such instances do together. For each: the accumulation point "
 	  "(down the dominator tree while one child holds 80% of its parent), the classes of what it holds "
 	  "(--limit of them, default 10) and the shortest path from a GC root." },
+	{ "waste", cmd_waste, READING | OPTION_BIT(OPT_JSON) | OPTION_BIT(OPT_DUMP) | OPTION_BIT(OPT_LIMIT),
+	  { FILE_OPERAND }, 1,
+	  "what a heap dump wastes: duplicate strings and arrays, empty collections, boxes",
+	  "Builds the model and the dump's graph (no dominator tree), then reads the objects a GC root "
+	  "reaches: java.lang.String instances of equal contents (any JDK's layout), primitive arrays of "
+	  "equal type, length and contents, empty and sparse collections (HashMap, ArrayList, ... read from "
+	  "their fields; sparse: elements under a quarter of the slots) and boxed primitives with repeated "
+	  "values. Wasted bytes: all copies but one, by VisualVM's shallow sizes; a collection's empty slots "
+	  "times the reference size. --limit rows per list (default 20)." },
 	{ "convert", cmd_convert, READING | FILTERS | OPTION_BIT(OPT_TO) | OPTION_BIT(OPT_OPTION) | OPTION_BIT(OPT_GZIP) |
 	                          OPTION_BIT(OPT_VIA_MODEL) | OPTION_BIT(OPT_FORCE) | OPTION_BIT(OPT_SYMBOLIZE) |
 	                          OPTION_BIT(OPT_SYSROOT) | OPTION_BIT(OPT_DEBUG_DIR),

@@ -5,7 +5,8 @@
 #
 # Usage: tests/data/hprof/make-fixtures.sh [OUTPUT_DIR [NAME...]]
 #   OUTPUT_DIR defaults to the directory of this script; NAMEs (minimal,
-#   types, threads, loaders, types-nocoops, leaks) make only those.
+#   types, threads, loaders, types-nocoops, leaks,
+#   waste) make only those.
 # Needs java, javac and jcmd from one JDK (the dump format and names depend
 # on the JDK that runs the fixture; the files are named after its major
 # version).
@@ -107,7 +108,11 @@ dump_fixture() {
     # The JVM refuses to overwrite an existing file, and the paths must be
     # absolute because the target JVM resolves them against its own cwd.
     heap_dump "$jvm_pid" "$plain"
-    heap_dump "$jvm_pid" -gz=1 "$gz"
+    if [ "$gzip_best" = yes ]; then
+        gzip -9 -n -c "$plain" >"$gz"
+    else
+        heap_dump "$jvm_pid" -gz=1 "$gz"
+    fi
 
     kill "$jvm_pid"
     wait "$jvm_pid" 2>/dev/null || true
@@ -129,6 +134,7 @@ dump_fixture() {
 }
 
 plain_wanted=yes
+gzip_best=no
 dump_fixture minimal "" MinimalFixture
 dump_fixture types "" TypesFixture
 dump_fixture threads "" ThreadsFixture
@@ -136,6 +142,11 @@ dump_fixture loaders "" LoadersFixture "$work/plugin"
 # Planted leaks for `profdata suspects` (gen/LeaksFixture.java says which).
 plain_wanted=no
 dump_fixture leaks "" LeaksFixture
+# Planted waste for `profdata waste` (gen/WasteFixture.java says which),
+# compressed with gzip -9 (a third smaller than the JVM's -gz=1).
+gzip_best=yes
+dump_fixture waste "" WasteFixture
+gzip_best=no
 # Same program without compressed oops: VisualVM then takes 8-byte
 # references and a 16-byte header instead of 4 and 12, so shallow sizes
 # follow the other branch of its size rule. Kept only gzip-compressed, as

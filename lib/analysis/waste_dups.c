@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Objects grouped by contents (duplicate strings and arrays) without a copy
+ * of any contents: the library's one map holds a seeded 64-bit hash of the
+ * contents and the first object that had them, and a second object of that
+ * hash is compared with that first one in full. Two contents of one hash
+ * (a collision, or input made to collide) take the next key of a fixed
+ * sequence, so a group only ever holds equal contents.
+ */
+#include <stdlib.h>
+
+#include "analysis/waste_impl.h"
+
+static int new_group(pd_dup_table *t, uint64_t key, uint32_t rep, uint32_t *group)
+{
+	if (t->n >= PD_HEAP_NUMBER ||
+	    pd_grow((void **)&t->groups, &t->cap, t->n + 1, sizeof *t->groups) < 0 ||
+	    pd_map_put(&t->map, key, PD_HEAP_FLAG | (uint32_t)t->n) < 0)
+		return PROFDATA_ENOMEM;
+	pd_dup_group *g = &t->groups[t->n];
+	memset(g, 0, sizeof *g);
+	g->rep = rep;
+	g->count = 1;                  /* the caller counts the second */
+	*group = (uint32_t)t->n++;
+	return 0;
+}
+
+int pd_dup_add(pd_dup_table *t, uint64_t hash, uint32_t i, pd_dup_same_fn same, void *ctx, uint32_t *group,
+               int *created)
+{
+	*group = UINT32_MAX;
+	*created = 0;
+	for (uint64_t key = hash;; key = pd_hash64(key + 1)) {
+		uint32_t v = pd_map_get(&t->map, key);
+		if (!v)
+			return pd_map_put(&t->map, key, i + 1) < 0 ? PROFDATA_ENOMEM : 0;
+		uint32_t rep = v & PD_HEAP_FLAG ? t->groups[v & PD_HEAP_NUMBER].rep : v - 1;
+		if (!same(ctx, rep))
+			continue;
+		if (v & PD_HEAP_FLAG) {
+			*group = v & PD_HEAP_NUMBER;
+			return 0;
+		}
+		*created = 1;
+		return new_group(t, key, rep, group);
+	}
+}
+
+void pd_dup_free(pd_dup_table *t)
+{
+	pd_map_free(&t->map);
+	free(t->groups);
+	memset(t, 0, sizeof *t);
+}
+
+/* qsort has no context: the groups being ranked are passed through a local array of pairs instead. */
+typedef struct ranked {
+	uint64_t wasted;
+	uint32_t rep, group;
+} ranked;
+
+static int by_wasted(const void *a, const void *b)
+{
+	const ranked *x = a, *y = b;
+	if (x->wasted != y->wasted)
+		return x->wasted > y->wasted ? -1 : 1;
+	return pd_order_u64(x->rep, y->rep);
+}
+
+uint32_t *pd_dup_ranked(const pd_dup_table *t)
+{
+	ranked *r = malloc((t->n ? t->n : 1) * sizeof *r);
+	uint32_t *out = malloc((t->n ? t->n : 1) * sizeof *out);
+	if (!r || !out) {
+		PD_FREE_ALL(r, out);
+		return NULL;
+	}
+	for (size_t k = 0; k < t->n; k++)
+		r[k] = (ranked){ t->groups[k].bytes - t->groups[k].first_bytes, t->groups[k].rep, (uint32_t)k };
+	if (t->n)
+		qsort(r, t->n, sizeof *r, by_wasted);
+	for (size_t k = 0; k < t->n; k++)
+		out[k] = r[k].group;
+	free(r);
+	return out;
+}
