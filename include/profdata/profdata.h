@@ -14,6 +14,7 @@
  *   top.h      (experimental) flat and cumulative sums per function, as pprof -top
  *   merge.h    (experimental) profiles of samples merged into one, as pprof merges them
  *   suspects.h (experimental) leak suspects of a heap dump: what retains a large share, and where it gathers
+ *   heap_diff.h (experimental) what changed between two heap dumps: per class, objects by id, new dominators
  */
 #ifndef PROFDATA_PROFDATA_H
 #define PROFDATA_PROFDATA_H
@@ -29,5 +30,6 @@
 #include <profdata/top.h>
 #include <profdata/merge.h>
 #include <profdata/suspects.h>
+#include <profdata/heap_diff.h>
 
 #endif
