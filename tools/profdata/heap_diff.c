@@ -143,6 +143,7 @@ static int compare(const tool_args *a, heap_view *old, heap_view *now)
 	o.dominators = a->limit > 0 ? (size_t)a->limit : 0;
 	profdata_heap_diff *d = NULL;
 	int e = profdata_heap_diff_new(&d, old->h, now->h, &o);
+	progress_end(&old->progress); /* each heap's "classes" phase */
 	progress_end(&now->progress);
 	if (e != 0) {
 		fprintf(stderr, "profdata: diff: %s\n", d ? profdata_heap_diff_error(d)->message : profdata_strerror(e));
