@@ -15,6 +15,7 @@
  *   merge.h    (experimental) profiles of samples merged into one, as pprof merges them
  *   suspects.h (experimental) leak suspects of a heap dump: what retains a large share, and where it gathers
  *   waste.h    (experimental) waste in a heap dump: duplicate strings and arrays, empty collections, boxes
+ *   heap_diff.h (experimental) what changed between two heap dumps: per class, objects by id, new dominators
  */
 #ifndef PROFDATA_PROFDATA_H
 #define PROFDATA_PROFDATA_H
@@ -31,5 +32,6 @@
 #include <profdata/merge.h>
 #include <profdata/suspects.h>
 #include <profdata/waste.h>
+#include <profdata/heap_diff.h>
 
 #endif

@@ -56,6 +56,30 @@ int pd_heap_failed(profdata_heap *h, int e);
 enum { PD_HEAP_ELEM_TYPES = 16 };
 
 /*
+ * The bytes retained by class slot `slot` (pd_heap_class_slot(): a class
+ * row, or classes + element type) in *out, computing every slot's on first
+ * use (retained.c, behind profdata_heap_retained_by_class()).
+ */
+int pd_heap_slot_retained(uint64_t *out, profdata_heap *h, size_t slot);
+
+/*
+ * The Java name of class slot `slot` (SIZE_MAX: class objects,
+ * "java.lang.Class") into buf, cut to cap - 1 bytes: its length.
+ */
+size_t pd_heap_slot_name(const profdata_heap *h, size_t slot, char *buf, size_t cap);
+
+/* Whether local node i takes part in a ranking (pd_heap_rank). */
+typedef int (*pd_heap_keep_fn)(const void *payload, const profdata_heap *h, uint32_t i);
+
+/*
+ * The (up to) n reachable nodes of largest retained size that `keep`
+ * keeps (NULL: all), biggest first, ties by lower id, into out[0 ..
+ * *count), ranked in `out` itself (profdata_heap_top_nodes()).
+ */
+void pd_heap_rank(size_t *out, size_t *count, const profdata_heap *h, size_t n, pd_heap_keep_fn keep,
+                  const void *payload);
+
+/*
  * Numbers stay below 2^31 (profdata_heap_new refuses more nodes), so the
  * top bit of a number is free for a flag while the analysis runs: each step
  * says what it means there (dominators.c, connections.c, trees.h).

@@ -4,6 +4,7 @@
  * histogram (per class, the memory its instances keep alive together).
  */
 #include "analysis/heap_impl.h"
+#include "jvm/jvm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,17 +65,15 @@ static void sift_down(const profdata_heap *h, size_t *heap, size_t n, size_t at)
  * A min-heap of the best n so far in out[] itself, then a heap sort, which
  * leaves them biggest first: no memory of its own, so nothing to fail.
  */
-int profdata_heap_top_nodes(size_t *out, size_t *count, const profdata_heap *h, size_t n)
+void pd_heap_rank(size_t *out, size_t *count, const profdata_heap *h, size_t n, pd_heap_keep_fn keep,
+                  const void *payload)
 {
-	*count = 0;
-	if (h->graph_only)
-		return PROFDATA_EINVAL; /* the message is the heap's from the start (heap.c) */
 	if (n > h->m)
 		n = h->m;
 	size_t have = 0;
 	uint32_t i = 0;
 	for (; i < h->g.nodes && have < n; i++)
-		if (h->num[i])
+		if (h->num[i] && (!keep || keep(payload, h, i)))
 			out[have++] = pd_heap_node(h, i);
 	for (size_t k = have / 2; k-- > 0;)
 		sift_down(h, out, have, k);
@@ -83,7 +82,7 @@ int profdata_heap_top_nodes(size_t *out, size_t *count, const profdata_heap *h, 
 		least = rank_of(h, out[0]);
 	for (; i < h->g.nodes && have; i++) {
 		uint32_t r = h->num[i];
-		if (!r)
+		if (!r || (keep && !keep(payload, h, i)))
 			continue;
 		ranked c = { pd_heap_ret(h, r), node_id(h, i), pd_heap_node(h, i) };
 		if (below(&least, &c)) {
@@ -99,6 +98,14 @@ int profdata_heap_top_nodes(size_t *out, size_t *count, const profdata_heap *h, 
 		sift_down(h, out, end - 1, 0);
 	}
 	*count = have;
+}
+
+int profdata_heap_top_nodes(size_t *out, size_t *count, const profdata_heap *h, size_t n)
+{
+	*count = 0;
+	if (h->graph_only)
+		return PROFDATA_EINVAL; /* the message is the heap's from the start (heap.c) */
+	pd_heap_rank(out, count, h, n, NULL, NULL);
 	return 0;
 }
 
@@ -195,8 +202,7 @@ static int compute_classes(profdata_heap *h)
 	return e;
 }
 
-/* The retained bytes of class slot `slot` in *out, computing every slot's on first use. */
-static int slot_retained(uint64_t *out, profdata_heap *h, size_t slot)
+int pd_heap_slot_retained(uint64_t *out, profdata_heap *h, size_t slot)
 {
 	if (h->graph_only)
 		return PROFDATA_EINVAL; /* nothing to compute from, and nothing written: the heap has the message */
@@ -211,12 +217,26 @@ static int slot_retained(uint64_t *out, profdata_heap *h, size_t slot)
 	return 0;
 }
 
+size_t pd_heap_slot_name(const profdata_heap *h, size_t slot, char *buf, size_t cap)
+{
+	const profdata_profile *p = h->g.p;
+	const char *internal = "java/lang/Class";
+	if (slot != SIZE_MAX && slot >= p->classes.n)
+		internal = pd_jvm_array_internal_name((int)(slot - p->classes.n));
+	else if (slot != SIZE_MAX) {
+		profdata_class_info ci;
+		internal = profdata_profile_class(p, slot, &ci) == 0 && ci.name ? ci.name : "<unknown class>";
+	}
+	size_t len = profdata_java_name(internal, strlen(internal), buf, cap);
+	return len < cap ? len : cap - 1;
+}
+
 int profdata_heap_retained_by_class(uint64_t *out, profdata_heap *h, size_t class_index)
 {
 	*out = 0;
 	if (class_index >= h->g.p->classes.n)
 		return PROFDATA_ENOTFOUND;
-	return slot_retained(out, h, class_index);
+	return pd_heap_slot_retained(out, h, class_index);
 }
 
 int profdata_heap_retained_by_array_type(uint64_t *out, profdata_heap *h, int elem_type)
@@ -224,7 +244,7 @@ int profdata_heap_retained_by_array_type(uint64_t *out, profdata_heap *h, int el
 	*out = 0;
 	if (elem_type < 0 || elem_type >= PD_HEAP_ELEM_TYPES)
 		return PROFDATA_ENOTFOUND;
-	return slot_retained(out, h, h->g.p->classes.n + (size_t)elem_type);
+	return pd_heap_slot_retained(out, h, h->g.p->classes.n + (size_t)elem_type);
 }
 
 int profdata_heap_class_retained(profdata_heap *h, size_t class_index, uint64_t *bytes)

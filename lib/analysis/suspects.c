@@ -13,7 +13,6 @@
 
 #include "internal.h"
 #include "analysis/heap_impl.h"
-#include "jvm/jvm.h"
 #include "util/hashmap.h"
 #include "util/versioned.h"
 
@@ -69,18 +68,8 @@ static int nomem(profdata_heap_suspects *s)
 /* The Java name of class slot `slot` (pd_heap_class_slot(); SIZE_MAX: class objects), interned. */
 static int slot_name(profdata_heap_suspects *s, const profdata_heap *h, size_t slot, uint32_t *index)
 {
-	const profdata_profile *p = h->g.p;
-	const char *internal = "java/lang/Class";
 	char buf[1024];
-	if (slot != SIZE_MAX && slot >= p->classes.n)
-		internal = pd_jvm_array_internal_name((int)(slot - p->classes.n));
-	else if (slot != SIZE_MAX) {
-		profdata_class_info ci;
-		internal = profdata_profile_class(p, slot, &ci) == 0 && ci.name ? ci.name : "<unknown class>";
-	}
-	size_t len = profdata_java_name(internal, strlen(internal), buf, sizeof buf);
-	if (len >= sizeof buf)
-		len = sizeof buf - 1;
+	size_t len = pd_heap_slot_name(h, slot, buf, sizeof buf);
 	return pd_intern_put(&s->names, buf, len, index) < 0 ? nomem(s) : 0;
 }
 

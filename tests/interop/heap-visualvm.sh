@@ -20,13 +20,9 @@ here=$root/tests/interop
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-for tool in java javac python3; do
-  command -v "$tool" >/dev/null 2>&1 || { echo "skipped: $tool not found"; exit 77; }
-done
 # shellcheck source=tests/interop/visualvm-jar.sh
 . "$here/visualvm-jar.sh"
-heap_jar=$(visualvm_heap_jar) || { echo "skipped: VisualVM's heap library ($visualvm_jar_name) is not installed"; exit 77; }
-javac -nowarn -cp "$heap_jar" -d "$work" "$here/VisualVMRetained.java"
+visualvm_require "$work" "$here/VisualVMRetained.java"
 
 files=("$root"/tests/data/hprof/*.hprof "$root"/tests/data/hprof/*.hprof.gz "$root"/tests/data/hprof/synthetic/*.hprof)
 [ -d "$root/../shared/corpus/hprof" ] && files+=("$root"/../shared/corpus/hprof/*)

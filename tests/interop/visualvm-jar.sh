@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Sourced by the VisualVM checks: visualvm_heap_jar prints the path of
-# VisualVM's heap library, or returns 1 when it is not installed. The heap
+# VisualVM's heap library, or returns 1 when it is not installed;
+# visualvm_require DIR JAVA_SOURCE... sets $heap_jar and compiles the
+# sources into DIR, or exits 77 (skipped) without Java, python3 or VisualVM. The heap
 # library has carried this file name since VisualVM moved to the
 # org.graalvm.visualvm packages (2.0); the directory depends on the
 # distribution and version, so it is searched for rather than assumed.
@@ -18,17 +20,14 @@ visualvm_heap_jar() {
     done
     return 1
 }
-# visualvm_prepare WORK JAVA_FILE...: exit 77 without java, javac, python3 or
-# the heap library; else compile the helpers into WORK and set heap_jar.
-visualvm_prepare() {
-    local work=$1 tool
+
+visualvm_require() {
+    local dir=$1 tool
     shift
     for tool in java javac python3; do
         command -v "$tool" >/dev/null 2>&1 || { echo "skipped: $tool not found"; exit 77; }
     done
-    heap_jar=$(visualvm_heap_jar) || {
-        echo "skipped: VisualVM's heap library ($visualvm_jar_name) is not installed"
-        exit 77
-    }
-    javac -nowarn -cp "$heap_jar" -d "$work" "$@"
+    heap_jar=$(visualvm_heap_jar) ||
+        { echo "skipped: VisualVM's heap library ($visualvm_jar_name) is not installed"; exit 77; }
+    javac -nowarn -cp "$heap_jar" -d "$dir" "$@"
 }

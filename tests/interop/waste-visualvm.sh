@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 
 # shellcheck source=tests/interop/visualvm-jar.sh
 . "$here/visualvm-jar.sh"
-visualvm_prepare "$work" "$here/VisualVMStrings.java"
+visualvm_require "$work" "$here/VisualVMStrings.java"
 
 gzip -dc "$root/tests/data/hprof/jdk17-waste.hprof.gz" >"$work/waste.hprof"
 dumps=("$work/waste.hprof")

@@ -10,12 +10,8 @@ set -euo pipefail
 tool=$1 root=$2
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-expect_status() { # STATUS CMD...: run, keep stdout in $dir/out and stderr in $dir/err
-  local want=$1 got=0; shift
-  "$@" >"$dir/out" 2>"$dir/err" || got=$?
-  [ "$got" = "$want" ] || fail "$* exited $got, not $want: $(cat "$dir/err")"
-}
+# shellcheck source=tests/tool/expect.sh
+. "$root/tests/tool/expect.sh"
 fixture=$root/tests/data/hprof/jdk17-minimal.hprof
 
 mapfile -t commands < <("$tool" __complete "")

@@ -3,7 +3,7 @@
 # Every key the tool prints with --json is in doc/guide.md's schema: the
 # ```schema ID blocks there are parsed (so the guide is the source), every
 # --json command (info, histo, histo --dump all, histo --retained, top, top
-# --lines, top --files, path, suspects, waste) runs on fixtures of every kind in
+# --lines, top --files, path, suspects, waste, diff of heap dumps) runs on fixtures of every kind in
 # tests/data (hprof, gperftools, classic, tracexml, jfr), and each key path of its output
 # ("counts.strings", "objects[].class_object") must be one its block lists.
 # A command that refuses a file (a heap command on a CPU profile) is left
@@ -56,6 +56,9 @@ done
 run suspects "$data/hprof/jdk17-leaks.hprof.gz" suspects "$data/hprof/jdk17-leaks.hprof.gz"
 # planted waste: every list has rows, owners too
 run waste "$data/hprof/jdk17-waste.hprof.gz" waste "$data/hprof/jdk17-waste.hprof.gz"
+# two dumps of one process before and after a planted growth
+run heap-diff "$data/hprof/jdk17-growth-2.hprof.gz" diff "$data/hprof/jdk17-growth-1.hprof.gz" \
+  "$data/hprof/jdk17-growth-2.hprof.gz"
 
 "$python" - "$root/doc/guide.md" "$work/runs" <<'PY'
 import json, re, sys

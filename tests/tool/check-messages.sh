@@ -8,13 +8,9 @@ set -euo pipefail
 tool=$1 root=$2 python=$3
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=tests/tool/expect.sh
+. "$root/tests/tool/expect.sh"
 fixture=$root/tests/data/hprof/jdk17-minimal.hprof
-expect_status() { # STATUS CMD...: run, keep stderr in $dir/err
-  local want=$1 got=0; shift
-  "$@" >"$dir/out" 2>"$dir/err" || got=$?
-  [ "$got" = "$want" ] || fail "$* exited $got, not $want: $(cat "$dir/err")"
-}
 
 # Place said once, in one shape.
 head -c 499999 "$fixture" >"$dir/cut.hprof"

@@ -10,12 +10,8 @@ set -euo pipefail
 tool=$1 root=$2 python=$3
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-expect_status() { # STATUS CMD...: run, keep stdout and stderr in $dir/out, $dir/err
-  local want=$1 got=0; shift
-  "$@" >"$dir/out" 2>"$dir/err" || got=$?
-  [ "$got" = "$want" ] || fail "$* exited $got, not $want: $(cat "$dir/err")"
-}
+# shellcheck source=tests/tool/expect.sh
+. "$root/tests/tool/expect.sh"
 cpu=$root/tests/data/gperftools/cpu-100hz.prof
 dump=$root/tests/data/hprof/jdk17-loaders.hprof
 

@@ -12,9 +12,6 @@
 #include "report.h"
 
 #define READING (OPTION_BIT(OPT_STRICT) | OPTION_BIT(OPT_FROM) | OPTION_BIT(OPT_READ_OPTION))
-#define FILTERS                                                                                               \
-	(OPTION_BIT(OPT_FOCUS) | OPTION_BIT(OPT_IGNORE) | OPTION_BIT(OPT_HIDE) | OPTION_BIT(OPT_PRUNE_FROM) | \
-	 OPTION_BIT(OPT_SAMPLE_TYPE) | OPTION_BIT(OPT_TOP_STACKS))
 #define INPUT_HELP "the input, any format this build reads, gzip'd or not ('-' standard input)"
 #define FILE_OPERAND { "FILE", INPUT_HELP, COMPLETE_FILE }
 
@@ -83,14 +80,16 @@ static const tool_command command_table[] = {
 	  "mappings kept once, the sample types every input has, the largest period. Memory grows with the "
 	  "distinct stacks, not with the number or size of the inputs. Inputs of different formats mix "
 	  "(pprof, gperftools, HPROF CPU samples).", 0, 0, 1 },
-	{ "diff", cmd_diff, READING | FILTERS | OPTION_BIT(OPT_OUTPUT) | OPTION_BIT(OPT_TO) | OPTION_BIT(OPT_OPTION) |
-	                    OPTION_BIT(OPT_GZIP) | OPTION_BIT(OPT_FORCE) | OPTION_BIT(OPT_NORMALIZE),
-	  { { "BASE", "the profile before", COMPLETE_FILE }, { "NEW", "the profile after", COMPLETE_FILE } },
-	  2, "a profile of NEW minus BASE, as go tool pprof -diff_base shows it",
-	  "Writes to --output a profile whose values are NEW's minus BASE's, stack by stack (what go tool "
-	  "pprof -diff_base=BASE NEW shows; a stack BASE has alone is negative). With --normalize, NEW is "
-	  "first scaled to BASE's total, per sample type, as pprof -normalize scales it. Profiles of samples "
-	  "only: heap dumps are refused." },
+	{ "diff", cmd_diff, READING | PROFILE_DIFF_OPTIONS | HEAP_DIFF_OPTIONS,
+	  { { "BASE", "the profile or heap dump before", COMPLETE_FILE },
+	    { "NEW", "the profile or heap dump after", COMPLETE_FILE } },
+	  2, "a profile of NEW minus BASE, as go tool pprof -diff_base shows it, or what grew between two heap dumps",
+	  "Two profiles of samples: writes to --output a profile whose values are NEW's minus BASE's, stack by "
+	  "stack (what go tool pprof -diff_base=BASE NEW shows; a stack BASE has alone is negative). With "
+	  "--normalize, NEW is first scaled to BASE's total, per sample type, as pprof -normalize scales it. "
+	  "Two heap dumps: per class the change in instances, shallow and retained bytes, largest growth "
+	  "first (--sort), the objects present in both by id, and the new objects' biggest dominators, on "
+	  "standard output (--json: doc/guide.md). A heap dump and a profile are refused." },
 	{ "check", cmd_check, READING, { FILE_OPERAND }, 1,
 	  "validate strictly: exit 0 valid, 1 invalid",
 	  "Reads FILE strictly and builds the model: exit 0 when it is valid, 1 with the file, the byte (and "
@@ -137,6 +136,14 @@ int command_operand_count(const tool_command *c)
 int command_takes(const tool_command *c, option_id id)
 {
 	return option_at(id)->everywhere || (c->options & OPTION_BIT(id)) != 0;
+}
+
+int command_refuse(const tool_args *a, unsigned long options, const char *why)
+{
+	for (int id = 0; id < OPT_COUNT_; id++)
+		if (a->given & options & OPTION_BIT(id))
+			return usage_error(a->command, "%s %s", option_at((option_id)id)->name, why);
+	return 0;
 }
 
 /* "FILE", "IN and OUT", "no operand". */

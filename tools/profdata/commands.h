@@ -14,6 +14,15 @@
 
 #define OPERANDS_MAX 2
 
+#define FILTERS                                                                                               \
+	(OPTION_BIT(OPT_FOCUS) | OPTION_BIT(OPT_IGNORE) | OPTION_BIT(OPT_HIDE) | OPTION_BIT(OPT_PRUNE_FROM) | \
+	 OPTION_BIT(OPT_SAMPLE_TYPE) | OPTION_BIT(OPT_TOP_STACKS))
+/* diff takes both; each kind of input refuses the other's (command_refuse). */
+#define PROFILE_DIFF_OPTIONS                                                                                 \
+	(FILTERS | OPTION_BIT(OPT_OUTPUT) | OPTION_BIT(OPT_TO) | OPTION_BIT(OPT_OPTION) | OPTION_BIT(OPT_GZIP) | \
+	 OPTION_BIT(OPT_FORCE) | OPTION_BIT(OPT_NORMALIZE))
+#define HEAP_DIFF_OPTIONS (OPTION_BIT(OPT_JSON) | OPTION_BIT(OPT_LIMIT) | OPTION_BIT(OPT_DUMP) | OPTION_BIT(OPT_SORT))
+
 typedef struct tool_operand {
 	const char *name;       /* "FILE" */
 	const char *help;
@@ -42,6 +51,8 @@ const char *command_name(const tool_command *c);
 int command_operand_count(const tool_command *c);
 /* Whether it takes option `id` (every command takes some). */
 int command_takes(const tool_command *c, option_id id);
+/* 0 when `a` gives none of `options` (OPTION_BIT()s); else EXIT_USAGE after saying "--NAME why". */
+int command_refuse(const tool_args *a, unsigned long options, const char *why);
 /* 0 when `a` gives the command the operands it takes; else EXIT_USAGE after saying what is wrong. */
 int command_check(const tool_args *a);
 
@@ -62,6 +73,8 @@ int cmd_histo_retained(const tool_args *a);
 int cmd_convert(const tool_args *a);
 int cmd_merge(const tool_args *a);
 int cmd_diff(const tool_args *a);
+/* diff of two heap dumps (heap_diff.c), whose models it takes and frees: the exit status. */
+int heap_diff(const tool_args *a, profdata_profile *old, profdata_profile *now);
 int cmd_help(const tool_args *a);
 int cmd_complete(const tool_args *a);
 

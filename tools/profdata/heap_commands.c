@@ -23,12 +23,7 @@ void heap_view_free(heap_view *v)
 	profdata_profile_free(v->p);
 }
 
-/*
- * The heap analysis of a model v->p holds (freed, with v->p, on failure), of
- * its graph alone when graph_only (no dominators nor retained sizes): 0, or
- * the exit status having said why.
- */
-static int analyse_heap(const tool_args *a, heap_view *v, int graph_only)
+int heap_view_analyse(const tool_args *a, heap_view *v, const char *path, int graph_only)
 {
 	profdata_heap_options ho = PROFDATA_HEAP_OPTIONS_INIT;
 	ho.dump = a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS ? 0 : a->dump;
@@ -40,7 +35,7 @@ static int analyse_heap(const tool_args *a, heap_view *v, int graph_only)
 	int e = profdata_heap_new(&v->h, v->p, &ho);
 	progress_end(&v->progress);
 	if (e != 0) {
-		fprintf(stderr, "profdata: %s: %s\n", a->operand[0], v->h ? profdata_heap_error(v->h)->message : profdata_strerror(e));
+		fprintf(stderr, "profdata: %s: %s\n", path, v->h ? profdata_heap_error(v->h)->message : profdata_strerror(e));
 		profdata_heap_free(v->h);
 		v->h = NULL;
 		profdata_profile_free(v->p);
@@ -56,7 +51,7 @@ static int analyse_heap(const tool_args *a, heap_view *v, int graph_only)
 		else
 			snprintf(why, sizeof why, "no GC root of the dump names an object in it");
 		fprintf(stderr, "profdata: %s: %s, so no object is reachable and none retains anything; histo gives the "
-		        "instances and shallow bytes per class\n", a->operand[0], why);
+		        "instances and shallow bytes per class\n", path, why);
 		heap_view_free(v);
 		v->h = NULL;
 		v->p = NULL;
@@ -73,7 +68,7 @@ int heap_view_load(const tool_args *a, heap_view *v, int graph_only)
 	if (status)
 		return status;
 	input_close(&in);
-	return analyse_heap(a, v, graph_only);
+	return heap_view_analyse(a, v, a->operand[0], graph_only);
 }
 
 
@@ -241,7 +236,7 @@ int cmd_top(const tool_args *a)
 		profdata_profile_free(v.p);
 		return status;
 	}
-	if ((status = analyse_heap(a, &v, 0)) != 0)
+	if ((status = heap_view_analyse(a, &v, a->operand[0], 0)) != 0)
 		return status;
 	status = show_heap_top(a, &v);
 	heap_view_free(&v);

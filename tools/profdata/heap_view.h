@@ -2,7 +2,7 @@
 /*
  * A heap dump as the heap commands look at it (heap_commands.c): the model,
  * its analysis and the progress line, and how its nodes and paths are told.
- * Shared by heap_commands.c and suspects.c.
+ * Shared by heap_commands.c, suspects.c and heap_diff.c.
  */
 #ifndef PROFDATA_TOOL_HEAP_VIEW_H
 #define PROFDATA_TOOL_HEAP_VIEW_H
@@ -22,6 +22,11 @@ typedef struct heap_view {
  * status having said why. */
 int heap_view_load(const tool_args *a, heap_view *v, int graph_only);
 void heap_view_free(heap_view *v);
+/*
+ * The heap analysis of the model v->p holds, read from `path` (freed, with
+ * v->p, on failure): 0, or the exit status having said why.
+ */
+int heap_view_analyse(const tool_args *a, heap_view *v, const char *path, int graph_only);
 
 /* The dump's id of a node: the object's, or the class's for a class object. */
 unsigned long long heap_node_id(const profdata_profile *p, const profdata_heap *h, size_t node);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * merge IN... -o OUT, and diff BASE NEW -o OUT, a merge of NEW and BASE
- * scaled by -1. merge decodes every input straight into one accumulator
+ * scaled by -1 (two heap dumps go to heap_diff.c instead). merge decodes every input straight into one accumulator
  * (profdata/merge.h), one at a time, so that no two inputs are held at
  * once; the merged profile is then written as convert writes.
  */
@@ -135,24 +135,26 @@ int cmd_merge(const tool_args *a)
 
 /*
  * Read operand `path` into *out (graph: one value, pprof's choice, unless
- * --sample-type chose): 0, or the exit status having said why (a heap dump
- * is refused).
+ * --sample-type chose; a heap dump without its primitive arrays' elements,
+ * which no analysis reads): 0, or the exit status having said why.
  */
 static int diff_input(const tool_args *a, const char *path, int graph, profdata_profile **out)
 {
 	tool_input in;
 	int status = input_open(&in, a, path);
 	if (status == 0)
+		status = input_skip_primitive_data(&in);
+	if (status == 0)
 		status = input_choose_sample(&in, graph);
 	if (status == 0)
 		status = input_read(&in, out);
 	input_close(&in);
-	if (status == 0 && profdata_profile_count(*out, PROFDATA_TABLE_SAMPLES) == 0 &&
-	    profdata_profile_count(*out, PROFDATA_TABLE_OBJECTS) > 0) {
-		fprintf(stderr, "profdata: %s: a heap dump; diff compares profiles of samples\n", path);
-		status = EXIT_USAGE;
-	}
 	return status;
+}
+
+static int is_heap_dump(const profdata_profile *p)
+{
+	return profdata_profile_count(p, PROFDATA_TABLE_SAMPLES) == 0 && profdata_profile_count(p, PROFDATA_TABLE_OBJECTS) > 0;
 }
 
 /* Each sample type's total in `p`, by the type's name; 0 when `p` has no such type. */
@@ -224,18 +226,15 @@ static int add_difference(profdata_merge *m, const profdata_profile *base, const
 	return e;
 }
 
-int cmd_diff(const tool_args *a)
+/* diff of two profiles of samples: NEW minus BASE written to --output (its format `to`): the exit status. */
+static int profile_diff(const tool_args *a, const profdata_profile *base, const profdata_profile *now, int graph)
 {
-	const char *to;
-	long gzip;
-	int status = output_format(a, &to, &gzip);
-	int graph = status == 0 && strcmp(to, "flamegraph") == 0;
-	profdata_profile *base = NULL, *now = NULL;
+	const char *to = NULL;
+	long gzip = 0;
+	int status = command_refuse(a, HEAP_DIFF_OPTIONS, "is for the diff of two heap dumps; BASE and NEW are profiles");
+	if (status == 0)
+		status = output_format(a, &to, &gzip);
 	profdata_merge *m = NULL;
-	if (status == 0)
-		status = diff_input(a, a->operand[0], graph, &base);
-	if (status == 0)
-		status = diff_input(a, a->operand[1], graph, &now);
 	if (status == 0 && profdata_merge_new(&m) < 0)
 		status = EXIT_INVALID;
 	int e = status ? 0 : add_difference(m, base, now, a->normalize, graph);
@@ -246,6 +245,35 @@ int cmd_diff(const tool_args *a)
 	if (status == 0)
 		status = write_merge(m, a, to, gzip, graph);
 	profdata_merge_free(m);
+	return status;
+}
+
+/*
+ * Two heap dumps: heap_diff(); two profiles of samples: their difference;
+ * one of each is refused. The inputs are read first to know which they are
+ * (a format such as HPROF may hold either).
+ */
+int cmd_diff(const tool_args *a)
+{
+	const char *to = NULL;
+	long gzip = 0;
+	int status = a->output ? output_format(a, &to, &gzip) : 0;
+	int graph = status == 0 && to && strcmp(to, "flamegraph") == 0;
+	profdata_profile *base = NULL, *now = NULL;
+	if (status == 0)
+		status = diff_input(a, a->operand[0], graph, &base);
+	if (status == 0)
+		status = diff_input(a, a->operand[1], graph, &now);
+	int heaps = status == 0 ? is_heap_dump(base) + is_heap_dump(now) : 0;
+	if (heaps == 2)
+		return heap_diff(a, base, now);
+	if (heaps == 1) {
+		fprintf(stderr, "profdata: %s is a heap dump and %s a profile of samples: diff compares two heap dumps "
+		        "or two profiles\n", a->operand[is_heap_dump(base) ? 0 : 1], a->operand[is_heap_dump(base) ? 1 : 0]);
+		status = EXIT_USAGE;
+	} else if (status == 0) {
+		status = profile_diff(a, base, now, graph);
+	}
 	profdata_profile_free(base);
 	profdata_profile_free(now);
 	return status;

@@ -49,7 +49,8 @@ static const tool_option option_table[OPT_COUNT_] = {
 	[OPT_LIMIT] = { .name = "--limit", .short_name = 'n', .value = "N", .wants = VALUE_REQUIRED,
 	                .kind = VALUE_NUMBER, .field = FIELD(limit), .min = 0, .max = LONG_MAX, .initial = -1,
 	                .help = "show the first N rows only: classes (histo, default all), objects or functions "
-	                        "(top, default 20); the totals count them all" },
+	                        "(top, default 20), classes and new dominators (diff of heap dumps, default 20 "
+	                        "and 10); the totals count them all" },
 	[OPT_DUMP] = { .name = "--dump", .value = "N", .wants = VALUE_REQUIRED, .kind = VALUE_NUMBER,
 	               .field = FIELD(dump), .min = 0, .max = LONG_MAX, .words = "all",
 	               .word_value = PROFDATA_HISTOGRAM_ALL_DUMPS,
@@ -96,6 +97,10 @@ static const tool_option option_table[OPT_COUNT_] = {
 	                     .field = FIELD(top_stacks), .min = 1, .max = 2147483647L, .initial = -1,
 	                     .help = "keep the N stacks of largest value (of --sample-type's type, else pprof's "
 	                             "default), after the filters; the other samples go" },
+	[OPT_SORT] = { .name = "--sort", .value = "KEY", .wants = VALUE_REQUIRED, .kind = VALUE_CHOICE,
+	               .field = FIELD(sort), .words = "bytes retained instances",
+	               .help = "diff of heap dumps: order the classes by the growth of their shallow bytes (the "
+	                       "default), retained bytes or instances" },
 };
 
 const tool_option *option_at(option_id id)

@@ -6,7 +6,7 @@
 # Usage: tests/data/hprof/make-fixtures.sh [OUTPUT_DIR [NAME...]]
 #   OUTPUT_DIR defaults to the directory of this script; NAMEs (minimal,
 #   types, threads, loaders, types-nocoops, leaks,
-#   waste) make only those.
+#   waste, growth) make only those.
 # Needs java, javac and jcmd from one JDK (the dump format and names depend
 # on the JDK that runs the fixture; the files are named after its major
 # version).
@@ -147,6 +147,41 @@ dump_fixture leaks "" LeaksFixture
 gzip_best=yes
 dump_fixture waste "" WasteFixture
 gzip_best=no
+# Two dumps of one process before and after a planted growth, for
+# `profdata diff` (gen/GrowthFixture.java): jdk17-growth-{1,2}.hprof.gz.
+dump_pair() {
+    local name=$1 main=$2
+    if [ ${#only[@]} -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$name"; then
+        return 0
+    fi
+    local ready="$work/$name.ready"
+    java "${jvm_opts[@]}" -cp "$work/classes" "$main" "$ready" >"$work/$name.out" 2>"$work/$name.err" &
+    jvm_pid=$!
+    local step file
+    for step in 1 2; do
+        file=$ready
+        [ "$step" = 1 ] || file=$ready.2
+        local waited=0
+        while [ ! -f "$file" ]; do
+            if ! kill -0 "$jvm_pid" 2>/dev/null || [ "$waited" -ge 600 ]; then
+                echo "make-fixtures: $main not ready for dump $step" >&2
+                cat "$work/$name.err" >&2
+                exit 1
+            fi
+            sleep 0.1
+            waited=$((waited + 1))
+        done
+        heap_dump "$jvm_pid" "$work/$prefix-$name-$step.hprof"
+        # Compressed here at level 9 (jcmd's -gz would be a third dump, taken after a GC of its own).
+        gzip -9 -n -c "$work/$prefix-$name-$step.hprof" >"$out_dir/$prefix-$name-$step.hprof.gz"
+        chmod 644 "$out_dir/$prefix-$name-$step.hprof.gz"
+        touch "$ready.go"
+    done
+    kill "$jvm_pid"
+    wait "$jvm_pid" 2>/dev/null || true
+    jvm_pid=""
+}
+dump_pair growth GrowthFixture
 # Same program without compressed oops: VisualVM then takes 8-byte
 # references and a 16-byte header instead of 4 and 12, so shallow sizes
 # follow the other branch of its size rule. Kept only gzip-compressed, as
