@@ -1,0 +1,262 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Python binding for libprofdata: a C extension (profdata._profdata) over its public C API.
+
+    import profdata
+    with profdata.open("dump.hprof.gz") as p:
+        print(p.format, p.count("objects"))
+        for c in p.classes():
+            print(c.name, c.instance_size)
+    for row in profdata.histogram("dump.hprof"):
+        print(row.name, row.instances, row.bytes)
+    profdata.convert("cpu.prof", "cpu.folded")          # the format from the name's ending
+
+A missing file raises FileNotFoundError (an unreadable one PermissionError, a
+folder IsADirectoryError, for input and output alike),
+an input that is not valid profdata.FormatError (with .filename, .offset and
+.line), other failures profdata.Error; repairs made while reading a damaged
+input are reported through the warnings module as profdata.ProfdataWarning.
+A Profile used after close() raises ValueError, as a closed file does.
+
+The library is linked into the extension: nothing is looked for at import.
+"""
+import collections
+import os
+import warnings as _warnings
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+from . import _profdata
+from ._errors import Error, FormatError, ProfdataWarning, error as _error
+
+__all__ = ["Error", "FormatError", "ProfdataWarning", "Profile", "open", "histogram", "convert",
+           "version", "formats", "format_for_filename", "TABLES", "HistogramRow", "Class", "Object", "Reference",
+           "Thread", "Frame", "Stack", "Sample", "biggest_objects"]
+
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+# The model's tables by name ("objects", "trace_contexts", ...), as the library names them.
+TABLES: List[str] = _profdata.tables()
+
+HistogramRow = collections.namedtuple("HistogramRow", "name instances bytes")
+Class = collections.namedtuple("Class", "id name internal_name super_id loader_id instance_size")
+Object = collections.namedtuple("Object", "id class_id class_name kind length size")
+Reference = collections.namedtuple("Reference", "source target")
+Thread = collections.namedtuple("Thread", "serial name group object_id")
+Frame = collections.namedtuple("Frame", "function source_file line address")
+Stack = collections.namedtuple("Stack", "serial thread_serial frames")
+Sample = collections.namedtuple("Sample", "stack_serial thread_serial time_ns values")
+
+_KINDS = {_profdata.OBJECT_INSTANCE: "instance", _profdata.OBJECT_ARRAY: "object-array",
+          _profdata.OBJECT_PRIM_ARRAY: "primitive-array"}
+_CHUNK = 65536  # rows fetched from the extension at a time by the iterators
+
+
+def _emit_warnings(diags: Sequence[Tuple[Any, ...]], stacklevel: int = 3) -> List[str]:
+    out = []
+    for d in diags:
+        if d[0] is None:
+            _warnings.warn("... and %d more warnings" % d[1], ProfdataWarning, stacklevel=stacklevel)
+            break
+        text = str(_error(d[0], d))  # type: ignore[arg-type]
+        out.append(text)
+        _warnings.warn(text, ProfdataWarning, stacklevel=stacklevel)
+    return out
+
+
+def version() -> str:
+    return str(_profdata.version())
+
+
+def formats() -> List[Tuple[str, bool, bool]]:
+    """[(name, can_read, can_write)] for this build."""
+    return list(_profdata.formats())
+
+
+def format_for_filename(name: PathLike) -> Optional[str]:
+    """The name of the format a file name's ending names ("cpu.svg": "flamegraph", "dump.hprof.gz":
+    "hprof"), or None when no format claims it; ValueError when several formats claim that ending."""
+    code, fmt = _profdata.format_for_filename(os.fsencode(name))
+    if code == _profdata.ENOTFOUND:
+        return None
+    if code == _profdata.EINVAL:
+        raise ValueError("several formats end like %r: name the one you want" % os.fsdecode(name))
+    if code < 0:
+        raise Error(code)
+    return fmt  # type: ignore[no-any-return]
+
+
+def open(path: PathLike, format: Optional[str] = None, strict: bool = False,  # noqa: A001 (like io.open)
+         options: Optional[str] = None) -> "Profile":
+    """Read a profile or heap dump into memory; use the result as a context manager."""
+    return Profile.read(path, format=format, strict=strict, options=options)
+
+
+class Profile:
+    """A profile read into the model. Use as a context manager, or call close()."""
+
+    def __init__(self, model: Any, warnings: List[str]) -> None:
+        self._m = model
+        self.warnings = warnings
+
+    @classmethod
+    def read(cls, path: PathLike, format: Optional[str] = None, strict: bool = False,
+             options: Optional[str] = None) -> "Profile":
+        model, diags = _profdata.read(os.fsencode(path), format, strict, options)
+        return cls(model, _emit_warnings(diags, stacklevel=4))
+
+    def close(self) -> None:
+        m = getattr(self, "_m", None)
+        if m is not None:
+            m.close()
+
+    @property
+    def closed(self) -> bool:
+        return bool(self._m.closed)
+
+    def __enter__(self) -> "Profile":
+        self._m.meta()  # ValueError when closed
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<profdata.Profile (closed)>"
+        return "<profdata.Profile %s, %d objects, %d samples>" % (self.format, self.count("objects"),
+                                                                  self.count("samples"))
+
+    @property
+    def format(self) -> str:
+        return str(self._m.meta()[0])
+
+    @property
+    def version(self) -> Optional[str]:
+        return self._m.meta()[1]  # type: ignore[no-any-return]
+
+    def count(self, table: str) -> int:
+        """Rows of a table, by name: "objects", "classes", "samples", ... (profdata.TABLES)"""
+        try:
+            return int(self._m.count(table))
+        except KeyError:
+            raise ValueError("no table %r; the tables are %s" % (table, ", ".join(TABLES))) from None
+
+    def counts(self) -> Dict[str, int]:
+        return {t: self.count(t) for t in TABLES}
+
+    def reference_count(self) -> int:
+        """Total non-null references held by objects."""
+        return int(self._m.reference_count())
+
+    def _chunks(self, fetch: Any) -> Iterator[Any]:
+        start = 0
+        while True:
+            rows = fetch(start, _CHUNK)
+            if not rows:
+                return
+            yield from rows
+            start += _CHUNK
+
+    def functions(self) -> List[Tuple[Optional[str], Optional[str], Optional[str], int]]:
+        """[(name, signature, source_file, start_line)] of the function table, in input order."""
+        return list(self._m.functions())
+
+    def classes(self) -> Iterator[Class]:
+        """Classes in input order; name in Java form ("int[]"), internal_name as stored ("[I")."""
+        for cid, internal, super_id, loader_id, instance_size in self._m.classes():
+            name = _profdata.java_name(internal) if internal is not None else None
+            yield Class(cid, name, internal, super_id, loader_id, instance_size)
+
+    def _class_names(self) -> Dict[int, Optional[str]]:
+        names: Dict[int, Optional[str]] = {}
+        for c in self.classes():
+            names.setdefault(c.id, c.name)
+        return names
+
+    def objects(self) -> Iterator[Object]:
+        """Objects in input order; size is the shallow size as VisualVM counts it."""
+        names = self._class_names()
+        arrays: Dict[int, Optional[str]] = {}
+        for oid, class_id, kind, elem_type, length, size in self._chunks(self._m.objects):
+            if kind == _profdata.OBJECT_PRIM_ARRAY and not class_id:
+                if elem_type not in arrays:
+                    arrays[elem_type] = _primitive_array_name(elem_type)
+                cname = arrays[elem_type]
+            else:
+                cname = names.get(class_id)
+            yield Object(oid, class_id, cname, _KINDS.get(kind, str(kind)), length, size)
+
+    def references(self) -> Iterator[Reference]:
+        """Every non-null reference held by an object, as (source id, target id), in input order."""
+        start, n = 0, self.count("objects")
+        while start < n:
+            for source, target in self._m.references(start, _CHUNK):
+                yield Reference(source, target)
+            start += _CHUNK
+
+    def threads(self) -> Iterator[Thread]:
+        for row in self._m.threads():
+            yield Thread(*row)
+
+    def stacks(self) -> Iterator[Stack]:
+        """Stacks with their frames, leaf (most recent call) first."""
+        cache: Dict[int, Frame] = {}
+        for serial, thread_serial, frame_ids in self._chunks(self._m.stacks):
+            frames = []
+            for fid in frame_ids:
+                if fid not in cache:
+                    row = self._m.frame(fid)
+                    cache[fid] = Frame(*row) if row else Frame(None, None, None, None)
+                frames.append(cache[fid])
+            yield Stack(serial, thread_serial, tuple(frames))
+
+    def samples(self) -> Iterator[Sample]:
+        for row in self._chunks(self._m.samples):
+            yield Sample(*row)
+
+    def write(self, path: PathLike, format: str, options: Optional[str] = None) -> None:
+        self._m.meta()  # ValueError when closed, before any file is made
+        _emit_warnings(self._m.write(os.fsencode(path), format, options))
+
+
+def _primitive_array_name(elem_type: int) -> Optional[str]:
+    """"int[]" for an HPROF primitive array of ints (no class object names it); None for no basic type."""
+    name = str(_profdata.basic_type_name(elem_type))
+    return None if name == "?" else name + "[]"
+
+
+def _no_heap_dump(path: PathLike, format: Optional[str], dump: int) -> FormatError:
+    """An empty histogram says "nothing" where the truth is "not a heap dump": the
+    refusal `profdata histo` gives, in its words."""
+    return FormatError(_profdata.EFORMAT, os.fsdecode(path), None, None,
+                       "no objects to count: the input%s holds no heap dump%s"
+                       % (" (%s)" % format if format else "",
+                          " with that number (dump counts from 0)" if dump > 0 else ""))
+
+
+def histogram(path: PathLike, format: Optional[str] = None, dump: int = 0) -> List[HistogramRow]:
+    """[HistogramRow(name, instances, bytes)] of dump `dump` (-1: all), largest first, streaming.
+    Names are in Java form ("java.lang.String", "int[]"). An input with no objects to count (a
+    CPU profile, a dump number past the last) raises FormatError, as `profdata histo` refuses it."""
+    shown, rows, diags = _profdata.histogram(os.fsencode(path), format, dump)
+    _emit_warnings(diags)
+    if not rows:
+        raise _no_heap_dump(path, shown, dump)
+    return [HistogramRow(*row) for row in rows]
+
+
+def convert(src: PathLike, dst: PathLike, to: Optional[str] = None, options: Optional[str] = None,
+            read_format: Optional[str] = None) -> None:
+    """Stream src into dst in format `to`, by default the one dst's ending names
+    (format_for_filename: ".svg", ".folded", ".pb.gz", ...; a ".gz" after a format's own
+    ending names that format, and does not compress); dst appears only when complete."""
+    if to is None:
+        to = format_for_filename(dst)
+        if to is None:
+            raise ValueError("no format ends like %r: give `to`" % os.fsdecode(dst))
+    _emit_warnings(_profdata.convert(os.fsencode(src), os.fsencode(dst), to, options, read_format))
+
+
+def biggest_objects(profile: Profile, n: int = 20, dump: int = 0) -> List[Tuple[int, int, int, bool]]:
+    """[(id, shallow, retained, is_class)] of the n objects of largest retained size in a
+    heap dump's Profile, biggest first, as `profdata top` and VisualVM give them."""
+    return list(profile._m.heap_top(n, dump))
