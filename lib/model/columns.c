@@ -239,6 +239,11 @@ int profdata_profile_column(void *out, size_t cap, size_t *count, int out_type, 
 		start = rows;
 	if (n > rows - start)
 		n = rows - start;
+	if (!s.cap && c->pub.shape != PROFDATA_COLUMN_RAGGED) {
+		/* Asked for the count alone: the rows say it. */
+		*count = c->pub.shape == PROFDATA_COLUMN_PLAIN ? n : n + 1;
+		return 0;
+	}
 	rc = fill(p, c, start, n, &s);
 	*count = s.n;
 	return rc;

@@ -24,12 +24,13 @@ import os
 import warnings as _warnings
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from . import _profdata
+from . import _columns, _profdata
+from ._columns import COLUMNS, Table
 from ._errors import Error, FormatError, ProfdataWarning, error as _error
 
 __all__ = ["Error", "FormatError", "ProfdataWarning", "Profile", "open", "histogram", "convert",
            "version", "formats", "format_for_filename", "TABLES", "HistogramRow", "Class", "Object", "Reference",
-           "Thread", "Frame", "Stack", "Sample", "biggest_objects"]
+           "Thread", "Frame", "Stack", "Sample", "biggest_objects", "COLUMNS", "Table"]
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
@@ -172,7 +173,27 @@ class Profile:
             names.setdefault(c.id, c.name)
         return names
 
-    def objects(self) -> Iterator[Object]:
+    @property
+    def objects(self) -> Table:
+        """The objects: p.objects() iterates them, p.objects.column("size") reads a column."""
+        return Table(self._m, "objects", self._objects)
+
+    @property
+    def stacks(self) -> Table:
+        """The stacks: p.stacks() iterates them, p.stacks.column("serial") reads a column."""
+        return Table(self._m, "stacks", self._stacks)
+
+    @property
+    def samples(self) -> Table:
+        """The samples: p.samples() iterates them, p.samples.column("stack") reads a column."""
+        return Table(self._m, "samples", self._samples)
+
+    @property
+    def frames(self) -> Table:
+        """The frames, as columns (p.frames.column("line")); stacks() gives them named."""
+        return Table(self._m, "frames", lambda: iter(()))
+
+    def _objects(self) -> Iterator[Object]:
         """Objects in input order; size is the shallow size as VisualVM counts it."""
         names = self._class_names()
         arrays: Dict[int, Optional[str]] = {}
@@ -197,7 +218,7 @@ class Profile:
         for row in self._m.threads():
             yield Thread(*row)
 
-    def stacks(self) -> Iterator[Stack]:
+    def _stacks(self) -> Iterator[Stack]:
         """Stacks with their frames, leaf (most recent call) first."""
         cache: Dict[int, Frame] = {}
         for serial, thread_serial, frame_ids in self._chunks(self._m.stacks):
@@ -209,9 +230,48 @@ class Profile:
                 frames.append(cache[fid])
             yield Stack(serial, thread_serial, tuple(frames))
 
-    def samples(self) -> Iterator[Sample]:
+    def _samples(self) -> Iterator[Sample]:
         for row in self._chunks(self._m.samples):
             yield Sample(*row)
+
+    def to_pandas(self, table: str) -> Any:
+        """A pandas DataFrame of a table's columns (objects, frames, stacks, samples), with
+        names resolved: objects get "class_name" (primitive arrays "int[]", ...), frames
+        "function", samples "value0", "value1", ... when every sample has as many values.
+        Needs numpy and pandas; the columns are read at C speed, one copy into the frame."""
+        t = getattr(self, table) if table in ("objects", "frames", "stacks", "samples") else None
+        if not isinstance(t, Table):
+            raise ValueError("to_pandas takes objects, frames, stacks or samples, not %r" % table)
+        import pandas
+        cols = _columns.plain_columns(t)
+        if table == "objects":
+            cols["class_name"] = self._class_names_of(cols)
+        elif table == "frames":
+            cols["function"] = _columns.categorical(cols["function_index"],
+                                                    [f[0] or "?" for f in self.functions()])
+        elif table == "samples":
+            cols.update(self._sample_values(t, len(cols["stack"])))
+        return pandas.DataFrame(cols, copy=False)  # the columns are ours: no second copy
+
+    def _class_names_of(self, cols: Dict[str, Any]) -> Any:
+        """The class names of the objects' class_index, primitive arrays named by elem_type."""
+        names = [c.name or c.internal_name or "0x%x" % c.id for c in self.classes()]
+        base = len(names)
+        names += [_primitive_array_name(t) or "?" for t in range(16)]
+        codes = cols["class_index"].astype("int64")
+        prim = (codes < 0) & (cols["kind"] == _profdata.OBJECT_PRIM_ARRAY)
+        codes[prim] = base + cols["elem_type"][prim]
+        return _columns.categorical(codes, names)
+
+    def _sample_values(self, t: Table, n: int) -> Dict[str, Any]:
+        """value0, value1, ... of samples that all have as many values; else none."""
+        import numpy
+        offsets = numpy.asarray(t.column("values_offsets"))
+        width = set(numpy.diff(offsets).tolist()) if n else set()
+        if len(width) != 1:
+            return {}
+        values = numpy.asarray(t.column("values")).reshape(n, width.pop())
+        return {"value%d" % k: values[:, k] for k in range(values.shape[1])}
 
     def write(self, path: PathLike, format: str, options: Optional[str] = None) -> None:
         self._m.meta()  # ValueError when closed, before any file is made

@@ -117,6 +117,7 @@ static PyMethodDef model_methods[] = {
 	{"stacks", pd_py_stacks, METH_VARARGS, "stacks(start, count): (serial, thread_serial, frame ids)."},
 	{"frame", pd_py_frame, METH_VARARGS, "frame(id): (function, source_file, line, address) or None."},
 	{"samples", pd_py_samples, METH_VARARGS, "samples(start, count): (stack_serial, thread_serial, time_ns, values)."},
+	{"column", pd_py_column, METH_VARARGS, "column(table, name) -> (typecode, bytearray) of the whole column."},
 	{"write", pd_py_write, METH_VARARGS, "write(path, format, options): the writer's warnings."},
 	{"heap_top", pd_py_heap_top, METH_VARARGS, "heap_top(n, dump): [(id, shallow, retained, is_class)]."},
 	{NULL, NULL, 0, NULL}

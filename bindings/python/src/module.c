@@ -112,6 +112,7 @@ static PyMethodDef module_methods[] = {
 	{"formats", mod_formats, METH_NOARGS, "[(name, can_read, can_write)] of this build."},
 	{"format_for_filename", mod_format_for_filename, METH_VARARGS, "(code, format name) for a file name."},
 	{"java_name", mod_java_name, METH_VARARGS, "A JVM internal class name in source form."},
+	{"columns", pd_py_columns, METH_NOARGS, "[(table, name, typecode, shape, description)] of the library."},
 	{"read", pd_py_read, METH_VARARGS, "read(path, format, strict, options) -> (Model, warnings)."},
 	{"convert", pd_py_convert, METH_VARARGS, "convert(src, dst, to, options, read_format) -> warnings."},
 	{"histogram", pd_py_histogram, METH_VARARGS, "histogram(path, format, dump) -> (format, rows, warnings)."},

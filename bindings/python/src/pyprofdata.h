@@ -55,6 +55,10 @@ PyObject *pd_py_stacks(PyObject *self, PyObject *args);
 PyObject *pd_py_frame(PyObject *self, PyObject *args);
 PyObject *pd_py_samples(PyObject *self, PyObject *args);
 
+/* columns.c: the library's columns, and one as (typecode, bytearray). */
+PyObject *pd_py_columns(PyObject *module, PyObject *unused);
+PyObject *pd_py_column(PyObject *self, PyObject *args);
+
 /* io.c: reading, writing, converting, histograms, heap analysis. */
 PyObject *pd_py_read(PyObject *module, PyObject *args);
 PyObject *pd_py_write(PyObject *self, PyObject *args);
