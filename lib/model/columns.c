@@ -53,8 +53,6 @@ typedef struct pd_column {
 		return getter(p, i, &r) == 0 ? (uint64_t)(expr) : 0; \
 	}
 
-FIELD(obj_class_id, profdata_object, profdata_profile_object, r.class_id)
-FIELD(obj_length, profdata_object, profdata_profile_object, r.length)
 FIELD(stack_serial, profdata_stack, profdata_profile_stack, r.serial)
 FIELD(stack_thread, profdata_stack, profdata_profile_stack, r.thread_serial)
 FIELD(frame_id, profdata_frame, profdata_profile_frame, r.id)
@@ -73,6 +71,14 @@ static uint64_t obj_class_index(const profdata_profile *p, size_t i)
 	return c == UINT32_MAX ? (uint64_t)(int64_t)-1 : c;
 }
 
+/* As profdata_profile_object() gives them, without finding the payload. */
+static uint64_t obj_class_id(const profdata_profile *p, size_t i)
+{
+	uint32_t c = pd_obj_class(p, i);
+	return c == UINT32_MAX ? 0 : p->classes.v[c].id;
+}
+
+static uint64_t obj_length(const profdata_profile *p, size_t i) { return p->obj_len[i]; }
 static uint64_t obj_kind(const profdata_profile *p, size_t i) { return pd_obj_kind(p, i) & 3u; }
 static uint64_t obj_elem_type(const profdata_profile *p, size_t i) { return (pd_obj_kind(p, i) >> 2) & 15u; }
 static uint64_t obj_size(const profdata_profile *p, size_t i) { return profdata_profile_object_size(p, i); }
