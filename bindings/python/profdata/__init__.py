@@ -30,7 +30,7 @@ from ._errors import Error, FormatError, ProfdataWarning, error as _error
 
 __all__ = ["Error", "FormatError", "ProfdataWarning", "Profile", "open", "histogram", "convert",
            "version", "formats", "format_for_filename", "TABLES", "HistogramRow", "Class", "Object", "Reference",
-           "Thread", "Frame", "Stack", "Sample", "biggest_objects", "COLUMNS", "Table"]
+           "Thread", "Frame", "Stack", "Sample", "biggest_objects", "COLUMNS", "Table", "TopRow"]
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
@@ -45,6 +45,9 @@ Thread = collections.namedtuple("Thread", "serial name group object_id")
 Frame = collections.namedtuple("Frame", "function source_file line address")
 Stack = collections.namedtuple("Stack", "serial thread_serial frames")
 Sample = collections.namedtuple("Sample", "stack_serial thread_serial time_ns values")
+TopRow = collections.namedtuple("TopRow", "name flat cum inlined")
+
+_TOP_GROUPS = {"functions": _profdata.TOP_FUNCTIONS, "lines": _profdata.TOP_LINES, "files": _profdata.TOP_FILES}
 
 _KINDS = {_profdata.OBJECT_INSTANCE: "instance", _profdata.OBJECT_ARRAY: "object-array",
           _profdata.OBJECT_PRIM_ARRAY: "primitive-array"}
@@ -273,9 +276,44 @@ class Profile:
         values = numpy.asarray(t.column("values")).reshape(n, width.pop())
         return {"value%d" % k: values[:, k] for k in range(values.shape[1])}
 
+    def histogram(self, dump: int = 0) -> Any:
+        """Instances and shallow bytes per class of dump `dump` (-1: all), largest first, as
+        `profdata histo` counts them: a DataFrame (name, instances, bytes) when pandas is
+        there, else [HistogramRow]. Empty for a profile without objects."""
+        rows = [HistogramRow(*r) for r in self._m.histogram(dump)]
+        return _frame_or_rows(rows, HistogramRow._fields)
+
+    def top(self, group: str = "functions", sample_type: Optional[str] = None) -> Any:
+        """The flat and cumulative sums per function ("lines", "files") of a profile of
+        samples, as `profdata top` and pprof -top give them, largest flat first: a DataFrame
+        (name, flat, flat%, cum, cum%, inlined; .attrs total, sample_type, unit) when pandas
+        is there, else [TopRow]. profdata.Error for a profile without samples, or a sample
+        type it does not have (the message lists those it has)."""
+        if group not in _TOP_GROUPS:
+            raise ValueError("top groups by %s, not %r" % (", ".join(_TOP_GROUPS), group))
+        total, kind, unit, rows = self._m.top(_TOP_GROUPS[group], sample_type)
+        marks = {_profdata.TOP_INLINED: "inline", _profdata.TOP_PARTLY_INLINED: "partial-inline"}
+        top = [TopRow(name, flat, cum, marks.get(inlined, "")) for name, flat, cum, inlined in rows]
+        df = _frame_or_rows(top, TopRow._fields)
+        if isinstance(df, list):
+            return df
+        for col in ("flat", "cum"):
+            df.insert(df.columns.get_loc(col) + 1, col + "%", df[col] * 100.0 / total if total else 0.0)
+        df.attrs.update(total=total, sample_type=kind, unit=unit)
+        return df
+
     def write(self, path: PathLike, format: str, options: Optional[str] = None) -> None:
         self._m.meta()  # ValueError when closed, before any file is made
         _emit_warnings(self._m.write(os.fsencode(path), format, options))
+
+
+def _frame_or_rows(rows: List[Any], fields: Sequence[str]) -> Any:
+    """A DataFrame of named tuples when pandas is there, else the list itself."""
+    try:
+        import pandas
+    except ImportError:
+        return rows
+    return pandas.DataFrame(rows, columns=list(fields))
 
 
 def _primitive_array_name(elem_type: int) -> Optional[str]:

@@ -6,7 +6,6 @@
  * takes without a copy (the limited API of 3.9 has no buffer protocol for
  * our own types, so a bytearray is the buffer).
  */
-#define PROFDATA_EXPERIMENTAL 1
 #include "pyprofdata.h"
 
 /* The struct-module letter and the byte size of a column type. */

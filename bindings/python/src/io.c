@@ -137,8 +137,7 @@ PyObject *pd_py_convert(PyObject *module, PyObject *args)
 	return warnings;
 }
 
-/* The histogram's rows as [(name, instances, bytes)]. */
-static PyObject *histogram_rows(const profdata_histogram *h)
+PyObject *pd_py_histogram_rows(const profdata_histogram *h)
 {
 	size_t n = profdata_histogram_count(h);
 	PyObject *list = PyList_New((Py_ssize_t)n);
@@ -178,7 +177,7 @@ PyObject *pd_py_histogram(PyObject *module, PyObject *args)
 		pd_py_raise(code, profdata_reader_error(r), path, "input");
 	else
 		out = Py_BuildValue("(NNN)", pd_py_cstr(opts.format ? opts.format : f ? profdata_format_name(f) : NULL),
-		                    histogram_rows(h), pd_py_reader_warnings(r));
+		                    pd_py_histogram_rows(h), pd_py_reader_warnings(r));
 	profdata_histogram_free(h);
 	profdata_reader_free(r);
 	return out;

@@ -118,6 +118,8 @@ static PyMethodDef model_methods[] = {
 	{"frame", pd_py_frame, METH_VARARGS, "frame(id): (function, source_file, line, address) or None."},
 	{"samples", pd_py_samples, METH_VARARGS, "samples(start, count): (stack_serial, thread_serial, time_ns, values)."},
 	{"column", pd_py_column, METH_VARARGS, "column(table, name) -> (typecode, bytearray) of the whole column."},
+	{"histogram", pd_py_model_histogram, METH_VARARGS, "histogram(dump) -> [(name, instances, bytes)]."},
+	{"top", pd_py_model_top, METH_VARARGS, "top(group, sample_type) -> (total, type, unit, [(name, flat, cum, inlined)])."},
 	{"write", pd_py_write, METH_VARARGS, "write(path, format, options): the writer's warnings."},
 	{"heap_top", pd_py_heap_top, METH_VARARGS, "heap_top(n, dump): [(id, shallow, retained, is_class)]."},
 	{NULL, NULL, 0, NULL}

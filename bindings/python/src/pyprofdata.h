@@ -10,6 +10,8 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+/* The experimental tier too: columns and top (doc/conventions.md). */
+#define PROFDATA_EXPERIMENTAL 1
 #include <profdata/profdata.h>
 
 /* A profile read into the model; p is NULL once closed. */
@@ -65,5 +67,11 @@ PyObject *pd_py_write(PyObject *self, PyObject *args);
 PyObject *pd_py_convert(PyObject *module, PyObject *args);
 PyObject *pd_py_histogram(PyObject *module, PyObject *args);
 PyObject *pd_py_heap_top(PyObject *self, PyObject *args);
+/* The histogram's rows as [(name, instances, bytes)]. */
+PyObject *pd_py_histogram_rows(const profdata_histogram *h);
+
+/* answers.c: the histogram and the top of a model. */
+PyObject *pd_py_model_histogram(PyObject *self, PyObject *args);
+PyObject *pd_py_model_top(PyObject *self, PyObject *args);
 
 #endif

@@ -82,3 +82,32 @@ def test_samples_and_frames_as_dataframes():
     assert list(samples["stack"]) == [s.stack_serial for s in rows]
     assert list(samples["value0"]) == [s.values[0] for s in rows]
     assert len(frames) > 0 and "function" in frames and "address" in frames
+
+
+def test_the_histogram_of_a_model_is_the_streamed_one():
+    with profdata.open(DUMP) as p:
+        h = p.histogram()
+    rows = profdata.histogram(DUMP)
+    if isinstance(h, list):
+        assert h == rows
+    else:
+        assert list(h.itertuples(index=False, name=None)) == [tuple(r) for r in rows]
+
+
+def test_top_sums_per_function():
+    with profdata.open(CPU) as p:
+        top = p.top()
+        lines = p.top("lines")
+        with pytest.raises(ValueError, match="top groups by"):
+            p.top("classes")
+        with pytest.raises(profdata.Error, match="sample type"):
+            p.top(sample_type="no-such-type")
+    with profdata.open(DUMP) as p, pytest.raises(profdata.Error):
+        p.top()
+    if isinstance(top, list):
+        pytest.skip("no pandas: rows only")
+    total = top.attrs["total"]
+    assert total > 0 and int(top["flat"].sum()) == total  # every sample's leaf, once
+    assert top["cum"].max() <= total and list(top.columns[:3]) == ["name", "flat", "flat%"]
+    assert (top["flat"].abs().diff().dropna() <= 0).all()  # largest flat first
+    assert len(lines) >= len(top)
