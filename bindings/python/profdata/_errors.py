@@ -50,9 +50,8 @@ class ProfdataWarning(UserWarning):
 
 def error(code: int, diag: Optional[Diag] = None) -> Error:
     """The Error (FormatError for bad input) of a code and its diagnostic."""
-    args = diag[1:] if diag else ()
     cls = FormatError if code in _FORMAT_CODES else Error
-    return cls(code, *args)
+    return cls(code, diag[1], diag[2], diag[3], diag[4]) if diag else cls(code)
 
 
 def _os_error(path: str) -> Optional[OSError]:
