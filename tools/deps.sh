@@ -8,7 +8,8 @@ set -euo pipefail
 pd_packages=(meson ninja-build gcc clang pkg-config check zlib1g-dev libexpat1-dev libarchive-dev libdw-dev
              libacl1-dev libzstd-dev liblz4-dev libyajl-dev
              libprotobuf-c-dev protobuf-c-compiler valgrind binutils libclang-rt-14-dev
-             python3 python3-setuptools python3-pip python3-venv python3-pytest)
+             python3 python3-dev python3-pip python3-venv python3-pytest
+             python3-mesonpy python3-numpy python3-pandas python3-mypy)
 pd_interop_packages=(openjdk-17-jdk-headless visualvm google-perftools libgoogle-perftools-dev
                      golang-go python3 chromium nodejs libxml2-utils)
 # The quick start profiles a bundled program with libprofiler.

@@ -392,6 +392,66 @@ typedef struct profdata_named_frame {
  */
 PROFDATA_EXPERIMENTAL_API int profdata_profile_sample_frames(profdata_named_frame *out, size_t cap, size_t *count,
                                                             const profdata_profile *p, size_t sample);
+
+/*
+ * Experimental (0.3): one column of a table into the caller's array, so
+ * that a binding (numpy, Arrow, R) gets a table's values at C speed
+ * without a call per row. The library lists the columns it has
+ * (profdata_column_count(), _at(), _find()): per table, a name and the
+ * type of its elements.
+ *
+ * A column's shape says how many elements rows [start, start + n) give:
+ * PLAIN one per row; OFFSETS n + 1, where element k is how many elements
+ * rows start .. start + k - 1 hold in the RAGGED column it goes with (so
+ * the first is 0 and the last the total); RAGGED the rows' lists
+ * concatenated (an object's references, a stack's frames, a sample's
+ * values). The RAGGED column of an OFFSETS column "x_offsets" is "x".
+ */
+typedef enum profdata_column_type {
+	PROFDATA_COLUMN_U8 = 1,
+	PROFDATA_COLUMN_U32,
+	PROFDATA_COLUMN_I32,
+	PROFDATA_COLUMN_U64,
+	PROFDATA_COLUMN_I64
+} profdata_column_type;
+
+typedef enum profdata_column_shape {
+	PROFDATA_COLUMN_PLAIN,
+	PROFDATA_COLUMN_OFFSETS,
+	PROFDATA_COLUMN_RAGGED
+} profdata_column_shape;
+
+typedef struct profdata_column {
+	profdata_table table;
+	const char *name;        /* "size", "class_index", "references", ... */
+	int type;                /* profdata_column_type of its elements */
+	int shape;               /* profdata_column_shape */
+	const char *description; /* one line, for help texts and docstrings */
+} profdata_column;
+
+/* The columns the library has, in a fixed order (by table). Static data. Threads: any. */
+PROFDATA_EXPERIMENTAL_API size_t profdata_column_count(void);
+/* Column i, NULL past the last. */
+PROFDATA_EXPERIMENTAL_API const profdata_column *profdata_column_at(size_t i);
+/* Column `name` of `table`: 0 and *out; PROFDATA_ENOTFOUND (*out unchanged) for no such column. */
+PROFDATA_EXPERIMENTAL_API int profdata_column_find(const profdata_column **out, profdata_table table,
+                                                   const char *name);
+
+/*
+ * Rows [start, start + n) of `column` of `p` into out[0 .. cap), elements
+ * of type `out_type`: the column's own type, or a 64-bit one that holds
+ * every value of it (U64 for the unsigned types, I64 for any but U64).
+ * *count gets how many elements the rows give (see the shapes above); when
+ * that is more than cap, only cap are written: call again with room for
+ * them (out may be NULL with cap 0, to ask). Rows past the table's end
+ * are not there: n is cut to them. 0, or PROFDATA_EINVAL (an out_type
+ * that cannot hold the column, or `column` not one of the library's), or a
+ * negative code of reading an object's references (a broken class layout).
+ * Threads: a read of `p`.
+ */
+PROFDATA_EXPERIMENTAL_API int profdata_profile_column(void *out, size_t cap, size_t *count, int out_type,
+                                                      const profdata_profile *p, const profdata_column *column,
+                                                      size_t start, size_t n);
 #endif
 
 /* ---- names ---- */

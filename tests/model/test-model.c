@@ -362,6 +362,150 @@ START_TEST(an_id_repeated_in_a_later_dump_is_no_problem)
 }
 END_TEST
 
+/* Every column the library lists is found by its table and name, and fills as the row getters read. */
+static const profdata_column *column(profdata_table t, const char *name)
+{
+	const profdata_column *c = NULL;
+	ck_assert_int_eq(profdata_column_find(&c, t, name), 0);
+	ck_assert_str_eq(c->name, name);
+	return c;
+}
+
+START_TEST(columns_are_listed_and_found_by_name)
+{
+	const profdata_column *c = NULL;
+	ck_assert_uint_gt(profdata_column_count(), 0);
+	for (size_t i = 0; i < profdata_column_count(); i++) {
+		const profdata_column *a = profdata_column_at(i);
+		ck_assert_ptr_eq(column(a->table, a->name), a);
+		ck_assert(a->type >= PROFDATA_COLUMN_U8 && a->type <= PROFDATA_COLUMN_I64);
+		ck_assert_ptr_nonnull(a->description);
+	}
+	ck_assert_ptr_null(profdata_column_at(profdata_column_count()));
+	ck_assert_int_eq(profdata_column_find(&c, PROFDATA_TABLE_CLASSES, "size"), PROFDATA_ENOTFOUND);
+	ck_assert_int_eq(profdata_column_find(&c, PROFDATA_TABLE_OBJECTS, NULL), PROFDATA_ENOTFOUND);
+	ck_assert_ptr_null(c);
+}
+END_TEST
+
+START_TEST(object_columns_hold_what_the_getters_give)
+{
+	profdata_profile *p = synthetic(8);
+	size_t n = profdata_profile_count(p, PROFDATA_TABLE_OBJECTS), count;
+	uint64_t ids[16], sizes[16];
+	int32_t classes[16];
+	int64_t dumps[16];
+	ck_assert_int_eq(profdata_profile_column(ids, 16, &count, PROFDATA_COLUMN_U64, p,
+	                                         column(PROFDATA_TABLE_OBJECTS, "id"), 0, 99), 0);
+	ck_assert_uint_eq(count, n);
+	ck_assert_int_eq(profdata_profile_column(sizes, 16, &count, PROFDATA_COLUMN_U64, p,
+	                                         column(PROFDATA_TABLE_OBJECTS, "size"), 0, n), 0);
+	ck_assert_int_eq(profdata_profile_column(classes, 16, &count, PROFDATA_COLUMN_I32, p,
+	                                         column(PROFDATA_TABLE_OBJECTS, "class_index"), 0, n), 0);
+	/* a U32 column into I64: widened */
+	ck_assert_int_eq(profdata_profile_column(dumps, 16, &count, PROFDATA_COLUMN_I64, p,
+	                                         column(PROFDATA_TABLE_OBJECTS, "dump"), 0, n), 0);
+	for (size_t i = 0; i < n; i++) {
+		profdata_object o;
+		uint32_t dump;
+		size_t heap, ci;
+		ck_assert_int_eq(profdata_profile_object(p, i, &o), 0);
+		ck_assert_uint_eq(ids[i], o.id);
+		ck_assert_uint_eq(sizes[i], profdata_profile_object_size(p, i));
+		ck_assert_int_eq(profdata_profile_object_place(p, i, &dump, &heap), 0);
+		ck_assert_int_eq(dumps[i], dump);
+		if (o.class_id && profdata_profile_find_class(p, o.class_id, &ci) == 0)
+			ck_assert_int_eq(classes[i], (int32_t)ci);
+		else
+			ck_assert_int_eq(classes[i], -1);
+	}
+	ck_assert_int_eq(classes[3], -1); /* a char[] has no class row */
+	ck_assert_int_eq(dumps[6], 1);
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(references_come_as_offsets_and_targets_of_a_slice)
+{
+	profdata_profile *p = synthetic(8);
+	uint64_t off[8], refs[8], want[8];
+	size_t count, nrefs;
+	const profdata_column *offsets = column(PROFDATA_TABLE_OBJECTS, "references_offsets");
+	ck_assert_int_eq(offsets->shape, PROFDATA_COLUMN_OFFSETS);
+	ck_assert_int_eq(profdata_profile_column(off, 8, &count, PROFDATA_COLUMN_U64, p, offsets, 2, 5), 0);
+	ck_assert_uint_eq(count, 6); /* rows 2 .. 6 and the total */
+	ck_assert_uint_eq(off[0], 0);
+	ck_assert_int_eq(profdata_profile_column(NULL, 0, &nrefs, PROFDATA_COLUMN_U64, p,
+	                                         column(PROFDATA_TABLE_OBJECTS, "references"), 2, 5), 0);
+	ck_assert_uint_eq(nrefs, off[5]);
+	ck_assert_int_eq(profdata_profile_column(refs, 8, &count, PROFDATA_COLUMN_U64, p,
+	                                         column(PROFDATA_TABLE_OBJECTS, "references"), 2, 5), 0);
+	for (size_t r = 0; r < 5; r++) {
+		long k = profdata_profile_object_refs(p, 2 + r, 0, want, 8);
+		ck_assert_int_eq(k, (long)(off[r + 1] - off[r]));
+		for (long j = 0; j < k; j++)
+			ck_assert_uint_eq(refs[off[r] + (size_t)j], want[j]);
+	}
+	ck_assert_uint_eq(off[5], 3); /* the array's one, and the second dump's two */
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(a_small_array_gets_what_fits_and_the_count_of_all)
+{
+	profdata_profile *p = synthetic(8);
+	uint64_t ids[3] = { 0, 0, 7 };
+	size_t count;
+	ck_assert_int_eq(profdata_profile_column(ids, 2, &count, PROFDATA_COLUMN_U64, p,
+	                                         column(PROFDATA_TABLE_OBJECTS, "id"), 0, 7), 0);
+	ck_assert_uint_eq(count, 7);
+	ck_assert_uint_eq(ids[1], 0x3010);
+	ck_assert_uint_eq(ids[2], 7); /* untouched */
+	/* start past the end: nothing; a type that cannot hold the column: EINVAL */
+	ck_assert_int_eq(profdata_profile_column(ids, 2, &count, PROFDATA_COLUMN_U64, p,
+	                                         column(PROFDATA_TABLE_OBJECTS, "id"), 99, 7), 0);
+	ck_assert_uint_eq(count, 0);
+	ck_assert_int_eq(profdata_profile_column(ids, 2, &count, PROFDATA_COLUMN_I64, p,
+	                                         column(PROFDATA_TABLE_OBJECTS, "id"), 0, 7), PROFDATA_EINVAL);
+	ck_assert_int_eq(profdata_profile_column(ids, 2, &count, PROFDATA_COLUMN_U32, p,
+	                                         column(PROFDATA_TABLE_OBJECTS, "size"), 0, 7), PROFDATA_EINVAL);
+	profdata_profile_free(p);
+}
+END_TEST
+
+START_TEST(samples_stacks_and_frames_have_columns)
+{
+	profdata_profile *p = synthetic(8);
+	size_t ns = profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), count;
+	uint64_t off[8], frames[16];
+	int64_t values[16];
+	uint32_t stacks[8];
+	profdata_sample s;
+	profdata_stack st;
+	ck_assert_uint_gt(ns, 0);
+	ck_assert_int_eq(profdata_profile_column(stacks, 8, &count, PROFDATA_COLUMN_U32, p,
+	                                         column(PROFDATA_TABLE_SAMPLES, "stack"), 0, 1), 0);
+	ck_assert_int_eq(profdata_profile_column(values, 16, &count, PROFDATA_COLUMN_I64, p,
+	                                         column(PROFDATA_TABLE_SAMPLES, "values"), 0, 1), 0);
+	ck_assert_int_eq(profdata_profile_sample(p, 0, &s), 0);
+	ck_assert_uint_eq(stacks[0], s.stack_serial);
+	ck_assert_uint_eq(count, s.nvalues);
+	for (size_t k = 0; k < s.nvalues; k++)
+		ck_assert_int_eq(values[k], s.values[k]);
+	ck_assert_int_eq(profdata_profile_column(off, 8, &count, PROFDATA_COLUMN_U64, p,
+	                                         column(PROFDATA_TABLE_STACKS, "frames_offsets"), 0, 1), 0);
+	ck_assert_int_eq(profdata_profile_column(frames, 16, &count, PROFDATA_COLUMN_U64, p,
+	                                         column(PROFDATA_TABLE_STACKS, "frames"), 0, 1), 0);
+	ck_assert_int_eq(profdata_profile_stack(p, 0, &st), 0);
+	ck_assert_uint_eq(off[1], st.nframes);
+	ck_assert_uint_eq(frames[0], st.frame_ids[0]);
+	ck_assert_int_eq(profdata_profile_column(values, 16, &count, PROFDATA_COLUMN_I64, p,
+	                                         column(PROFDATA_TABLE_FRAMES, "function_index"), 0, 16), 0);
+	ck_assert_uint_eq(count, profdata_profile_count(p, PROFDATA_TABLE_FRAMES));
+	profdata_profile_free(p);
+}
+END_TEST
+
 START_TEST(an_id_repeated_in_one_dump_is_said_and_counted_past_the_kept)
 {
 	unsigned char *bytes;
@@ -411,6 +555,11 @@ Suite *suite_main(void)
 	tcase_add_test(tc, builder_rejects_objects_outside_a_dump);
 	tcase_add_test(tc, an_id_repeated_in_a_later_dump_is_no_problem);
 	tcase_add_test(tc, a_sample_s_frames_come_with_their_names);
+	tcase_add_test(tc, columns_are_listed_and_found_by_name);
+	tcase_add_test(tc, object_columns_hold_what_the_getters_give);
+	tcase_add_test(tc, references_come_as_offsets_and_targets_of_a_slice);
+	tcase_add_test(tc, a_small_array_gets_what_fits_and_the_count_of_all);
+	tcase_add_test(tc, samples_stacks_and_frames_have_columns);
 	tcase_add_test(tc, an_id_repeated_in_one_dump_is_said_and_counted_past_the_kept);
 	tcase_add_test(tc, unsorted_ids_are_found_through_the_hash_index);
 	suite_add_tcase(s, tc);

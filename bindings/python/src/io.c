@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What reads or writes a file: read into a model, write a model, convert,
+ * count a histogram, and the heap analysis's largest objects. The long
+ * calls run without the GIL; a failure becomes the exception
+ * profdata._errors.library_error() chooses, with the library's message.
+ */
+#include "pyprofdata.h"
+
+/* A reader on `path`: 0 and *out; -1 with the exception raised. */
+static int open_reader(profdata_reader **out, PyObject *path)
+{
+	int code = profdata_reader_open_path(out, PyBytes_AsString(path));
+
+	if (code < 0) {
+		pd_py_raise(code, *out ? profdata_reader_error(*out) : NULL, path, "input");
+		profdata_reader_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int open_writer(profdata_writer **out, PyObject *path)
+{
+	int code = profdata_writer_open_path(out, PyBytes_AsString(path));
+
+	if (code < 0) {
+		pd_py_raise(code, *out ? profdata_writer_error(*out) : NULL, path, "output");
+		profdata_writer_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* read(path: bytes, format, strict, options) -> (Model, warnings) */
+PyObject *pd_py_read(PyObject *module, PyObject *args)
+{
+	pd_py_state *st = PyModule_GetState(module);
+	PyObject *path, *model, *warnings;
+	profdata_read_options opts;
+	profdata_profile *p = NULL;
+	profdata_reader *r;
+	int strict, code;
+
+	profdata_read_options_init(&opts, sizeof opts);
+	if (!PyArg_ParseTuple(args, "Szpz", &path, &opts.format, &strict, &opts.options) || open_reader(&r, path) < 0)
+		return NULL;
+	opts.mode = strict ? PROFDATA_MODE_STRICT : PROFDATA_MODE_PERMISSIVE;
+	Py_BEGIN_ALLOW_THREADS
+	code = profdata_read(&p, r, &opts);
+	Py_END_ALLOW_THREADS
+	if (code < 0) {
+		pd_py_raise(code, profdata_reader_error(r), path, "input");
+		profdata_reader_free(r);
+		return NULL;
+	}
+	warnings = pd_py_reader_warnings(r);
+	profdata_reader_free(r);
+	model = pd_py_model_wrap(st->model_type, p);
+	if (!model || !warnings) {
+		Py_XDECREF(model);
+		Py_XDECREF(warnings);
+		return NULL;
+	}
+	return Py_BuildValue("(NN)", model, warnings);
+}
+
+/* model.write(path: bytes, format, options) -> warnings */
+PyObject *pd_py_write(PyObject *self, PyObject *args)
+{
+	const profdata_profile *p = pd_py_model_profile(self);
+	profdata_write_options opts;
+	profdata_writer *w;
+	PyObject *path, *warnings = NULL;
+	int code;
+
+	profdata_write_options_init(&opts, sizeof opts);
+	if (!p || !PyArg_ParseTuple(args, "Ssz", &path, &opts.format, &opts.options) || open_writer(&w, path) < 0)
+		return NULL;
+	code = profdata_write(p, w, &opts);
+	if (code >= 0)
+		code = profdata_writer_close(w);
+	if (code < 0)
+		pd_py_raise(code, profdata_writer_error(w), path, "output");
+	else
+		warnings = pd_py_writer_warnings(w);
+	profdata_writer_free(w);
+	return warnings;
+}
+
+/* The reader's and the writer's warnings, in that order, as one list. */
+static PyObject *both_warnings(const profdata_reader *r, const profdata_writer *w)
+{
+	PyObject *a = pd_py_reader_warnings(r), *b = pd_py_writer_warnings(w), *all = NULL;
+
+	if (a && b)
+		all = PySequence_Concat(a, b);
+	Py_XDECREF(a);
+	Py_XDECREF(b);
+	return all;
+}
+
+/* convert(src: bytes, dst: bytes, to, options, read_format) -> warnings */
+PyObject *pd_py_convert(PyObject *module, PyObject *args)
+{
+	profdata_read_options ro;
+	profdata_write_options wo;
+	profdata_reader *r;
+	profdata_writer *w;
+	PyObject *src, *dst, *warnings = NULL;
+	int code;
+
+	(void)module;
+	profdata_read_options_init(&ro, sizeof ro);
+	profdata_write_options_init(&wo, sizeof wo);
+	if (!PyArg_ParseTuple(args, "SSszz", &src, &dst, &wo.format, &wo.options, &ro.format) ||
+	    open_reader(&r, src) < 0)
+		return NULL;
+	if (open_writer(&w, dst) < 0) {
+		profdata_reader_free(r);
+		return NULL;
+	}
+	Py_BEGIN_ALLOW_THREADS
+	code = profdata_convert(r, &ro, w, &wo);
+	if (code >= 0)
+		code = profdata_writer_close(w);
+	Py_END_ALLOW_THREADS
+	if (code < 0)
+		pd_py_raise(code, profdata_convert_error(r, w), profdata_reader_error(r) ? src : dst,
+		            profdata_reader_error(r) ? "input" : "output");
+	else
+		warnings = both_warnings(r, w);
+	profdata_writer_free(w);
+	profdata_reader_free(r);
+	return warnings;
+}
+
+PyObject *pd_py_histogram_rows(const profdata_histogram *h)
+{
+	size_t n = profdata_histogram_count(h);
+	PyObject *list = PyList_New((Py_ssize_t)n);
+
+	for (size_t i = 0; list && i < n; i++) {
+		const profdata_histogram_entry *e = profdata_histogram_entry_at(h, i);
+		PyObject *row = Py_BuildValue("(NKK)", pd_py_cstr(e->name), (unsigned long long)e->instances,
+		                              (unsigned long long)e->bytes);
+
+		if (!row || PyList_SetItem(list, (Py_ssize_t)i, row) < 0)
+			Py_CLEAR(list);
+	}
+	return list;
+}
+
+/* histogram(path: bytes, format, dump) -> (format read or None, rows, warnings) */
+PyObject *pd_py_histogram(PyObject *module, PyObject *args)
+{
+	profdata_read_options opts;
+	profdata_histogram *h = NULL;
+	const profdata_format *f = NULL;
+	profdata_reader *r;
+	PyObject *path, *out = NULL;
+	long dump;
+	int code;
+
+	(void)module;
+	profdata_read_options_init(&opts, sizeof opts);
+	if (!PyArg_ParseTuple(args, "Szl", &path, &opts.format, &dump) || open_reader(&r, path) < 0)
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	if (!opts.format && profdata_reader_sniff(r, &f) < 0)
+		f = NULL;
+	code = profdata_histogram_read(&h, r, &opts, dump);
+	Py_END_ALLOW_THREADS
+	if (code < 0)
+		pd_py_raise(code, profdata_reader_error(r), path, "input");
+	else
+		out = Py_BuildValue("(NNN)", pd_py_cstr(opts.format ? opts.format : f ? profdata_format_name(f) : NULL),
+		                    pd_py_histogram_rows(h), pd_py_reader_warnings(r));
+	profdata_histogram_free(h);
+	profdata_reader_free(r);
+	return out;
+}
+
+/* Node `node` of the heap as (id, shallow, retained, is_class). */
+static PyObject *heap_row(const profdata_profile *p, const profdata_heap *h, size_t node)
+{
+	size_t ci;
+	int is_class = profdata_heap_node_class(h, node, &ci);
+	uint64_t id;
+
+	if (is_class) {
+		profdata_class_info c;
+
+		profdata_profile_class(p, ci, &c);
+		id = c.load.id ? c.load.id : c.dump.id;
+	} else {
+		profdata_object o;
+
+		profdata_profile_object(p, node, &o);
+		id = o.id;
+	}
+	return Py_BuildValue("(KKKO)", (unsigned long long)id, (unsigned long long)profdata_heap_size(h, node),
+	                     (unsigned long long)profdata_heap_retained(h, node), is_class ? Py_True : Py_False);
+}
+
+/* model.heap_top(n, dump) -> [(id, shallow, retained, is_class)], largest retained first */
+PyObject *pd_py_heap_top(PyObject *self, PyObject *args)
+{
+	const profdata_profile *p = pd_py_model_profile(self);
+	profdata_heap_options opts;
+	profdata_heap *h = NULL;
+	Py_ssize_t n;
+	size_t *nodes, count = 0;
+	PyObject *list = NULL;
+	int code;
+
+	profdata_heap_options_init(&opts, sizeof opts);
+	if (!p || !PyArg_ParseTuple(args, "nl", &n, &opts.dump))
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	code = profdata_heap_new(&h, p, &opts);
+	Py_END_ALLOW_THREADS
+	nodes = code == 0 ? PyMem_Calloc(n > 0 ? (size_t)n : 1, sizeof *nodes) : NULL;
+	if (code != 0)
+		pd_py_raise(code, h ? profdata_heap_error(h) : NULL, NULL, "input");
+	else if (!nodes)
+		PyErr_NoMemory();
+	else if (profdata_heap_top_nodes(nodes, &count, h, n > 0 ? (size_t)n : 0) == 0)
+		list = PyList_New(0);
+	for (size_t i = 0; list && i < count; i++)
+		if (pd_py_append(list, heap_row(p, h, nodes[i])) < 0)
+			Py_CLEAR(list);
+	PyMem_Free(nodes);
+	profdata_heap_free(h);
+	return list;
+}

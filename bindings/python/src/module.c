@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * profdata._profdata: the module, its functions that need no profile, and
+ * its constants. Every name it hands out (tables, formats, return codes)
+ * comes from the library or its headers, never from a copy here.
+ */
+#include "pyprofdata.h"
+
+static PyObject *mod_version(PyObject *module, PyObject *unused)
+{
+	(void)module;
+	(void)unused;
+	return pd_py_cstr(profdata_version_string());
+}
+
+static PyObject *mod_strerror(PyObject *module, PyObject *args)
+{
+	int code;
+
+	(void)module;
+	if (!PyArg_ParseTuple(args, "i", &code))
+		return NULL;
+	return pd_py_cstr(profdata_strerror(code));
+}
+
+/* basic_type_name(code) -> "int", "?" for no basic type */
+static PyObject *mod_basic_type_name(PyObject *module, PyObject *args)
+{
+	int type;
+
+	(void)module;
+	if (!PyArg_ParseTuple(args, "i", &type))
+		return NULL;
+	return pd_py_cstr(profdata_basic_type_name(type));
+}
+
+/* The model's table names, in the library's order. */
+static PyObject *mod_tables(PyObject *module, PyObject *unused)
+{
+	PyObject *list = PyList_New(0);
+	const char *name;
+
+	(void)module;
+	(void)unused;
+	for (int t = 0; list && (name = profdata_table_name((profdata_table)t)) != NULL; t++)
+		if (pd_py_append(list, pd_py_cstr(name)) < 0)
+			Py_CLEAR(list);
+	return list;
+}
+
+/* [(name, can_read, can_write)] of this build. */
+static PyObject *mod_formats(PyObject *module, PyObject *unused)
+{
+	PyObject *list = PyList_New(0);
+
+	(void)module;
+	(void)unused;
+	for (size_t i = 0, n = profdata_format_count(); list && i < n; i++) {
+		const profdata_format *f = profdata_format_at(i);
+
+		if (pd_py_append(list, Py_BuildValue("(NOO)", pd_py_cstr(profdata_format_name(f)),
+		                                     profdata_format_can_read(f) ? Py_True : Py_False,
+		                                     profdata_format_can_write(f) ? Py_True : Py_False)) < 0)
+			Py_CLEAR(list);
+	}
+	return list;
+}
+
+/* format_for_filename(name: bytes) -> (code, format name or None) */
+static PyObject *mod_format_for_filename(PyObject *module, PyObject *args)
+{
+	const profdata_format *f = NULL;
+	const char *name;
+	int code;
+
+	(void)module;
+	if (!PyArg_ParseTuple(args, "y", &name))
+		return NULL;
+	code = profdata_format_for_filename(&f, name);
+	return Py_BuildValue("(iN)", code, pd_py_cstr(code == 0 && f ? profdata_format_name(f) : NULL));
+}
+
+/* java_name(internal: str) -> the source form ("[I": "int[]") */
+static PyObject *mod_java_name(PyObject *module, PyObject *args)
+{
+	const char *name;
+	Py_ssize_t len;
+	char small[256], *buf = small;
+	size_t n;
+	PyObject *out;
+
+	(void)module;
+	if (!PyArg_ParseTuple(args, "s#", &name, &len))
+		return NULL;
+	n = profdata_java_name(name, (size_t)len, buf, sizeof small);
+	if (n >= sizeof small) {
+		if (!(buf = PyMem_Malloc(n + 1)))
+			return PyErr_NoMemory();
+		profdata_java_name(name, (size_t)len, buf, n + 1);
+	}
+	out = pd_py_str(buf, n);
+	if (buf != small)
+		PyMem_Free(buf);
+	return out;
+}
+
+static PyMethodDef module_methods[] = {
+	{"version", mod_version, METH_NOARGS, "The library's version, \"0.3.0\"."},
+	{"strerror", mod_strerror, METH_VARARGS, "strerror(code): the library's words for a return code."},
+	{"basic_type_name", mod_basic_type_name, METH_VARARGS, "A Java basic type's name (\"int\"); \"?\" for none."},
+	{"tables", mod_tables, METH_NOARGS, "The model's table names, as the library names them."},
+	{"formats", mod_formats, METH_NOARGS, "[(name, can_read, can_write)] of this build."},
+	{"format_for_filename", mod_format_for_filename, METH_VARARGS, "(code, format name) for a file name."},
+	{"java_name", mod_java_name, METH_VARARGS, "A JVM internal class name in source form."},
+	{"columns", pd_py_columns, METH_NOARGS, "[(table, name, typecode, shape, description)] of the library."},
+	{"read", pd_py_read, METH_VARARGS, "read(path, format, strict, options) -> (Model, warnings)."},
+	{"convert", pd_py_convert, METH_VARARGS, "convert(src, dst, to, options, read_format) -> warnings."},
+	{"histogram", pd_py_histogram, METH_VARARGS, "histogram(path, format, dump) -> (format, rows, warnings)."},
+	{NULL, NULL, 0, NULL}
+};
+
+/* The return codes and constants the Python layer needs, by their C names. */
+static int add_constants(PyObject *m)
+{
+	static const struct { const char *name; long value; } constants[] = {
+		{"OK", PROFDATA_OK}, {"ERROR", PROFDATA_ERROR}, {"ENOMEM", PROFDATA_ENOMEM},
+		{"EIO", PROFDATA_EIO}, {"EFORMAT", PROFDATA_EFORMAT}, {"ETRUNCATED", PROFDATA_ETRUNCATED},
+		{"EUNSUPPORTED", PROFDATA_EUNSUPPORTED}, {"EINVAL", PROFDATA_EINVAL},
+		{"ENOTFOUND", PROFDATA_ENOTFOUND}, {"ERANGE", PROFDATA_ERANGE}, {"ELIMIT", PROFDATA_ELIMIT},
+		{"OBJECT_INSTANCE", PROFDATA_OBJECT_INSTANCE}, {"OBJECT_ARRAY", PROFDATA_OBJECT_ARRAY},
+		{"OBJECT_PRIM_ARRAY", PROFDATA_OBJECT_PRIM_ARRAY},
+		{"HISTOGRAM_ALL_DUMPS", PROFDATA_HISTOGRAM_ALL_DUMPS},
+		{"TOP_FUNCTIONS", PROFDATA_TOP_FUNCTIONS}, {"TOP_LINES", PROFDATA_TOP_LINES},
+		{"TOP_FILES", PROFDATA_TOP_FILES}, {"TOP_INLINED", PROFDATA_TOP_INLINED},
+		{"TOP_PARTLY_INLINED", PROFDATA_TOP_PARTLY_INLINED},
+	};
+
+	for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
+		if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0)
+			return -1;
+	return 0;
+}
+
+static int module_traverse(PyObject *m, visitproc visit, void *arg)
+{
+	pd_py_state *st = PyModule_GetState(m);
+
+	Py_VISIT(st->model_type);
+	return 0;
+}
+
+static int module_clear(PyObject *m)
+{
+	pd_py_state *st = PyModule_GetState(m);
+
+	Py_CLEAR(st->model_type);
+	return 0;
+}
+
+static struct PyModuleDef module_def = {
+	PyModuleDef_HEAD_INIT, "profdata._profdata",
+	"libprofdata's C API for the profdata package (its wrappers are the public API).",
+	sizeof(pd_py_state), module_methods, NULL, module_traverse, module_clear, NULL
+};
+
+PyMODINIT_FUNC PyInit__profdata(void);
+
+PyMODINIT_FUNC PyInit__profdata(void)
+{
+	PyObject *m = PyModule_Create(&module_def);
+	pd_py_state *st;
+
+	if (!m)
+		return NULL;
+	st = PyModule_GetState(m);
+	st->model_type = PyType_FromSpec(&pd_py_model_spec);
+	if (!st->model_type || PyModule_AddObject(m, "Model", st->model_type) < 0 || add_constants(m) < 0) {
+		Py_DECREF(m);
+		return NULL;
+	}
+	Py_INCREF(st->model_type); /* PyModule_AddObject took the first reference */
+	return m;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What the files of the _profdata extension share. The extension keeps to
+ * CPython's limited API of 3.9 (Py_LIMITED_API, set by meson.build), so one
+ * build serves every later CPython; it reaches libprofdata only through its
+ * public headers, so the compiler checks every struct the binding reads.
+ */
+#ifndef PD_PY_PYPROFDATA_H
+#define PD_PY_PYPROFDATA_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+/* The experimental tier too: columns and top (doc/conventions.md). */
+#define PROFDATA_EXPERIMENTAL 1
+#include <profdata/profdata.h>
+
+/* A profile read into the model; p is NULL once closed. */
+typedef struct pd_py_model {
+	PyObject_HEAD
+	profdata_profile *p;
+} pd_py_model;
+
+/* The module's state: the Model type, made from its spec at import. */
+typedef struct pd_py_state {
+	PyObject *model_type;
+} pd_py_state;
+
+/* errors.c: a library failure raised as profdata._errors.library_error()
+ * builds it (FormatError, OSError, ...); `side` is "input" or "output". Returns NULL. */
+PyObject *pd_py_raise(int code, const profdata_error *e, PyObject *path, const char *side);
+/* A diagnostic as (code, name, offset or None, line or None, message). */
+PyObject *pd_py_diag(const profdata_error *e);
+/* The reader's (writer's) warnings as a list of pd_py_diag() tuples; past the
+ * last the library keeps, one (None, how many more). */
+PyObject *pd_py_reader_warnings(const profdata_reader *r);
+PyObject *pd_py_writer_warnings(const profdata_writer *w);
+
+/* values.c: UTF-8 bytes (invalid ones replaced) as str; NULL gives None. */
+PyObject *pd_py_str(const char *s, size_t len);
+PyObject *pd_py_cstr(const char *s);
+/* Append a new reference (NULL: a failure already raised) to list and drop it; -1 on failure. */
+int pd_py_append(PyObject *list, PyObject *item);
+
+/* model.c */
+extern PyType_Spec pd_py_model_spec;
+PyObject *pd_py_model_wrap(PyObject *type, profdata_profile *p);
+/* The model's profile, or NULL with ValueError when it is closed. */
+const profdata_profile *pd_py_model_profile(PyObject *self);
+
+/* rows.c: the model's tables as lists of tuples, a slice at a time. */
+PyObject *pd_py_objects(PyObject *self, PyObject *args);
+PyObject *pd_py_references(PyObject *self, PyObject *args);
+PyObject *pd_py_classes(PyObject *self, PyObject *args);
+PyObject *pd_py_functions(PyObject *self, PyObject *args);
+PyObject *pd_py_threads(PyObject *self, PyObject *args);
+PyObject *pd_py_stacks(PyObject *self, PyObject *args);
+PyObject *pd_py_frame(PyObject *self, PyObject *args);
+PyObject *pd_py_samples(PyObject *self, PyObject *args);
+
+/* columns.c: the library's columns, and one as (typecode, bytearray). */
+PyObject *pd_py_columns(PyObject *module, PyObject *unused);
+PyObject *pd_py_column(PyObject *self, PyObject *args);
+
+/* io.c: reading, writing, converting, histograms, heap analysis. */
+PyObject *pd_py_read(PyObject *module, PyObject *args);
+PyObject *pd_py_write(PyObject *self, PyObject *args);
+PyObject *pd_py_convert(PyObject *module, PyObject *args);
+PyObject *pd_py_histogram(PyObject *module, PyObject *args);
+PyObject *pd_py_heap_top(PyObject *self, PyObject *args);
+/* The histogram's rows as [(name, instances, bytes)]. */
+PyObject *pd_py_histogram_rows(const profdata_histogram *h);
+
+/* answers.c: the histogram and the top of a model. */
+PyObject *pd_py_model_histogram(PyObject *self, PyObject *args);
+PyObject *pd_py_model_top(PyObject *self, PyObject *args);
+
+#endif

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* C values as Python objects: the few conversions every file of the extension makes. */
+#include "pyprofdata.h"
+
+PyObject *pd_py_str(const char *s, size_t len)
+{
+	if (!s)
+		Py_RETURN_NONE;
+	return PyUnicode_DecodeUTF8(s, (Py_ssize_t)len, "replace");
+}
+
+PyObject *pd_py_cstr(const char *s)
+{
+	return pd_py_str(s, s ? strlen(s) : 0);
+}
+
+int pd_py_append(PyObject *list, PyObject *item)
+{
+	int rc = item ? PyList_Append(list, item) : -1;
+
+	Py_XDECREF(item);
+	return rc;
+}
