@@ -138,6 +138,14 @@ for f in "$root"/tests/data/hprof/jdk17-*.hprof; do
     cmp "$tmp/twice.txt" "$tmp/thrice.txt"
     echo "hprof: $name -> hprof-text -> hprof: $(paste -sd' ' "$tmp/a.counts" | tr '\t' '=') kept," \
         "$(wc -l <"$tmp/a.histo") classes' instances equal"
+    [ "$vv" = yes ] || continue
+    for h in "$f" "$tmp/back.hprof"; do
+        bash "$here/visualvm-histo.sh" -b "$tmp/vv" "$h" 2>"$tmp/vv.err" | awk -F '\t' '$2 > 0 { print $1 "\t" $2 }' |
+            LC_ALL=C sort >"$tmp/vv.$(basename "$h").counts" || { tail -5 "$tmp/vv.err" >&2; exit 1; }
+    done
+    diff -u "$tmp/vv.$name.counts" "$tmp/vv.back.hprof.counts" >&2
+    echo "VisualVM: $name -> hprof-text -> hprof: the same histogram as the original's" \
+        "($(wc -l <"$tmp/vv.$name.counts") classes)"
 done
 
 # 3. gperftools (libprofiler's output) -> text: the CPU SAMPLES hold the input's stacks

@@ -311,16 +311,19 @@ START_TEST(written_in_the_agents_layout)
 	out = realloc(out, n + 1);
 	out[n] = '\0';
 	ck_assert_msg(strncmp(out, "JAVA PROFILE 1.0.1, created Tue Mar  3 10:00:00 2009\n", 53) == 0, "%.60s", out);
-	ck_assert_ptr_nonnull(strstr(out, "\n--------\n\nTHREAD START (obj=50000168, id = 200001, name=\"main\", "
-	                                  "group=\"main\")\n"));
-	ck_assert_ptr_nonnull(strstr(out, "TRACE 300001: (thread=200001)\n\tDemo.main(Demo.java:7)\n"));
-	ck_assert_ptr_nonnull(strstr(out, "\nHEAP DUMP BEGIN (7 objects, 162 bytes) Tue Mar  3 10:00:00 2009\n"));
-	ck_assert_ptr_nonnull(strstr(out, "\nROOT 50000011 (kind=<JNI local ref>, thread=200001, frame=-1)\n"));
-	ck_assert_ptr_nonnull(strstr(out, "\nCLS 50000003 (name=Demo$Node, trace=300001)\n\tsuper\t\t50000001\n"));
-	ck_assert_ptr_nonnull(strstr(out, "\nARR 50000012 (sz=40, trace=300001, nelems=6, elem type=Demo$Node[]@50000004)\n"
-	                                  "\t[0]\t\t50000010\n\t[4]\t\t50000011\n"));
-	ck_assert_ptr_nonnull(strstr(out, "\n    1 29.63% 29.63%        48    2        96     4 300001 Demo$Node\n"));
-	ck_assert_ptr_nonnull(strstr(out, "\nMONITOR TIME BEGIN (total = 12 ms) Tue Mar  3 10:00:09 2009\n"));
+	static const char *const lines[] = {
+		"\n--------\n\nTHREAD START (obj=50000168, id = 200001, name=\"main\", group=\"main\")\n",
+		"TRACE 300001: (thread=200001)\n\tDemo.main(Demo.java:7)\n",
+		"\nHEAP DUMP BEGIN (7 objects, 162 bytes) Tue Mar  3 10:00:00 2009\n",
+		"\nROOT 50000011 (kind=<JNI local ref>, thread=200001, frame=-1)\n",
+		"\nCLS 50000003 (name=Demo$Node, trace=300001)\n\tsuper\t\t50000001\n",
+		"\nARR 50000012 (sz=40, trace=300001, nelems=6, elem type=Demo$Node[]@50000004)\n\t[0]\t\t50000010\n"
+		"\t[4]\t\t50000011\n",
+		"\n    1 29.63% 29.63%        48    2        96     4 300001 Demo$Node\n",
+		"\nMONITOR TIME BEGIN (total = 12 ms) Tue Mar  3 10:00:09 2009\n",
+	};
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		ck_assert_msg(strstr(out, lines[i]) != NULL, "no \"%s\" in the output", lines[i]);
 	free(out);
 	profdata_profile_free(p);
 }
