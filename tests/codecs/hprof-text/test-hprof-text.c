@@ -317,8 +317,7 @@ START_TEST(written_in_the_agents_layout)
 		"\nHEAP DUMP BEGIN (7 objects, 162 bytes) Tue Mar  3 10:00:00 2009\n",
 		"\nROOT 50000011 (kind=<JNI local ref>, thread=200001, frame=-1)\n",
 		"\nCLS 50000003 (name=Demo$Node, trace=300001)\n\tsuper\t\t50000001\n",
-		"\nARR 50000012 (sz=40, trace=300001, nelems=6, elem type=Demo$Node[]@50000004)\n\t[0]\t\t50000010\n"
-		"\t[4]\t\t50000011\n",
+		"\nARR 50000012 (sz=40, trace=300001, nelems=6, elem type=Demo$Node[]@50000004)\n\t[0]\t\t50000010\n\t[4]\t\t50000011\n",
 		"\n    1 29.63% 29.63%        48    2        96     4 300001 Demo$Node\n",
 		"\nMONITOR TIME BEGIN (total = 12 ms) Tue Mar  3 10:00:09 2009\n",
 	};
