@@ -98,6 +98,8 @@ struct profdata_format {
 	 * encoder_new's encoder. A format may have it beside a decoder.
 	 */
 	int (*write_model)(const profdata_profile *p, profdata_writer *w, const pd_options *opts);
+	/* write_model reads heap dumps too: the model it gets holds their contents (core/model_encoder.c). */
+	int write_model_heap;
 	/* Known option keys, NULL-terminated; NULL none. read_options include those of its read transforms. */
 	const char *const *read_options;
 	const char *const *write_options;

@@ -70,8 +70,14 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 #define FORWARD_META_PROFILE(member, type)
 #define FORWARD_STRING_PROFILE(member, type)
 #define FORWARD_VOID_PROFILE(member, type)
-#define FORWARD_RECORD_DUMP(member, type)
-#define FORWARD_VOID_DUMP(member, type)
+#define FORWARD_RECORD_DUMP(member, type) FORWARD_RECORD_PROFILE(member, type)
+#define FORWARD_VOID_DUMP(member, type) \
+	static int on_##member(void *payload) \
+	{ \
+		model_encoder *m = payload; \
+		int rc = ensure_begun(m); \
+		return rc ? rc : forward_result(m, m->build.member(m->profile)); \
+	}
 #define FORWARD(a, shape, member, type, version, group, name) FORWARD_##shape##_##group(member, type)
 PD_EVENT_LIST(FORWARD, ~)
 #undef FORWARD
@@ -106,11 +112,18 @@ static void model_encoder_free(void *state)
 
 /*
  * Heap-dump contents (dump_begin .. dump_end, objects, roots, class dumps)
- * are not taken: no whole-profile writer reads them, and a dump converted
- * to a call-stack format would otherwise be copied whole into memory.
+ * are taken only by a writer that reads them (write_model_heap): a dump
+ * converted to a call-stack format would otherwise be copied whole into
+ * memory.
  */
 static const pd_encoder_ops model_encoder_ops = {
 	.events = { PD_PROFILE_EVENTS(on_) },
+	.finish = model_encoder_finish,
+	.free = model_encoder_free,
+};
+
+static const pd_encoder_ops model_encoder_heap_ops = {
+	.events = { PD_EVERY_EVENT(on_) },
 	.finish = model_encoder_finish,
 	.free = model_encoder_free,
 };
@@ -128,6 +141,6 @@ int pd_model_encoder_new(void **state, const pd_encoder_ops **ops, profdata_writ
 	m->format = f;
 	m->opts = opts;
 	*state = m;
-	*ops = &model_encoder_ops;
+	*ops = f->write_model_heap ? &model_encoder_heap_ops : &model_encoder_ops;
 	return 0;
 }

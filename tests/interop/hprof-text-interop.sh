@@ -6,6 +6,15 @@
 #  - a heap dump converted to binary HPROF has, per class, as many instances as the
 #    text has OBJ and ARR records (counted with awk): in our histogram of the HPROF
 #    file, and in VisualVM's when VisualVM is installed (visualvm-histo.sh).
+# And the writer (--to hprof-text):
+#  - every real agent file (corpus) and fixture: written, then read and written
+#    again, byte-identical; the written file reads back with the same tables
+#    (threads, stacks, samples, allocation sites, classes, objects, roots,
+#    references), the same folded stacks and the same class histogram;
+#  - binary HPROF fixtures (tests/data/hprof/jdk17-*) -> text -> binary HPROF keep
+#    classes, objects, roots and references, and instances per class;
+#  - a gperftools CPU profile (libprofiler's own output) -> text: CPU SAMPLES
+#    whose folded stacks equal the input's.
 # The corpus part (real agent output) is skipped, saying why, without the corpus.
 # Usage: hprof-text-interop.sh PROFDATA SOURCE_ROOT. Exit 77 when python3 is missing.
 set -euo pipefail
@@ -69,4 +78,84 @@ for e in (d["classes"] if isinstance(d, dict) else d):
         LC_ALL=C sort >"$tmp/vv.counts"
     diff -u "$tmp/text.counts" "$tmp/vv.counts" >&2
     echo "VisualVM: $name -> HPROF opens with the text's instances per class"
+done
+
+# table<TAB>count of the model a file reads into, for the tables named
+counts() {
+    "$profdata" info --json "$1" | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["counts"]
+for k in sys.argv[1:]:
+    print(k + "\t" + str(c[k]))' "${@:2}"
+}
+model_tables=(threads stacks samples alloc_sites classes objects roots references attachments)
+heap_tables=(classes objects roots references)
+
+# instances<TAB>class of "profdata histo", sorted
+instances() {
+    "$profdata" histo "$1" --json --limit 1000000 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for e in sorted((d["classes"] if isinstance(d, dict) else d), key=lambda e: e["name"]):
+    print(str(e["instances"]) + "\t" + e["name"])'
+}
+
+# 1. text -> text: a fixed point, and what the reader makes of it unchanged
+for f in "$root"/tests/data/hprof-text/*.txt "${real[@]}"; do
+    name=$(basename "$f")
+    "$profdata" convert --quiet "$f" "$tmp/once.txt" --to hprof-text
+    "$profdata" convert --quiet "$tmp/once.txt" "$tmp/twice.txt" --from hprof-text --to hprof-text
+    cmp "$tmp/once.txt" "$tmp/twice.txt"
+    counts "$f" "${model_tables[@]}" >"$tmp/a.counts"
+    counts "$tmp/once.txt" "${model_tables[@]}" >"$tmp/b.counts"
+    diff -u "$tmp/a.counts" "$tmp/b.counts" >&2
+    if grep -q '^CPU \(SAMPLES\|TIME (ms)\) BEGIN' "$f"; then
+        "$profdata" convert --quiet "$f" "$tmp/a.folded" --to folded
+        "$profdata" convert --quiet "$tmp/once.txt" "$tmp/b.folded" --to folded
+        cmp <(LC_ALL=C sort "$tmp/a.folded") <(LC_ALL=C sort "$tmp/b.folded")
+    fi
+    if grep -q '^HEAP DUMP BEGIN' "$f"; then
+        cmp <("$profdata" histo "$f") <("$profdata" histo "$tmp/once.txt")
+    fi
+    echo "text: $name -> hprof-text ($(wc -c <"$tmp/once.txt") bytes): rewrites byte-identical;" \
+        "reads back with equal tables ($(paste -sd' ' "$tmp/a.counts" | tr '\t' '='))"
+done
+
+# 2. binary HPROF -> text -> binary HPROF
+for f in "$root"/tests/data/hprof/jdk17-*.hprof; do
+    name=$(basename "$f")
+    "$profdata" convert --quiet "$f" "$tmp/heap.txt" --to hprof-text
+    "$profdata" convert --quiet "$tmp/heap.txt" "$tmp/back.hprof" --from hprof-text --to hprof
+    counts "$f" "${heap_tables[@]}" >"$tmp/a.counts"
+    counts "$tmp/back.hprof" "${heap_tables[@]}" >"$tmp/b.counts"
+    diff -u "$tmp/a.counts" "$tmp/b.counts" >&2
+    instances "$f" >"$tmp/a.histo"
+    instances "$tmp/back.hprof" >"$tmp/b.histo"
+    diff -u "$tmp/a.histo" "$tmp/b.histo" >&2
+    # the text read back loses field names (doc/formats-hprof-text.md): the second rewrite is the fixed point
+    "$profdata" convert --quiet "$tmp/heap.txt" "$tmp/twice.txt" --from hprof-text --to hprof-text
+    "$profdata" convert --quiet "$tmp/twice.txt" "$tmp/thrice.txt" --from hprof-text --to hprof-text
+    cmp "$tmp/twice.txt" "$tmp/thrice.txt"
+    echo "hprof: $name -> hprof-text -> hprof: $(paste -sd' ' "$tmp/a.counts" | tr '\t' '=') kept," \
+        "$(wc -l <"$tmp/a.histo") classes' instances equal"
+    [ "$vv" = yes ] || continue
+    for h in "$f" "$tmp/back.hprof"; do
+        bash "$here/visualvm-histo.sh" -b "$tmp/vv" "$h" 2>"$tmp/vv.err" | awk -F '\t' '$2 > 0 { print $1 "\t" $2 }' |
+            LC_ALL=C sort >"$tmp/vv.$(basename "$h").counts" || { tail -5 "$tmp/vv.err" >&2; exit 1; }
+    done
+    diff -u "$tmp/vv.$name.counts" "$tmp/vv.back.hprof.counts" >&2
+    echo "VisualVM: $name -> hprof-text -> hprof: the same histogram as the original's" \
+        "($(wc -l <"$tmp/vv.$name.counts") classes)"
+done
+
+# 3. gperftools (libprofiler's output) -> text: the CPU SAMPLES hold the input's stacks
+for f in "$root"/tests/data/gperftools/cpu-100hz.prof "$root"/tests/data/gperftools/cpu-1000hz.prof; do
+    name=$(basename "$f")
+    "$profdata" convert --quiet "$f" "$tmp/cpu.txt" --to hprof-text
+    "$profdata" convert --quiet "$f" "$tmp/a.folded" --to folded
+    "$profdata" convert --quiet "$tmp/cpu.txt" "$tmp/b.folded" --from hprof-text --to folded
+    cmp <(LC_ALL=C sort "$tmp/a.folded") <(LC_ALL=C sort "$tmp/b.folded")
+    grep -q '^CPU SAMPLES BEGIN' "$tmp/cpu.txt"
+    echo "gperftools: $name -> hprof-text: $(wc -l <"$tmp/a.folded") stacks, total" \
+        "$(awk '{s += $NF} END {print s}' "$tmp/a.folded") samples, folded equal to the input's"
 done

@@ -396,6 +396,9 @@ static int on_verbatim_begin(ht_decoder *d, const char *name, const char *end_li
 	d->verbatim_end = end_line;
 	d->scratch.n = 0;
 	enter_section(d, HT_VERBATIM);
+	/* the BEGIN line too (its total and date): a rewrite gives the section back whole */
+	if (pd_strbuf_add(&d->scratch, (const char *)d->ln.ls, d->ln.ll) < 0 || pd_strbuf_add(&d->scratch, "\n", 1) < 0)
+		return PROFDATA_ENOMEM;
 	return 0;
 }
 

@@ -103,5 +103,7 @@ const struct profdata_format pd_format_hprof_text = {
 	.description = "the HPROF agent's text output (java.hprof.txt: traces, CPU samples and times, sites, heap dump)",
 	.bid = hprof_text_bid,
 	.decode = pd_hprof_text_decode,
+	.write_model = pd_hprof_text_write_model,
+	.write_model_heap = 1,
 	.read_options = hprof_text_read_options,
 };

@@ -72,6 +72,8 @@ typedef struct ht_decoder {
 } ht_decoder;
 
 int pd_hprof_text_decode(const pd_decode_args *a);
+/* The writer (encode.c): the whole profile in the agent's layout. */
+int pd_hprof_text_write_model(const profdata_profile *p, profdata_writer *w, const pd_options *opts);
 
 /* Diagnostics: an error, or damage (a warning in permissive mode, returning 0). */
 int pd_ht_error(ht_decoder *d, int code, const char *what);

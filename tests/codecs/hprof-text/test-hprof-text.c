@@ -273,6 +273,93 @@ END_TEST
 
 /* ---- the corpus: the agent's real output ---- */
 
+/* ---- the writer ---- */
+
+static const char *const fixtures[] = { "cpu-samples.txt", "cpu-times.txt", "heap.txt", "truncated.txt" };
+
+/* Written, read and written again: the same bytes, and the reader's tables as the fixture's. */
+START_TEST(written_fixtures_rewrite_byte_identical)
+{
+	static const profdata_table tables[] = { PROFDATA_TABLE_THREADS, PROFDATA_TABLE_STACKS, PROFDATA_TABLE_FRAMES,
+		                                 PROFDATA_TABLE_SAMPLES, PROFDATA_TABLE_ALLOC_SITES, PROFDATA_TABLE_CLASSES,
+		                                 PROFDATA_TABLE_OBJECTS, PROFDATA_TABLE_ROOTS, PROFDATA_TABLE_ATTACHMENTS };
+	char path[1024], rel[256], msg[256] = "";
+	snprintf(rel, sizeof rel, "hprof-text/%s", fixtures[_i]);
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, rel), FMT, PROFDATA_MODE_PERMISSIVE);
+	size_t n1, n2;
+	unsigned char *once = test_write(p, FMT, NULL, &n1);
+	profdata_profile *q = test_read_memory(once, n1, FMT, PROFDATA_MODE_STRICT, msg, sizeof msg);
+	ck_assert_msg(q != NULL, "%s: %s", fixtures[_i], msg);
+	unsigned char *twice = test_write(q, FMT, NULL, &n2);
+	ck_assert_uint_eq(n1, n2);
+	ck_assert_int_eq(memcmp(once, twice, n1), 0);
+	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+		ck_assert_uint_eq(profdata_profile_count(p, tables[t]), profdata_profile_count(q, tables[t]));
+	free(once);
+	free(twice);
+	profdata_profile_free(q);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* The agent's layout: its first line, tab-indented frames, its CPU and heap lines, the MONITOR sections whole. */
+START_TEST(written_in_the_agents_layout)
+{
+	profdata_profile *p = read_fixture("heap.txt");
+	size_t n;
+	char *out = (char *)test_write(p, FMT, NULL, &n);
+	out = realloc(out, n + 1);
+	out[n] = '\0';
+	ck_assert_msg(strncmp(out, "JAVA PROFILE 1.0.1, created Tue Mar  3 10:00:00 2009\n", 53) == 0, "%.60s", out);
+	static const char *const lines[] = {
+		"\n--------\n\nTHREAD START (obj=50000168, id = 200001, name=\"main\", group=\"main\")\n",
+		"TRACE 300001: (thread=200001)\n\tDemo.main(Demo.java:7)\n",
+		"\nHEAP DUMP BEGIN (7 objects, 162 bytes) Tue Mar  3 10:00:00 2009\n",
+		"\nROOT 50000011 (kind=<JNI local ref>, thread=200001, frame=-1)\n",
+		"\nCLS 50000003 (name=Demo$Node, trace=300001)\n\tsuper\t\t50000001\n",
+		"\nARR 50000012 (sz=40, trace=300001, nelems=6, elem type=Demo$Node[]@50000004)\n\t[0]\t\t50000010\n\t[4]\t\t50000011\n",
+		"\n    1 29.63% 29.63%        48    2        96     4 300001 Demo$Node\n",
+		"\nMONITOR TIME BEGIN (total = 12 ms) Tue Mar  3 10:00:09 2009\n",
+	};
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		ck_assert_msg(strstr(out, lines[i]) != NULL, "no \"%s\" in the output", lines[i]);
+	free(out);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* From a format without trace serials (gperftools): TRACEs from 300001 in rank order, CPU SAMPLES of its counts. */
+START_TEST(written_from_gperftools_numbers_traces_from_300001)
+{
+	char path[1024], msg[256] = "";
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, "gperftools/cpu-100hz.prof"), "gperftools",
+	                                PROFDATA_MODE_STRICT);
+	size_t n;
+	char *out = (char *)test_write(p, FMT, NULL, &n);
+	profdata_profile *q = test_read_memory((unsigned char *)out, n, FMT, PROFDATA_MODE_STRICT, msg, sizeof msg);
+	ck_assert_msg(q != NULL, "%s", msg);
+	out = realloc(out, n + 1);
+	out[n] = '\0';
+	const char *first = strstr(out, "\nTRACE ");
+	ck_assert_ptr_nonnull(first);
+	ck_assert_int_eq(strncmp(first, "\nTRACE 300001:\n\t", 16), 0);
+	const char *table = strstr(out, "\nCPU SAMPLES BEGIN (total = 255) ");
+	ck_assert_ptr_nonnull(table);
+	ck_assert_ptr_nonnull(strstr(table, "\nrank   self  accum   count trace method\n   1 "));
+	ck_assert_ptr_nonnull(strstr(table, " 300001 "));
+	int64_t total = 0;
+	for (size_t i = 0; i < profdata_profile_count(q, PROFDATA_TABLE_SAMPLES); i++) {
+		profdata_sample s;
+		profdata_profile_sample(q, i, &s);
+		total += s.values[0];
+	}
+	ck_assert_int_eq(total, 255);
+	free(out);
+	profdata_profile_free(q);
+	profdata_profile_free(p);
+}
+END_TEST
+
 static const struct {
 	const char *name;
 	uint64_t samples, total, objects, roots, classes;
@@ -320,6 +407,9 @@ Suite *suite_main(void)
 	tcase_add_test(tc, a_file_cut_short);
 	tcase_add_test(tc, malformed_lines_are_refused_where_they_are);
 	tcase_add_test(tc, sniffed_and_named_by_the_binary_decoder);
+	tcase_add_loop_test(tc, written_fixtures_rewrite_byte_identical, 0, (int)(sizeof fixtures / sizeof fixtures[0]));
+	tcase_add_test(tc, written_in_the_agents_layout);
+	tcase_add_test(tc, written_from_gperftools_numbers_traces_from_300001);
 	suite_add_tcase(s, tc);
 	if (test_case_requested("corpus")) {
 		tc = tcase_create("corpus");
