@@ -321,35 +321,28 @@ static int write_trace(ht_writer *hw, size_t si)
 }
 
 /*
- * Every stack's TRACE: the CPU table's in rank order (as the agent writes
- * them, each before the table needs it), then the rest in model order.
- * Renumbered from 300001 in that order when the source has no serials.
+ * Every stack's TRACE in model order: a file read keeps the order it had
+ * (the agent's: the CPU table's traces in rank order), so a rewrite reads
+ * back into an equal model. Renumbered from 300001 in that order when the
+ * source has no serials.
  */
-static int write_traces(ht_writer *hw, const cpu_table *t)
+static int write_traces(ht_writer *hw)
 {
 	size_t n = profdata_profile_count(hw->p, PROFDATA_TABLE_STACKS);
-	unsigned char *done = calloc(n + 1, 1);
 	uint32_t next = HTW_FIRST_TRACE;
 	int rc = 0;
-	if (!done || !(hw->serial_of = calloc(n + 1, sizeof *hw->serial_of))) {
-		free(done);
+	if (!(hw->serial_of = calloc(n + 1, sizeof *hw->serial_of)))
 		return PROFDATA_ENOMEM;
-	}
 	for (size_t si = 0; si < n; si++) {
 		profdata_stack st;
 		profdata_profile_stack(hw->p, si, &st);
 		hw->serial_of[si] = st.serial;
 	}
-	for (size_t k = 0; k < t->nrows + n && rc == 0; k++) {
-		size_t si = k < t->nrows ? t->rows[k].stack : k - t->nrows;
-		if (done[si])
-			continue;
-		done[si] = 1;
+	for (size_t si = 0; si < n && rc == 0; si++) {
 		if (hw->renumber)
 			hw->serial_of[si] = next++;
 		rc = write_trace(hw, si);
 	}
-	free(done);
 	return rc;
 }
 
@@ -430,7 +423,7 @@ static int write_all(ht_writer *hw, cpu_table *t)
 	int rc;
 	cpu_kind(hw->p, t);
 	if ((t->kind && (rc = cpu_rows(hw, t)) != 0) || (rc = write_header(hw)) != 0 || (rc = write_threads(hw)) != 0 ||
-	    (rc = write_traces(hw, t)) != 0 || (rc = pd_htw_heap(hw)) != 0 || (rc = pd_htw_sites(hw)) != 0 ||
+	    (rc = write_traces(hw)) != 0 || (rc = pd_htw_heap(hw)) != 0 || (rc = pd_htw_sites(hw)) != 0 ||
 	    (rc = write_cpu(hw, t)) != 0 || (rc = write_verbatim(hw, "hprof-text.monitor-time")) != 0 ||
 	    (rc = write_verbatim(hw, "hprof-text.monitor-dump")) != 0)
 		return rc;

@@ -96,12 +96,11 @@ static int write_root(ht_writer *hw, const profdata_root *r)
 
 /* ---- HEAP DUMP: classes ---- */
 
-static int write_cls(ht_writer *hw, const profdata_class_info *c)
+static int write_cls(ht_writer *hw, const profdata_class_dump *d)
 {
-	const profdata_class_dump *d = &c->dump;
 	static const char *const slot[] = { "super", "loader", "signers", "domain" };
 	const uint64_t ids[] = { d->super_id, d->loader_id, d->signers_id, d->protection_domain_id };
-	int rc = pd_htw_class_name(hw, c->load.serial);
+	int rc = pd_htw_class_name_of_id(hw, d->id);
 	if (rc < 0)
 		return rc;
 	rc = pd_htw_printf(hw, "CLS %" PRIx64 " (name=%s, trace=%" PRIu32 ")\n", d->id, rc ? hw->name.p : "<unknown>",
@@ -230,7 +229,7 @@ static int write_dump(ht_writer *hw, uint32_t dump)
 {
 	size_t nobj = profdata_profile_count(hw->p, PROFDATA_TABLE_OBJECTS), count = 0;
 	size_t nroots = profdata_profile_count(hw->p, PROFDATA_TABLE_ROOTS);
-	size_t ncls = profdata_profile_count(hw->p, PROFDATA_TABLE_CLASSES);
+	size_t ncls = profdata_profile_count(hw->p, PROFDATA_TABLE_CLASS_DUMPS);
 	uint64_t bytes = 0;
 	int rc;
 	for (size_t i = 0; i < nobj; i++) {
@@ -248,13 +247,15 @@ static int write_dump(ht_writer *hw, uint32_t dump)
 		if (profdata_profile_root(hw->p, i, &r, &d) == 0 && d == dump)
 			rc = write_root(hw, &r);
 	}
-	for (size_t i = 0; i < ncls && rc == 0; i++) {
-		profdata_class_info c;
-		if (profdata_profile_class(hw->p, i, &c) == 0 && c.has_dump && c.dump_index == dump)
-			rc = write_cls(hw, &c);
-	}
+	/* objects before classes, as a dump read from text gives them back (its order between the two is not kept) */
 	if (rc == 0)
 		rc = write_objects(hw, dump);
+	for (size_t i = 0; i < ncls && rc == 0; i++) {
+		profdata_class_dump c;
+		uint32_t d;
+		if (profdata_profile_class_dump_at(hw->p, i, &c, &d) == 0 && d == dump)
+			rc = write_cls(hw, &c);
+	}
 	return rc ? rc : pd_htw_add(hw, "HEAP DUMP END\n", 14);
 }
 
