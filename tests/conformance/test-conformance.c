@@ -25,7 +25,6 @@
 static const struct {
 	const char *format, *folder, *write_options;
 	int stream_differs;
-	int canonical_order; /* the writer has its own order of records: compared from the first rewrite on */
 } quirks[] = {
 	/*
 	 * From a mapped input the decoder reads the CLS records at the end first,
@@ -33,23 +32,13 @@ static const struct {
 	 * numbers class names and ids as it meets them (doc/formats-classic.md).
 	 * The heap graph is the same (tests/test-classic.c checks that).
 	 */
-	{ "ibm-classic", "classic", NULL, 1, 0 },
+	{ "ibm-classic", "classic", NULL, 1 },
 	/*
 	 * The HPROF encoder writes 1.0.2 by default, which changes the version text
 	 * and the dump kind of a 1.0.1 or 1.0.3 file: the model read back differs by
 	 * design. version=source writes each file in its own version.
 	 */
-	{ "hprof", "hprof", "version=source", 0, 0 },
-	/*
-	 * The agent's text interleaves its records as the program made them
-	 * (THREAD and TRACE records, CLS, OBJ and ARR); the model keeps tables,
-	 * not that interleaving, so the writer puts them in an order of its own
-	 * and the reader numbers strings and names in the order it meets them.
-	 * A fixture in another order reads back with other ids: from the first
-	 * rewrite on, the model and the bytes are stable (and the tables of the
-	 * first read equal the rewrite's: tests/interop/hprof-text-interop.sh).
-	 */
-	{ "hprof-text", "hprof-text", NULL, 0, 1 },
+	{ "hprof", "hprof", "version=source", 0 },
 };
 
 static int quirk_of(const profdata_format *f)
@@ -64,12 +53,6 @@ static const char *folder_of(const profdata_format *f)
 {
 	int q = quirk_of(f);
 	return q >= 0 ? quirks[q].folder : profdata_format_name(f);
-}
-
-static int canonical_order(const profdata_format *f)
-{
-	int q = quirk_of(f);
-	return q >= 0 && quirks[q].canonical_order;
 }
 
 static const char *write_options_of(const profdata_format *f)
@@ -247,12 +230,11 @@ START_TEST(read_write_read_is_equal)
 	profdata_profile *p = read_fixture(x, bytes, len, &repaired);
 	unsigned char *b1 = write_as(p, f, &len1);
 	profdata_profile *q = read_back(b1, len1, f, x->path);
-	if (repaired || canonical_order(f)) {
+	if (repaired) {
 		/*
 		 * A damaged fixture (its read warned) is repaired on the first write:
 		 * what was read and what was written differ by the repair. From the
-		 * first rewrite on, the model and the bytes are stable. So for a
-		 * writer with an order of its own (quirks).
+		 * first rewrite on, the model and the bytes are stable.
 		 */
 		profdata_profile_free(p);
 		p = q;
