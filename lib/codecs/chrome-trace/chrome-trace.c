@@ -14,7 +14,9 @@
  * since 1970 only to a quarter microsecond or so, and then sort by it.
  * Within a thread each event comes strictly after the one before (moved by
  * a nanosecond where stamps tie): speedscope sorts begins and ends apart,
- * and at a tie it can end a zero-length call before beginning it. Samples have no place in the
+ * and at a tie it can end a zero-length call before beginning it. Samples
+ * that carry their times are laid out on their threads' timelines
+ * (timeline.c). Other samples have no place in the
  * format (its "samples" list is not read by the viewers): their call tree
  * (analysis/stacks.h, folded's chains) is laid out as nested events of one
  * thread, each frame as long as its value (time units converted, counts at
