@@ -17,6 +17,7 @@
 
 #include "internal.h"
 #include "util/hashmap.h"
+#include "util/text.h"
 
 /* The input being added: its ids -> the merge's (index + 1). */
 typedef struct merge_input {
@@ -141,15 +142,7 @@ static uint64_t in_string(const profdata_merge *m, uint64_t id)
 /* Merge time units are those pprof periods are given in: factors to nanoseconds, 0 for other units. */
 static uint64_t unit_ns(const char *unit)
 {
-	static const struct {
-		const char *name;
-		uint64_t ns;
-	} units[] = { { "nanoseconds", 1 }, { "microseconds", 1000 }, { "milliseconds", 1000000 },
-		      { "seconds", 1000000000 } };
-	for (size_t i = 0; unit && i < sizeof units / sizeof units[0]; i++)
-		if (strcmp(unit, units[i].name) == 0)
-			return units[i].ns;
-	return 0;
+	return pd_time_unit_ns(unit, unit ? strlen(unit) : 0);
 }
 
 /* The input's period in the merge's unit: the largest is kept, as pprof keeps it. */

@@ -32,3 +32,14 @@ const char *pd_vformat(char *small, size_t cap, char **heap, size_t *len, const 
 		vsnprintf(*heap, (size_t)n + 1, fmt, ap);
 	return *heap;
 }
+
+uint64_t pd_time_unit_ns(const char *unit, size_t len)
+{
+	static const struct { const char *name; uint64_t ns; } units[] = {
+		{ "nanoseconds", 1 }, { "microseconds", 1000 }, { "milliseconds", 1000000 }, { "seconds", 1000000000 },
+	};
+	for (size_t i = 0; unit && i < sizeof units / sizeof units[0]; i++)
+		if (len == strlen(units[i].name) && memcmp(unit, units[i].name, len) == 0)
+			return units[i].ns;
+	return 0;
+}

@@ -32,6 +32,7 @@
 #include "analysis/samples.h"
 #include "analysis/stacks.h"
 #include "codecs/chrome-trace/chrome_trace.h"
+#include "util/text.h"
 
 extern const struct profdata_format pd_format_chrome_trace;
 
@@ -150,13 +151,8 @@ static double us_per_unit(const profdata_profile *p, size_t vi)
 {
 	size_t len;
 	const char *unit = pd_sample_unit(p, vi, &len);
-	static const struct { const char *name; double us; } units[] = {
-		{ "nanoseconds", 0.001 }, { "microseconds", 1 }, { "milliseconds", 1000 }, { "seconds", 1e6 },
-	};
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (len == strlen(units[i].name) && memcmp(unit, units[i].name, len) == 0)
-			return units[i].us;
-	return 1;
+	uint64_t ns = pd_time_unit_ns(unit, len);
+	return ns ? (double)ns / 1000 : 1;
 }
 
 /* One frame's begin or end on the call tree's thread (tid 1), at `us` microseconds. */

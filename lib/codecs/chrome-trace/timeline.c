@@ -14,6 +14,7 @@
 
 #include "codecs/chrome-trace/chrome_trace.h"
 #include "analysis/stacks.h"
+#include "util/text.h"
 
 typedef struct timed_sample {
 	uint32_t thread;
@@ -29,7 +30,6 @@ typedef struct timeline {
 	size_t n;
 	uint32_t *open, *chain;    /* frame indexes root first: open now, and this sample's */
 	size_t nopen, nchain, cap;
-	uint64_t origin_ns;        /* the first sample's time: ts 0 */
 	uint64_t last_ns, gap_ns;  /* the thread's last event time, and its last gap between samples */
 } timeline;
 
@@ -57,14 +57,9 @@ static int by_thread_then_time(const void *a, const void *b)
 /* The profile's period in nanoseconds when it is a time; 0 otherwise. */
 static uint64_t period_ns(const profdata_profile *p)
 {
-	static const struct { const char *unit; uint64_t ns; } units[] = {
-		{ "nanoseconds", 1 }, { "microseconds", 1000 }, { "milliseconds", 1000000 }, { "seconds", 1000000000 },
-	};
 	const profdata_meta *m = profdata_profile_meta(p);
-	for (size_t i = 0; m->period_unit && i < sizeof units / sizeof units[0]; i++)
-		if (strcmp(m->period_unit, units[i].unit) == 0 && m->period <= UINT64_MAX / units[i].ns)
-			return m->period * units[i].ns;
-	return 0;
+	uint64_t ns = pd_time_unit_ns(m->period_unit, m->period_unit ? strlen(m->period_unit) : 0);
+	return m->period <= UINT64_MAX / (ns ? ns : 1) ? m->period * ns : 0;
 }
 
 static void frame_event(timeline *tl, int begin, uint32_t thread, uint32_t fi, uint64_t ns)
@@ -125,7 +120,7 @@ static void close_thread(timeline *tl, uint32_t thread, uint64_t period)
 static uint64_t sample_time(timeline *tl, size_t k, int first)
 {
 	trace_writer *tw = tl->tw;
-	uint64_t ns = tl->v[k].time_ns - tl->origin_ns;
+	uint64_t ns = tl->v[k].time_ns - tw->samples_origin_ns;
 	if (!first && ns <= tl->last_ns) {
 		uint64_t moved = tl->last_ns + 1 - ns;
 		tw->nmoved++;
@@ -174,15 +169,15 @@ static int collect(timeline *tl)
 	tl->v = malloc((tl->n ? tl->n : 1) * sizeof *tl->v);
 	if (!tl->v || tl->n > UINT32_MAX)
 		return PROFDATA_ENOMEM;
-	tl->origin_ns = UINT64_MAX;
+	uint64_t origin = UINT64_MAX;
 	for (size_t i = 0; i < tl->n; i++) {
 		profdata_sample s;
 		profdata_profile_sample(p, i, &s);
 		tl->v[i] = (timed_sample){ .thread = s.thread_serial, .index = (uint32_t)i, .time_ns = s.time_ns };
-		if (s.time_ns < tl->origin_ns)
-			tl->origin_ns = s.time_ns;
+		if (s.time_ns < origin)
+			origin = s.time_ns;
 	}
-	tl->tw->samples_origin_ns = tl->origin_ns;
+	tl->tw->samples_origin_ns = origin; /* ts 0 */
 	if (tl->n > 1)
 		qsort(tl->v, tl->n, sizeof *tl->v, by_thread_then_time);
 	return 0;

@@ -21,6 +21,7 @@
 #include "codecs/speedscope/speedscope.h"
 #include "util/hashmap.h"
 #include "util/json.h"
+#include "util/text.h"
 
 enum { S_OTHER, S_TOP, S_SHARED, S_FRAMES, S_FRAME, S_PROFILES, S_PROFILE, S_SAMPLES, S_SAMPLE, S_WEIGHTS,
        S_EVENTS, S_EVENT };
@@ -173,13 +174,12 @@ static int on_map_key(void *ctx, const unsigned char *s, size_t len)
 /* nanoseconds per unit: 0 a count ("none"), -1 bytes; -2 not a unit of the format. */
 static double unit_factor(const unsigned char *s, size_t len)
 {
-	static const struct { const char *name; double ns; } units[] = {
-		{ "none", 0 }, { "nanoseconds", 1 }, { "microseconds", 1e3 }, { "milliseconds", 1e6 }, { "seconds", 1e9 },
-		{ "bytes", -1 } };
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (strlen(units[i].name) == len && memcmp(units[i].name, s, len) == 0)
-			return units[i].ns;
-	return -2;
+	uint64_t ns = pd_time_unit_ns((const char *)s, len);
+	if (ns)
+		return (double)ns;
+	if (len == 4 && memcmp(s, "none", 4) == 0)
+		return 0;
+	return len == 5 && memcmp(s, "bytes", 5) == 0 ? -1 : -2;
 }
 
 static int profile_string(ss_decoder *d, const unsigned char *s, size_t len)
