@@ -38,6 +38,7 @@ typedef struct top_sums {
 	/* Calls between rows, key (caller row + 1) << 32 | callee row: EDGE_INLINED while every call it
 	 * stands for is an inlined call's frame into the next, EDGE_CALLED once one is not. */
 	pd_map edges;
+	pd_map edge_seen_in;           /* the same keys: the stack (+ 1) that last noted the call */
 } top_sums;
 
 enum { EDGE_INLINED = 1, EDGE_CALLED = 2 };
@@ -178,26 +179,27 @@ static int inlined_call(const profdata_profile *p, size_t fi)
 /*
  * The calls of one stack with a non-zero sum, as pprof's graph has them
  * (its -top marks a row whose calls in are all inlined "(inline)", some
- * "(partial-inline)"): the frame after each frame is its caller.
+ * "(partial-inline)"): from the root, each frame calls the next; a row
+ * calling itself is no call, and a call the stack makes again (recursion)
+ * counts once, as its first, outermost one.
  */
-static int note_calls(const profdata_profile *p, top_sums *sums, const profdata_stack *st)
+static int note_calls(const profdata_profile *p, top_sums *sums, size_t si, const profdata_stack *st)
 {
-	uint32_t callee = UINT32_MAX;
-	int callee_inlined = 0;
-	for (size_t k = 0; k < st->nframes; k++) {
+	uint32_t caller = UINT32_MAX;
+	for (size_t k = st->nframes; k-- > 0;) {
 		size_t fi;
 		if (profdata_profile_find_frame(p, st->frame_ids[k], &fi) != 0)
 			continue;
 		uint32_t row = sums->row_of_frame[fi];
-		if (callee != UINT32_MAX) {
-			uint64_t key = ((uint64_t)row + 1) << 32 | callee;
+		uint64_t key = ((uint64_t)caller + 1) << 32 | row;
+		if (caller != UINT32_MAX && row != caller && pd_map_get(&sums->edge_seen_in, key) != (uint32_t)(si + 1)) {
 			uint32_t was = pd_map_get(&sums->edges, key);
-			uint32_t now = callee_inlined && was != EDGE_CALLED ? EDGE_INLINED : EDGE_CALLED;
-			if (now != was && pd_map_put(&sums->edges, key, now) < 0)
+			uint32_t now = inlined_call(p, fi) && was != EDGE_CALLED ? EDGE_INLINED : EDGE_CALLED;
+			if (pd_map_put(&sums->edge_seen_in, key, (uint32_t)si + 1) < 0 ||
+			    (now != was && pd_map_put(&sums->edges, key, now) < 0))
 				return PROFDATA_ENOMEM;
 		}
-		callee = row;
-		callee_inlined = inlined_call(p, fi);
+		caller = row;
 	}
 	return 0;
 }
@@ -288,7 +290,7 @@ static int sum_rows(profdata_top *t, const profdata_profile *p, size_t value_ind
 		profdata_profile_stack(p, si, &st);
 		add_stack(p, &sums, si, &st, stacks.value[si]);
 		if (stacks.value[si] != 0)
-			rc = note_calls(p, &sums, &st);
+			rc = note_calls(p, &sums, si, &st);
 	}
 	if (rc == 0)
 		rc = collect_rows(t, &sums);
@@ -297,6 +299,7 @@ static int sum_rows(profdata_top *t, const profdata_profile *p, size_t value_ind
 	pd_stack_sums_free(&stacks);
 	PD_FREE_ALL(sums.flat, sums.cum, sums.seen_in, sums.row_of_frame);
 	pd_map_free(&sums.edges);
+	pd_map_free(&sums.edge_seen_in);
 	return rc;
 }
 
