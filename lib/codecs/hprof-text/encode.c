@@ -18,18 +18,13 @@
 #include "util/text.h"
 
 
-#define HTW_FLUSH (1u << 16)
 #define HTW_FIRST_TRACE 300001u /* the agent's first trace after its empty trace 300000 */
 
+/* The library's output buffer, with its sticky code returned for the writer's early exits. */
 int pd_htw_add(ht_writer *hw, const char *s, size_t n)
 {
-	if (pd_strbuf_add(&hw->out, s, n) < 0)
-		return PROFDATA_ENOMEM;
-	if (hw->out.n < HTW_FLUSH)
-		return 0;
-	int rc = pd_out_write(hw->w, hw->out.p, hw->out.n);
-	hw->out.n = 0;
-	return rc;
+	pd_outbuf_add(&hw->out, s, n);
+	return hw->out.rc;
 }
 
 int pd_htw_printf(ht_writer *hw, const char *fmt, ...)
@@ -428,7 +423,7 @@ static int write_all(ht_writer *hw, cpu_table *t)
 	    (rc = write_verbatim(hw, "hprof-text.monitor-dump")) != 0)
 		return rc;
 	warn_losses(hw, t);
-	return hw->out.n ? pd_out_write(hw->w, hw->out.p, hw->out.n) : 0;
+	return pd_outbuf_finish(&hw->out);
 }
 
 int pd_hprof_text_write_model(const profdata_profile *p, profdata_writer *w, const pd_options *opts)
@@ -441,13 +436,14 @@ int pd_hprof_text_write_model(const profdata_profile *p, profdata_writer *w, con
 	memset(&t, 0, sizeof t);
 	hw.p = p;
 	hw.w = w;
+	hw.out.w = w;
 	hw.renumber = !has_own_serials(p);
 	pick_date(&hw);
 	rc = pd_frame_names_render(p, &hw.names) ? PROFDATA_ENOMEM : write_all(&hw, &t);
 	if (rc == PROFDATA_ENOMEM)
 		rc = pd_out_error(w, PROFDATA_ENOMEM, "hprof-text: out of memory");
 	pd_frame_names_free(&hw.names);
-	PD_FREE_ALL(hw.out.p, hw.name.p, hw.serial_of, t.rows);
+	PD_FREE_ALL(hw.out.buf.p, hw.name.p, hw.serial_of, t.rows); /* (the buffer when write_all stopped early) */
 	return rc;
 }
 

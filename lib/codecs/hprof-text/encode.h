@@ -14,7 +14,7 @@
 typedef struct ht_writer {
 	const profdata_profile *p;
 	profdata_writer *w;
-	pd_strbuf out;             /* written out every 64 KiB */
+	pd_outbuf out;
 	pd_strbuf name;            /* a class or frame name being made */
 	pd_frame_names names;      /* every frame's name, rendered once */
 	char date[32];             /* every section's date: the source's, never the clock's */
