@@ -21,37 +21,48 @@ rm -rf "$out"
 mkdir -p "$out"
 
 step() { printf '\n== %s\n' "$*"; }
+# A setup or build says nothing unless it fails; then the CI log shows why.
+quiet() {
+  local log
+  log=$(mktemp)
+  if ! "$@" >"$log" 2>&1; then
+    printf 'failed: %s\n' "$*"
+    tail -n 60 "$log"
+    exit 1
+  fi
+  rm -f "$log"
+}
 
 step "gcc build and tests"
-meson setup "$out/gcc" --werror -Dtests=enabled >/dev/null
-meson compile -C "$out/gcc" >/dev/null
+quiet meson setup "$out/gcc" --werror -Dtests=enabled
+quiet meson compile -C "$out/gcc"
 meson test -C "$out/gcc" --print-errorlogs
 
 step "clang build and tests"
-CC=clang meson setup "$out/clang" --werror -Dtests=enabled >/dev/null
-meson compile -C "$out/clang" >/dev/null
+CC=clang quiet meson setup "$out/clang" --werror -Dtests=enabled
+quiet meson compile -C "$out/clang"
 meson test -C "$out/clang" --print-errorlogs --suite unit --suite api
 
 # -Werror is ours, not a default: other compilers may warn where ours do not.
 # -O3 brings gcc's maybe-uninitialized analysis, so release builds are built too.
 for compiler in gcc clang; do
   step "$compiler release build (-O3) and tests"
-  CC=$compiler meson setup "$out/release-$compiler" --buildtype=release --werror -Dtests=enabled >/dev/null
-  meson compile -C "$out/release-$compiler" >/dev/null
+  CC=$compiler quiet meson setup "$out/release-$compiler" --buildtype=release --werror -Dtests=enabled
+  quiet meson compile -C "$out/release-$compiler"
   meson test -C "$out/release-$compiler" --print-errorlogs --suite unit --suite api
 done
 
 step "static library (libprofdata.a exposes only profdata_*) and both libraries"
-meson setup "$out/static" --werror -Dtests=enabled -Ddefault_library=static >/dev/null
-meson compile -C "$out/static" >/dev/null
+quiet meson setup "$out/static" --werror -Dtests=enabled -Ddefault_library=static
+quiet meson compile -C "$out/static"
 meson test -C "$out/static" --print-errorlogs --suite unit --suite api
-meson setup "$out/both" --werror -Dtests=enabled -Ddefault_library=both >/dev/null
-meson compile -C "$out/both" >/dev/null
+quiet meson setup "$out/both" --werror -Dtests=enabled -Ddefault_library=both
+quiet meson compile -C "$out/both"
 meson test -C "$out/both" --print-errorlogs --suite api
 
 step "address and undefined-behaviour sanitizers"
-meson setup "$out/asan" --werror -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
-meson compile -C "$out/asan" >/dev/null
+quiet meson setup "$out/asan" --werror -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false
+quiet meson compile -C "$out/asan"
 meson test -C "$out/asan" --setup asan --print-errorlogs --no-suite interop --no-suite bindings
 
 step "valgrind (unit suites)"
@@ -60,8 +71,8 @@ meson test -C "$out/gcc" --setup valgrind --print-errorlogs --suite unit
 step "fuzzing (libFuzzer, ${PD_FUZZ_SECONDS:=20} s per target)"
 # Every target (decode-only, round trips, conversions) with its seeds and dictionary:
 # tests/fuzz/campaign.sh, the same script that runs the long campaigns.
-CC=clang meson setup "$out/fuzz" -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
-  -Dtool=false >/dev/null
+CC=clang quiet meson setup "$out/fuzz" -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
+  -Dtool=false
 fuzz_work=$(mktemp -d)
 shopt -s extglob
 tests/fuzz/campaign.sh -b "$out/fuzz" -w "$fuzz_work" -s "${PD_FUZZ_SEED:=1}" "$PD_FUZZ_SECONDS"

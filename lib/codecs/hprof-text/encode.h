@@ -17,7 +17,7 @@ typedef struct ht_writer {
 	pd_outbuf out;
 	pd_strbuf name;            /* a class or frame name being made */
 	pd_frame_names names;      /* every frame's name, rendered once */
-	char date[32];             /* every section's date: the source's, never the clock's */
+	char date[48];             /* every section's date: the source's, never the clock's */
 	int renumber;              /* traces numbered from 300001 (the source has no serials of its own) */
 	uint32_t *serial_of;       /* stack index -> the serial written */
 	uint64_t nlost_refs;       /* references of objects the text has no line for */
