@@ -257,14 +257,16 @@ class Profile:
         return pandas.DataFrame(cols, copy=False)  # the columns are ours: no second copy
 
     def _class_names_of(self, cols: Dict[str, Any]) -> Any:
-        """The class names of the objects' class_index, primitive arrays named by elem_type."""
-        names = [c.name or c.internal_name or "0x%x" % c.id for c in self.classes()]
+        """The class names of the objects' class_index; a primitive array, which no class
+        object names, by its elem_type ("int[]"). Rows past the classes: 16 primitive array
+        names, then 16 Nones for an object with neither class nor array type."""
+        import numpy
+        names: List[Optional[str]] = [c.name or c.internal_name or "0x%x" % c.id for c in self.classes()]
         base = len(names)
-        names += [_primitive_array_name(t) or "?" for t in range(16)]
-        codes = cols["class_index"].astype("int64")
-        prim = (codes < 0) & (cols["kind"] == _profdata.OBJECT_PRIM_ARRAY)
-        codes[prim] = base + cols["elem_type"][prim]
-        return _columns.categorical(codes, names)
+        names += [_primitive_array_name(t) for t in range(16)] + [None] * 16
+        not_array = (cols["kind"] != _profdata.OBJECT_PRIM_ARRAY).view(numpy.uint8) << 4
+        extra = (cols["elem_type"] | not_array).astype(numpy.int32) + base
+        return _columns.categorical(numpy.where(cols["class_index"] >= 0, cols["class_index"], extra), names)
 
     def _sample_values(self, t: Table, n: int) -> Dict[str, Any]:
         """value0, value1, ... of samples that all have as many values; else none."""

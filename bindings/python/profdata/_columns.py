@@ -2,7 +2,7 @@
 """A table's columns at C speed: profdata_profile_column() fills a bytearray once, and
 memoryview(...).cast() gives it its element type, which numpy.asarray() takes without a copy.
 numpy and pandas are optional: only to_pandas() imports them."""
-from typing import Any, Callable, Dict, Iterator, List, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from . import _profdata
 
@@ -55,10 +55,14 @@ def plain_columns(table: Table) -> Dict[str, Any]:
     return {c[1]: np.asarray(table.column(c[1])) for c in COLUMNS if c[0] == table.name and c[3] == "plain"}
 
 
-def categorical(codes: Any, names: List[str]) -> Any:
-    """A pandas Categorical of names[code] (-1: missing), the categories made unique."""
+def categorical(codes: Any, names: Sequence[Optional[str]]) -> Any:
+    """A pandas Categorical of names[code]; a code of -1, or of a name that is None, is missing.
+    The codes go through one lookup into the smallest type pandas keeps them in, so a column of
+    millions of rows is read once and written once."""
     np = _numpy()
     import pandas
-    uniq, inverse = np.unique(np.array(names, dtype=object), return_inverse=True)
-    remap = np.append(inverse, -1)  # code -1 picks the last: missing
-    return pandas.Categorical.from_codes(remap[codes], categories=uniq)
+    known = sorted({n for n in names if n is not None})
+    where = {n: k for k, n in enumerate(known)}
+    small = np.int8 if len(known) < 127 else np.int16 if len(known) < 32767 else np.int32
+    remap = np.array([where[n] if n is not None else -1 for n in names] + [-1], dtype=small)
+    return pandas.Categorical.from_codes(remap[codes], categories=known)  # remap[-1]: missing

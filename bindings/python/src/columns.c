@@ -8,6 +8,10 @@
  */
 #include "pyprofdata.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 /* The struct-module letter and the byte size of a column type. */
 static const char *type_code(int type, size_t *size)
 {
@@ -24,6 +28,29 @@ static const char *type_code(int type, size_t *size)
 static const char *shape_name(int shape)
 {
 	return shape == PROFDATA_COLUMN_OFFSETS ? "offsets" : shape == PROFDATA_COLUMN_RAGGED ? "ragged" : "plain";
+}
+
+/*
+ * A big column is a fresh block of tens or hundreds of megabytes that is
+ * filled once, front to back. In 4 KiB pages each page costs a fault and a
+ * clear, which on a virtual machine is most of the fill's time (7M sizes:
+ * 0.3 s of faults, 0.01 s of filling). Debian's transparent huge pages are
+ * on where asked (madvise), as numpy asks for its own large arrays; so we
+ * ask for the 2 MiB-aligned part of the block. Only advice: without it the
+ * fill is the same, slower.
+ */
+static void ask_huge_pages(void *p, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1), end = ((uintptr_t)p + bytes) & ~(huge - 1);
+
+	if (bytes >= 2 * huge && end > start)
+		(void)madvise((void *)start, (size_t)(end - start), MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)bytes;
+#endif
 }
 
 /* columns() -> [(table, name, typecode, shape, description)] */
@@ -69,6 +96,7 @@ PyObject *pd_py_column(PyObject *self, PyObject *args)
 	if (rc < 0 || !(buf = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(n * size))))
 		return rc < 0 ? pd_py_raise(rc, NULL, NULL, "input") : NULL;
 	Py_BEGIN_ALLOW_THREADS
+	ask_huge_pages(PyByteArray_AsString(buf), n * size);
 	rc = profdata_profile_column(PyByteArray_AsString(buf), n, &written, c->type, p, c, 0, SIZE_MAX);
 	Py_END_ALLOW_THREADS
 	if (rc < 0 || written != n) {
