@@ -9,11 +9,12 @@ stacks in folded form (root;...;leaf count), the form flamegraph.pl reads.
 """
 import collections
 import sys
+from typing import Counter, List
 
 import profdata
 
 
-def top_classes(path, n):
+def top_classes(path: str, n: int) -> None:
     rows = profdata.histogram(path)
     print("%12s %14s  %s" % ("instances", "bytes", "class"))
     for row in rows[:n]:
@@ -21,9 +22,9 @@ def top_classes(path, n):
     print("%12d %14d  (%d classes)" % (sum(r.instances for r in rows), sum(r.bytes for r in rows), len(rows)))
 
 
-def folded_stacks(profile, n):
+def folded_stacks(profile: profdata.Profile, n: int) -> None:
     stacks = {s.serial: s for s in profile.stacks()}
-    counts = collections.Counter()
+    counts: Counter[str] = collections.Counter()
     for sample in profile.samples():
         frames = stacks[sample.stack_serial].frames
         names = [f.function or ("0x%x" % f.address if f.address is not None else "?") for f in frames]
@@ -32,7 +33,7 @@ def folded_stacks(profile, n):
         print("%s %d" % (stack, count))
 
 
-def main(argv):
+def main(argv: List[str]) -> int:
     if len(argv) < 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2

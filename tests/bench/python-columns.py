@@ -9,22 +9,27 @@ same rows as Object tuples (p.objects()).
 DUMP: /tmp/profdata-service.hprof (about 7 million objects, gen-service-hprof.sh) or
 /tmp/profdata-big.hprof (37 million, gen-big-hprof.sh). Needs numpy and pandas.
 """
+import functools
 import sys
 import time
+from typing import Callable, List, TypeVar
 
 import numpy
 
 import profdata
 
 
-def timed(what, fn):
+T = TypeVar("T")
+
+
+def timed(what: str, fn: Callable[[], T]) -> T:
     start = time.perf_counter()
     result = fn()
     print("%-48s %8.2f s" % (what, time.perf_counter() - start), flush=True)
     return result
 
 
-def main(argv):
+def main(argv: List[str]) -> int:
     if len(argv) < 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
@@ -35,7 +40,7 @@ def main(argv):
         n = p.count("objects")
         print("%d objects" % n)
         sizes = timed("objects' sizes into numpy", lambda: numpy.asarray(p.objects.column("size")))
-        df = timed("objects as a DataFrame with class names", lambda: p.to_pandas("objects"))
+        df = timed("objects as a DataFrame with class names", functools.partial(p.to_pandas, "objects"))
         print("  %d rows, %d bytes; largest class by bytes: %s" % (
             len(df), int(sizes.sum()), df.groupby("class_name", observed=True)["size"].sum().idxmax()))
         if "--no-iterate" not in argv:

@@ -85,7 +85,7 @@ def format_for_filename(name: PathLike) -> Optional[str]:
         raise ValueError("several formats end like %r: name the one you want" % os.fsdecode(name))
     if code < 0:
         raise Error(code)
-    return fmt  # type: ignore[no-any-return]
+    return fmt
 
 
 def open(path: PathLike, format: Optional[str] = None, strict: bool = False,  # noqa: A001 (like io.open)

@@ -11,14 +11,14 @@ DUMP = os.path.join(DATA, "hprof", "jdk17-minimal.hprof")
 CPU = os.path.join(DATA, "gperftools", "cpu-1000hz.prof")
 
 
-def test_columns_are_listed_by_the_library():
+def test_columns_are_listed_by_the_library() -> None:
     tables = {c[0] for c in profdata.COLUMNS}
     assert {"objects", "frames", "stacks", "samples"} <= tables
     assert all(c[0] in profdata.TABLES for c in profdata.COLUMNS)
     assert ("objects", "size", "Q", "plain") in [c[:4] for c in profdata.COLUMNS]
 
 
-def test_a_column_is_a_typed_buffer_that_matches_the_rows():
+def test_a_column_is_a_typed_buffer_that_matches_the_rows() -> None:
     with profdata.open(DUMP) as p:
         sizes = p.objects.column("size")
         assert sizes.format == "Q" and len(sizes) == len(p.objects) == p.count("objects")
@@ -30,7 +30,7 @@ def test_a_column_is_a_typed_buffer_that_matches_the_rows():
             p.objects.column("sizes")
 
 
-def test_references_are_offsets_and_targets():
+def test_references_are_offsets_and_targets() -> None:
     with profdata.open(DUMP) as p:
         offsets = p.objects.column("references_offsets")
         targets = p.objects.column("references")
@@ -42,14 +42,14 @@ def test_references_are_offsets_and_targets():
         assert flat == [tuple(r) for r in refs]
 
 
-def test_a_closed_profile_has_no_columns():
+def test_a_closed_profile_has_no_columns() -> None:
     p = profdata.open(DUMP)
     p.close()
     with pytest.raises(ValueError):
         p.objects.column("size")
 
 
-def test_numpy_takes_a_column_without_a_copy():
+def test_numpy_takes_a_column_without_a_copy() -> None:
     np = pytest.importorskip("numpy")
     with profdata.open(DUMP) as p:
         view = p.objects.column("size")
@@ -59,7 +59,7 @@ def test_numpy_takes_a_column_without_a_copy():
         assert int(a.sum()) == sum(view)
 
 
-def test_objects_as_a_dataframe_with_class_names():
+def test_objects_as_a_dataframe_with_class_names() -> None:
     pytest.importorskip("pandas")
     with profdata.open(DUMP) as p:
         df = p.to_pandas("objects")
@@ -71,7 +71,7 @@ def test_objects_as_a_dataframe_with_class_names():
     assert (by_class.loc[top.name, "count"], by_class.loc[top.name, "sum"]) == (top.instances, top.bytes)
 
 
-def test_samples_and_frames_as_dataframes():
+def test_samples_and_frames_as_dataframes() -> None:
     pytest.importorskip("pandas")
     with profdata.open(CPU) as p:
         samples = p.to_pandas("samples")
@@ -84,7 +84,7 @@ def test_samples_and_frames_as_dataframes():
     assert len(frames) > 0 and "function" in frames and "address" in frames
 
 
-def test_the_histogram_of_a_model_is_the_streamed_one():
+def test_the_histogram_of_a_model_is_the_streamed_one() -> None:
     with profdata.open(DUMP) as p:
         h = p.histogram()
     rows = profdata.histogram(DUMP)
@@ -94,7 +94,7 @@ def test_the_histogram_of_a_model_is_the_streamed_one():
         assert list(h.itertuples(index=False, name=None)) == [tuple(r) for r in rows]
 
 
-def test_top_sums_per_function():
+def test_top_sums_per_function() -> None:
     with profdata.open(CPU) as p:
         top = p.top()
         lines = p.top("lines")

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Tests of the Python binding against the built library (pytest; run by meson test)."""
 import os
+import pathlib
 import sys
 import warnings
+from typing import Callable, List
 
 import pytest
 
@@ -14,21 +16,21 @@ CPU = os.path.join(DATA, "gperftools", "cpu-1000hz.prof")
 TRACE = os.path.join(DATA, "tracexml", "every-element.xml")
 
 
-def needs(fmt):
+def needs(fmt: str) -> pytest.MarkDecorator:
     return pytest.mark.skipif((fmt, True, True) not in profdata.formats(), reason="no %s codec in this build" % fmt)
 
 
-def test_version():
+def test_version() -> None:
     assert profdata.version().count(".") == 2
 
 
-def test_missing_file_is_file_not_found():
+def test_missing_file_is_file_not_found() -> None:
     with pytest.raises(FileNotFoundError) as info:
         profdata.open("/nonexistent/dump.hprof")
     assert info.value.filename == "/nonexistent/dump.hprof"
 
 
-def test_unknown_bytes_are_a_format_error_with_offset(tmp_path):
+def test_unknown_bytes_are_a_format_error_with_offset(tmp_path: pathlib.Path) -> None:
     bad = tmp_path / "bad.bin"
     bad.write_bytes(b"not a profile at all\n")
     with pytest.raises(profdata.FormatError) as info:
@@ -37,27 +39,28 @@ def test_unknown_bytes_are_a_format_error_with_offset(tmp_path):
     assert isinstance(info.value, ValueError) and isinstance(info.value, profdata.Error)
 
 
-def test_formats_are_listed():
+def test_formats_are_listed() -> None:
     names = [n for n, _, _ in profdata.formats()]
     assert len(names) == len(set(names))
 
 
 @needs("hprof")
-def test_closed_profile_raises_instead_of_crashing():
+def test_closed_profile_raises_instead_of_crashing() -> None:
     p = profdata.open(DUMP)
     classes = p.classes()
     p.close()
     p.close()  # twice is fine
     assert p.closed
-    for use in (lambda: p.count("objects"), lambda: p.format, lambda: next(classes),
-                lambda: list(p.objects()), lambda: p.write("/tmp/never", "hprof")):
+    uses: List[Callable[[], object]] = [lambda: p.count("objects"), lambda: p.format, lambda: next(classes),
+                                        lambda: list(p.objects()), lambda: p.write("/tmp/never", "hprof")]
+    for use in uses:
         with pytest.raises(ValueError):
             use()
     assert "closed" in repr(p)
 
 
 @needs("hprof")
-def test_iterators_over_a_heap_dump():
+def test_iterators_over_a_heap_dump() -> None:
     with profdata.open(DUMP) as p:
         assert p.format == "hprof"
         objects = list(p.objects())
@@ -77,7 +80,7 @@ def test_iterators_over_a_heap_dump():
 
 
 @needs("hprof")
-def test_histogram_rows_are_named_tuples_that_sum_to_the_objects():
+def test_histogram_rows_are_named_tuples_that_sum_to_the_objects() -> None:
     rows = profdata.histogram(DUMP)
     assert rows[0].bytes >= rows[-1].bytes
     with profdata.open(DUMP) as p:
@@ -85,7 +88,7 @@ def test_histogram_rows_are_named_tuples_that_sum_to_the_objects():
 
 
 @needs("hprof")
-def test_convert_and_write(tmp_path):
+def test_convert_and_write(tmp_path: pathlib.Path) -> None:
     out = tmp_path / "copy.hprof"
     profdata.convert(DUMP, out, "hprof")
     with profdata.open(DUMP) as p, profdata.open(out) as q:
@@ -94,14 +97,14 @@ def test_convert_and_write(tmp_path):
     assert (tmp_path / "again.hprof").stat().st_size == out.stat().st_size
 
 
-def test_table_names_come_from_the_library():
+def test_table_names_come_from_the_library() -> None:
     assert profdata.TABLES[:3] == ["strings", "classes", "objects"]
     assert "trace_contexts" in profdata.TABLES
     assert len(profdata.TABLES) == len(set(profdata.TABLES))
 
 
 @needs("tracexml")
-def test_count_of_every_table_the_library_names():
+def test_count_of_every_table_the_library_names() -> None:
     with profdata.open(TRACE) as p:
         assert p.count("trace_contexts") > 0
         assert p.counts()["trace_contexts"] == p.count("trace_contexts")
@@ -110,7 +113,7 @@ def test_count_of_every_table_the_library_names():
             p.count("contexts")
 
 
-def test_format_from_a_file_name():
+def test_format_from_a_file_name() -> None:
     assert profdata.format_for_filename("cpu.svg") == "flamegraph"
     assert profdata.format_for_filename("dump.hprof.gz") == "hprof"
     assert profdata.format_for_filename("/tmp/out.speedscope.json") == "speedscope"
@@ -118,7 +121,7 @@ def test_format_from_a_file_name():
 
 
 @needs("gperftools")
-def test_convert_takes_the_format_from_the_output_name(tmp_path):
+def test_convert_takes_the_format_from_the_output_name(tmp_path: pathlib.Path) -> None:
     if not any(name == "folded" and can_write for name, _, can_write in profdata.formats()):
         pytest.skip("no folded codec in this build")
     out = tmp_path / "cpu.folded"
@@ -130,7 +133,7 @@ def test_convert_takes_the_format_from_the_output_name(tmp_path):
 
 
 @needs("gperftools")
-def test_samples_and_stacks_of_a_cpu_profile():
+def test_samples_and_stacks_of_a_cpu_profile() -> None:
     with profdata.open(CPU) as p:
         samples = list(p.samples())
         assert len(samples) == p.count("samples") > 0
@@ -140,7 +143,7 @@ def test_samples_and_stacks_of_a_cpu_profile():
 
 
 @needs("hprof")
-def test_repairs_arrive_as_warnings(tmp_path):
+def test_repairs_arrive_as_warnings(tmp_path: pathlib.Path) -> None:
     data = open(DUMP, "rb").read()
     cut = tmp_path / "cut.hprof"
     cut.write_bytes(data[: len(data) // 2])
@@ -155,7 +158,7 @@ def test_repairs_arrive_as_warnings(tmp_path):
 
 
 @needs("hprof")
-def test_biggest_objects_by_retained_size():
+def test_biggest_objects_by_retained_size() -> None:
     with profdata.open(os.path.join(DATA, "hprof", "jdk17-minimal.hprof")) as p:
         top = profdata.biggest_objects(p, 3)
     # as VisualVM lists them (tests/interop/heap-visualvm.sh): java.lang.System's class first
@@ -165,7 +168,7 @@ def test_biggest_objects_by_retained_size():
 
 
 @needs("hprof")
-def test_a_failed_heap_analysis_says_why():
+def test_a_failed_heap_analysis_says_why() -> None:
     with profdata.open(os.path.join(DATA, "hprof", "jdk17-minimal.hprof")) as p:
         with pytest.raises(profdata.Error) as info:
             profdata.biggest_objects(p, 3, dump=5)
@@ -174,7 +177,7 @@ def test_a_failed_heap_analysis_says_why():
 
 
 @needs("gperftools")
-def test_histogram_of_a_cpu_profile_is_refused_with_the_reason():
+def test_histogram_of_a_cpu_profile_is_refused_with_the_reason() -> None:
     # As `profdata histo` says it: no empty list where the truth is "not a heap dump".
     with pytest.raises(profdata.FormatError, match=r"cpu-1000hz\.prof: no objects to count: "
                                                    r"the input \(gperftools\) holds no heap dump$"):
@@ -182,13 +185,13 @@ def test_histogram_of_a_cpu_profile_is_refused_with_the_reason():
 
 
 @needs("hprof")
-def test_histogram_of_a_dump_number_past_the_last_is_refused():
+def test_histogram_of_a_dump_number_past_the_last_is_refused() -> None:
     with pytest.raises(profdata.FormatError, match=r"\(hprof\) holds no heap dump with that number"):
         profdata.histogram(DUMP, dump=3)
 
 
 @needs("hprof")
-def test_messages_give_the_offset_once(tmp_path):
+def test_messages_give_the_offset_once(tmp_path: pathlib.Path) -> None:
     bad = tmp_path / "idsize.hprof"
     bad.write_bytes(b"JAVA PROFILE 1.0.2\0" + b"\0\0\0\3" + b"\0" * 8)
     with pytest.raises(profdata.FormatError) as info:
@@ -199,7 +202,7 @@ def test_messages_give_the_offset_once(tmp_path):
 
 
 @needs("ibm-classic")
-def test_messages_give_the_line_once():
+def test_messages_give_the_line_once() -> None:
     with pytest.raises(profdata.FormatError) as info:
         profdata.open(os.path.join(DATA, "classic", "truncated.txt"), strict=True)
     assert info.value.line == 17
@@ -208,7 +211,7 @@ def test_messages_give_the_line_once():
 
 
 @needs("gperftools")
-def test_an_output_folder_is_a_directory_error_as_for_input(tmp_path):
+def test_an_output_folder_is_a_directory_error_as_for_input(tmp_path: pathlib.Path) -> None:
     with pytest.raises(IsADirectoryError) as info:
         profdata.convert(CPU, tmp_path, "gperftools")
     assert info.value.filename == str(tmp_path)
