@@ -6,7 +6,8 @@
 # copy of the source tree (links to its entries), with no package index and
 # no PROFDATA_LIBRARY, LD_LIBRARY_PATH or PYTHONPATH; then the same wheel
 # goes into a --system-site-packages venv (numpy and pandas of the system),
-# and the installed package is imported from outside the source tree.
+# and the installed package is imported from outside the source tree, reads
+# a heap dump into pandas and gives a CPU profile's top functions.
 # Usage: check-wheel.sh PYTHON SOURCE_ROOT
 set -euo pipefail
 python=$1 src=$2
@@ -67,6 +68,19 @@ steps "fresh venv" "$block"
 # The wheel is built: the second venv takes the steps from the venv on.
 rest=$(awk -v plain="$plain" '$0 == plain {on = 1} on' <<<"$block")
 steps "--system-site-packages venv" "${rest/"$plain"/python3 -m venv --system-site-packages venv}"
+# What a user of the wheel does first: a heap dump into pandas, a CPU
+# profile's top functions (as a DataFrame: pandas is the system's here).
+(cd "$work" && env -u PROFDATA_LIBRARY -u LD_LIBRARY_PATH -u PYTHONPATH "$tree/venv/bin/python" -c '
+import sys, profdata
+with profdata.open(sys.argv[1]) as heap:
+    objects = heap.to_pandas("objects")
+    by_class = objects.groupby("class_name", observed=True)["size"].sum()
+with profdata.open(sys.argv[2]) as cpu:
+    top = cpu.top()
+print("%d objects, most bytes in %s; busiest function %s" % (len(objects), by_class.idxmax(), top["name"][0]))
+assert len(objects) > 0 and type(top).__name__ == "DataFrame" and len(top) > 0
+' "$src/tests/data/hprof/jdk17-minimal.hprof" "$src/tests/data/gperftools/cpu-1000hz.prof") ||
+  { echo "pandas and top through the installed wheel failed"; exit 1; }
 # The wheel holds the package and its metadata, nothing else (no library,
 # headers or tool): the extension carries the library.
 wheel=$(ls "$tree"/dist/*.whl)
