@@ -11,7 +11,7 @@ pd_packages=(meson ninja-build gcc clang pkg-config check zlib1g-dev libexpat1-d
              python3 python3-dev python3-pip python3-venv python3-pytest
              python3-mesonpy python3-numpy python3-pandas python3-mypy)
 pd_interop_packages=(openjdk-17-jdk-headless visualvm google-perftools libgoogle-perftools-dev
-                     golang-go python3 chromium nodejs libxml2-utils)
+                     golang-go python3 chromium nodejs libxml2-utils python3-distributed)
 # The quick start profiles a bundled program with libprofiler.
 pd_demo_packages=(libgoogle-perftools-dev)
 
