@@ -24,13 +24,16 @@ import os
 import warnings as _warnings
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from . import _columns, _profdata
+from . import _columns, _inputs, _notebook, _profdata
 from ._columns import COLUMNS, Table
 from ._errors import Error, FormatError, ProfdataWarning, error as _error
+from ._inputs import Input
+from ._notebook import FlameGraph
 
 __all__ = ["Error", "FormatError", "ProfdataWarning", "Profile", "open", "histogram", "convert",
            "version", "formats", "format_for_filename", "TABLES", "HistogramRow", "Class", "Object", "Reference",
-           "Thread", "Frame", "Stack", "Sample", "biggest_objects", "COLUMNS", "Table", "TopRow"]
+           "Thread", "Frame", "Stack", "Sample", "biggest_objects", "COLUMNS", "Table", "TopRow", "FlameGraph",
+           "Input"]
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
@@ -88,9 +91,18 @@ def format_for_filename(name: PathLike) -> Optional[str]:
     return fmt
 
 
-def open(path: PathLike, format: Optional[str] = None, strict: bool = False,  # noqa: A001 (like io.open)
+def open(path: Input, format: Optional[str] = None, strict: bool = False,  # noqa: A001 (like io.open)
          options: Optional[str] = None) -> "Profile":
-    """Read a profile or heap dump into memory; use the result as a context manager."""
+    """Read a profile or heap dump into memory; use the result as a context manager.
+
+    `path` is a path, the content itself (bytes, bytearray, memoryview), an open file
+    descriptor (int; read from its position, never closed) or a binary file object
+    (read through its .read() from its position; gzip.open(...) works too). Gzip is
+    recognised from the first bytes for every kind. The library chooses the format from
+    the content's first bytes, never from a name, so an input without one (bytes, a
+    descriptor, a BytesIO) is recognised as its file would be: `format=` is needed only
+    where a file of that content would need it. Errors name the input as the path,
+    "<bytes>", "<fd 5>", or the file object's .name."""
     return Profile.read(path, format=format, strict=strict, options=options)
 
 
@@ -102,9 +114,10 @@ class Profile:
         self.warnings = warnings
 
     @classmethod
-    def read(cls, path: PathLike, format: Optional[str] = None, strict: bool = False,
+    def read(cls, path: Input, format: Optional[str] = None, strict: bool = False,
              options: Optional[str] = None) -> "Profile":
-        model, diags = _profdata.read(os.fsencode(path), format, strict, options)
+        """profdata.open(): any input it takes."""
+        model, diags = _profdata.read(_inputs.spec(path), format, strict, options)
         return cls(model, _emit_warnings(diags, stacklevel=4))
 
     def close(self) -> None:
@@ -304,6 +317,19 @@ class Profile:
         df.attrs.update(total=total, sample_type=kind, unit=unit)
         return df
 
+    def _repr_html_(self) -> str:
+        """A notebook's view: format, rows per non-empty table, and the 10 largest classes
+        by shallow bytes (a heap dump) or the 10 top functions by flat (samples)."""
+        return _notebook.summary_html(self)
+
+    def flamegraph(self, **options: Any) -> FlameGraph:
+        """The interactive flame graph of the samples, made in memory by the library's
+        flamegraph writer; options are the writer's (title="...", width=1200,
+        reverse=True, minwidth=0.5, value=1, ...: doc/formats-flamegraph.md).
+        Notebooks show it; .svg is the text, .save(path) writes it."""
+        svg, diags = self._m.write_memory("flamegraph", _notebook.options_text(options))
+        return FlameGraph(svg.decode("utf-8", "replace"), _emit_warnings(diags))
+
     def write(self, path: PathLike, format: str, options: Optional[str] = None) -> None:
         self._m.meta()  # ValueError when closed, before any file is made
         _emit_warnings(self._m.write(os.fsencode(path), format, options))
@@ -324,36 +350,40 @@ def _primitive_array_name(elem_type: int) -> Optional[str]:
     return None if name == "?" else name + "[]"
 
 
-def _no_heap_dump(path: PathLike, format: Optional[str], dump: int) -> FormatError:
+def _no_heap_dump(name: str, format: Optional[str], dump: int) -> FormatError:
     """An empty histogram says "nothing" where the truth is "not a heap dump": the
     refusal `profdata histo` gives, in its words."""
-    return FormatError(_profdata.EFORMAT, os.fsdecode(path), None, None,
+    return FormatError(_profdata.EFORMAT, name, None, None,
                        "no objects to count: the input%s holds no heap dump%s"
                        % (" (%s)" % format if format else "",
                           " with that number (dump counts from 0)" if dump > 0 else ""))
 
 
-def histogram(path: PathLike, format: Optional[str] = None, dump: int = 0) -> List[HistogramRow]:
+def histogram(path: Input, format: Optional[str] = None, dump: int = 0) -> List[HistogramRow]:
     """[HistogramRow(name, instances, bytes)] of dump `dump` (-1: all), largest first, streaming.
     Names are in Java form ("java.lang.String", "int[]"). An input with no objects to count (a
-    CPU profile, a dump number past the last) raises FormatError, as `profdata histo` refuses it."""
-    shown, rows, diags = _profdata.histogram(os.fsencode(path), format, dump)
+    CPU profile, a dump number past the last) raises FormatError, as `profdata histo` refuses it.
+    `path` is any input profdata.open() takes (bytes, a descriptor, a file object, ...)."""
+    src = _inputs.spec(path)
+    shown, rows, diags = _profdata.histogram(src, format, dump)
     _emit_warnings(diags)
     if not rows:
-        raise _no_heap_dump(path, shown, dump)
+        raise _no_heap_dump(_inputs.name(src), shown, dump)
     return [HistogramRow(*row) for row in rows]
 
 
-def convert(src: PathLike, dst: PathLike, to: Optional[str] = None, options: Optional[str] = None,
+def convert(src: Input, dst: PathLike, to: Optional[str] = None, options: Optional[str] = None,
             read_format: Optional[str] = None) -> None:
     """Stream src into dst in format `to`, by default the one dst's ending names
     (format_for_filename: ".svg", ".folded", ".pb.gz", ...; a ".gz" after a format's own
-    ending names that format, and does not compress); dst appears only when complete."""
+    ending names that format, and does not compress); dst appears only when complete.
+    `src` is any input profdata.open() takes (bytes, a descriptor, a file object, ...)."""
+    spec = _inputs.spec(src)
     if to is None:
         to = format_for_filename(dst)
         if to is None:
             raise ValueError("no format ends like %r: give `to`" % os.fsdecode(dst))
-    _emit_warnings(_profdata.convert(os.fsencode(src), os.fsencode(dst), to, options, read_format))
+    _emit_warnings(_profdata.convert(spec, os.fsencode(dst), to, options, read_format))
 
 
 def biggest_objects(profile: Profile, n: int = 20, dump: int = 0) -> List[Tuple[int, int, int, bool]]:

@@ -7,20 +7,6 @@
  */
 #include "pyprofdata.h"
 
-/* A reader on `path`: 0 and *out; -1 with the exception raised. */
-static int open_reader(profdata_reader **out, PyObject *path)
-{
-	int code = profdata_reader_open_path(out, PyBytes_AsString(path));
-
-	if (code < 0) {
-		pd_py_raise(code, *out ? profdata_reader_error(*out) : NULL, path, "input");
-		profdata_reader_free(*out);
-		*out = NULL;
-		return -1;
-	}
-	return 0;
-}
-
 static int open_writer(profdata_writer **out, PyObject *path)
 {
 	int code = profdata_writer_open_path(out, PyBytes_AsString(path));
@@ -34,25 +20,28 @@ static int open_writer(profdata_writer **out, PyObject *path)
 	return 0;
 }
 
-/* read(path: bytes, format, strict, options) -> (Model, warnings) */
+/* read(input, format, strict, options) -> (Model, warnings); input as profdata/_inputs.py gives it */
 PyObject *pd_py_read(PyObject *module, PyObject *args)
 {
 	pd_py_state *st = PyModule_GetState(module);
-	PyObject *path, *model, *warnings;
+	PyObject *spec, *model, *warnings;
 	profdata_read_options opts;
 	profdata_profile *p = NULL;
 	profdata_reader *r;
+	pd_py_input in;
 	int strict, code;
 
 	profdata_read_options_init(&opts, sizeof opts);
-	if (!PyArg_ParseTuple(args, "Szpz", &path, &opts.format, &strict, &opts.options) || open_reader(&r, path) < 0)
+	if (!PyArg_ParseTuple(args, "Ozpz", &spec, &opts.format, &strict, &opts.options) ||
+	    pd_py_input_open(&in, &r, spec) < 0)
 		return NULL;
 	opts.mode = strict ? PROFDATA_MODE_STRICT : PROFDATA_MODE_PERMISSIVE;
 	Py_BEGIN_ALLOW_THREADS
 	code = profdata_read(&p, r, &opts);
 	Py_END_ALLOW_THREADS
 	if (code < 0) {
-		pd_py_raise(code, profdata_reader_error(r), path, "input");
+		pd_py_input_raise(&in, code, profdata_reader_error(r));
+		pd_py_input_clear(&in);
 		profdata_reader_free(r);
 		return NULL;
 	}
@@ -64,6 +53,9 @@ PyObject *pd_py_read(PyObject *module, PyObject *args)
 		Py_XDECREF(warnings);
 		return NULL;
 	}
+	/* The profile may point into memory it was read from: that memory lives as long as the model. */
+	Py_XINCREF(in.keep);
+	((pd_py_model *)model)->input = in.keep;
 	return Py_BuildValue("(NN)", model, warnings);
 }
 
@@ -102,7 +94,7 @@ static PyObject *both_warnings(const profdata_reader *r, const profdata_writer *
 	return all;
 }
 
-/* convert(src: bytes, dst: bytes, to, options, read_format) -> warnings */
+/* convert(src: input, dst: bytes, to, options, read_format) -> warnings */
 PyObject *pd_py_convert(PyObject *module, PyObject *args)
 {
 	profdata_read_options ro;
@@ -110,13 +102,14 @@ PyObject *pd_py_convert(PyObject *module, PyObject *args)
 	profdata_reader *r;
 	profdata_writer *w;
 	PyObject *src, *dst, *warnings = NULL;
+	pd_py_input in;
 	int code;
 
 	(void)module;
 	profdata_read_options_init(&ro, sizeof ro);
 	profdata_write_options_init(&wo, sizeof wo);
-	if (!PyArg_ParseTuple(args, "SSszz", &src, &dst, &wo.format, &wo.options, &ro.format) ||
-	    open_reader(&r, src) < 0)
+	if (!PyArg_ParseTuple(args, "OSszz", &src, &dst, &wo.format, &wo.options, &ro.format) ||
+	    pd_py_input_open(&in, &r, src) < 0)
 		return NULL;
 	if (open_writer(&w, dst) < 0) {
 		profdata_reader_free(r);
@@ -127,11 +120,13 @@ PyObject *pd_py_convert(PyObject *module, PyObject *args)
 	if (code >= 0)
 		code = profdata_writer_close(w);
 	Py_END_ALLOW_THREADS
-	if (code < 0)
-		pd_py_raise(code, profdata_convert_error(r, w), profdata_reader_error(r) ? src : dst,
-		            profdata_reader_error(r) ? "input" : "output");
+	if (code < 0 && profdata_reader_error(r))
+		pd_py_input_raise(&in, code, profdata_convert_error(r, w));
+	else if (code < 0)
+		pd_py_raise(code, profdata_convert_error(r, w), dst, "output");
 	else
 		warnings = both_warnings(r, w);
+	pd_py_input_clear(&in);
 	profdata_writer_free(w);
 	profdata_reader_free(r);
 	return warnings;
@@ -153,20 +148,21 @@ PyObject *pd_py_histogram_rows(const profdata_histogram *h)
 	return list;
 }
 
-/* histogram(path: bytes, format, dump) -> (format read or None, rows, warnings) */
+/* histogram(input, format, dump) -> (format read or None, rows, warnings) */
 PyObject *pd_py_histogram(PyObject *module, PyObject *args)
 {
 	profdata_read_options opts;
 	profdata_histogram *h = NULL;
 	const profdata_format *f = NULL;
 	profdata_reader *r;
-	PyObject *path, *out = NULL;
+	PyObject *spec, *out = NULL;
+	pd_py_input in;
 	long dump;
 	int code;
 
 	(void)module;
 	profdata_read_options_init(&opts, sizeof opts);
-	if (!PyArg_ParseTuple(args, "Szl", &path, &opts.format, &dump) || open_reader(&r, path) < 0)
+	if (!PyArg_ParseTuple(args, "Ozl", &spec, &opts.format, &dump) || pd_py_input_open(&in, &r, spec) < 0)
 		return NULL;
 	Py_BEGIN_ALLOW_THREADS
 	if (!opts.format && profdata_reader_sniff(r, &f) < 0)
@@ -174,10 +170,11 @@ PyObject *pd_py_histogram(PyObject *module, PyObject *args)
 	code = profdata_histogram_read(&h, r, &opts, dump);
 	Py_END_ALLOW_THREADS
 	if (code < 0)
-		pd_py_raise(code, profdata_reader_error(r), path, "input");
+		pd_py_input_raise(&in, code, profdata_reader_error(r));
 	else
 		out = Py_BuildValue("(NNN)", pd_py_cstr(opts.format ? opts.format : f ? profdata_format_name(f) : NULL),
 		                    pd_py_histogram_rows(h), pd_py_reader_warnings(r));
+	pd_py_input_clear(&in);
 	profdata_histogram_free(h);
 	profdata_reader_free(r);
 	return out;

@@ -35,6 +35,7 @@ static PyObject *model_close(PyObject *self, PyObject *unused)
 	(void)unused;
 	profdata_profile_free(m->p);
 	m->p = NULL;
+	Py_CLEAR(m->input);
 	Py_RETURN_NONE;
 }
 
@@ -44,6 +45,7 @@ static void model_dealloc(PyObject *self)
 	freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
 
 	profdata_profile_free(((pd_py_model *)self)->p);
+	Py_CLEAR(((pd_py_model *)self)->input);
 	tp_free(self);
 	Py_DECREF(type);
 }
@@ -121,6 +123,7 @@ static PyMethodDef model_methods[] = {
 	{"histogram", pd_py_model_histogram, METH_VARARGS, "histogram(dump) -> [(name, instances, bytes)]."},
 	{"top", pd_py_model_top, METH_VARARGS, "top(group, sample_type) -> (total, type, unit, [(name, flat, cum, inlined)])."},
 	{"write", pd_py_write, METH_VARARGS, "write(path, format, options): the writer's warnings."},
+	{"write_memory", pd_py_write_memory, METH_VARARGS, "write_memory(format, options) -> (bytes, warnings)."},
 	{"heap_top", pd_py_heap_top, METH_VARARGS, "heap_top(n, dump): [(id, shallow, retained, is_class)]."},
 	{NULL, NULL, 0, NULL}
 };

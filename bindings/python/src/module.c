@@ -113,9 +113,9 @@ static PyMethodDef module_methods[] = {
 	{"format_for_filename", mod_format_for_filename, METH_VARARGS, "(code, format name) for a file name."},
 	{"java_name", mod_java_name, METH_VARARGS, "A JVM internal class name in source form."},
 	{"columns", pd_py_columns, METH_NOARGS, "[(table, name, typecode, shape, description)] of the library."},
-	{"read", pd_py_read, METH_VARARGS, "read(path, format, strict, options) -> (Model, warnings)."},
+	{"read", pd_py_read, METH_VARARGS, "read(input, format, strict, options) -> (Model, warnings); input: (kind, object, name)."},
 	{"convert", pd_py_convert, METH_VARARGS, "convert(src, dst, to, options, read_format) -> warnings."},
-	{"histogram", pd_py_histogram, METH_VARARGS, "histogram(path, format, dump) -> (format, rows, warnings)."},
+	{"histogram", pd_py_histogram, METH_VARARGS, "histogram(input, format, dump) -> (format, rows, warnings)."},
 	{NULL, NULL, 0, NULL}
 };
 
@@ -133,6 +133,8 @@ static int add_constants(PyObject *m)
 		{"TOP_FUNCTIONS", PROFDATA_TOP_FUNCTIONS}, {"TOP_LINES", PROFDATA_TOP_LINES},
 		{"TOP_FILES", PROFDATA_TOP_FILES}, {"TOP_INLINED", PROFDATA_TOP_INLINED},
 		{"TOP_PARTLY_INLINED", PROFDATA_TOP_PARTLY_INLINED},
+		{"INPUT_PATH", PD_PY_INPUT_PATH}, {"INPUT_MEMORY", PD_PY_INPUT_MEMORY},
+		{"INPUT_FD", PD_PY_INPUT_FD}, {"INPUT_FILE", PD_PY_INPUT_FILE},
 	};
 
 	for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)

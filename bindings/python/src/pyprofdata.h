@@ -14,10 +14,12 @@
 #define PROFDATA_EXPERIMENTAL 1
 #include <profdata/profdata.h>
 
-/* A profile read into the model; p is NULL once closed. */
+/* A profile read into the model; p is NULL once closed. `input` holds the
+ * bytes a profile read from memory points into (NULL for other inputs). */
 typedef struct pd_py_model {
 	PyObject_HEAD
 	profdata_profile *p;
+	PyObject *input;
 } pd_py_model;
 
 /* The module's state: the Model type, made from its spec at import. */
@@ -69,6 +71,26 @@ PyObject *pd_py_histogram(PyObject *module, PyObject *args);
 PyObject *pd_py_heap_top(PyObject *self, PyObject *args);
 /* The histogram's rows as [(name, instances, bytes)]. */
 PyObject *pd_py_histogram_rows(const profdata_histogram *h);
+
+/* inputs.c: an input as profdata/_inputs.py describes it, (kind, object,
+ * name), opened as a reader. `path` (a path's bytes), `keep` (the bytes a
+ * memory reader borrows) and `file` (read through callbacks) are borrowed
+ * from the description; the exception a file's read() raised is owned. */
+enum { PD_PY_INPUT_PATH, PD_PY_INPUT_MEMORY, PD_PY_INPUT_FD, PD_PY_INPUT_FILE }; /* module.c exports them */
+typedef struct pd_py_input {
+	PyObject *path, *keep, *file;
+	PyObject *exc_type, *exc_value, *exc_tb;
+} pd_py_input;
+/* 0 and *out; -1 with the exception raised (and *out NULL). */
+int pd_py_input_open(pd_py_input *in, profdata_reader **out, PyObject *spec);
+/* Raise the failure of reading `in`: the file object's own exception when it
+ * raised one, else the library's error. Returns NULL. */
+PyObject *pd_py_input_raise(pd_py_input *in, int code, const profdata_error *e);
+/* Drop an exception kept and not raised. */
+void pd_py_input_clear(pd_py_input *in);
+
+/* memio.c: model.write_memory(format, options) -> (bytes, warnings). */
+PyObject *pd_py_write_memory(PyObject *self, PyObject *args);
 
 /* answers.c: the histogram and the top of a model. */
 PyObject *pd_py_model_histogram(PyObject *self, PyObject *args);
