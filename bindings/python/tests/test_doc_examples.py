@@ -35,13 +35,17 @@ def _blocks() -> List[Tuple[str, int, str]]:
     return found
 
 
-def _stage(folder: pathlib.Path) -> None:
-    """The fixtures under the examples' names, plain and gzip-compressed (".gz")."""
+def _stage(folder: pathlib.Path, code: str) -> None:
+    """The fixtures the example names, under those names: plain, and gzip-compressed where
+    it names NAME.gz (staged on demand: compressing every one for every block is slow)."""
     for name, source in FIXTURES.items():
+        if name not in code:
+            continue
         src = ROOT / source
         data = gzip.decompress(src.read_bytes()) if source.endswith(".gz") else src.read_bytes()
         (folder / name).write_bytes(data)
-        (folder / (name + ".gz")).write_bytes(gzip.compress(data))
+        if name + ".gz" in code:
+            (folder / (name + ".gz")).write_bytes(gzip.compress(data, compresslevel=1))
 
 
 BLOCKS = _blocks()
@@ -57,7 +61,7 @@ def test_example_runs(document: str, line: int, code: str, tmp_path: pathlib.Pat
     for optional in ("numpy", "pandas"):  # the binding's optional companions
         if re.search(r"\b%s\b|to_pandas" % optional, code):
             pytest.importorskip(optional)
-    _stage(tmp_path)
+    _stage(tmp_path, code)
     monkeypatch.chdir(tmp_path)
     exec(compile(code, "%s:%d" % (document, line), "exec"), {"__name__": "__doc_example__"})
     # What an example writes lands in its folder, complete.
