@@ -27,10 +27,12 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 from . import _columns, _profdata
 from ._columns import COLUMNS, Table
 from ._errors import Error, FormatError, ProfdataWarning, error as _error
+from ._heap import ClassRetained, Heap, HeapObject, PathStep, frame_or_rows as _frame_or_rows
 
 __all__ = ["Error", "FormatError", "ProfdataWarning", "Profile", "open", "histogram", "convert",
            "version", "formats", "format_for_filename", "TABLES", "HistogramRow", "Class", "Object", "Reference",
-           "Thread", "Frame", "Stack", "Sample", "biggest_objects", "COLUMNS", "Table", "TopRow"]
+           "Thread", "Frame", "Stack", "Sample", "biggest_objects", "COLUMNS", "Table", "TopRow",
+           "Heap", "HeapObject", "PathStep", "ClassRetained", "merge", "diff", "ClassChange", "NewDominator"]
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
@@ -304,18 +306,14 @@ class Profile:
         df.attrs.update(total=total, sample_type=kind, unit=unit)
         return df
 
+    def heap(self, dump: int = 0) -> Heap:
+        """The heap analysis of dump `dump` (dominators, retained sizes, paths from GC roots),
+        made once without the GIL: profdata.Heap."""
+        return Heap(self._m, dump)
+
     def write(self, path: PathLike, format: str, options: Optional[str] = None) -> None:
         self._m.meta()  # ValueError when closed, before any file is made
         _emit_warnings(self._m.write(os.fsencode(path), format, options))
-
-
-def _frame_or_rows(rows: List[Any], fields: Sequence[str]) -> Any:
-    """A DataFrame of named tuples when pandas is there, else the list itself."""
-    try:
-        import pandas
-    except ImportError:
-        return rows
-    return pandas.DataFrame(rows, columns=list(fields))
 
 
 def _primitive_array_name(elem_type: int) -> Optional[str]:
@@ -359,4 +357,7 @@ def convert(src: PathLike, dst: PathLike, to: Optional[str] = None, options: Opt
 def biggest_objects(profile: Profile, n: int = 20, dump: int = 0) -> List[Tuple[int, int, int, bool]]:
     """[(id, shallow, retained, is_class)] of the n objects of largest retained size in a
     heap dump's Profile, biggest first, as `profdata top` and VisualVM give them."""
-    return list(profile._m.heap_top(n, dump))
+    return [(oid, shallow, retained, cls) for oid, _, shallow, retained, cls in profile.heap(dump)._h.top(n)]
+
+
+from ._merge import ClassChange, NewDominator, diff, merge  # noqa: E402 (they use Profile)

@@ -16,6 +16,8 @@ PyObject *pd_py_model_wrap(PyObject *type, profdata_profile *p)
 		return NULL;
 	}
 	m->p = p;
+	m->held = NULL;
+	m->pins = 0;
 	return (PyObject *)m;
 }
 
@@ -28,12 +30,34 @@ const profdata_profile *pd_py_model_profile(PyObject *self)
 	return p;
 }
 
+const profdata_profile *pd_py_model_pin(PyObject *self)
+{
+	const profdata_profile *p = pd_py_model_profile(self);
+
+	if (p)
+		((pd_py_model *)self)->pins++;
+	return p;
+}
+
+void pd_py_model_unpin(PyObject *self)
+{
+	pd_py_model *m = (pd_py_model *)self;
+
+	if (--m->pins == 0) {
+		profdata_profile_free(m->held);
+		m->held = NULL;
+	}
+}
+
 static PyObject *model_close(PyObject *self, PyObject *unused)
 {
 	pd_py_model *m = (pd_py_model *)self;
 
 	(void)unused;
-	profdata_profile_free(m->p);
+	if (m->pins > 0 && !m->held)
+		m->held = m->p; /* a Heap still reads it */
+	else
+		profdata_profile_free(m->p);
 	m->p = NULL;
 	Py_RETURN_NONE;
 }
@@ -121,7 +145,6 @@ static PyMethodDef model_methods[] = {
 	{"histogram", pd_py_model_histogram, METH_VARARGS, "histogram(dump) -> [(name, instances, bytes)]."},
 	{"top", pd_py_model_top, METH_VARARGS, "top(group, sample_type) -> (total, type, unit, [(name, flat, cum, inlined)])."},
 	{"write", pd_py_write, METH_VARARGS, "write(path, format, options): the writer's warnings."},
-	{"heap_top", pd_py_heap_top, METH_VARARGS, "heap_top(n, dump): [(id, shallow, retained, is_class)]."},
 	{NULL, NULL, 0, NULL}
 };
 

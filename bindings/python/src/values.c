@@ -21,3 +21,20 @@ int pd_py_append(PyObject *list, PyObject *item)
 	Py_XDECREF(item);
 	return rc;
 }
+
+PyObject *pd_py_java_name(const char *internal, size_t len)
+{
+	char small[256], *buf = small;
+	size_t n = profdata_java_name(internal, len, buf, sizeof small);
+	PyObject *out;
+
+	if (n >= sizeof small) {
+		if (!(buf = PyMem_Malloc(n + 1)))
+			return PyErr_NoMemory();
+		profdata_java_name(internal, len, buf, n + 1);
+	}
+	out = pd_py_str(buf, n);
+	if (buf != small)
+		PyMem_Free(buf);
+	return out;
+}
