@@ -27,12 +27,13 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 from . import _columns, _profdata
 from ._columns import COLUMNS, Table
 from ._errors import Error, FormatError, ProfdataWarning, error as _error
-from ._heap import ClassRetained, Heap, HeapObject, PathStep, frame_or_rows as _frame_or_rows
+from ._heap import ClassRetained, Heap, HeapObject, PathStep, Suspects, Waste, frame_or_rows as _frame_or_rows
 
 __all__ = ["Error", "FormatError", "ProfdataWarning", "Profile", "open", "histogram", "convert",
            "version", "formats", "format_for_filename", "TABLES", "HistogramRow", "Class", "Object", "Reference",
            "Thread", "Frame", "Stack", "Sample", "biggest_objects", "COLUMNS", "Table", "TopRow",
-           "Heap", "HeapObject", "PathStep", "ClassRetained", "merge", "diff", "ClassChange", "NewDominator"]
+           "Heap", "HeapObject", "PathStep", "ClassRetained", "Suspects", "Waste", "merge", "diff", "ClassChange",
+           "NewDominator"]
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 

@@ -4,7 +4,8 @@
 One analysis (the dominator tree and the retained sizes, as VisualVM computes
 them) is made once, without the GIL, and kept; every method reads it. The
 answers are those of the tool: `profdata top DUMP` (top()), `profdata path
-DUMP ID` (path()), `profdata histo --retained DUMP` (class_retained()).
+DUMP ID` (path()), `profdata histo --retained DUMP` (class_retained()),
+`profdata suspects DUMP` (suspects()), `profdata waste DUMP` (waste()).
 Objects are named by their ids (an HPROF id is the object's address); a
 class object by its class's id. An id the dump does not hold raises KeyError.
 """
@@ -18,6 +19,20 @@ HeapObject = collections.namedtuple("HeapObject", "id class_name shallow retaine
 PathStep = collections.namedtuple("PathStep", "id class_name via field index root_kind")
 ClassRetained = collections.namedtuple("ClassRetained", "name instances bytes retained")
 Reachable = collections.namedtuple("Reachable", "objects bytes")
+DuplicateString = collections.namedtuple("DuplicateString", "text length truncated count bytes wasted id owners")
+DuplicateArray = collections.namedtuple("DuplicateArray", "class_name length count bytes wasted id")
+CollectionWaste = collections.namedtuple("CollectionWaste",
+                                         "class_name count empty sparse empty_bytes slots used wasted")
+BoxedWaste = collections.namedtuple("BoxedWaste", "class_name count bytes distinct wasted top_value top_count")
+Waste = collections.namedtuple("Waste", "totals strings arrays collections boxed")
+Suspect = collections.namedtuple(
+    "Suspect", "kind id class_name instances retained accumulation_id accumulation_class accumulation_retained "
+               "depth accumulated accumulated_classes")
+Accumulated = collections.namedtuple("Accumulated", "class_name count retained")
+Suspects = collections.namedtuple("Suspects", "reachable_bytes threshold_bytes suspects")
+_WASTE_TOTALS = ("reachable_bytes", "strings", "string_bytes", "string_groups", "duplicate_strings",
+                 "string_wasted", "array_groups", "duplicate_arrays", "array_wasted", "collection_wasted",
+                 "empty_collection_bytes", "boxed_count", "boxed_bytes", "boxed_wasted")
 
 # GC root kinds as `profdata path` words them.
 _ROOT_KINDS = {
@@ -124,6 +139,41 @@ class Heap:
         rows = [ClassRetained(*r) for r in self._h.class_retained()]
         rows.sort(key=lambda r: -int(r.retained))  # stable: ties keep the histogram's order (shallow bytes)
         return frame_or_rows(rows, ClassRetained._fields)
+
+    def suspects(self, threshold: float = 0.10, classes: int = 10) -> Suspects:
+        """Leak suspects, as `profdata suspects` finds them: Suspects(reachable_bytes,
+        threshold_bytes, suspects), suspects a list of Suspect, the largest retained first.
+        kind "object": one object the GC roots alone dominate retaining at least `threshold`
+        of the reachable bytes, with its accumulation point (where its memory gathers down
+        the dominator tree: accumulation_id, _class, _retained, depth); kind "class": the
+        top-level instances of one class (id: the biggest) retaining that much together
+        (the accumulation fields None). accumulated: what the point (the instances)
+        dominates directly, by class, the `classes` largest ([Accumulated]); path(id) gives
+        the way from a GC root."""
+        total, limit, rows = self._h.suspects(threshold, classes)
+        out = []
+        for (kind, oid, name, cls, instances, retained, acc_id, acc_name, acc_cls, acc_retained, depth,
+             accumulated, nclasses) in rows:
+            out.append(Suspect(kind, oid, _shown_name(name, cls), instances, retained, acc_id,
+                               None if acc_name is None else _shown_name(acc_name, acc_cls), acc_retained, depth,
+                               [Accumulated(*a) for a in accumulated], nclasses))
+        return Suspects(total, limit, out)
+
+    def waste(self, limit: int = 20, owners: int = 5) -> Waste:
+        """The memory the dump wastes among reachable objects, as `profdata waste` finds it:
+        Waste(totals, strings, arrays, collections, boxed). totals is a dict (reachable_bytes,
+        string_wasted, array_wasted, collection_wasted, boxed_wasted, ...); strings the `limit`
+        groups of duplicate strings that waste most (DuplicateString: text cut at 100
+        characters, copies, bytes, wasted, one copy's id, up to `owners` ids of objects
+        referring to a copy); arrays the duplicate primitive arrays (DuplicateArray);
+        collections the empty and sparse ones per class (CollectionWaste); boxed the boxed
+        primitives per class (BoxedWaste). Each a DataFrame when pandas is there, else a list."""
+        totals, strings, arrays, colls, boxed = self._h.waste(limit, owners)
+        return Waste(dict(zip(_WASTE_TOTALS, totals)),
+                     frame_or_rows([DuplicateString(*r) for r in strings], DuplicateString._fields),
+                     frame_or_rows([DuplicateArray(*r) for r in arrays], DuplicateArray._fields),
+                     frame_or_rows([CollectionWaste(*r) for r in colls], CollectionWaste._fields),
+                     frame_or_rows([BoxedWaste(*r) for r in boxed], BoxedWaste._fields))
 
     def _repr_html_(self) -> str:
         """A notebook's view: the reachable objects and bytes, and the top 10 retainers."""

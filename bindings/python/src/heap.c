@@ -139,6 +139,16 @@ static PyObject *node_class_name(const pd_py_heap *self, size_t node, int *class
 	return *class_object ? pd_py_java_name(ci.name, strlen(ci.name)) : object_class_name(self, node);
 }
 
+PyObject *pd_py_heap_node_class(PyObject *heap, size_t node, int *class_object)
+{
+	return node_class_name((const pd_py_heap *)heap, node, class_object);
+}
+
+unsigned long long pd_py_heap_node_id(PyObject *heap, size_t node)
+{
+	return node_id((const pd_py_heap *)heap, node);
+}
+
 /* The node of the object, or class object, with id `id` in the dump analysed; -1 with KeyError. */
 static int find_node(const pd_py_heap *self, PyObject *args, size_t *node)
 {
@@ -350,6 +360,8 @@ static PyMethodDef heap_methods[] = {
 	{"top", heap_top, METH_VARARGS, "top(n) -> [(id, class name, shallow, retained, class object)]."},
 	{"path", heap_path, METH_VARARGS, "path(id) -> [(id, class, class object, root kind, field, index, from class)]."},
 	{"class_retained", heap_class_retained, METH_NOARGS, "class_retained() -> [(name, instances, bytes, retained)]."},
+	{"suspects", pd_py_heap_suspects, METH_VARARGS, "suspects(threshold, classes) -> (reachable, threshold, rows)."},
+	{"waste", pd_py_heap_waste, METH_VARARGS, "waste(limit, owners) -> (totals, strings, arrays, collections, boxed)."},
 	{NULL, NULL, 0, NULL}
 };
 

@@ -17,38 +17,28 @@ static PyObject *objects_tuple(const profdata_heap_diff_objects *o)
 	                     (unsigned long long)o->gone, (unsigned long long)o->gone_bytes);
 }
 
-/* [(class, +instances, +bytes, +retained, instances, bytes, retained, old instances, old bytes, old retained)] */
-static PyObject *class_rows(const profdata_heap_diff *d)
+/* Class change i: (class, +instances, +bytes, +retained, instances, bytes, retained, old instances, old bytes,
+ * old retained) */
+static PyObject *class_row(const void *d, size_t i, void *unused)
 {
-	PyObject *list = PyList_New(0);
+	const profdata_heap_class_change *c = profdata_heap_diff_class_at(d, i);
 
-	for (size_t i = 0; list && i < profdata_heap_diff_class_count(d); i++) {
-		const profdata_heap_class_change *c = profdata_heap_diff_class_at(d, i);
-
-		if (pd_py_append(list, Py_BuildValue("(NLLLKKKKKK)", pd_py_cstr(c->class_name), (long long)c->instances,
-		                                     (long long)c->bytes, (long long)c->retained,
-		                                     (unsigned long long)c->new_instances, (unsigned long long)c->new_bytes,
-		                                     (unsigned long long)c->new_retained,
-		                                     (unsigned long long)c->old_instances, (unsigned long long)c->old_bytes,
-		                                     (unsigned long long)c->old_retained)) < 0)
-			Py_CLEAR(list);
-	}
-	return list;
+	(void)unused;
+	return Py_BuildValue("(NLLLKKKKKK)", pd_py_cstr(c->class_name), (long long)c->instances, (long long)c->bytes,
+	                     (long long)c->retained, (unsigned long long)c->new_instances,
+	                     (unsigned long long)c->new_bytes, (unsigned long long)c->new_retained,
+	                     (unsigned long long)c->old_instances, (unsigned long long)c->old_bytes,
+	                     (unsigned long long)c->old_retained);
 }
 
-/* [(id, class, shallow, retained)] of the new objects' biggest dominators */
-static PyObject *dominator_rows(const profdata_heap_diff *d)
+/* New dominator i: (id, class, shallow, retained) */
+static PyObject *dominator_row(const void *d, size_t i, void *unused)
 {
-	PyObject *list = PyList_New(0);
+	const profdata_heap_new_dominator *x = profdata_heap_diff_dominator_at(d, i);
 
-	for (size_t i = 0; list && i < profdata_heap_diff_dominator_count(d); i++) {
-		const profdata_heap_new_dominator *x = profdata_heap_diff_dominator_at(d, i);
-
-		if (pd_py_append(list, Py_BuildValue("(KNKK)", (unsigned long long)x->id, pd_py_cstr(x->class_name),
-		                                     (unsigned long long)x->shallow, (unsigned long long)x->retained)) < 0)
-			Py_CLEAR(list);
-	}
-	return list;
+	(void)unused;
+	return Py_BuildValue("(KNKK)", (unsigned long long)x->id, pd_py_cstr(x->class_name),
+	                     (unsigned long long)x->shallow, (unsigned long long)x->retained);
 }
 
 /* heap_diff(old Heap, new Heap, order, dominators) -> (objects, classes, dominators) */
@@ -78,8 +68,9 @@ PyObject *pd_py_heap_diff(PyObject *module, PyObject *args)
 	if (code < 0)
 		out = pd_py_raise(code, d ? profdata_heap_diff_error(d) : NULL, NULL, "input");
 	else
-		out = Py_BuildValue("(NNN)", objects_tuple(profdata_heap_diff_objects_of(d)), class_rows(d),
-		                    dominator_rows(d));
+		out = Py_BuildValue("(NNN)", objects_tuple(profdata_heap_diff_objects_of(d)),
+		                    pd_py_list(profdata_heap_diff_class_count(d), class_row, d, NULL),
+		                    pd_py_list(profdata_heap_diff_dominator_count(d), dominator_row, d, NULL));
 	profdata_heap_diff_free(d);
 	return out;
 }

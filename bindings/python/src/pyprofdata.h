@@ -44,6 +44,8 @@ PyObject *pd_py_writer_warnings(const profdata_writer *w);
 /* values.c: UTF-8 bytes (invalid ones replaced) as str; NULL gives None. */
 PyObject *pd_py_str(const char *s, size_t len);
 PyObject *pd_py_cstr(const char *s);
+/* A list of n rows, row(items, i, ctx) making row i (NULL: a failure raised); NULL on failure. */
+PyObject *pd_py_list(size_t n, PyObject *(*row)(const void *items, size_t i, void *ctx), const void *items, void *ctx);
 /* A JVM internal class name ("[I", "java/lang/String") in source form ("int[]"). */
 PyObject *pd_py_java_name(const char *internal, size_t len);
 /* Append a new reference (NULL: a failure already raised) to list and drop it; -1 on failure. */
@@ -92,6 +94,16 @@ profdata_heap *pd_py_heap_of(PyObject *heap);
 /* The heap's lock (taken without the GIL, returning with it): for what computes and keeps per-class sums. */
 void pd_py_heap_lock(PyObject *heap);
 void pd_py_heap_unlock(PyObject *heap);
+/* The id of a node of the heap, as the tool gives it (a class object's: its class's). */
+unsigned long long pd_py_heap_node_id(PyObject *heap, size_t node);
+
+/* A node's class name (a class object's: the class it stands for, *class_object 1). */
+PyObject *pd_py_heap_node_class(PyObject *heap, size_t node, int *class_object);
+
+/* suspects.c: heap.suspects(threshold, classes) -> (reachable bytes, threshold bytes, suspects) */
+PyObject *pd_py_heap_suspects(PyObject *heap, PyObject *args);
+/* waste.c: heap.waste(limit, owners) -> (totals, strings, arrays, collections, boxed) */
+PyObject *pd_py_heap_waste(PyObject *heap, PyObject *args);
 
 /* heap_diff.c: heap_diff(old, new, order, dominators) -> (objects, classes, dominators) */
 PyObject *pd_py_heap_diff(PyObject *module, PyObject *args);

@@ -38,3 +38,13 @@ PyObject *pd_py_java_name(const char *internal, size_t len)
 		PyMem_Free(buf);
 	return out;
 }
+
+PyObject *pd_py_list(size_t n, PyObject *(*row)(const void *items, size_t i, void *ctx), const void *items, void *ctx)
+{
+	PyObject *list = PyList_New(0);
+
+	for (size_t i = 0; list && i < n; i++)
+		if (pd_py_append(list, row(items, i, ctx)) < 0)
+			Py_CLEAR(list);
+	return list;
+}

@@ -97,6 +97,50 @@ def test_reachable_bytes_are_the_waste_reports(heap):
 
 
 @needs("hprof")
+def test_waste_is_the_tools():
+    dump = os.path.join(DATA, "hprof", "jdk17-waste.hprof.gz")
+    want = tool_json("waste", dump, "-n", "30")
+    with profdata.open(dump) as p:
+        w = p.heap().waste(limit=30)
+    assert w.totals["reachable_bytes"] == want["reachable"]
+    assert (w.totals["string_wasted"], w.totals["array_wasted"], w.totals["collection_wasted"],
+            w.totals["boxed_wasted"]) == (want["strings"]["wasted"], want["arrays"]["wasted"],
+                                          want["collections"]["wasted"], want["boxed"]["wasted"])
+    assert [r[:7] + ([o for o in r[7]],) for r in rows(w.strings)] == [
+        (s["text"], s["length"], s["truncated"], s["count"], s["bytes"], s["wasted"], s["id"],
+         [o["id"] for o in s["owners"]]) for s in want["strings"]["top"]]
+    assert rows(w.arrays) == [(a["class"], a["length"], a["count"], a["bytes"], a["wasted"], a["id"])
+                              for a in want["arrays"]["top"]]
+    assert rows(w.collections) == [(c["class"], c["count"], c["empty"], c["sparse"], c["empty_bytes"], c["slots"],
+                                    c["used"], c["wasted"]) for c in want["collections"]["classes"]]
+    assert rows(w.boxed) == [(b["class"], b["count"], b["bytes"], b["distinct"], b["wasted"], b["top_value"],
+                              b["top_count"]) for b in want["boxed"]["classes"]]
+
+
+@needs("hprof")
+def test_suspects_are_the_tools():
+    dump = os.path.join(DATA, "hprof", "jdk17-leaks.hprof.gz")
+    want = tool_json("suspects", dump)
+    with profdata.open(dump) as p:
+        h = p.heap()
+        got = h.suspects()
+        assert (got.reachable_bytes, got.threshold_bytes) == (want["reachable"], want["threshold"])
+        assert len(got.suspects) == len(want["suspects"]) == 2
+        for s, w in zip(got.suspects, want["suspects"]):
+            acc = w.get("accumulation", {})
+            assert (s.kind, s.id, s.class_name, s.instances, s.retained) == \
+                (w["kind"], w["id"], shown(w), w["instances"], w["retained"])
+            assert (s.accumulation_id, s.accumulation_class, s.accumulation_retained, s.depth) == \
+                (acc.get("id"), shown(acc) if acc else None, acc.get("retained"), acc.get("depth"))
+            assert [tuple(a) for a in s.accumulated] == \
+                [(a["class"], a["count"], a["retained"]) for a in w["accumulated"]]
+            assert s.accumulated_classes == w["accumulated_classes"]
+            assert [(x.id, x.via) for x in h.path(s.id)] == [(x["id"], x["via"]) for x in w["path"]]
+        with pytest.raises(profdata.Error):
+            h.suspects(threshold=2.0)
+
+
+@needs("hprof")
 def test_dominators_retain_more(heap):
     for oid, _, shallow, retained in rows(heap.top(50)):
         assert shallow <= retained
@@ -243,3 +287,20 @@ def test_merge_writes_what_the_tool_writes(tmp_path):
     with pytest.raises(ValueError, match="differential flame graph"):
         profdata.diff(CPU, CPU2, output=tmp_path / "d.svg")
     assert not (tmp_path / "d.svg").exists()
+
+
+@needs("hprof")
+@needs("gperftools")
+def test_readme_examples_run(monkeypatch, capsys):
+    """README.md's examples of the Heap, merge and diff, as written, from the top of the source tree."""
+    import re
+    readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
+    part = text[text.index("## Heap analysis"):text.index("## Tests")]
+    blocks = re.findall(r"```python\n(.*?)```", part, re.S)
+    assert len(blocks) == 2
+    monkeypatch.chdir(os.path.join(DATA, "..", ".."))
+    for code in blocks:
+        exec(compile(code, readme, "exec"), {})  # noqa: S102 (our own documentation)
+    assert "LeaksFixture" in capsys.readouterr().out
