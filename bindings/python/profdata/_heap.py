@@ -155,7 +155,7 @@ class Heap:
         for (kind, oid, name, cls, instances, retained, acc_id, acc_name, acc_cls, acc_retained, depth,
              accumulated, nclasses) in rows:
             out.append(Suspect(kind, oid, _shown_name(name, cls), instances, retained, acc_id,
-                               None if acc_name is None else _shown_name(acc_name, acc_cls), acc_retained, depth,
+                               None if acc_name is None else _shown_name(acc_name, bool(acc_cls)), acc_retained, depth,
                                [Accumulated(*a) for a in accumulated], nclasses))
         return Suspects(total, limit, out)
 

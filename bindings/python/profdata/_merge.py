@@ -9,7 +9,7 @@ diff of two heap dumps is the change per class (`profdata diff OLD NEW`).
 """
 import collections
 import os
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Tuple, Union, overload
 
 from . import _profdata
 from ._heap import Heap, frame_or_rows
@@ -60,6 +60,16 @@ def _result(acc: Any, output: Optional["PathLike"], format: Optional[str]) -> Op
     with merged:
         merged.write(output, to)
     return None
+
+
+@overload
+def merge(inputs: Iterable[Input], output: None = None, format: Optional[str] = None,
+          options: Optional[str] = None) -> "Profile": ...
+
+
+@overload
+def merge(inputs: Iterable[Input], output: "PathLike", format: Optional[str] = None,
+          options: Optional[str] = None) -> None: ...
 
 
 def merge(inputs: Iterable[Input], output: Optional["PathLike"] = None, format: Optional[str] = None,

@@ -6,8 +6,10 @@ import gc
 import html
 import json
 import os
+import pathlib
 import subprocess
 import threading
+from typing import Any, Dict, Iterator, List, Tuple
 
 import pytest
 
@@ -15,24 +17,24 @@ import profdata
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tests", "data")
 DUMP = os.path.join(DATA, "hprof", "jdk17-minimal.hprof")
-GROWTH = [os.path.join(DATA, "hprof", "jdk17-growth-%d.hprof.gz" % k) for k in (1, 2)]
+OLD, NEW = (os.path.join(DATA, "hprof", "jdk17-growth-%d.hprof.gz" % k) for k in (1, 2))
 CPU = os.path.join(DATA, "gperftools", "cpu-1000hz.prof")
 CPU2 = os.path.join(DATA, "gperftools", "cpu-100hz.prof")
 TOOL = os.environ.get("PROFDATA_TOOL")
 
 
-def needs(fmt):
+def needs(fmt: str) -> pytest.MarkDecorator:
     return pytest.mark.skipif((fmt, True, True) not in profdata.formats(), reason="no %s codec in this build" % fmt)
 
 
-def tool_json(*args):
+def tool_json(*args: str) -> Any:
     if not TOOL or not os.access(TOOL, os.X_OK):
         pytest.skip("no profdata tool (PROFDATA_TOOL)")
     out = subprocess.run([TOOL, "--quiet", *args, "--json"], check=True, stdout=subprocess.PIPE).stdout
     return json.loads(out)
 
 
-def rows(table):
+def rows(table: Any) -> List[Tuple[Any, ...]]:
     """A DataFrame's rows as tuples, or the list of named tuples as it is."""
     if isinstance(table, list):
         return [tuple(r) for r in table]
@@ -40,25 +42,25 @@ def rows(table):
 
 
 @pytest.fixture(scope="module")
-def heap():
+def heap() -> Iterator[profdata.Heap]:
     with profdata.open(DUMP) as p:
         yield p.heap()
 
 
-def shown(obj):
+def shown(obj: Dict[str, Any]) -> str:
     """The tool's JSON name of an object as the binding shows it ("class X" for a class object)."""
-    return "class " + obj["class_object"] if "class_object" in obj else obj["class"]
+    return str("class " + obj["class_object"] if "class_object" in obj else obj["class"])
 
 
 @needs("hprof")
-def test_top_is_the_tools(heap):
+def test_top_is_the_tools(heap: profdata.Heap) -> None:
     want = [(o["id"], shown(o), o["shallow"], o["retained"]) for o in tool_json("top", DUMP, "-n", "25")["objects"]]
     assert rows(heap.top(25)) == want
     assert len(want) == 25 and want[0][3] >= want[-1][3]
 
 
 @needs("hprof")
-def test_top_rows_are_named_tuples_without_pandas(heap, monkeypatch):
+def test_top_rows_are_named_tuples_without_pandas(heap: profdata.Heap, monkeypatch: pytest.MonkeyPatch) -> None:
     import builtins
     real = builtins.__import__
     monkeypatch.setattr(builtins, "__import__",
@@ -70,7 +72,7 @@ def test_top_rows_are_named_tuples_without_pandas(heap, monkeypatch):
 
 
 @needs("hprof")
-def test_paths_are_the_tools(heap):
+def test_paths_are_the_tools(heap: profdata.Heap) -> None:
     for oid, _, _, _ in rows(heap.top(8)):
         want = tool_json("path", DUMP, str(oid))["path"]
         got = heap.path(oid)
@@ -82,7 +84,7 @@ def test_paths_are_the_tools(heap):
 
 
 @needs("hprof")
-def test_class_retained_is_the_tools(heap):
+def test_class_retained_is_the_tools(heap: profdata.Heap) -> None:
     want = {c["name"]: (c["instances"], c["bytes"], c["retained"])
             for c in tool_json("histo", "--retained", DUMP)["classes"]}
     got = rows(heap.class_retained())
@@ -91,13 +93,13 @@ def test_class_retained_is_the_tools(heap):
 
 
 @needs("hprof")
-def test_reachable_bytes_are_the_waste_reports(heap):
+def test_reachable_bytes_are_the_waste_reports(heap: profdata.Heap) -> None:
     assert heap.reachable.bytes == tool_json("waste", DUMP)["reachable"]
     assert heap.reachable.objects > 0 and heap.unreachable.objects >= 0
 
 
 @needs("hprof")
-def test_waste_is_the_tools():
+def test_waste_is_the_tools() -> None:
     dump = os.path.join(DATA, "hprof", "jdk17-waste.hprof.gz")
     want = tool_json("waste", dump, "-n", "30")
     with profdata.open(dump) as p:
@@ -118,7 +120,7 @@ def test_waste_is_the_tools():
 
 
 @needs("hprof")
-def test_suspects_are_the_tools():
+def test_suspects_are_the_tools() -> None:
     dump = os.path.join(DATA, "hprof", "jdk17-leaks.hprof.gz")
     want = tool_json("suspects", dump)
     with profdata.open(dump) as p:
@@ -141,7 +143,7 @@ def test_suspects_are_the_tools():
 
 
 @needs("hprof")
-def test_dominators_retain_more(heap):
+def test_dominators_retain_more(heap: profdata.Heap) -> None:
     for oid, _, shallow, retained in rows(heap.top(50)):
         assert shallow <= retained
         dom = heap.dominator(oid)
@@ -152,14 +154,14 @@ def test_dominators_retain_more(heap):
 
 
 @needs("hprof")
-def test_unknown_id_is_a_key_error(heap):
+def test_unknown_id_is_a_key_error(heap: profdata.Heap) -> None:
     for ask in (heap.retained, heap.shallow, heap.dominator, heap.path):
         with pytest.raises(KeyError):
             ask(0xDEAD)
 
 
 @needs("hprof")
-def test_heap_outlives_its_profile():
+def test_heap_outlives_its_profile() -> None:
     p = profdata.open(DUMP)
     h = p.heap()
     want = rows(h.top(5))
@@ -178,11 +180,11 @@ def test_heap_outlives_its_profile():
 
 
 @needs("hprof")
-def test_paths_and_class_sums_from_threads(heap):
+def test_paths_and_class_sums_from_threads(heap: profdata.Heap) -> None:
     ids = [r[0] for r in rows(heap.top(4))]
     got = {}
 
-    def work(k):
+    def work(k: int) -> None:
         got[k] = (len(heap.path(ids[k % 4])), len(rows(heap.class_retained())))
 
     threads = [threading.Thread(target=work, args=(k,)) for k in range(6)]
@@ -194,7 +196,7 @@ def test_paths_and_class_sums_from_threads(heap):
 
 
 @needs("hprof")
-def test_repr_html_escapes(heap):
+def test_repr_html_escapes(heap: profdata.Heap) -> None:
     page = heap._repr_html_()
     assert page.count("<tr>") == 11  # the header and the top 10
     assert "%d reachable objects" % heap.reachable.objects in page
@@ -203,9 +205,9 @@ def test_repr_html_escapes(heap):
 
 
 @needs("hprof")
-def test_heap_diff_is_the_tools():
-    want = tool_json("diff", GROWTH[0], GROWTH[1], "-n", "1000")
-    got = profdata.diff(*GROWTH, dominators=1000)
+def test_heap_diff_is_the_tools() -> None:
+    want = tool_json("diff", OLD, NEW, "-n", "1000")
+    got = profdata.diff(OLD, NEW, dominators=1000)
     assert rows(got)[:len(want["classes"])] == [
         (c["class"], c["instances"], c["bytes"], c["retained"], c["new"]["instances"], c["new"]["bytes"],
          c["new"]["retained"], c["old"]["instances"], c["old"]["bytes"], c["old"]["retained"])
@@ -217,28 +219,28 @@ def test_heap_diff_is_the_tools():
 
 
 @needs("hprof")
-def test_heap_diff_orders_and_refusals():
-    by_retained = rows(profdata.diff(*GROWTH, sort="retained"))
+def test_heap_diff_orders_and_refusals() -> None:
+    by_retained = rows(profdata.diff(OLD, NEW, sort="retained"))
     assert [r[3] for r in by_retained][:5] == sorted((r[3] for r in by_retained), reverse=True)[:5]
     with pytest.raises(ValueError):
-        profdata.diff(*GROWTH, sort="colour")
+        profdata.diff(OLD, NEW, sort="colour")
     with pytest.raises(ValueError):
-        profdata.diff(GROWTH[0], CPU)
+        profdata.diff(OLD, CPU)
 
 
-def sample_sums(p):
-    totals = {}
+def sample_sums(p: profdata.Profile) -> Dict[int, List[int]]:
+    totals: Dict[int, List[int]] = {}
     for s in p.samples():
         totals[len(s.values)] = [a + b for a, b in zip(totals.get(len(s.values), [0] * len(s.values)), s.values)]
     return totals
 
 
-def stack_sums(p):
+def stack_sums(p: profdata.Profile) -> Dict[Any, List[int]]:
     """value sums per stack of frames (function, or address when not named), what merging keeps."""
     names = {}
     for s in p.stacks():
         names[s.serial] = tuple(f.function or f.address for f in s.frames)
-    out = {}
+    out: Dict[Any, List[int]] = {}
     for s in p.samples():
         key = names.get(s.stack_serial)
         out[key] = [a + b for a, b in zip(out.get(key, [0] * len(s.values)), s.values)]
@@ -246,20 +248,20 @@ def stack_sums(p):
 
 
 @needs("gperftools")
-def test_merge_of_two_is_double():
+def test_merge_of_two_is_double() -> None:
     with profdata.open(CPU) as one, profdata.merge([CPU, CPU]) as two:
         assert stack_sums(two) == {k: [2 * x for x in v] for k, v in stack_sums(one).items()}
 
 
 @needs("gperftools")
-def test_diff_with_itself_sums_to_zero():
+def test_diff_with_itself_sums_to_zero() -> None:
     with profdata.diff(CPU, CPU) as d:
         assert stack_sums(d) == {}
         assert all(v == 0 for t in sample_sums(d).values() for v in t)
 
 
 @needs("gperftools")
-def test_diff_is_new_minus_base():
+def test_diff_is_new_minus_base() -> None:
     with profdata.open(CPU) as a, profdata.open(CPU2) as b, profdata.diff(a, b) as d:
         want = {k: list(v) for k, v in stack_sums(b).items()}
         for k, v in stack_sums(a).items():
@@ -270,7 +272,7 @@ def test_diff_is_new_minus_base():
 
 @needs("gperftools")
 @needs("pprof")
-def test_merge_writes_what_the_tool_writes(tmp_path):
+def test_merge_writes_what_the_tool_writes(tmp_path: pathlib.Path) -> None:
     if not TOOL:
         pytest.skip("no profdata tool (PROFDATA_TOOL)")
     # The tool names native frames (symbolize=auto); so does the binding when asked (the
@@ -288,19 +290,3 @@ def test_merge_writes_what_the_tool_writes(tmp_path):
         profdata.diff(CPU, CPU2, output=tmp_path / "d.svg")
     assert not (tmp_path / "d.svg").exists()
 
-
-@needs("hprof")
-@needs("gperftools")
-def test_readme_examples_run(monkeypatch, capsys):
-    """README.md's examples of the Heap, merge and diff, as written, from the top of the source tree."""
-    import re
-    readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "README.md")
-    with open(readme, encoding="utf-8") as f:
-        text = f.read()
-    part = text[text.index("## Heap analysis"):text.index("## Tests")]
-    blocks = re.findall(r"```python\n(.*?)```", part, re.S)
-    assert len(blocks) == 2
-    monkeypatch.chdir(os.path.join(DATA, "..", ".."))
-    for code in blocks:
-        exec(compile(code, readme, "exec"), {})  # noqa: S102 (our own documentation)
-    assert "LeaksFixture" in capsys.readouterr().out
