@@ -19,14 +19,11 @@ from typing import Iterable, List, Optional
 
 import profdata
 
-# Inputs are read as they are: symbolizing native frames needs the binaries of
-# the machine that profiled, which a worker of another machine lacks.
-READ_OPTIONS = "symbolize=none"
-
-
 def merge_files(paths: Iterable[str]) -> bytes:
-    """One partition's profiles (paths) merged, as pprof bytes."""
-    return profdata.merge(list(paths), options=READ_OPTIONS).to_bytes("pprof")
+    """One partition's profiles (paths) merged, as pprof bytes. Native frames stay
+    addresses (the library reads them so unless asked): the binaries that name them are
+    on the machine that profiled, not on a worker."""
+    return profdata.merge(list(paths)).to_bytes("pprof")
 
 
 def merge_parts(parts: Iterable[bytes]) -> bytes:

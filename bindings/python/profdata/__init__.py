@@ -27,13 +27,15 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 from . import _columns, _inputs, _notebook, _profdata
 from ._columns import COLUMNS, Table
 from ._errors import Error, FormatError, ProfdataWarning, error as _error
+from ._heap import ClassRetained, Heap, HeapObject, PathStep, Suspects, Waste, frame_or_rows as _frame_or_rows
 from ._inputs import Input
 from ._notebook import FlameGraph
 
 __all__ = ["Error", "FormatError", "ProfdataWarning", "Profile", "open", "histogram", "convert",
            "version", "formats", "format_for_filename", "TABLES", "HistogramRow", "Class", "Object", "Reference",
            "Thread", "Frame", "Stack", "Sample", "biggest_objects", "COLUMNS", "Table", "TopRow", "FlameGraph",
-           "Input"]
+           "Input", "Heap", "HeapObject", "PathStep", "ClassRetained", "Suspects", "Waste", "merge", "diff",
+           "ClassChange", "NewDominator"]
 
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
@@ -330,18 +332,21 @@ class Profile:
         svg, diags = self._m.write_memory("flamegraph", _notebook.options_text(options))
         return FlameGraph(svg.decode("utf-8", "replace"), _emit_warnings(diags))
 
+    def heap(self, dump: int = 0) -> Heap:
+        """The heap analysis of dump `dump` (dominators, retained sizes, paths from GC roots),
+        made once without the GIL: profdata.Heap."""
+        return Heap(self._m, dump)
+
+    def to_bytes(self, format: str, options: Optional[str] = None) -> bytes:
+        """The profile written in `format` into memory (options as write()'s): what
+        travels between processes (pprof bytes merge again: examples/dask-merge.py)."""
+        written: Tuple[bytes, List[Any]] = self._m.write_memory(format, options)
+        _emit_warnings(written[1])
+        return written[0]
+
     def write(self, path: PathLike, format: str, options: Optional[str] = None) -> None:
         self._m.meta()  # ValueError when closed, before any file is made
         _emit_warnings(self._m.write(os.fsencode(path), format, options))
-
-
-def _frame_or_rows(rows: List[Any], fields: Sequence[str]) -> Any:
-    """A DataFrame of named tuples when pandas is there, else the list itself."""
-    try:
-        import pandas
-    except ImportError:
-        return rows
-    return pandas.DataFrame(rows, columns=list(fields))
 
 
 def _primitive_array_name(elem_type: int) -> Optional[str]:
@@ -389,4 +394,7 @@ def convert(src: Input, dst: PathLike, to: Optional[str] = None, options: Option
 def biggest_objects(profile: Profile, n: int = 20, dump: int = 0) -> List[Tuple[int, int, int, bool]]:
     """[(id, shallow, retained, is_class)] of the n objects of largest retained size in a
     heap dump's Profile, biggest first, as `profdata top` and VisualVM give them."""
-    return list(profile._m.heap_top(n, dump))
+    return [(oid, shallow, retained, cls) for oid, _, shallow, retained, cls in profile.heap(dump)._h.top(n)]
+
+
+from ._merge import ClassChange, NewDominator, diff, merge  # noqa: E402 (they use Profile)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What reads or writes a file: read into a model, write a model, convert,
- * count a histogram, and the heap analysis's largest objects. The long
+ * count a histogram. The long
  * calls run without the GIL; a failure becomes the exception
  * profdata._errors.library_error() chooses, with the library's message.
  */
@@ -178,58 +178,4 @@ PyObject *pd_py_histogram(PyObject *module, PyObject *args)
 	profdata_histogram_free(h);
 	profdata_reader_free(r);
 	return out;
-}
-
-/* Node `node` of the heap as (id, shallow, retained, is_class). */
-static PyObject *heap_row(const profdata_profile *p, const profdata_heap *h, size_t node)
-{
-	size_t ci;
-	int is_class = profdata_heap_node_class(h, node, &ci);
-	uint64_t id;
-
-	if (is_class) {
-		profdata_class_info c;
-
-		profdata_profile_class(p, ci, &c);
-		id = c.load.id ? c.load.id : c.dump.id;
-	} else {
-		profdata_object o;
-
-		profdata_profile_object(p, node, &o);
-		id = o.id;
-	}
-	return Py_BuildValue("(KKKO)", (unsigned long long)id, (unsigned long long)profdata_heap_size(h, node),
-	                     (unsigned long long)profdata_heap_retained(h, node), is_class ? Py_True : Py_False);
-}
-
-/* model.heap_top(n, dump) -> [(id, shallow, retained, is_class)], largest retained first */
-PyObject *pd_py_heap_top(PyObject *self, PyObject *args)
-{
-	const profdata_profile *p = pd_py_model_profile(self);
-	profdata_heap_options opts;
-	profdata_heap *h = NULL;
-	Py_ssize_t n;
-	size_t *nodes, count = 0;
-	PyObject *list = NULL;
-	int code;
-
-	profdata_heap_options_init(&opts, sizeof opts);
-	if (!p || !PyArg_ParseTuple(args, "nl", &n, &opts.dump))
-		return NULL;
-	Py_BEGIN_ALLOW_THREADS
-	code = profdata_heap_new(&h, p, &opts);
-	Py_END_ALLOW_THREADS
-	nodes = code == 0 ? PyMem_Calloc(n > 0 ? (size_t)n : 1, sizeof *nodes) : NULL;
-	if (code != 0)
-		pd_py_raise(code, h ? profdata_heap_error(h) : NULL, NULL, "input");
-	else if (!nodes)
-		PyErr_NoMemory();
-	else if (profdata_heap_top_nodes(nodes, &count, h, n > 0 ? (size_t)n : 0) == 0)
-		list = PyList_New(0);
-	for (size_t i = 0; list && i < count; i++)
-		if (pd_py_append(list, heap_row(p, h, nodes[i])) < 0)
-			Py_CLEAR(list);
-	PyMem_Free(nodes);
-	profdata_heap_free(h);
-	return list;
 }

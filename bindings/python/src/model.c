@@ -16,6 +16,9 @@ PyObject *pd_py_model_wrap(PyObject *type, profdata_profile *p)
 		return NULL;
 	}
 	m->p = p;
+	m->input = NULL;
+	m->held = NULL;
+	m->pins = 0;
 	return (PyObject *)m;
 }
 
@@ -28,14 +31,39 @@ const profdata_profile *pd_py_model_profile(PyObject *self)
 	return p;
 }
 
+const profdata_profile *pd_py_model_pin(PyObject *self)
+{
+	const profdata_profile *p = pd_py_model_profile(self);
+
+	if (p)
+		((pd_py_model *)self)->pins++;
+	return p;
+}
+
+void pd_py_model_unpin(PyObject *self)
+{
+	pd_py_model *m = (pd_py_model *)self;
+
+	if (--m->pins == 0 && m->held) {
+		profdata_profile_free(m->held);
+		m->held = NULL;
+		Py_CLEAR(m->input); /* what the held profile pointed into */
+	}
+}
+
 static PyObject *model_close(PyObject *self, PyObject *unused)
 {
 	pd_py_model *m = (pd_py_model *)self;
 
 	(void)unused;
-	profdata_profile_free(m->p);
+	if (m->pins > 0 && !m->held) {
+		m->held = m->p; /* a Heap still reads it, and it may point into `input` */
+	} else {
+		profdata_profile_free(m->p);
+		if (!m->held)
+			Py_CLEAR(m->input);
+	}
 	m->p = NULL;
-	Py_CLEAR(m->input);
 	Py_RETURN_NONE;
 }
 
@@ -124,7 +152,6 @@ static PyMethodDef model_methods[] = {
 	{"top", pd_py_model_top, METH_VARARGS, "top(group, sample_type) -> (total, type, unit, [(name, flat, cum, inlined)])."},
 	{"write", pd_py_write, METH_VARARGS, "write(path, format, options): the writer's warnings."},
 	{"write_memory", pd_py_write_memory, METH_VARARGS, "write_memory(format, options) -> (bytes, warnings)."},
-	{"heap_top", pd_py_heap_top, METH_VARARGS, "heap_top(n, dump): [(id, shallow, retained, is_class)]."},
 	{NULL, NULL, 0, NULL}
 };
 

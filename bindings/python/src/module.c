@@ -85,23 +85,31 @@ static PyObject *mod_java_name(PyObject *module, PyObject *args)
 {
 	const char *name;
 	Py_ssize_t len;
-	char small[256], *buf = small;
-	size_t n;
-	PyObject *out;
 
 	(void)module;
 	if (!PyArg_ParseTuple(args, "s#", &name, &len))
 		return NULL;
-	n = profdata_java_name(name, (size_t)len, buf, sizeof small);
-	if (n >= sizeof small) {
-		if (!(buf = PyMem_Malloc(n + 1)))
-			return PyErr_NoMemory();
-		profdata_java_name(name, (size_t)len, buf, n + 1);
-	}
-	out = pd_py_str(buf, n);
-	if (buf != small)
-		PyMem_Free(buf);
-	return out;
+	return pd_py_java_name(name, (size_t)len);
+}
+
+/* heap(model, dump) -> Heap: the dump's analysis, made without the GIL */
+static PyObject *mod_heap(PyObject *module, PyObject *args)
+{
+	pd_py_state *st = PyModule_GetState(module);
+	PyObject *model;
+	long dump;
+
+	if (!PyArg_ParseTuple(args, "O!l", st->model_type, &model, &dump))
+		return NULL;
+	return pd_py_heap_new(st->heap_type, model, dump);
+}
+
+static PyObject *mod_merge(PyObject *module, PyObject *unused)
+{
+	pd_py_state *st = PyModule_GetState(module);
+
+	(void)unused;
+	return pd_py_merge_new(st->merge_type, st->model_type);
 }
 
 static PyMethodDef module_methods[] = {
@@ -116,6 +124,9 @@ static PyMethodDef module_methods[] = {
 	{"read", pd_py_read, METH_VARARGS, "read(input, format, strict, options) -> (Model, warnings); input: (kind, object, name)."},
 	{"convert", pd_py_convert, METH_VARARGS, "convert(src, dst, to, options, read_format) -> warnings."},
 	{"histogram", pd_py_histogram, METH_VARARGS, "histogram(input, format, dump) -> (format, rows, warnings)."},
+	{"heap", mod_heap, METH_VARARGS, "heap(model, dump) -> Heap, the dump's dominators and retained sizes."},
+	{"heap_diff", pd_py_heap_diff, METH_VARARGS, "heap_diff(old, new, order, dominators) -> (objects, classes, dominators)."},
+	{"merge", mod_merge, METH_NOARGS, "merge() -> an empty Merge."},
 	{NULL, NULL, 0, NULL}
 };
 
@@ -135,6 +146,16 @@ static int add_constants(PyObject *m)
 		{"TOP_PARTLY_INLINED", PROFDATA_TOP_PARTLY_INLINED},
 		{"INPUT_PATH", PD_PY_INPUT_PATH}, {"INPUT_MEMORY", PD_PY_INPUT_MEMORY},
 		{"INPUT_FD", PD_PY_INPUT_FD}, {"INPUT_FILE", PD_PY_INPUT_FILE},
+		{"HEAP_DIFF_BY_BYTES", PROFDATA_HEAP_DIFF_BY_BYTES}, {"HEAP_DIFF_BY_RETAINED", PROFDATA_HEAP_DIFF_BY_RETAINED},
+		{"HEAP_DIFF_BY_INSTANCES", PROFDATA_HEAP_DIFF_BY_INSTANCES},
+		{"ROOT_JNI_GLOBAL", PROFDATA_ROOT_JNI_GLOBAL}, {"ROOT_JNI_LOCAL", PROFDATA_ROOT_JNI_LOCAL},
+		{"ROOT_JAVA_FRAME", PROFDATA_ROOT_JAVA_FRAME}, {"ROOT_NATIVE_STACK", PROFDATA_ROOT_NATIVE_STACK},
+		{"ROOT_STICKY_CLASS", PROFDATA_ROOT_STICKY_CLASS}, {"ROOT_THREAD_BLOCK", PROFDATA_ROOT_THREAD_BLOCK},
+		{"ROOT_MONITOR_USED", PROFDATA_ROOT_MONITOR_USED}, {"ROOT_THREAD_OBJECT", PROFDATA_ROOT_THREAD_OBJECT},
+		{"ROOT_INTERNED_STRING", PROFDATA_ROOT_INTERNED_STRING}, {"ROOT_FINALIZING", PROFDATA_ROOT_FINALIZING},
+		{"ROOT_DEBUGGER", PROFDATA_ROOT_DEBUGGER}, {"ROOT_REFERENCE_CLEANUP", PROFDATA_ROOT_REFERENCE_CLEANUP},
+		{"ROOT_VM_INTERNAL", PROFDATA_ROOT_VM_INTERNAL}, {"ROOT_JNI_MONITOR", PROFDATA_ROOT_JNI_MONITOR},
+		{"ROOT_UNKNOWN", PROFDATA_ROOT_UNKNOWN},
 	};
 
 	for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
@@ -148,6 +169,8 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 	pd_py_state *st = PyModule_GetState(m);
 
 	Py_VISIT(st->model_type);
+	Py_VISIT(st->heap_type);
+	Py_VISIT(st->merge_type);
 	return 0;
 }
 
@@ -156,6 +179,8 @@ static int module_clear(PyObject *m)
 	pd_py_state *st = PyModule_GetState(m);
 
 	Py_CLEAR(st->model_type);
+	Py_CLEAR(st->heap_type);
+	Py_CLEAR(st->merge_type);
 	return 0;
 }
 
@@ -164,6 +189,19 @@ static struct PyModuleDef module_def = {
 	"libprofdata's C API for the profdata package (its wrappers are the public API).",
 	sizeof(pd_py_state), module_methods, NULL, module_traverse, module_clear, NULL
 };
+
+/* The type made from `spec` in *slot (the state's reference) and as the module's attribute `name`. */
+static int add_type(PyObject *m, PyType_Spec *spec, const char *name, PyObject **slot)
+{
+	if (!(*slot = PyType_FromSpec(spec)))
+		return -1;
+	Py_INCREF(*slot); /* PyModule_AddObject takes one reference when it succeeds */
+	if (PyModule_AddObject(m, name, *slot) < 0) {
+		Py_DECREF(*slot);
+		return -1;
+	}
+	return 0;
+}
 
 PyMODINIT_FUNC PyInit__profdata(void);
 
@@ -175,11 +213,11 @@ PyMODINIT_FUNC PyInit__profdata(void)
 	if (!m)
 		return NULL;
 	st = PyModule_GetState(m);
-	st->model_type = PyType_FromSpec(&pd_py_model_spec);
-	if (!st->model_type || PyModule_AddObject(m, "Model", st->model_type) < 0 || add_constants(m) < 0) {
+	if (add_type(m, &pd_py_model_spec, "Model", &st->model_type) < 0 ||
+	    add_type(m, &pd_py_heap_spec, "Heap", &st->heap_type) < 0 ||
+	    add_type(m, &pd_py_merge_spec, "Merge", &st->merge_type) < 0 || add_constants(m) < 0) {
 		Py_DECREF(m);
 		return NULL;
 	}
-	Py_INCREF(st->model_type); /* PyModule_AddObject took the first reference */
 	return m;
 }

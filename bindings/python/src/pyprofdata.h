@@ -15,16 +15,22 @@
 #include <profdata/profdata.h>
 
 /* A profile read into the model; p is NULL once closed. `input` holds the
- * bytes a profile read from memory points into (NULL for other inputs). */
+ * bytes a profile read from memory points into (NULL for other inputs). A
+ * Heap pins the profile it analysed: close() while pinned moves it to
+ * `held`, freed (and its input released) when the last pin goes. */
 typedef struct pd_py_model {
 	PyObject_HEAD
 	profdata_profile *p;
 	PyObject *input;
+	profdata_profile *held;
+	Py_ssize_t pins;
 } pd_py_model;
 
-/* The module's state: the Model type, made from its spec at import. */
+/* The module's state: the types, made from their specs at import. */
 typedef struct pd_py_state {
 	PyObject *model_type;
+	PyObject *heap_type;
+	PyObject *merge_type;
 } pd_py_state;
 
 /* errors.c: a library failure raised as profdata._errors.library_error()
@@ -40,6 +46,10 @@ PyObject *pd_py_writer_warnings(const profdata_writer *w);
 /* values.c: UTF-8 bytes (invalid ones replaced) as str; NULL gives None. */
 PyObject *pd_py_str(const char *s, size_t len);
 PyObject *pd_py_cstr(const char *s);
+/* A list of n rows, row(items, i, ctx) making row i (NULL: a failure raised); NULL on failure. */
+PyObject *pd_py_list(size_t n, PyObject *(*row)(const void *items, size_t i, void *ctx), const void *items, void *ctx);
+/* A JVM internal class name ("[I", "java/lang/String") in source form ("int[]"). */
+PyObject *pd_py_java_name(const char *internal, size_t len);
 /* Append a new reference (NULL: a failure already raised) to list and drop it; -1 on failure. */
 int pd_py_append(PyObject *list, PyObject *item);
 
@@ -48,6 +58,10 @@ extern PyType_Spec pd_py_model_spec;
 PyObject *pd_py_model_wrap(PyObject *type, profdata_profile *p);
 /* The model's profile, or NULL with ValueError when it is closed. */
 const profdata_profile *pd_py_model_profile(PyObject *self);
+/* The profile, kept until pd_py_model_unpin() even if the model is closed
+ * meanwhile; NULL with ValueError when it is closed already. */
+const profdata_profile *pd_py_model_pin(PyObject *self);
+void pd_py_model_unpin(PyObject *self);
 
 /* rows.c: the model's tables as lists of tuples, a slice at a time. */
 PyObject *pd_py_objects(PyObject *self, PyObject *args);
@@ -63,12 +77,11 @@ PyObject *pd_py_samples(PyObject *self, PyObject *args);
 PyObject *pd_py_columns(PyObject *module, PyObject *unused);
 PyObject *pd_py_column(PyObject *self, PyObject *args);
 
-/* io.c: reading, writing, converting, histograms, heap analysis. */
+/* io.c: reading, writing, converting, histograms. */
 PyObject *pd_py_read(PyObject *module, PyObject *args);
 PyObject *pd_py_write(PyObject *self, PyObject *args);
 PyObject *pd_py_convert(PyObject *module, PyObject *args);
 PyObject *pd_py_histogram(PyObject *module, PyObject *args);
-PyObject *pd_py_heap_top(PyObject *self, PyObject *args);
 /* The histogram's rows as [(name, instances, bytes)]. */
 PyObject *pd_py_histogram_rows(const profdata_histogram *h);
 
@@ -95,5 +108,30 @@ PyObject *pd_py_write_memory(PyObject *self, PyObject *args);
 /* answers.c: the histogram and the top of a model. */
 PyObject *pd_py_model_histogram(PyObject *self, PyObject *args);
 PyObject *pd_py_model_top(PyObject *self, PyObject *args);
+
+/* heap.c: the Heap type, a heap analysis of a Model's dump that pins its profile. */
+extern PyType_Spec pd_py_heap_spec;
+PyObject *pd_py_heap_new(PyObject *type, PyObject *model, long dump);
+profdata_heap *pd_py_heap_of(PyObject *heap);
+/* The heap's lock (taken without the GIL, returning with it): for what computes and keeps per-class sums. */
+void pd_py_heap_lock(PyObject *heap);
+void pd_py_heap_unlock(PyObject *heap);
+/* The id of a node of the heap, as the tool gives it (a class object's: its class's). */
+unsigned long long pd_py_heap_node_id(PyObject *heap, size_t node);
+
+/* A node's class name (a class object's: the class it stands for, *class_object 1). */
+PyObject *pd_py_heap_node_class(PyObject *heap, size_t node, int *class_object);
+
+/* suspects.c: heap.suspects(threshold, classes) -> (reachable bytes, threshold bytes, suspects) */
+PyObject *pd_py_heap_suspects(PyObject *heap, PyObject *args);
+/* waste.c: heap.waste(limit, owners) -> (totals, strings, arrays, collections, boxed) */
+PyObject *pd_py_heap_waste(PyObject *heap, PyObject *args);
+
+/* heap_diff.c: heap_diff(old, new, order, dominators) -> (objects, classes, dominators) */
+PyObject *pd_py_heap_diff(PyObject *module, PyObject *args);
+
+/* merge.c: the Merge type, an accumulator of profiles of samples. */
+extern PyType_Spec pd_py_merge_spec;
+PyObject *pd_py_merge_new(PyObject *type, PyObject *model_type);
 
 #endif

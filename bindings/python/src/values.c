@@ -21,3 +21,30 @@ int pd_py_append(PyObject *list, PyObject *item)
 	Py_XDECREF(item);
 	return rc;
 }
+
+PyObject *pd_py_java_name(const char *internal, size_t len)
+{
+	char small[256], *buf = small;
+	size_t n = profdata_java_name(internal, len, buf, sizeof small);
+	PyObject *out;
+
+	if (n >= sizeof small) {
+		if (!(buf = PyMem_Malloc(n + 1)))
+			return PyErr_NoMemory();
+		profdata_java_name(internal, len, buf, n + 1);
+	}
+	out = pd_py_str(buf, n);
+	if (buf != small)
+		PyMem_Free(buf);
+	return out;
+}
+
+PyObject *pd_py_list(size_t n, PyObject *(*row)(const void *items, size_t i, void *ctx), const void *items, void *ctx)
+{
+	PyObject *list = PyList_New(0);
+
+	for (size_t i = 0; list && i < n; i++)
+		if (pd_py_append(list, row(items, i, ctx)) < 0)
+			Py_CLEAR(list);
+	return list;
+}

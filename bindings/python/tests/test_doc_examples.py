@@ -19,6 +19,7 @@ FIXTURES: Dict[str, str] = {
     "new.hprof": "tests/data/hprof/jdk17-growth-2.hprof.gz",
     "cpu.prof": "tests/data/gperftools/cpu-1000hz.prof",
     "base.prof": "tests/data/gperftools/cpu-100hz.prof",
+    "leaks.hprof": "tests/data/hprof/jdk17-leaks.hprof.gz",
 }
 
 
