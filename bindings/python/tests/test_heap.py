@@ -180,6 +180,20 @@ def test_heap_outlives_its_profile() -> None:
 
 
 @needs("hprof")
+def test_a_heap_of_bytes_outlives_its_profile_and_the_callers_bytes() -> None:
+    """The model may point into the bytes it was read from: a Heap that outlives close()
+    keeps them too, though the caller dropped them."""
+    data = pathlib.Path(DUMP).read_bytes()
+    p = profdata.open(data)
+    h = p.heap()
+    want = rows(h.top(5))
+    p.close()
+    del p, data
+    gc.collect()
+    assert rows(h.top(5)) == want and h.path(want[0][0])
+
+
+@needs("hprof")
 def test_paths_and_class_sums_from_threads(heap: profdata.Heap) -> None:
     ids = [r[0] for r in rows(heap.top(4))]
     got = {}
