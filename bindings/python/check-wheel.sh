@@ -7,7 +7,8 @@
 # no PROFDATA_LIBRARY, LD_LIBRARY_PATH or PYTHONPATH; then the same wheel
 # goes into a --system-site-packages venv (numpy and pandas of the system),
 # and the installed package is imported from outside the source tree, reads
-# a heap dump into pandas and gives a CPU profile's top functions.
+# a heap dump into pandas and gives a CPU profile's top functions; last,
+# `pip install --no-build-isolation .` builds and installs in one step.
 # Usage: check-wheel.sh PYTHON SOURCE_ROOT
 set -euo pipefail
 python=$1 src=$2
@@ -94,3 +95,19 @@ print("\n".join(n for n in zipfile.ZipFile(sys.argv[1]).namelist()
 # (0.12 leaves its .mesonpy-native-file.ini there, which .gitignore lists).
 leftover=$(find "$tree"/ -maxdepth 1 -type d -name '.mesonpy-*')
 [ -z "$leftover" ] || { echo "the build left $leftover"; exit 1; }
+
+# `pip install --no-build-isolation .` builds and installs in one step, in a
+# venv that sees the system's meson-python (a --system-site-packages one).
+echo "== pip install --no-build-isolation ."
+rm -rf "$tree/venv"
+(cd "$tree" && env -u PROFDATA_LIBRARY -u LD_LIBRARY_PATH -u PYTHONPATH -u PYTHONHOME \
+   PATH="$work/bin:$PATH" NINJA="$work/bin/ninja" PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
+   bash -euo pipefail -c 'python3 -m venv --system-site-packages venv && venv/bin/pip install --no-build-isolation .') \
+  >"$work/out" 2>&1 || { tail -40 "$work/out"; echo "pip install --no-build-isolation . failed"; exit 1; }
+(cd "$work" && env -u PYTHONPATH "$tree/venv/bin/python" -c '
+import os, sys, profdata
+with profdata.open(sys.argv[1]) as p:
+    assert p.count("objects") > 0
+assert os.path.dirname(profdata.__file__).endswith(os.path.join("site-packages", "profdata"))
+print("installed by pip install . into", os.path.dirname(profdata.__file__))
+' "$src/tests/data/hprof/jdk17-minimal.hprof") || { echo "import after pip install . failed"; exit 1; }
