@@ -10,7 +10,7 @@ from typing import Dict, List, Tuple
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
-DOCUMENTS = ["README.md", "bindings/python/README.md", "doc/python.md"]
+DOCUMENTS = ["README.md", "bindings/python/README.md"]
 
 # The names the examples read, and the committed fixture each one is.
 FIXTURES: Dict[str, str] = {
@@ -24,13 +24,10 @@ FIXTURES: Dict[str, str] = {
 
 
 def _blocks() -> List[Tuple[str, int, str]]:
-    """(document, line, code) of every python block of the documents that exist."""
+    """(document, line, code) of every python block of the documents."""
     found = []
     for name in DOCUMENTS:
-        path = ROOT / name
-        if not path.exists():
-            continue
-        text = path.read_text(encoding="utf-8")
+        text = (ROOT / name).read_text(encoding="utf-8")
         for m in re.finditer(r"^```python\n(.*?)^```", text, flags=re.S | re.M):
             found.append((name, text.count("\n", 0, m.start()) + 1, m.group(1)))
     return found
