@@ -179,6 +179,21 @@ PROFDATA_API int profdata_heap_dominator_of(size_t *out, const profdata_heap *h,
  */
 PROFDATA_API int profdata_heap_top_nodes(size_t *out, size_t *count, const profdata_heap *h, size_t n);
 
+#ifdef PROFDATA_EXPERIMENTAL
+/*
+ * (0.3, experimental: doc/conventions.md) The top of the dominator tree, to
+ * draw it: the (up to) n nodes profdata_heap_top_nodes() chooses, into
+ * nodes[0 .. *count) in the tree's order (every node after its dominators),
+ * and in parent[k] the index in `nodes` of node k's nearest dominator among
+ * them (below k), or PROFDATA_HEAP_ROOTS when none is. Both arrays have
+ * room for n. Returns 0; PROFDATA_ENOMEM (it allocates 16 bytes per node
+ * chosen while it runs); PROFDATA_EINVAL and *count 0 on a heap of the
+ * graph only. Threads: as the other readers of a finished heap.
+ */
+PROFDATA_API int profdata_heap_tree_top(size_t *nodes, size_t *parent, size_t *count, const profdata_heap *h,
+                                        size_t n);
+#endif
+
 /*
  * (0.3) The retained histogram: in *out the bytes retained by the instances
  * of class row `class_index` (profdata_profile_class()) that no other

@@ -225,6 +225,14 @@ PROFDATA_API int profdata_writer_open_callbacks(profdata_writer **out, profdata_
 PROFDATA_API int profdata_writer_set_gzip(profdata_writer *w, int level);
 
 /*
+ * (0.3) Write `len` bytes of the caller's own (a report, a header before an
+ * encoder's output) as they are, through the writer's compression and its
+ * temporary file. Returns 0, or an error code kept on the writer, after
+ * which the writer only closes (which fails) and frees.
+ */
+PROFDATA_API int profdata_writer_write(profdata_writer *w, const void *data, size_t len);
+
+/*
  * Flush everything, finish compression, and for a path rename the temporary
  * file over the target. Returns 0 or an error code (the error is kept on the
  * writer). The writer cannot be written after this; free it still.

@@ -409,6 +409,13 @@ int pd_out_printf(profdata_writer *w, const char *fmt, ...)
 	return e;
 }
 
+int profdata_writer_write(profdata_writer *w, const void *data, size_t len)
+{
+	if (w->closed)
+		return pd_out_error(w, PROFDATA_EINVAL, "written after profdata_writer_close()");
+	return pd_out_write(w, data, len);
+}
+
 int profdata_writer_close(profdata_writer *w)
 {
 	if (w->closed)

@@ -4,6 +4,8 @@
  * where dominators, retained sizes and paths are known by hand; a chain of
  * 300 000 objects checks that nothing recurses.
  */
+/* profdata_heap_tree_top() is experimental. */
+#define PROFDATA_EXPERIMENTAL
 #include "support.h"
 
 #include <stddef.h>
@@ -846,14 +848,21 @@ START_TEST(random_graphs_match_the_slow_way)
 }
 END_TEST
 
+/* jdk17-minimal's model in *p and its whole analysis. */
+static profdata_heap *minimal_heap(profdata_profile **p)
+{
+	char path[4096];
+	*p = test_read(test_data_path(path, sizeof(path), "hprof/jdk17-minimal.hprof"), NULL, PROFDATA_MODE_STRICT);
+	profdata_heap *h;
+	ck_assert_int_eq(profdata_heap_new(&h, *p, NULL), 0);
+	return h;
+}
+
 /* The fixtures: what VisualVM reports for them is checked by tests/interop/heap-visualvm.sh; here, invariants. */
 START_TEST(fixture_invariants)
 {
-	char path[4096];
-	profdata_profile *p = test_read(test_data_path(path, sizeof(path), "hprof/jdk17-minimal.hprof"), NULL,
-	                                PROFDATA_MODE_STRICT);
-	profdata_heap *h;
-	ck_assert_int_eq(profdata_heap_new(&h, p, NULL), 0);
+	profdata_profile *p;
+	profdata_heap *h = minimal_heap(&p);
 	size_t first, count, top[50], n;
 	profdata_heap_objects(h, &first, &count);
 	ck_assert_uint_eq(count, profdata_profile_count(p, PROFDATA_TABLE_OBJECTS));
@@ -874,6 +883,42 @@ START_TEST(fixture_invariants)
 		ck_assert_uint_eq(st[len - 1].node, top[k]);
 		ck_assert_int_ge(st[0].root_kind, 1);
 	}
+	profdata_heap_free(h);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* The index in nodes[0 .. n) of `node`, or n. */
+static size_t index_of(const size_t *nodes, size_t n, size_t node)
+{
+	size_t k = 0;
+	while (k < n && nodes[k] != node)
+		k++;
+	return k;
+}
+
+/* The tree's top: top_nodes()'s nodes, each after and linked to its nearest dominator among them. */
+START_TEST(the_tree_top_links_each_node_to_its_nearest_chosen_dominator)
+{
+	profdata_profile *p;
+	profdata_heap *h = minimal_heap(&p);
+	enum { WANT = 300 };
+	size_t top[WANT], ntop, nodes[WANT], parent[WANT], n;
+	ck_assert_int_eq(profdata_heap_top_nodes(top, &ntop, h, WANT), 0);
+	ck_assert_int_eq(profdata_heap_tree_top(nodes, parent, &n, h, WANT), 0);
+	ck_assert_uint_eq(n, ntop);
+	for (size_t k = 0; k < n; k++) {
+		ck_assert_uint_lt(index_of(top, ntop, nodes[k]), ntop);
+		size_t up = nodes[k], want = PROFDATA_HEAP_ROOTS;
+		while (want == PROFDATA_HEAP_ROOTS && profdata_heap_dominator_of(&up, h, up) == 0 && up != PROFDATA_HEAP_ROOTS)
+			if (index_of(nodes, n, up) < n)
+				want = index_of(nodes, n, up);
+		ck_assert_uint_eq(parent[k], want);
+		ck_assert(want == PROFDATA_HEAP_ROOTS || want < k);
+	}
+	profdata_heap_free(h);
+	ck_assert_int_eq(profdata_heap_tree_top(nodes, parent, &n, h = graph_only_heap(p, 0), WANT), PROFDATA_EINVAL);
+	ck_assert_uint_eq(n, 0);
 	profdata_heap_free(h);
 	profdata_profile_free(p);
 }
@@ -1003,6 +1048,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, heap_options_grow_by_version);
 	tcase_add_loop_test(tc, random_graphs_match_the_slow_way, 0, 8);
 	tcase_add_test(tc, fixture_invariants);
+	tcase_add_test(tc, the_tree_top_links_each_node_to_its_nearest_chosen_dominator);
 	tcase_add_loop_test(tc, graph_only_paths_equal_the_whole_analysis, 0,
 	                    (int)(sizeof path_fixtures / sizeof path_fixtures[0]));
 	tcase_add_test(tc, graph_only_refuses_dominators_and_retained_sizes);

@@ -689,6 +689,26 @@ START_TEST(gzip_output_reads_back)
 }
 END_TEST
 
+/* A caller's own bytes, as they are, through the public writer; nothing after close. */
+START_TEST(a_callers_bytes_are_written_as_they_are)
+{
+	profdata_writer *w;
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	ck_assert_int_eq(profdata_writer_write(w, "<html>", 6), 0);
+	ck_assert_int_eq(profdata_writer_write(w, "", 0), 0);
+	ck_assert_int_eq(profdata_writer_write(w, "</html>\n", 8), 0);
+	ck_assert_int_eq(profdata_writer_close(w), 0);
+	const void *data;
+	size_t len;
+	ck_assert_int_eq(profdata_writer_memory(w, &data, &len), 0);
+	ck_assert_uint_eq(len, 14);
+	ck_assert_int_eq(memcmp(data, "<html></html>\n", 14), 0);
+	ck_assert_int_eq(profdata_writer_write(w, "x", 1), PROFDATA_EINVAL);
+	ck_assert_ptr_nonnull(strstr(profdata_writer_error(w)->message, "after"));
+	profdata_writer_free(w);
+}
+END_TEST
+
 static int cb_fail(void *payload, const void *buf, size_t len)
 {
 	(void)payload;
@@ -779,6 +799,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, sniffing_unknown_bytes_fails_clearly);
 	tcase_add_test(tc, options_are_checked);
 	tcase_add_test(tc, version_agrees_with_the_header);
+	tcase_add_test(tc, a_callers_bytes_are_written_as_they_are);
 	suite_add_tcase(s, tc);
 	return s;
 }
