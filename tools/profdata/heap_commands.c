@@ -71,6 +71,17 @@ int heap_view_load(const tool_args *a, heap_view *v, int graph_only)
 	return heap_view_analyse(a, v, a->operand[0], graph_only);
 }
 
+int heap_command(const tool_args *a, int graph_only, heap_answer answer)
+{
+	heap_view v;
+	int status = heap_view_load(a, &v, graph_only);
+	if (status)
+		return status;
+	status = answer(stdout, a, &v);
+	heap_view_free(&v);
+	return status ? status : finish_stdout(0);
+}
+
 
 unsigned long long heap_node_id(const profdata_profile *p, const profdata_heap *h, size_t node)
 {
@@ -132,47 +143,44 @@ static uint64_t entry_retained(const profdata_profile *p, profdata_heap *h, cons
 	return bytes;
 }
 
-static void print_retained_histo(const tool_args *a, const profdata_histogram *hi, const uint64_t *ret, size_t n)
+static void print_retained_histo(FILE *out, const tool_args *a, const profdata_histogram *hi, const uint64_t *ret,
+                                 size_t n)
 {
 	if (a->json)
-		printf("{\"classes\":[");
+		fprintf(out, "{\"classes\":[");
 	else
-		printf("%6s %14s %16s %16s  %s\n", "rank", "instances", "bytes", "retained", "class");
+		fprintf(out, "%6s %14s %16s %16s  %s\n", "rank", "instances", "bytes", "retained", "class");
 	for (size_t i = 0; i < n; i++) {
 		const profdata_histogram_entry *x = profdata_histogram_entry_at(hi, i);
 		if (a->json) {
-			printf("%s{\"name\":", i ? "," : "");
-			json_string(x->name);
-			printf(",\"instances\":%llu,\"bytes\":%llu,\"retained\":%llu}", (unsigned long long)x->instances,
-			       (unsigned long long)x->bytes, (unsigned long long)ret[i]);
+			fprintf(out, "%s{\"name\":", i ? "," : "");
+			json_string(out, x->name);
+			fprintf(out, ",\"instances\":%llu,\"bytes\":%llu,\"retained\":%llu}", (unsigned long long)x->instances,
+			        (unsigned long long)x->bytes, (unsigned long long)ret[i]);
 		} else {
-			printf("%6zu %14llu %16llu %16llu  %s\n", i + 1, (unsigned long long)x->instances,
-			       (unsigned long long)x->bytes, (unsigned long long)ret[i], x->name);
+			fprintf(out, "%6zu %14llu %16llu %16llu  %s\n", i + 1, (unsigned long long)x->instances,
+			        (unsigned long long)x->bytes, (unsigned long long)ret[i], x->name);
 		}
 	}
 	if (a->json)
-		printf("]}\n");
+		fprintf(out, "]}\n");
 	else
-		printf("%6s %14llu %16llu\n", "total", (unsigned long long)profdata_histogram_total_instances(hi),
-		       (unsigned long long)profdata_histogram_total_bytes(hi));
+		fprintf(out, "%6s %14llu %16llu\n", "total", (unsigned long long)profdata_histogram_total_instances(hi),
+		        (unsigned long long)profdata_histogram_total_bytes(hi));
 }
 
-int cmd_histo_retained(const tool_args *a)
+int histo_retained_write(FILE *out, const tool_args *a, heap_view *v)
 {
-	heap_view v;
-	int status = heap_view_load(a, &v, 0);
-	if (status)
-		return status;
 	profdata_histogram *hi = NULL;
 	long dump = a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS ? 0 : a->dump;
-	int e = profdata_histogram_new(&hi, v.p, dump);
+	int status = 0, e = profdata_histogram_new(&hi, v->p, dump);
 	size_t n = e == 0 ? profdata_histogram_count(hi) : 0;
 	uint64_t *ret = calloc(n ? n : 1, sizeof(*ret));
 	if (e == 0 && ret) {
 		for (size_t i = 0; i < n; i++)
-			ret[i] = entry_retained(v.p, v.h, profdata_histogram_entry_at(hi, i));
-		progress_end(&v.progress);
-		print_retained_histo(a, hi, ret, a->limit >= 0 && (size_t)a->limit < n ? (size_t)a->limit : n);
+			ret[i] = entry_retained(v->p, v->h, profdata_histogram_entry_at(hi, i));
+		progress_end(&v->progress);
+		print_retained_histo(out, a, hi, ret, a->limit >= 0 && (size_t)a->limit < n ? (size_t)a->limit : n);
 	} else {
 		fprintf(stderr, "profdata: %s: %s\n", a->operand[0],
 		        e && hi ? profdata_histogram_error(hi)->message : profdata_strerror(e ? e : PROFDATA_ENOMEM));
@@ -180,8 +188,12 @@ int cmd_histo_retained(const tool_args *a)
 	}
 	free(ret);
 	profdata_histogram_free(hi);
-	heap_view_free(&v);
-	return status ? status : finish_stdout(0);
+	return status;
+}
+
+int cmd_histo_retained(const tool_args *a)
+{
+	return heap_command(a, 0, histo_retained_write);
 }
 
 /* The biggest objects of the dump v holds, by retained size. */
@@ -206,9 +218,9 @@ static int show_heap_top(const tool_args *a, heap_view *v)
 		if (a->json) {
 			/* A class object's class is java.lang.Class; the class it stands for is its own key. */
 			printf("%s{\"id\":%llu,\"class\":", k ? "," : "", id);
-			json_string(class_object ? "java.lang.Class" : cls);
+			json_string(stdout, class_object ? "java.lang.Class" : cls);
 			if (class_object)
-				printf(",\"class_object\":"), json_string(cls);
+				printf(",\"class_object\":"), json_string(stdout, cls);
 			printf(",\"shallow\":%llu,\"retained\":%llu}", shallow, retained);
 		} else {
 			printf("%6zu %#20llx %12llu %16llu  %s%s\n", k + 1, id, shallow, retained, class_object ? "class " : "",
@@ -243,7 +255,7 @@ int cmd_top(const tool_args *a)
 	return status;
 }
 
-static const char *root_kind_name(int kind)
+const char *heap_root_kind_name(int kind)
 {
 	switch (kind) {
 	case PROFDATA_ROOT_JNI_GLOBAL: return "JNI global";
@@ -274,7 +286,7 @@ static void describe_step(const profdata_profile *p, const profdata_heap *h, con
 	if (first && st->root_kind == PROFDATA_ROOT_UNKNOWN && profdata_heap_node_class(h, st->node, &c))
 		snprintf(buf, cap, "root (the class of a GC root)"); /* no record of its own: heap.h */
 	else if (first)
-		snprintf(buf, cap, "root %s", root_kind_name(st->root_kind));
+		snprintf(buf, cap, "root %s", heap_root_kind_name(st->root_kind));
 	else if (st->index >= 0)
 		snprintf(buf, cap, "[%lld]", st->index);
 	else
@@ -289,7 +301,7 @@ static int parse_object_id(const char *s, unsigned long long *id)
 	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
 }
 
-void heap_print_path_steps(const tool_args *a, const profdata_profile *p, const profdata_heap *h,
+void heap_print_path_steps(FILE *out, const tool_args *a, const profdata_profile *p, const profdata_heap *h,
                            const profdata_heap_root_path *path, int indent)
 {
 	char name[512], how[1024];
@@ -301,17 +313,17 @@ void heap_print_path_steps(const tool_args *a, const profdata_profile *p, const 
 		const char *cls = heap_node_class_name(p, h, st->node, name, sizeof(name), &class_object);
 		describe_step(p, h, st, k == 0, how, sizeof(how));
 		if (a->json) {
-			printf("%s{\"id\":%llu,\"%s\":", k ? "," : "", id, class_object ? "class_object" : "class");
-			json_string(cls);
-			printf(",\"via\":");
-			json_string(how);
+			fprintf(out, "%s{\"id\":%llu,\"%s\":", k ? "," : "", id, class_object ? "class_object" : "class");
+			json_string(out, cls);
+			fprintf(out, ",\"via\":");
+			json_string(out, how);
 			if (st->field)
-				printf(",\"field\":"), json_string(st->field);
+				fprintf(out, ",\"field\":"), json_string(out, st->field);
 			if (st->index >= 0)
-				printf(",\"index\":%lld", st->index);
-			printf("}");
+				fprintf(out, ",\"index\":%lld", st->index);
+			fprintf(out, "}");
 		} else {
-			printf("%*s%s  %s%s@0x%llx\n", (int)(indent + 2 * k), "", how, class_object ? "class " : "", cls, id);
+			fprintf(out, "%*s%s  %s%s@0x%llx\n", (int)(indent + 2 * k), "", how, class_object ? "class " : "", cls, id);
 		}
 	}
 }
@@ -354,7 +366,7 @@ int cmd_path(const tool_args *a)
 	else {
 		if (a->json)
 			printf("{\"path\":[");
-		heap_print_path_steps(a, v.p, v.h, path, 0);
+		heap_print_path_steps(stdout, a, v.p, v.h, path, 0);
 		if (a->json)
 			printf("]}\n");
 	}

@@ -42,101 +42,100 @@ static const char *signed_text(int64_t v, char *buf, size_t cap)
 	return buf;
 }
 
-static void print_objects_text(const tool_args *a, const profdata_heap_diff_objects *o)
+static void print_objects_text(FILE *out, const tool_args *a, const profdata_heap_diff_objects *o)
 {
-	printf("OLD %s: %llu objects, %llu bytes\nNEW %s: %llu objects, %llu bytes\n", a->operand[0],
-	       (unsigned long long)o->old_objects, (unsigned long long)o->old_bytes, a->operand[1],
-	       (unsigned long long)o->new_objects, (unsigned long long)o->new_bytes);
-	printf("objects by id: %llu in both (%llu bytes), %llu new (%llu bytes), %llu gone (%llu bytes)\n\n",
-	       (unsigned long long)o->matched, (unsigned long long)o->matched_bytes, (unsigned long long)o->added,
-	       (unsigned long long)o->added_bytes, (unsigned long long)o->gone, (unsigned long long)o->gone_bytes);
+	fprintf(out, "OLD %s: %llu objects, %llu bytes\nNEW %s: %llu objects, %llu bytes\n", a->operand[0],
+	        (unsigned long long)o->old_objects, (unsigned long long)o->old_bytes, a->operand[1],
+	        (unsigned long long)o->new_objects, (unsigned long long)o->new_bytes);
+	fprintf(out, "objects by id: %llu in both (%llu bytes), %llu new (%llu bytes), %llu gone (%llu bytes)\n\n",
+	        (unsigned long long)o->matched, (unsigned long long)o->matched_bytes, (unsigned long long)o->added,
+	        (unsigned long long)o->added_bytes, (unsigned long long)o->gone, (unsigned long long)o->gone_bytes);
 }
 
-static void print_objects_json(const tool_args *a, const profdata_heap_diff_objects *o)
+static void print_objects_json(FILE *out, const tool_args *a, const profdata_heap_diff_objects *o)
 {
-	printf("{\"old\":{\"file\":");
-	json_string(a->operand[0]);
-	printf(",\"objects\":%llu,\"bytes\":%llu},\"new\":{\"file\":", (unsigned long long)o->old_objects,
-	       (unsigned long long)o->old_bytes);
-	json_string(a->operand[1]);
-	printf(",\"objects\":%llu,\"bytes\":%llu},\"objects\":{\"matched\":%llu,\"matched_bytes\":%llu,"
-	       "\"new\":%llu,\"new_bytes\":%llu,\"gone\":%llu,\"gone_bytes\":%llu}",
-	       (unsigned long long)o->new_objects, (unsigned long long)o->new_bytes, (unsigned long long)o->matched,
-	       (unsigned long long)o->matched_bytes, (unsigned long long)o->added, (unsigned long long)o->added_bytes,
-	       (unsigned long long)o->gone, (unsigned long long)o->gone_bytes);
+	fprintf(out, "{\"old\":{\"file\":");
+	json_string(out, a->operand[0]);
+	fprintf(out, ",\"objects\":%llu,\"bytes\":%llu},\"new\":{\"file\":", (unsigned long long)o->old_objects,
+	        (unsigned long long)o->old_bytes);
+	json_string(out, a->operand[1]);
+	fprintf(out, ",\"objects\":%llu,\"bytes\":%llu},\"objects\":{\"matched\":%llu,\"matched_bytes\":%llu,"
+	        "\"new\":%llu,\"new_bytes\":%llu,\"gone\":%llu,\"gone_bytes\":%llu}",
+	        (unsigned long long)o->new_objects, (unsigned long long)o->new_bytes, (unsigned long long)o->matched,
+	        (unsigned long long)o->matched_bytes, (unsigned long long)o->added, (unsigned long long)o->added_bytes,
+	        (unsigned long long)o->gone, (unsigned long long)o->gone_bytes);
 }
 
-static void print_class_text(const profdata_heap_class_change *c)
+static void print_class_text(FILE *out, const profdata_heap_class_change *c)
 {
 	char i[32], b[32], r[32];
-	printf("%12s %14s %14s %12llu %14llu %14llu  %s\n", signed_text(c->instances, i, sizeof i),
-	       signed_text(c->bytes, b, sizeof b), signed_text(c->retained, r, sizeof r),
-	       (unsigned long long)c->new_instances, (unsigned long long)c->new_bytes,
-	       (unsigned long long)c->new_retained, c->class_name);
+	fprintf(out, "%12s %14s %14s %12llu %14llu %14llu  %s\n", signed_text(c->instances, i, sizeof i),
+	        signed_text(c->bytes, b, sizeof b), signed_text(c->retained, r, sizeof r),
+	        (unsigned long long)c->new_instances, (unsigned long long)c->new_bytes,
+	        (unsigned long long)c->new_retained, c->class_name);
 }
 
-static void print_class_json(const profdata_heap_class_change *c)
+static void print_class_json(FILE *out, const profdata_heap_class_change *c)
 {
-	printf("{\"class\":");
-	json_string(c->class_name);
-	printf(",\"instances\":%lld,\"bytes\":%lld,\"retained\":%lld,"
-	       "\"old\":{\"instances\":%llu,\"bytes\":%llu,\"retained\":%llu,\"classes\":%u},"
-	       "\"new\":{\"instances\":%llu,\"bytes\":%llu,\"retained\":%llu,\"classes\":%u}}",
-	       (long long)c->instances, (long long)c->bytes, (long long)c->retained,
-	       (unsigned long long)c->old_instances, (unsigned long long)c->old_bytes,
-	       (unsigned long long)c->old_retained, (unsigned)c->old_classes, (unsigned long long)c->new_instances,
-	       (unsigned long long)c->new_bytes, (unsigned long long)c->new_retained, (unsigned)c->new_classes);
+	fprintf(out, "{\"class\":");
+	json_string(out, c->class_name);
+	fprintf(out, ",\"instances\":%lld,\"bytes\":%lld,\"retained\":%lld,"
+	        "\"old\":{\"instances\":%llu,\"bytes\":%llu,\"retained\":%llu,\"classes\":%u},"
+	        "\"new\":{\"instances\":%llu,\"bytes\":%llu,\"retained\":%llu,\"classes\":%u}}",
+	        (long long)c->instances, (long long)c->bytes, (long long)c->retained,
+	        (unsigned long long)c->old_instances, (unsigned long long)c->old_bytes,
+	        (unsigned long long)c->old_retained, (unsigned)c->old_classes, (unsigned long long)c->new_instances,
+	        (unsigned long long)c->new_bytes, (unsigned long long)c->new_retained, (unsigned)c->new_classes);
 }
 
-static void print_classes(const tool_args *a, const profdata_heap_diff *d)
+static void print_classes(FILE *out, const tool_args *a, const profdata_heap_diff *d)
 {
 	size_t all = profdata_heap_diff_class_count(d), n = rows_shown(a, all, DEFAULT_CLASS_ROWS);
 	if (a->json) {
-		printf(",\"order\":\"%s\",\"total_classes\":%zu,\"classes\":[", order_names[order_of(a)], all);
+		fprintf(out, ",\"order\":\"%s\",\"total_classes\":%zu,\"classes\":[", order_names[order_of(a)], all);
 	} else {
-		printf("classes by growth of %s (%zu of %zu shown):\n", order_names[order_of(a)], n, all);
-		printf("%12s %14s %14s %12s %14s %14s  %s\n", "+instances", "+bytes", "+retained", "instances", "bytes",
-		       "retained", "class");
+		fprintf(out, "classes by growth of %s (%zu of %zu shown):\n", order_names[order_of(a)], n, all);
+		fprintf(out, "%12s %14s %14s %12s %14s %14s  %s\n", "+instances", "+bytes", "+retained", "instances", "bytes",
+		        "retained", "class");
 	}
 	for (size_t k = 0; k < n; k++) {
 		if (a->json) {
-			printf("%s", k ? "," : "");
-			print_class_json(profdata_heap_diff_class_at(d, k));
+			fprintf(out, "%s", k ? "," : "");
+			print_class_json(out, profdata_heap_diff_class_at(d, k));
 		} else {
-			print_class_text(profdata_heap_diff_class_at(d, k));
+			print_class_text(out, profdata_heap_diff_class_at(d, k));
 		}
 	}
 	if (a->json)
-		printf("]");
+		fprintf(out, "]");
 }
 
 /* --limit 0 lists none (the library reads 0 as its default). */
-static void print_dominators(const tool_args *a, const profdata_heap_diff *d)
+static void print_dominators(FILE *out, const tool_args *a, const profdata_heap_diff *d)
 {
 	size_t n = a->limit == 0 ? 0 : profdata_heap_diff_dominator_count(d);
 	if (a->json)
-		printf(",\"new_dominators\":[");
+		fprintf(out, ",\"new_dominators\":[");
 	else if (n)
-		printf("\nthe new objects' biggest dominators (new objects no other new object dominates):\n"
-		       "%6s %20s %12s %16s  %s\n", "rank", "id", "shallow", "retained", "class");
+		fprintf(out, "\nthe new objects' biggest dominators (new objects no other new object dominates):\n"
+		        "%6s %20s %12s %16s  %s\n", "rank", "id", "shallow", "retained", "class");
 	for (size_t k = 0; k < n; k++) {
 		const profdata_heap_new_dominator *x = profdata_heap_diff_dominator_at(d, k);
 		if (a->json) {
-			printf("%s{\"id\":%llu,\"class\":", k ? "," : "", (unsigned long long)x->id);
-			json_string(x->class_name);
-			printf(",\"shallow\":%llu,\"retained\":%llu}", (unsigned long long)x->shallow,
-			       (unsigned long long)x->retained);
+			fprintf(out, "%s{\"id\":%llu,\"class\":", k ? "," : "", (unsigned long long)x->id);
+			json_string(out, x->class_name);
+			fprintf(out, ",\"shallow\":%llu,\"retained\":%llu}", (unsigned long long)x->shallow,
+			        (unsigned long long)x->retained);
 		} else {
-			printf("%6zu %#20llx %12llu %16llu  %s\n", k + 1, (unsigned long long)x->id,
-			       (unsigned long long)x->shallow, (unsigned long long)x->retained, x->class_name);
+			fprintf(out, "%6zu %#20llx %12llu %16llu  %s\n", k + 1, (unsigned long long)x->id,
+			        (unsigned long long)x->shallow, (unsigned long long)x->retained, x->class_name);
 		}
 	}
 	if (a->json)
-		printf("]}\n");
+		fprintf(out, "]}\n");
 }
 
-/* Compare the two analysed heaps and print the difference: the exit status. */
-static int compare(const tool_args *a, heap_view *old, heap_view *now)
+int heap_diff_write(FILE *out, const tool_args *a, heap_view *old, heap_view *now)
 {
 	profdata_heap_diff_options o = PROFDATA_HEAP_DIFF_OPTIONS_INIT;
 	o.order = order_of(a);
@@ -152,13 +151,13 @@ static int compare(const tool_args *a, heap_view *old, heap_view *now)
 	}
 	const profdata_heap_diff_objects *objects = profdata_heap_diff_objects_of(d);
 	if (a->json)
-		print_objects_json(a, objects);
+		print_objects_json(out, a, objects);
 	else
-		print_objects_text(a, objects);
-	print_classes(a, d);
-	print_dominators(a, d);
+		print_objects_text(out, a, objects);
+	print_classes(out, a, d);
+	print_dominators(out, a, d);
 	profdata_heap_diff_free(d);
-	return finish_stdout(0);
+	return 0;
 }
 
 int heap_diff(const tool_args *a, profdata_profile *old, profdata_profile *now)
@@ -177,8 +176,8 @@ int heap_diff(const tool_args *a, profdata_profile *old, profdata_profile *now)
 	if (status == 0)
 		status = heap_view_analyse(a, &v[1], a->operand[1], 0);
 	if (status == 0)
-		status = compare(a, &v[0], &v[1]);
+		status = heap_diff_write(stdout, a, &v[0], &v[1]);
 	heap_view_free(&v[0]);
 	heap_view_free(&v[1]);
-	return status;
+	return status ? status : finish_stdout(0);
 }

@@ -2,10 +2,13 @@
 /*
  * A heap dump as the heap commands look at it (heap_commands.c): the model,
  * its analysis and the progress line, and how its nodes and paths are told.
- * Shared by heap_commands.c, suspects.c and heap_diff.c.
+ * Shared by heap_commands.c, suspects.c, waste.c, heap_diff.c and
+ * heap_report.c.
  */
 #ifndef PROFDATA_TOOL_HEAP_VIEW_H
 #define PROFDATA_TOOL_HEAP_VIEW_H
+
+#include <stdio.h>
 
 #include <profdata/profdata.h>
 
@@ -33,8 +36,24 @@ unsigned long long heap_node_id(const profdata_profile *p, const profdata_heap *
 /* A node's class in Java form into buf; for a class object (*class_object 1), the class it stands for. */
 const char *heap_node_class_name(const profdata_profile *p, const profdata_heap *h, size_t node, char *buf,
                                  size_t cap, int *class_object);
+/* A GC root's kind (profdata_root_kind) in words: "Java frame", "sticky class". */
+const char *heap_root_kind_name(int kind);
 /* The steps of a path from a GC root: one line each, indented by `indent` more, or JSON objects in a list. */
-void heap_print_path_steps(const tool_args *a, const profdata_profile *p, const profdata_heap *h,
+void heap_print_path_steps(FILE *out, const tool_args *a, const profdata_profile *p, const profdata_heap *h,
                            const profdata_heap_root_path *path, int indent);
+
+/*
+ * Each heap command's answer on `out`, as text or with a->json as JSON,
+ * for the command (stdout) and for the report (heap_report.c): 0, or the
+ * exit status having said why on stderr.
+ */
+typedef int (*heap_answer)(FILE *out, const tool_args *a, heap_view *v);
+int histo_retained_write(FILE *out, const tool_args *a, heap_view *v);
+int suspects_write(FILE *out, const tool_args *a, heap_view *v);
+/* v's heap may be of the graph only. */
+int waste_write(FILE *out, const tool_args *a, heap_view *v);
+int heap_diff_write(FILE *out, const tool_args *a, heap_view *old, heap_view *now);
+/* A heap command: its FILE's model and analysis (graph_only as heap_view_load()), its answer on stdout. */
+int heap_command(const tool_args *a, int graph_only, heap_answer answer);
 
 #endif

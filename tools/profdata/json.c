@@ -17,20 +17,20 @@ static size_t utf8_sequence(const unsigned char *p)
 	return n;
 }
 
-void json_string(const char *s)
+void json_string(FILE *out, const char *s)
 {
-	putchar('"');
+	fputc('"', out);
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
 		size_t n = *p < 0x80 ? 1 : utf8_sequence(p);
 		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p);
+			fprintf(out, "\\%c", *p);
 		else if (*p < 0x20 || *p == 0x7F)
-			printf("\\u%04x", *p);
+			fprintf(out, "\\u%04x", *p);
 		else if (n == 0)
-			fputs("\\ufffd", stdout);
+			fputs("\\ufffd", out);
 		else
-			fwrite(p, 1, n, stdout);
+			fwrite(p, 1, n, out);
 		p += n ? n : 1;
 	}
-	putchar('"');
+	fputc('"', out);
 }

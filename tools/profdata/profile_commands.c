@@ -78,7 +78,7 @@ static void json_trace_elements(const profdata_profile *p)
 	printf(",\"traces\":%zu,\"elements\":{", c.traces);
 	for (size_t k = 0; k < c.kinds; k++) {
 		printf("%s", k ? "," : "");
-		json_string(c.seen[k].name);
+		json_string(stdout, c.seen[k].name);
 		printf(":%zu", c.seen[k].n);
 	}
 	printf("}");
@@ -100,7 +100,7 @@ static void json_jfr_events(const profdata_meta *m)
 		if (strncmp(m->comments[i].key, prefix, sizeof prefix - 1) != 0)
 			continue;
 		printf("%s", first ? "" : ",");
-		json_string(m->comments[i].key + sizeof prefix - 1);
+		json_string(stdout, m->comments[i].key + sizeof prefix - 1);
 		printf(":%s", m->comments[i].value);
 		first = 0;
 	}
@@ -111,11 +111,11 @@ static void info_json(const tool_input *in, const profdata_profile *p)
 {
 	const profdata_meta *m = profdata_profile_meta(p);
 	printf("{\"file\":");
-	json_string(in->path);
+	json_string(stdout, in->path);
 	printf(",\"format\":");
-	json_string(m->format ? m->format : "");
+	json_string(stdout, m->format ? m->format : "");
 	printf(",\"version\":");
-	json_string(m->version ? m->version : "");
+	json_string(stdout, m->version ? m->version : "");
 	printf(",\"gzip\":%s,\"id_size\":%u,\"word_size\":%u,\"period\":%llu,\"counts\":{",
 	       profdata_reader_is_gzip(in->reader) ? "true" : "false", m->id_size, m->word_size,
 	       (unsigned long long)m->period);
@@ -176,10 +176,10 @@ int cmd_info(const tool_args *a)
 static void histo_json(const tool_args *a, const char *format, const profdata_histogram *h, size_t n)
 {
 	printf("{\"file\":");
-	json_string(a->operand[0]);
+	json_string(stdout, a->operand[0]);
 	printf(",\"format\":");
 	if (format)
-		json_string(format);
+		json_string(stdout, format);
 	else
 		printf("null");
 	if (a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS)
@@ -192,7 +192,7 @@ static void histo_json(const tool_args *a, const char *format, const profdata_hi
 	for (size_t i = 0; i < n; i++) {
 		const profdata_histogram_entry *x = profdata_histogram_entry_at(h, i);
 		printf("%s{\"name\":", i ? "," : "");
-		json_string(x->name);
+		json_string(stdout, x->name);
 		printf(",\"instances\":%llu,\"bytes\":%llu}", (unsigned long long)x->instances,
 		       (unsigned long long)x->bytes);
 	}

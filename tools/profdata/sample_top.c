@@ -26,14 +26,14 @@ static const char *group_name(int group)
 static void print_json(const profdata_top *t, size_t n, int group)
 {
 	printf("{\"sample_type\":");
-	json_string(profdata_top_sample_type(t));
+	json_string(stdout, profdata_top_sample_type(t));
 	printf(",\"unit\":");
-	json_string(profdata_top_unit(t));
+	json_string(stdout, profdata_top_unit(t));
 	printf(",\"total\":%lld,\"%s\":[", (long long)profdata_top_total(t), group_name(group));
 	for (size_t i = 0; i < n; i++) {
 		const profdata_top_entry *e = profdata_top_entry_at(t, i);
 		printf("%s{\"name\":", i ? "," : "");
-		json_string(e->name);
+		json_string(stdout, e->name);
 		printf(",\"flat\":%lld,\"cum\":%lld", (long long)e->flat, (long long)e->cum);
 		if (e->inlined)
 			printf(",\"inlined\":\"%s\"", e->inlined == PROFDATA_TOP_INLINED ? "all" : "partly");
