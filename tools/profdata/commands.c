@@ -60,6 +60,16 @@ static const tool_command command_table[] = {
 	  "their fields; sparse: elements under a quarter of the slots) and boxed primitives with repeated "
 	  "values. Wasted bytes: all copies but one, by VisualVM's shallow sizes; a collection's empty slots "
 	  "times the reference size. --limit rows per list (default 20)." },
+	{ "report", cmd_report, READING | OPTION_BIT(OPT_OUTPUT) | OPTION_BIT(OPT_BASELINE) | OPTION_BIT(OPT_DUMP) |
+	                        OPTION_BIT(OPT_THRESHOLD) | OPTION_BIT(OPT_LIMIT) | OPTION_BIT(OPT_FORCE),
+	  { FILE_OPERAND }, 1,
+	  "a heap dump's answers as one HTML page to open in a browser",
+	  "Writes to --output one self-contained HTML file (nothing fetched): the dump's sizes and GC roots, "
+	  "a treemap of the top of the dominator tree (click to zoom), the classes with their retained bytes "
+	  "(sortable, filterable), the leak suspects with their paths, the waste and, with --baseline OLD (an "
+	  "earlier dump of the same program), what grew since. Its data is what suspects, waste, histo "
+	  "--retained and diff print with --json (--threshold and --limit as there). OUT is written as "
+	  "convert writes it: whole or not at all." },
 	{ "convert", cmd_convert, READING | FILTERS | OPTION_BIT(OPT_TO) | OPTION_BIT(OPT_OPTION) | OPTION_BIT(OPT_GZIP) |
 	                          OPTION_BIT(OPT_VIA_MODEL) | OPTION_BIT(OPT_FORCE) | OPTION_BIT(OPT_SYMBOLIZE) |
 	                          OPTION_BIT(OPT_SYSROOT) | OPTION_BIT(OPT_DEBUG_DIR),

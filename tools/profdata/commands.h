@@ -69,6 +69,7 @@ int show_sample_top(const tool_args *a, const profdata_profile *p);
 int cmd_path(const tool_args *a);
 int cmd_suspects(const tool_args *a);
 int cmd_waste(const tool_args *a);
+int cmd_report(const tool_args *a);
 int cmd_histo_retained(const tool_args *a);
 int cmd_convert(const tool_args *a);
 int cmd_merge(const tool_args *a);

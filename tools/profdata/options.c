@@ -101,6 +101,9 @@ static const tool_option option_table[OPT_COUNT_] = {
 	               .field = FIELD(sort), .words = "bytes retained instances",
 	               .help = "diff of heap dumps: order the classes by the growth of their shallow bytes (the "
 	                       "default), retained bytes or instances" },
+	[OPT_BASELINE] = { .name = "--baseline", .value = "OLD", .wants = VALUE_REQUIRED, .kind = VALUE_TEXT,
+	                   .field = FIELD(baseline), .complete = COMPLETE_FILE,
+	                   .help = "report: an earlier heap dump of the same program, to add what grew since" },
 };
 
 const tool_option *option_at(option_id id)

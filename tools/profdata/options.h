@@ -45,6 +45,7 @@ typedef enum option_id {
 	OPT_THRESHOLD,
 	OPT_TOP_STACKS,
 	OPT_SORT,
+	OPT_BASELINE,
 	OPT_COUNT_
 } option_id;
 
@@ -99,7 +100,7 @@ typedef struct tool_args {
 	int rest_count;
 	unsigned long given;   /* OPTION_BIT(id) of every option given */
 	int help, version, quiet, json, strict, via_model, force, retained, lines, files, normalize;
-	const char *from, *to, *symbolize, *sysroot, *debug_dir, *sample_type, *output, *sort;
+	const char *from, *to, *symbolize, *sysroot, *debug_dir, *sample_type, *output, *sort, *baseline;
 	const char *focus, *ignore, *hide, *prune_from; /* pprof's filters, as read options */
 	long gzip, limit, dump, threshold, top_stacks;
 	char read_options[OPTION_LIST_SIZE];  /* "k=v,k=v" from --read-option */
