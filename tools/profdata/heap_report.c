@@ -71,7 +71,7 @@ static void write_overview(FILE *out, const heap_view *v, long dump)
 {
 	const profdata_heap *h = v->h;
 	unsigned long long rb = profdata_heap_reachable_bytes(h), ub = profdata_heap_unreachable_bytes(h);
-	fprintf(out, "\"overview\":{\"objects\":%zu,\"classes\":%zu,\"shallow_bytes\":%llu,", 
+	fprintf(out, "\"overview\":{\"objects\":%zu,\"classes\":%zu,\"shallow_bytes\":%llu,",
 	        profdata_profile_count(v->p, PROFDATA_TABLE_OBJECTS), profdata_profile_count(v->p, PROFDATA_TABLE_CLASSES),
 	        rb + ub);
 	fprintf(out, "\"reachable_objects\":%zu,\"reachable_bytes\":%llu,\"unreachable_objects\":%zu,"
