@@ -125,13 +125,11 @@ static int load_baseline(const tool_args *a, heap_view *old)
 {
 	tool_input in;
 	memset(old, 0, sizeof *old);
-	int status = input_open(&in, a, a->baseline);
-	if (status == 0)
-		status = input_skip_primitive_data(&in);
-	if (status == 0)
-		status = input_read(&in, &old->p);
+	int status = load_profile_from(&in, a, a->baseline, &old->p);
+	if (status)
+		return status;
 	input_close(&in);
-	return status ? status : heap_view_analyse(a, old, a->baseline, 0);
+	return heap_view_analyse(a, old, a->baseline, 0);
 }
 
 static int write_diff(FILE *out, const tool_args *a, heap_view *now)

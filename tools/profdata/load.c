@@ -158,8 +158,13 @@ int input_skip_primitive_data(tool_input *in)
 
 int load_profile(tool_input *in, const tool_args *a, profdata_profile **out)
 {
+	return load_profile_from(in, a, a->operand[0], out);
+}
+
+int load_profile_from(tool_input *in, const tool_args *a, const char *path, profdata_profile **out)
+{
 	*out = NULL;
-	int status = input_open(in, a, a->operand[0]);
+	int status = input_open(in, a, path);
 	if (status == 0)
 		status = input_skip_primitive_data(in);
 	if (status == 0 && command_takes(a->command, OPT_SYMBOLIZE))

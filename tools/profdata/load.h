@@ -58,6 +58,8 @@ int input_choose_sample(tool_input *in, int by_default);
  * the input is closed.
  */
 int load_profile(tool_input *in, const tool_args *a, profdata_profile **out);
+/* The same for another input of the command (report's --baseline). */
+int load_profile_from(tool_input *in, const tool_args *a, const char *path, profdata_profile **out);
 
 /* Free the reader; again is harmless. */
 void input_close(tool_input *in);

@@ -11,14 +11,8 @@
 set -euo pipefail
 profdata=$1 src=$2 build=$3
 shift 3
-here="$src/tests/interop/browser"
-command -v node >/dev/null || { echo "node is not installed: skipped"; exit 77; }
-chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
-[ -n "$chromium" ] || { echo "chromium is not installed (tools/deps.sh --interop): skipped"; exit 77; }
-modules=$(bash "$here/install.sh" "$here" "$build/browser-node") || { echo "npm packages missing: skipped"; exit 77; }
-
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+# shellcheck source=tests/interop/browser/browser-env.sh
+. "$src/tests/interop/browser/browser-env.sh"
 data="$src/tests/data/hprof"
 test_page() { echo "== $1"; node "$here/report-test.js" "$modules" "$chromium" "$@"; }
 
