@@ -203,18 +203,17 @@ void pd_map_free(pd_map *m)
 	m->seed = 0;
 }
 
-/* The slot of s: where it is (*found 1) or where it goes (*found 0); *tag its hash's tag. */
-static size_t intern_slot(const pd_intern *t, const char *s, size_t len, uint64_t *tag, int *found)
+/* The slot of s: where it is (*found 1, *index its index) or where it goes (*found 0); *tag its hash's tag. */
+static size_t intern_slot(const pd_intern *t, const char *s, size_t len, uint64_t *tag, int *found, uint32_t *index)
 {
 	uint64_t hash = pd_hash_bytes(s, len, t->seed);
 	size_t h = (size_t)hash & t->mask;
 	*tag = PD_INTERN_TAG(hash);
 	for (;;) {
 		uint64_t v = t->slots[h];
-		if (!v || pd_intern_holds(t, v, *tag, s, len)) {
-			*found = v != 0;
+		*found = v != 0;
+		if (!v || pd_intern_holds(t, v, *tag, s, len, index))
 			return h;
-		}
 		h = (h + 1) & t->mask;
 	}
 }
@@ -235,33 +234,35 @@ static int intern_rehash(pd_intern *t)
 	for (size_t i = 0; i < t->n; i++) {
 		int found;
 		uint64_t tag;
-		size_t h = intern_slot(t, t->bytes + t->off[i], t->len[i], &tag, &found);
-		t->slots[h] = tag | ((uint64_t)i + 1);
+		uint32_t ix;
+		size_t len;
+		const char *s = pd_intern_str(t, (uint32_t)i, &len);
+		size_t h = intern_slot(t, s, len, &tag, &found, &ix);
+		t->slots[h] = tag | (t->off[i] + 1);
 	}
 	return 0;
 }
 
-static int intern_append(pd_intern *t, const char *s, size_t len)
+/* Append s with its head; its head's offset in *head. */
+static int intern_append(pd_intern *t, const char *s, size_t len, size_t *head)
 {
 	if (len > UINT32_MAX - 1 || t->n >= UINT32_MAX - 1)
 		return PROFDATA_ENOMEM;
-	if (t->nbytes > SIZE_MAX - len - 1)
+	/* the slot holds the head's offset + 1 in its low bits */
+	if (t->nbytes + PD_INTERN_HEAD + len + 1 >= PD_INTERN_OFF_MASK)
 		return PROFDATA_ENOMEM;
-	if (pd_grow((void **)&t->bytes, &t->bytes_cap, t->nbytes + len + 1, 1) < 0)
+	if (pd_grow((void **)&t->bytes, &t->bytes_cap, t->nbytes + PD_INTERN_HEAD + len + 1, 1) < 0)
 		return PROFDATA_ENOMEM;
-	size_t cap = t->cap;
-	if (pd_grow((void **)&t->off, &cap, t->n + 1, sizeof(*t->off)) < 0)
+	if (pd_grow((void **)&t->off, &t->cap, t->n + 1, sizeof(*t->off)) < 0)
 		return PROFDATA_ENOMEM;
-	cap = t->cap;
-	if (pd_grow((void **)&t->len, &cap, t->n + 1, sizeof(*t->len)) < 0)
-		return PROFDATA_ENOMEM;
-	t->cap = cap;
+	uint32_t fields[2] = { (uint32_t)t->n, (uint32_t)len };
+	char *at = t->bytes + t->nbytes;
+	memcpy(at, fields, sizeof fields);
 	if (len)
-		memcpy(t->bytes + t->nbytes, s, len);
-	t->bytes[t->nbytes + len] = '\0';
-	t->off[t->n] = t->nbytes;
-	t->len[t->n] = (uint32_t)len;
-	t->nbytes += len + 1;
+		memcpy(at + PD_INTERN_HEAD, s, len);
+	at[PD_INTERN_HEAD + len] = '\0';
+	*head = t->off[t->n] = t->nbytes;
+	t->nbytes += PD_INTERN_HEAD + len + 1;
 	t->n++;
 	return 0;
 }
@@ -273,20 +274,18 @@ int pd_intern_add(pd_intern *t, const char *s, size_t len, uint32_t *index)
 		return PROFDATA_ENOMEM;
 	int found;
 	uint64_t tag;
-	size_t h = intern_slot(t, s, len, &tag, &found);
-	if (found) {
-		*index = (uint32_t)t->slots[h] - 1;
+	size_t h = intern_slot(t, s, len, &tag, &found, index), head;
+	if (found)
 		return 1;
-	}
-	if (intern_append(t, s, len) < 0)
+	if (intern_append(t, s, len, &head) < 0)
 		return PROFDATA_ENOMEM;
-	t->slots[h] = tag | t->n;
+	t->slots[h] = tag | (head + 1);
 	*index = (uint32_t)t->n - 1;
 	return 0;
 }
 
 void pd_intern_free(pd_intern *t)
 {
-	PD_FREE_ALL(t->bytes, t->off, t->len, t->slots);
+	PD_FREE_ALL(t->bytes, t->off, t->slots);
 	memset(t, 0, sizeof(*t));
 }

@@ -167,60 +167,122 @@ static inline uint64_t pd_hash_bytes(const void *data, size_t len, uint64_t seed
  * in first-seen order, and its bytes are kept once, NUL-terminated. What
  * every codec and the model use to number names, instead of tables of their
  * own. Pointers from pd_intern_str() move when the interner grows.
+ *
+ * Each string sits in `bytes` behind an 8-byte head (its index, then its
+ * length, 32 bits each), and a slot holds where that head is. A lookup that
+ * finds its string so reads two places: the slot and the string (head and
+ * bytes share a cache line or two). Finding is what decoders do per record
+ * (a frame name per frame of a folded line, a type name per object); on big
+ * tables every further array read there (an index -> offset, an index ->
+ * length) was one more cache miss, and the misses were most of the time.
  */
 typedef struct pd_intern {
-	char *bytes;       /* every string, each followed by a NUL */
+	char *bytes;       /* each string: its head (index, length), its bytes, a NUL */
 	size_t nbytes, bytes_cap;
-	size_t *off;       /* index -> offset into bytes */
-	uint32_t *len;     /* index -> length */
+	size_t *off;       /* index -> offset of its head in bytes */
 	size_t n, cap;
-	/* 0 empty, else index + 1 in the low 32 bits and the top 32 bits of
-	 * the string's hash above them: a probe that meets another string
-	 * nearly always tells it by the tag, without reading that string's
-	 * length and bytes elsewhere in memory (two cache misses a probe on
-	 * big tables, the most of the time a decoder spends interning). */
+	/* 0 empty, else the head's offset + 1 in the low 40 bits and the top 24
+	 * bits of the string's hash above them: a probe that meets another
+	 * string nearly always tells it by the tag, without reading that string. */
 	uint64_t *slots;
 	size_t mask;
 	uint64_t seed;
 } pd_intern;
 
-#define PD_INTERN_TAG(hash) ((hash) & 0xffffffff00000000ULL)
+#define PD_INTERN_HEAD 8
+#define PD_INTERN_OFF_BITS 40
+#define PD_INTERN_OFF_MASK ((1ULL << PD_INTERN_OFF_BITS) - 1)
+#define PD_INTERN_TAG(hash) ((hash) & ~PD_INTERN_OFF_MASK)
 
-/* Whether slot value v (not 0) holds s, of hash tag `tag`. */
-static inline int pd_intern_holds(const pd_intern *t, uint64_t v, uint64_t tag, const char *s, size_t len)
+static inline uint32_t pd_intern_head(const char *head, int field)
 {
-	uint32_t ix = (uint32_t)v - 1;
-	if ((v & 0xffffffff00000000ULL) != tag || t->len[ix] != len)
+	uint32_t v;
+	memcpy(&v, head + 4 * field, sizeof v);
+	return v;
+}
+
+/* Whether slot value v (not 0) holds s, of hash tag `tag`: the string's index in *index when it does. */
+static inline int pd_intern_holds(const pd_intern *t, uint64_t v, uint64_t tag, const char *s, size_t len,
+                                  uint32_t *index)
+{
+	if ((v & ~PD_INTERN_OFF_MASK) != tag)
 		return 0;
-	const char *a = t->bytes + t->off[ix];
+	const char *head = t->bytes + (v & PD_INTERN_OFF_MASK) - 1, *a = head + PD_INTERN_HEAD;
+	if (pd_intern_head(head, 1) != len)
+		return 0;
 	size_t i = 0;
 	for (; i + 8 <= len; i += 8)
 		if (pd_hash_load((const unsigned char *)a + i, 8) != pd_hash_load((const unsigned char *)s + i, 8))
 			return 0;
 	while (i < len && a[i] == s[i])
 		i++;
+	*index = pd_intern_head(head, 0);
 	return i == len;
+}
+
+/* The hash of s that pd_intern_find_hashed() takes. */
+static inline uint64_t pd_intern_hash(const pd_intern *t, const char *s, size_t len)
+{
+	return pd_hash_bytes(s, len, t->seed);
+}
+
+/*
+ * pd_intern_find() of a string whose pd_intern_hash() is known. A hash
+ * taken before the interner's first string (its seed is drawn then) finds
+ * nothing: pd_intern_add() then finds the string if it is there.
+ */
+static inline int pd_intern_find_hashed(const pd_intern *t, const char *s, size_t len, uint64_t hash, uint32_t *index)
+{
+	if (!t->slots)
+		return 0;
+	uint64_t tag = PD_INTERN_TAG(hash);
+	for (size_t h = (size_t)hash & t->mask;; h = (h + 1) & t->mask) {
+		uint64_t v = t->slots[h];
+		if (!v)
+			return 0;
+		if (pd_intern_holds(t, v, tag, s, len, index))
+			return 1;
+	}
 }
 
 /* 1 and *index when `s` is there, else 0. */
 static inline int pd_intern_find(const pd_intern *t, const char *s, size_t len, uint32_t *index)
 {
-	if (!t->slots)
-		return 0;
 	/* Inline, with the comparison by words: decoders ask once per record
 	 * (a type name per object) and nearly always find the name. */
-	uint64_t hash = pd_hash_bytes(s, len, t->seed), tag = PD_INTERN_TAG(hash);
-	for (size_t h = (size_t)hash & t->mask;; h = (h + 1) & t->mask) {
-		uint64_t v = t->slots[h];
-		if (!v)
-			return 0;
-		if (pd_intern_holds(t, v, tag, s, len)) {
-			*index = (uint32_t)v - 1;
-			return 1;
-		}
-	}
+	return pd_intern_find_hashed(t, s, len, pd_intern_hash(t, s, len), index);
 }
-/* pd_intern_put for a string that is not there yet. */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PD_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PD_PREFETCH(p) ((void)(p))
+#endif
+
+/*
+ * Ask memory ahead for what a lookup of `hash` reads: its first slot, then
+ * (once that slot has arrived) the string it names. A decoder that knows
+ * several keys at once (a folded line's frames) asks for all of them before
+ * it looks any up, so that their cache misses overlap instead of queueing.
+ * Hints only: a lookup is right whatever they did.
+ */
+static inline void pd_intern_prefetch_slot(const pd_intern *t, uint64_t hash)
+{
+	if (t->slots)
+		PD_PREFETCH(&t->slots[(size_t)hash & t->mask]);
+}
+
+static inline void pd_intern_prefetch_string(const pd_intern *t, uint64_t hash)
+{
+	uint64_t v = t->slots ? t->slots[(size_t)hash & t->mask] : 0;
+	if (v)
+		PD_PREFETCH(t->bytes + (v & PD_INTERN_OFF_MASK) - 1);
+}
+/*
+ * pd_intern_put without its inline lookup first: one hash and one probe for
+ * keys that are mostly new (a folded file's chains), where the lookup would
+ * only be done twice.
+ */
 int pd_intern_add(pd_intern *t, const char *s, size_t len, uint32_t *index);
 /* The index of `s` (len bytes), adding it if new. 1 if it was there, 0 if added, or PROFDATA_ENOMEM. */
 static inline int pd_intern_put(pd_intern *t, const char *s, size_t len, uint32_t *index)
@@ -230,9 +292,10 @@ static inline int pd_intern_put(pd_intern *t, const char *s, size_t len, uint32_
 /* String `index` (NUL-terminated); *len gets its length when not NULL. */
 static inline const char *pd_intern_str(const pd_intern *t, uint32_t index, size_t *len)
 {
+	const char *head = t->bytes + t->off[index];
 	if (len)
-		*len = t->len[index];
-	return t->bytes + t->off[index];
+		*len = pd_intern_head(head, 1);
+	return head + PD_INTERN_HEAD;
 }
 void pd_intern_free(pd_intern *t);
 

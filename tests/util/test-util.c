@@ -103,6 +103,36 @@ START_TEST(intern_empty_string_and_embedded_nuls)
 }
 END_TEST
 
+/*
+ * A lookup by a hash taken beforehand (the batched lookups of the folded
+ * reader): it finds what pd_intern_find() finds; a hash taken before the
+ * first string (the seed is drawn then) finds nothing, and pd_intern_add()
+ * then finds the string itself. The prefetches are hints on any table.
+ */
+START_TEST(intern_find_by_hash_taken_before)
+{
+	pd_intern t;
+	memset(&t, 0, sizeof t);
+	uint32_t index;
+	uint64_t early = pd_intern_hash(&t, "run", 3);
+	pd_intern_prefetch_slot(&t, early);
+	pd_intern_prefetch_string(&t, early);
+	ck_assert_int_eq(pd_intern_find_hashed(&t, "run", 3, early, &index), 0);
+	put(&t, "run", 3, 0);
+	put(&t, "main", 4, 0);
+	uint64_t h = pd_intern_hash(&t, "main", 4);
+	pd_intern_prefetch_slot(&t, h);
+	pd_intern_prefetch_string(&t, h);
+	ck_assert_int_eq(pd_intern_find_hashed(&t, "main", 4, h, &index), 1);
+	ck_assert_uint_eq(index, 1);
+	ck_assert_int_eq(pd_intern_find_hashed(&t, "mai", 3, pd_intern_hash(&t, "mai", 3), &index), 0);
+	ck_assert_int_eq(pd_intern_add(&t, "run", 3, &index), 1); /* found by add, not added again */
+	ck_assert_uint_eq(index, 0);
+	ck_assert_uint_eq(t.n, 2);
+	pd_intern_free(&t);
+}
+END_TEST
+
 /* Many strings: each keeps its index and bytes through every growth of the table and the byte store. */
 START_TEST(intern_many_strings_through_growth)
 {
@@ -578,6 +608,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, paths_clean_as_go_cleans_them);
 	tcase_add_test(tc, intern_empty_string_and_embedded_nuls);
 	tcase_add_test(tc, intern_many_strings_through_growth);
+	tcase_add_test(tc, intern_find_by_hash_taken_before);
 	tcase_add_test(tc, intern_near_misses);
 	tcase_add_test(tc, interners_draw_their_own_seeds);
 	suite_add_tcase(s, tc);
