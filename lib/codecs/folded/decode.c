@@ -30,6 +30,14 @@ typedef struct folded_decoder {
 	size_t frame_ids_cap;
 	uint32_t *chain_key;  /* the same ids in 32 bits: the key, half the bytes to hash and keep */
 	size_t chain_key_cap;
+	/* The last chain read: per frame (root first) its id and where its name ends in the line.
+	 * Sorted files (flamegraph.pl's stackcollapse scripts sort) share most of a chain with the
+	 * line before; those frames are taken from here, not looked up again. */
+	uint64_t *prev_ids;
+	size_t *prev_ends;
+	size_t prev_n, prev_ids_cap, prev_ends_cap;
+	uint64_t *hashes;     /* per frame of the chain being read: its name's hash */
+	size_t hashes_cap;
 	int ncounts;          /* 1 or 2, from the first line with a count; 0 before */
 } folded_decoder;
 
@@ -38,11 +46,14 @@ static int fail(folded_decoder *d, uint64_t off, const char *what)
 	return pd_in_damage(d->in.r, d->a->mode, PROFDATA_EFORMAT, off, d->in.lineno, "folded: %s", what);
 }
 
-/* The frame id of name [s, s + len), sending its function and frame when new. */
-static int frame_id(folded_decoder *d, const unsigned char *s, size_t len, uint64_t *id)
+/* The frame id of name [s, s + len) of hash `hash` (pd_intern_hash), sending its function and frame when new. */
+static int frame_id(folded_decoder *d, const unsigned char *s, size_t len, uint64_t hash, uint64_t *id)
 {
-	int rc = pd_emit_interned_string(d->a, &d->names, (const char *)s, len, id);
-	if (rc != 0)
+	uint32_t found;
+	int rc = 0;
+	if (pd_intern_find_hashed(&d->names, (const char *)s, len, hash, &found))
+		*id = (uint64_t)found + 1;
+	else if ((rc = pd_emit_interned_string(d->a, &d->names, (const char *)s, len, id)) != 0)
 		return rc;
 	size_t ix = (size_t)(*id - 1);
 	if (ix >= d->framed_cap) {
@@ -77,6 +88,74 @@ static int chain_ok(const unsigned char *s, const unsigned char *end, const unsi
 }
 
 /*
+ * How many of the last chain's frames chain [s, s + len) begins with, name
+ * for name: compared with the names as interned (the line itself is gone),
+ * which a shared prefix keeps in the cache.
+ */
+static size_t shared_frames(const folded_decoder *d, const unsigned char *s, size_t len)
+{
+	size_t k = 0, at = 0, n;
+	for (; k < d->prev_n; k++) {
+		const char *name = pd_intern_str(&d->names, (uint32_t)(d->prev_ids[k] - 1), &n);
+		if (n > len - at || memcmp(s + at, name, n) != 0 || (at + n < len && s[at + n] != ';'))
+			break;
+		at += n + 1;
+		if (at > len)
+			return k + 1;
+	}
+	return k;
+}
+
+/* Where frame k of the chain in prev_ends begins. */
+static size_t frame_start(const folded_decoder *d, size_t k)
+{
+	return k ? d->prev_ends[k - 1] + 1 : 0;
+}
+
+/*
+ * Frames k .. n - 1 of chain [s, s + len): where each ends into prev_ends,
+ * its name's hash into hashes, and its name's slot and then string asked
+ * of memory ahead (pd_intern_prefetch_slot): on files of many names each
+ * lookup is two cache misses, and a line's frames then wait for theirs
+ * together rather than one after another (a fifth less time on 77,000 names).
+ */
+static void hash_frames(folded_decoder *d, const unsigned char *s, size_t len, size_t k, size_t n)
+{
+	for (size_t j = k; j < n; j++) {
+		size_t at = frame_start(d, j);
+		const unsigned char *semi = memchr(s + at, ';', len - at);
+		d->prev_ends[j] = semi ? (size_t)(semi - s) : len;
+		d->hashes[j] = pd_intern_hash(&d->names, (const char *)s + at, d->prev_ends[j] - at);
+		pd_intern_prefetch_slot(&d->names, d->hashes[j]);
+	}
+	for (size_t j = k; j < n; j++)
+		pd_intern_prefetch_string(&d->names, d->hashes[j]);
+}
+
+/*
+ * The frame ids of chain [s, end) (chain_ok), root first, into prev_ids:
+ * those it shares with the last chain kept, the others looked up; the chain
+ * is then the last one. n: how many frames.
+ */
+static int chain_frames(folded_decoder *d, const unsigned char *s, const unsigned char *end, size_t n)
+{
+	size_t len = (size_t)(end - s), k = shared_frames(d, s, len);
+	int rc;
+	if (pd_grow((void **)&d->prev_ids, &d->prev_ids_cap, n, sizeof *d->prev_ids) ||
+	    pd_grow((void **)&d->prev_ends, &d->prev_ends_cap, n, sizeof *d->prev_ends) ||
+	    pd_grow((void **)&d->hashes, &d->hashes_cap, n, sizeof *d->hashes))
+		return PROFDATA_ENOMEM;
+	hash_frames(d, s, len, k, n);
+	for (; k < n; k++) {
+		size_t at = frame_start(d, k);
+		if ((rc = frame_id(d, s + at, d->prev_ends[k] - at, d->hashes[k], &d->prev_ids[k])) != 0)
+			return rc;
+	}
+	d->prev_n = n;
+	return 0;
+}
+
+/*
  * The stack of chain [s, end) (chain_ok): its frames' ids, leaf first, are
  * its key, sent as a new stack when new. Keyed by ids rather than by the
  * chain's text: most files hold each chain once, and ids (32 bits: names
@@ -92,14 +171,13 @@ static int stack_of(folded_decoder *d, const unsigned char *s, const unsigned ch
 	if (pd_grow((void **)&d->frame_ids, &d->frame_ids_cap, n, sizeof *d->frame_ids) ||
 	    pd_grow((void **)&d->chain_key, &d->chain_key_cap, n, sizeof *d->chain_key))
 		return PROFDATA_ENOMEM;
-	for (size_t k = n; k-- > 0;) {
-		const unsigned char *semi = memchr(s, ';', (size_t)(end - s)), *e = semi ? semi : end;
-		if ((rc = frame_id(d, s, (size_t)(e - s), &d->frame_ids[k])) != 0)
-			return rc;
-		d->chain_key[k] = (uint32_t)d->frame_ids[k];
-		s = e + 1;
+	if ((rc = chain_frames(d, s, end, n)) != 0)
+		return rc;
+	for (size_t k = 0; k < n; k++) {
+		d->frame_ids[n - 1 - k] = d->prev_ids[k];
+		d->chain_key[n - 1 - k] = (uint32_t)d->prev_ids[k];
 	}
-	if ((rc = pd_intern_put(&d->chains, (const char *)d->chain_key, n * sizeof *d->chain_key, &ix)) < 0)
+	if ((rc = pd_intern_add(&d->chains, (const char *)d->chain_key, n * sizeof *d->chain_key, &ix)) < 0)
 		return rc;
 	if (ix >= UINT32_MAX - 1)
 		return pd_in_error_line(d->in.r, PROFDATA_ELIMIT, d->in.loff, d->in.lineno, "folded: too many stacks");
@@ -222,7 +300,7 @@ int pd_folded_decode(const pd_decode_args *a)
 		rc = pd_in_error(a->in, rc, PD_NO_OFFSET, "folded: out of memory");
 	pd_intern_free(&d.names);
 	pd_intern_free(&d.chains);
-	PD_FREE_ALL(d.framed, d.frame_ids, d.chain_key);
+	PD_FREE_ALL(d.framed, d.frame_ids, d.chain_key, d.prev_ids, d.prev_ends, d.hashes);
 	return rc;
 }
 

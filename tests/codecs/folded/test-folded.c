@@ -296,6 +296,34 @@ START_TEST(read_rewrites_identically)
 }
 END_TEST
 
+/*
+ * Lines that share the start of the line before (the reader takes those
+ * frames from it): a name that only begins like the last one's ("b" after
+ * "bc"), a chain that is the last one cut short or made longer, a first
+ * name that runs past the last one's ';' ("ab" after "a;...").
+ */
+START_TEST(read_shared_prefixes)
+{
+	static const char text[] = "a;bc;d 1\n"
+	                           "a;b;d 2\n"
+	                           "a;b 3\n"
+	                           "a;b;d;e 4\n"
+	                           "a;bc 5\n"
+	                           "ab;c 6\n"
+	                           "a 7\n"
+	                           "a;b;d;e 8\n";
+	char msg[256];
+	profdata_profile *p = read_text(text, PROFDATA_MODE_STRICT, msg, sizeof msg);
+	ck_assert_msg(p != NULL, "%s", msg);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_STACKS), 7);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_FUNCTIONS), 7); /* a bc d b e ab c */
+	char *s = test_folded(p, NULL);
+	ck_assert_str_eq(s, "a;bc;d 1\na;b;d 2\na;b 3\na;b;d;e 12\na;bc 5\nab;c 6\na 7\n");
+	free(s);
+	profdata_profile_free(p);
+}
+END_TEST
+
 /* Comments, blank lines, CRLF, repeated chains (one stack) and tabs before the count. */
 START_TEST(read_comments_and_repeats)
 {
@@ -397,6 +425,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, encoder_errors);
 	tcase_add_test(tc, read_rewrites_identically);
 	tcase_add_test(tc, read_comments_and_repeats);
+	tcase_add_test(tc, read_shared_prefixes);
 	tcase_add_test(tc, read_differential);
 	tcase_add_test(tc, read_errors);
 	tcase_add_test(tc, sniff_strict);
