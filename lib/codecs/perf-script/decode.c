@@ -127,14 +127,21 @@ static int ends_inlined(const char *s, size_t n)
 /* The id of frame r (text, source line, and for an inlined call its caller's mapping), sent when new. */
 static int frame_of(ps_decoder *d, const ps_ref *r, uint32_t *mapping, uint64_t *out)
 {
-	const char *t = d->text.p;
+	const char *t = d->text.p, *key = t + r->off;
 	uint32_t ix;
 	int inlined = ends_inlined(t + r->off, r->n) || ends_inlined(t + r->src_off, r->src_n), rc;
-	d->key.n = 0;
-	if (key_add(d, t + r->off, r->n) || key_add(d, "\n", 1) || key_add(d, t + r->src_off, r->src_n) ||
-	    (inlined && key_add(d, mapping, sizeof *mapping)))
-		return PROFDATA_ENOMEM;
-	if ((rc = pd_intern_put(&d->frames, d->key.p, d->key.n, &ix)) < 0)
+	/* The key is the frame's line and its source line as they stand in the text, each ended by its
+	 * '\n' (add_text), so that most frames are looked up with no copy; an inlined call adds its
+	 * caller's mapping. */
+	size_t len = (r->src_n ? r->src_off + r->src_n : r->off + r->n) + 1 - r->off;
+	if (inlined) {
+		d->key.n = 0;
+		if (key_add(d, key, len) || key_add(d, mapping, sizeof *mapping))
+			return PROFDATA_ENOMEM;
+		key = d->key.p;
+		len = d->key.n;
+	}
+	if ((rc = pd_intern_put(&d->frames, key, len, &ix)) < 0)
 		return rc;
 	*out = (uint64_t)ix + 1;
 	if (rc == 1) {
@@ -191,11 +198,14 @@ static int close_sample(ps_decoder *d)
 	return PD_EMIT(d->a, sample, &s);
 }
 
-/* Copy frame text [s, s + n) into the open sample: a frame line, or the source line of the last one. */
+/*
+ * Copy frame text [s, s + n) and a '\n' into the open sample: a frame line,
+ * or the source line of the last one, which so follows it (frame_of()).
+ */
 static int add_text(ps_decoder *d, const unsigned char *s, size_t n, int srcline)
 {
 	size_t off = d->text.n;
-	if (pd_strbuf_add(&d->text, (const char *)s, n))
+	if (pd_strbuf_add(&d->text, (const char *)s, n) || pd_strbuf_add(&d->text, "\n", 1))
 		return PROFDATA_ENOMEM;
 	if (srcline) {
 		d->refs[d->nrefs - 1].src_off = off;
@@ -277,14 +287,13 @@ static int thread_of(ps_decoder *d, const ps_header *h, uint32_t *out)
 /* A sample's first line: close the open sample, open this one (its IP, when on the line, its one frame). */
 static int open_sample(ps_decoder *d, const ps_header *h)
 {
-	ps_frame f;
 	int rc = d->open ? close_sample(d) : 0;
 	if (rc != 0 || (rc = event_of(d, h->event, &d->event)) != 0 || (rc = thread_of(d, h, &d->thread)) != 0)
 		return rc;
 	d->open = 1;
 	d->time_ns = h->has_time ? h->time_ns : 0;
 	d->period = h->has_period ? h->period : 1;
-	if (h->rest.n && pd_ps_parse_frame(h->rest.p, h->rest.n, &f))
+	if (h->rest.n && pd_ps_is_frame(h->rest.p, h->rest.n))
 		return add_text(d, h->rest.p, h->rest.n, 0);
 	return 0;
 }
@@ -303,13 +312,12 @@ static int read_line(ps_decoder *d)
 	const unsigned char *s = d->in.ls;
 	size_t n = d->in.ll, b = leading_blanks(s, n);
 	ps_header h;
-	ps_frame f;
 	while (n > b && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
 	if (b == n)
 		return d->open ? close_sample(d) : 0;
 	if (s[0] == '\t' && d->open) {
-		if (!pd_ps_parse_frame(s + b, n - b, &f))
+		if (!pd_ps_is_frame(s + b, n - b))
 			return fail(d, d->in.loff + b, "a call chain's line is not \"ADDRESS SYMBOL (DSO)\"; passed over");
 		return add_text(d, s + b, n - b, 0);
 	}

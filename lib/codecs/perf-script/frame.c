@@ -56,12 +56,25 @@ static void drop_offset(ps_span *sym)
 	}
 }
 
+/* The length of the address that starts a frame line, 0 when it does not start with one. */
+static size_t address_len(const unsigned char *s, size_t n, uint64_t *address)
+{
+	size_t k = pd_parse_hex_len(s, s + n, address);
+	return k == 0 || (k < n && s[k] != ' ') ? 0 : k;
+}
+
+int pd_ps_is_frame(const unsigned char *s, size_t n)
+{
+	uint64_t address;
+	return address_len(s, n, &address) != 0;
+}
+
 int pd_ps_parse_frame(const unsigned char *s, size_t n, ps_frame *f)
 {
 	ps_span in;
 	memset(f, 0, sizeof *f);
-	size_t k = pd_parse_hex_len(s, s + n, &f->address);
-	if (k == 0 || (k < n && s[k] != ' '))
+	size_t k = address_len(s, n, &f->address);
+	if (k == 0)
 		return 0;
 	f->has_address = 1;
 	while (k < n && s[k] == ' ')

@@ -45,6 +45,8 @@ typedef struct ps_frame {
 
 /* Parse a frame's text (leading blanks gone): 1 and *f, else 0. */
 int pd_ps_parse_frame(const unsigned char *s, size_t n, ps_frame *f);
+/* Whether pd_ps_parse_frame() would take [s, s + n): only its address is read. */
+int pd_ps_is_frame(const unsigned char *s, size_t n);
 /* Whether [s, s + n) (leading blanks gone) is a source line ("FILE:LINE", "??:0", "DSO[ADDRESS]"). */
 int pd_ps_is_srcline(const unsigned char *s, size_t n);
 /* Add source line [s, s + n) (pd_ps_is_srcline) to f. */
