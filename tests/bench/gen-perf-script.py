@@ -9,6 +9,10 @@ folded stacks, for timing the text readers:
   gen-perf-script.py folded OUT --mb 220   folded stacks of the same paths,
         a line per path with a suffix of 4 on each
         frame: nearly every line a chain of its own, as collapsed files are
+  gen-perf-script.py tree OUT --mb 220     folded stacks of one program's
+        call tree, in the order stackcollapse scripts write them (sorted):
+        5,000 Java-like method names, chains 8-64 deep, each line keeping
+        most of the line before it (a shared prefix) and a new tail
 
 Deterministic (a fixed seed), so that figures from two runs compare.
 """
@@ -70,16 +74,36 @@ def write_folded(f, rng, ps, size):
         written += len(text)
 
 
+def write_tree(f, rng, size):
+    pkgs = ["org.example.%s" % p for p in ["web", "db", "cache", "auth", "json", "io", "sched", "util"]]
+    names = ["%s.%s%d.%s" % (rng.choice(pkgs), rng.choice(["Handler", "Service", "Pool", "Codec", "Queue"]), i % 97,
+                             rng.choice(["run", "call", "apply", "get", "put", "encode", "decode", "lambda$0"]))
+             for i in range(5000)]
+    top = ["java.lang.Thread.run", "java.util.concurrent.ThreadPoolExecutor$Worker.run"]
+    lines, written, prev = [], 0, top
+    while written < size:
+        keep = len(prev) - min(len(prev) - len(top), int(rng.expovariate(0.25)) + 1)
+        depth = rng.randrange(max(keep + 1, 8), 65)
+        prev = prev[:keep] + [rng.choice(names) for _ in range(depth - keep)]
+        line = ";".join(prev) + " %d\n" % rng.randrange(1, 500)
+        lines.append(line)
+        written += len(line)
+    lines.sort()
+    f.write("".join(lines))
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("kind", choices=["perf", "folded"])
+    ap.add_argument("kind", choices=["perf", "folded", "tree"])
     ap.add_argument("out")
     ap.add_argument("--mb", type=int, default=220)
     a = ap.parse_args()
     rng = random.Random(24)
-    ps = paths(rng)
     with open(a.out, "w") as f:
-        (write_perf if a.kind == "perf" else write_folded)(f, rng, ps, a.mb << 20)
+        if a.kind == "tree":
+            write_tree(f, rng, a.mb << 20)
+        else:
+            (write_perf if a.kind == "perf" else write_folded)(f, rng, paths(rng), a.mb << 20)
 
 
 main()

@@ -25,6 +25,11 @@
 #   cpuprofile the cpuprofile reader (bench-cpuprofile-read: per-stack
 #              counts) on a 226 MB .cpuprofile (gen-big-cpuprofile.js)
 #              against Node's JSON.parse of the same file
+#   text       the text readers (`info`: read into the model) on 220 MB of
+#              `perf script`, of folded stacks of distinct chains and of
+#              folded stacks of one call tree, sorted (gen-perf-script.py);
+#              no peer reads these into a model, so the bare reads stand
+#              beside them
 #   pprof      pprof -> folded of a 500,000-sample profile (make-pprof.py)
 #              against `go tool pprof -raw`, and merge of 100 profiles of a
 #              fleet (gen-pprof-fleet.py) against `go tool pprof -proto`
@@ -43,7 +48,7 @@ src=$(cd "$here/../.." && pwd)
 build=${1:-$src/build}
 shift || true
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(hprof heap shaped gperftools svg classic model symbolize tracexml pprof cpuprofile)
+[ ${#parts[@]} -gt 0 ] || parts=(hprof heap shaped gperftools svg classic model symbolize tracexml pprof cpuprofile text)
 dir=${PD_BENCH_DIR:-/tmp}
 runs=${PD_BENCH_RUNS:-3}
 peer_runs=${PD_BENCH_PEER_RUNS:-$runs}
@@ -437,6 +442,28 @@ bench_cpuprofile() {
   judge_speed ours-cpuprofile "$peer" 5
   verdict "cpuprofile read, $(mb "$big") MB" ">= 5x Node's JSON.parse" "$MEASURED" "$MET" \
     "$(short ours-cpuprofile)" "$(short "$peer")" "—"
+}
+
+# One text input: made by gen-perf-script.py KIND when missing, then read by `info` against the bare reads.
+text_read() {
+  local kind=$1 what=$2 f=$dir/profdata-text-$1.txt size r
+  [ -f "$f" ] || python3 "$here/gen-perf-script.py" "$kind" "$f" --mb 220 || { echo "cannot make $f"; return; }
+  size=$(stat -c %s "$f")
+  echo "== $what -> model: $f, $(mb "$f") MB"
+  cmd "ours-$kind" "$pd" info "$f"
+  bare_reads "$f"
+  interleave "ours-$kind" bare-cat bare-read
+  show "ours-$kind" "info ($what)" "$size"
+  show_bare "$size"
+  r=$(mbps "ours-$kind" "$size")
+  verdict "$what read (MB/s of input)" ">= 300 MB/s" "$r MB/s (CPU $(per "$size" "$(cpu "ours-$kind")" | awk '{ printf "%.0f", $1 / 1e6 }') MB/s)" \
+    "$([ "$r" -ge 300 ] && echo yes || echo no)" "$(short "ours-$kind")" "—" "$(short "$(bare_floor)"), $(mbps "$(bare_floor)" "$size") MB/s"
+}
+
+bench_text() {
+  text_read perf "perf script"
+  text_read folded "folded, distinct chains"
+  text_read tree "folded, one call tree, sorted"
 }
 
 echo "# tests/bench/run.sh ${parts[*]}: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)," \
