@@ -49,6 +49,20 @@ PROFDATA_EXPERIMENTAL_API const profdata_events *profdata_merge_events(void);
 PROFDATA_EXPERIMENTAL_API int profdata_merge_add(profdata_merge *m, const profdata_profile *p);
 
 /*
+ * Add the samples of `p` as one side of a differential flame graph (what
+ * `profdata diff BASE NEW -o OUT.svg` draws): each sample carries p's
+ * sample types twice, NEW's values under the first set ("TYPE") and BASE's
+ * under the second ("base TYPE"), 0 under the other set. Add NEW (is_base
+ * 0), then BASE (1), to a new merge; the flamegraph writer then draws value
+ * 0 against its base with the write options "value=0,base=N", N half the
+ * merged profile's sample types. A scale (profdata_merge_set_scale) applies
+ * by position to the 2N columns a side sends: set before NEW, its first N
+ * factors scale NEW (as `diff --normalize` does). 0, or an error, its
+ * message on `m` (PROFDATA_EINVAL for more than 128 sample types).
+ */
+PROFDATA_EXPERIMENTAL_API int profdata_merge_add_side(profdata_merge *m, const profdata_profile *p, int is_base);
+
+/*
  * Multiply the values of the inputs added from now on by `factors`, one per
  * sample type of the input in its order (types past `n` by 1), rounding
  * half away from zero as pprof's ScaleN does; n 0 restores 1. A diff adds

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/merge_impl.h"
 #include "internal.h"
 #include "util/hashmap.h"
 #include "util/text.h"
@@ -459,12 +460,16 @@ const profdata_events *profdata_merge_events(void)
 	return &events;
 }
 
+int pd_merge_failed(profdata_merge *m, int rc, const char *what)
+{
+	if (rc < 0 && !m->diag.has_err)
+		pd_diag_error(&m->diag, rc, PD_NO_OFFSET, 0, "merge: %s", what ? what : profdata_strerror(rc));
+	return rc;
+}
+
 int profdata_merge_add(profdata_merge *m, const profdata_profile *p)
 {
-	int rc = profdata_profile_replay(p, profdata_merge_events(), m);
-	if (rc < 0 && !m->diag.has_err)
-		pd_diag_error(&m->diag, rc, PD_NO_OFFSET, 0, "merge: %s", profdata_strerror(rc));
-	return rc;
+	return pd_merge_failed(m, profdata_profile_replay(p, profdata_merge_events(), m), NULL);
 }
 
 #define EMIT(ev, pl, member, ...) ((ev)->member ? (ev)->member((pl), __VA_ARGS__) : 0)

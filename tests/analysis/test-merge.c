@@ -166,6 +166,49 @@ START_TEST(sample_types_are_those_every_input_has)
 }
 END_TEST
 
+/* The name of sample type t of p. */
+static const char *type_name(const profdata_profile *p, size_t t)
+{
+	profdata_sample_type st;
+	ck_assert_int_eq(profdata_profile_sample_type_sized(p, t, &st, sizeof st), 0);
+	return profdata_profile_string(p, st.type_id, NULL);
+}
+
+/*
+ * A differential flame graph's two sides in one merge: NEW's values under
+ * its types, BASE's under "base TYPE", each stack with both, 0 where a side
+ * lacks it; a scale set before NEW is added scales NEW's columns.
+ */
+START_TEST(sides_of_a_differential_graph_stand_beside_each_other)
+{
+	static const uint32_t base_stacks[] = { 1, 2 }, new_stacks[] = { 1, 3 };
+	profdata_profile *base = small_profile(base_stacks, 2, 2), *now = small_profile(new_stacks, 2, 2), *out;
+	profdata_merge *m;
+	ck_assert_int_eq(profdata_merge_new(&m), 0);
+	double half[] = { 0.5, 0.5 };
+	ck_assert_int_eq(profdata_merge_set_scale(m, half, 2), 0); /* NEW normalized, as diff --normalize */
+	ck_assert_int_eq(profdata_merge_add_side(m, now, 0), 0);
+	ck_assert_int_eq(profdata_merge_set_scale(m, NULL, 0), 0);
+	ck_assert_int_eq(profdata_merge_add_side(m, base, 1), 0);
+	ck_assert_int_eq(profdata_merge_profile(&out, m), 0);
+	ck_assert_uint_eq(profdata_profile_count(out, PROFDATA_TABLE_SAMPLE_TYPES), 4);
+	const char *names[] = { "samples", "cpu", "base samples", "base cpu" };
+	for (size_t t = 0; t < 4; t++)
+		ck_assert_str_eq(type_name(out, t), names[t]);
+	ck_assert_uint_eq(profdata_profile_count(out, PROFDATA_TABLE_SAMPLES), 3);
+	/* rows as first seen: stack 1 (NEW's 1 and 10 halved, rounded half away from zero; BASE's 1 and 10),
+	 * stack 3 (NEW's only), stack 2 (BASE's only) */
+	static const int64_t want[3][4] = { { 1, 5, 1, 10 }, { 1, 10, 0, 0 }, { 0, 0, 2, 20 } };
+	for (size_t i = 0; i < 3; i++)
+		for (size_t v = 0; v < 4; v++)
+			ck_assert_int_eq(sample_value(out, i, v), want[i][v]);
+	profdata_profile_free(out);
+	profdata_merge_free(m);
+	profdata_profile_free(base);
+	profdata_profile_free(now);
+}
+END_TEST
+
 /* A merge of the files `first` and `second` (under tests/data), each decoded straight into it, as a model in *out. */
 static profdata_merge *decoded_pair(const char *first, const char *second, profdata_profile **out)
 {
@@ -225,6 +268,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, equal_stacks_and_labels_are_summed_and_rows_kept_once);
 	tcase_add_test(tc, merging_is_associative_and_commutative);
 	tcase_add_test(tc, sample_types_are_those_every_input_has);
+	tcase_add_test(tc, sides_of_a_differential_graph_stand_beside_each_other);
 	tcase_add_test(tc, cpu_profiles_of_different_formats_mix);
 	tcase_add_test(tc, hprof_cpu_samples_mix_with_gperftools_on_their_common_type);
 	suite_add_tcase(s, tc);

@@ -12,7 +12,6 @@
 #include <profdata/profdata.h>
 
 #include "commands.h"
-#include "diff_graph.h"
 #include "formats.h"
 #include "load.h"
 #include "output.h"
@@ -52,7 +51,7 @@ static void merge_warnings(const profdata_merge *m, int quiet)
 
 /*
  * The write options: --option's, and for a differential flame graph (a
- * merge of diff_graph_add()'s columns) which value is the base's.
+ * merge of profdata_merge_add_side()'s columns) which value is the base's.
  */
 static int graph_options(const tool_args *a, const profdata_profile *p, int graph, char *text)
 {
@@ -200,7 +199,7 @@ static int normalize_scale(profdata_merge *m, const profdata_profile *base, cons
 
 /*
  * NEW (normalized when asked), then BASE negated, into `m`; for a graph,
- * NEW and BASE side by side (diff_graph.h): 0 or an error, its message on
+ * NEW and BASE side by side (profdata_merge_add_side()): 0 or an error, its message on
  * `m`.
  */
 static int add_difference(profdata_merge *m, const profdata_profile *base, const profdata_profile *now, int normalize,
@@ -212,10 +211,10 @@ static int add_difference(profdata_merge *m, const profdata_profile *base, const
 	int e = normalize ? normalize_scale(m, base, now) : 0;
 	if (graph) {
 		if (e == 0)
-			e = diff_graph_add(m, now, 0);
+			e = profdata_merge_add_side(m, now, 0);
 		if (e == 0)
 			e = profdata_merge_set_scale(m, NULL, 0);
-		return e ? e : diff_graph_add(m, base, 1);
+		return e ? e : profdata_merge_add_side(m, base, 1);
 	}
 	if (e == 0)
 		e = profdata_merge_add(m, now);

@@ -106,13 +106,21 @@ def diff(base: Input, new: Input, output: Optional["PathLike"] = None, format: O
     """NEW minus BASE, as `profdata diff BASE NEW` gives it.
 
     Two profiles of samples: the difference as a Profile (NEW's samples, and BASE's
-    negated: values may be negative), or None when written to `output` (as merge()).
+    negated: values may be negative), or None when written to `output` (as merge()); an
+    `output` ending in .svg (or format "flamegraph") is the differential flame graph that
+    `profdata diff BASE NEW -o OUT.svg` draws: widths from NEW, colour by growth, of the
+    inputs' default sample type (options "sample=NAME" chooses another; a Profile already
+    read is drawn by its first).
     Two heap dumps: the change per class name, the largest growth (of `sort`: "bytes",
     "retained" or "instances") first: a DataFrame of ClassChange's columns when pandas is
     there (its .attrs "objects": the objects matched, new and gone by id; "new_dominators":
     the new objects no other new object dominates, [NewDominator]), else [ClassChange].
     One of each is refused (ValueError). `options`: as merge()'s."""
     from . import format_for_filename
+    graph = output is not None and (format or format_for_filename(output)) == "flamegraph"
+    if graph and "sample=" not in (options or ""):
+        # A flame graph draws one value: a pprof input's default sample type, as the tool reads it.
+        options = (options + "," if options else "") + "sample=default"
     b, close_b = _opened(base, options)
     n, close_n = _opened(new, options)
     try:
@@ -123,17 +131,27 @@ def diff(base: Input, new: Input, output: Optional["PathLike"] = None, format: O
             return _heap_diff(b, n, sort, dominators)
         if heaps == 1:
             raise ValueError("diff compares two heap dumps or two profiles, not one of each")
-        if output is not None and (format or format_for_filename(output)) == "flamegraph":
-            # Its negative values would draw nothing; the tool draws NEW and BASE side by side.
-            raise ValueError("a differential flame graph is the tool's (profdata diff BASE NEW -o OUT.svg): "
-                             "write the difference in another format")
         acc = _profdata.merge()
-        acc.add(n._m)
-        acc.negate()
-        acc.add(b._m)
+        if graph:
+            # Negative values would draw nothing: NEW and BASE go side by side, as the tool draws them.
+            acc.add_side(n._m, False)
+            acc.add_side(b._m, True)
+        else:
+            acc.add(n._m)
+            acc.negate()
+            acc.add(b._m)
     finally:
         if close_b:
             b.close()
         if close_n:
             n.close()
-    return _result(acc, output, format)
+    return _diff_graph(acc, output) if graph and output is not None else _result(acc, output, format)
+
+
+def _diff_graph(acc: Any, output: "PathLike") -> None:
+    """The differential flame graph of a merge of add_side()'s: value 0 drawn against its base."""
+    from . import Profile, _emit_warnings
+    model, diags = acc.result()
+    with Profile(model, _emit_warnings(diags, stacklevel=4)) as merged:
+        base = merged.count("sample_types") // 2
+        merged.write(output, "flamegraph", "value=0,base=%d" % base)

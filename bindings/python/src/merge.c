@@ -43,22 +43,41 @@ static void merge_dealloc(PyObject *obj)
 	Py_DECREF(type);
 }
 
-/* add(model): its samples added, scaled as set */
-static PyObject *merge_add(PyObject *obj, PyObject *args)
+/* Add `model`: as a plain input (side -1), or as a differential flame graph's NEW (0) or BASE (1). */
+static PyObject *merge_input(pd_py_merge *self, PyObject *model, int side)
 {
-	pd_py_merge *self = (pd_py_merge *)obj;
-	PyObject *model;
-	const profdata_profile *p;
+	const profdata_profile *p = pd_py_model_profile(model);
 	int code;
 
-	if (!PyArg_ParseTuple(args, "O!", ((pd_py_merge *)obj)->model_type, &model) || !(p = pd_py_model_profile(model)))
+	if (!p)
 		return NULL;
 	Py_BEGIN_ALLOW_THREADS
-	code = profdata_merge_add(self->m, p);
+	code = side < 0 ? profdata_merge_add(self->m, p) : profdata_merge_add_side(self->m, p, side);
 	Py_END_ALLOW_THREADS
 	if (code < 0)
 		return pd_py_raise(code, profdata_merge_error(self->m), NULL, "input");
 	Py_RETURN_NONE;
+}
+
+/* add(model): its samples added, scaled as set */
+static PyObject *merge_add(PyObject *obj, PyObject *args)
+{
+	PyObject *model;
+
+	if (!PyArg_ParseTuple(args, "O!", ((pd_py_merge *)obj)->model_type, &model))
+		return NULL;
+	return merge_input((pd_py_merge *)obj, model, -1);
+}
+
+/* add_side(model, is_base): one side of a differential flame graph (profdata_merge_add_side) */
+static PyObject *merge_add_side(PyObject *obj, PyObject *args)
+{
+	PyObject *model;
+	int is_base;
+
+	if (!PyArg_ParseTuple(args, "O!p", ((pd_py_merge *)obj)->model_type, &model, &is_base))
+		return NULL;
+	return merge_input((pd_py_merge *)obj, model, is_base);
 }
 
 /* negate(): the inputs added from now on count negatively (every sample type scaled by -1) */
@@ -119,6 +138,8 @@ static PyObject *merge_result(PyObject *obj, PyObject *unused)
 
 static PyMethodDef merge_methods[] = {
 	{"add", merge_add, METH_VARARGS, "add(model): its samples added to the merge."},
+	{"add_side", merge_add_side, METH_VARARGS,
+	 "add_side(model, is_base): NEW (False) or BASE (True) of a differential flame graph, side by side."},
 	{"negate", merge_negate, METH_NOARGS, "Inputs added from now on count negatively (a diff's base)."},
 	{"result", merge_result, METH_NOARGS, "result() -> (Model, warnings) of the merged profile."},
 	{NULL, NULL, 0, NULL}

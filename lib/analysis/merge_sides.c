@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The inputs of a differential flame graph (diff BASE NEW -o OUT.svg): NEW
- * and BASE added to one merge as two sets of columns, so that each stack
- * has both values. NEW keeps its sample types and gives its values there
- * (and 0 in the others); BASE gives its values under the same types
+ * The inputs of a differential flame graph (profdata_merge_add_side()):
+ * NEW and BASE added to one merge as two sets of columns, so that each
+ * stack has both values. NEW keeps its sample types and gives its values
+ * there (and 0 in the others); BASE gives its values under the same types
  * renamed "base TYPE". The merge then sums stacks as it always does, and
  * the flame graph writer draws value 0 with base=N (the first of BASE's).
+ * A transform between the profile's replay and the merge's events.
  */
-#define PROFDATA_EXPERIMENTAL
-#include "diff_graph.h"
+#include "analysis/merge_impl.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +24,7 @@ typedef struct side {
 	profdata_sample_type types[MAX_TYPES];
 	size_t ntypes;
 	int types_sent;
+	int too_many;                /* more than MAX_TYPES sample types */
 	int64_t values[2 * MAX_TYPES];
 } side;
 
@@ -56,8 +57,10 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 static int on_sample_type(void *payload, const profdata_sample_type *t)
 {
 	side *s = payload;
-	if (s->ntypes == MAX_TYPES || s->types_sent)
+	if (s->ntypes == MAX_TYPES || s->types_sent) {
+		s->too_many = s->ntypes == MAX_TYPES;
 		return PROFDATA_EINVAL;
+	}
 	s->types[s->ntypes++] = *t;
 	return 0;
 }
@@ -107,7 +110,7 @@ static int on_end(void *payload)
 	return rc ? rc : s->down->end(s->m);
 }
 
-int diff_graph_add(profdata_merge *m, const profdata_profile *p, int is_base)
+int profdata_merge_add_side(profdata_merge *m, const profdata_profile *p, int is_base)
 {
 	static const profdata_events side_events = {
 		.version = PROFDATA_EVENTS_VERSION, .begin = fwd_begin, .string = on_string,
@@ -120,6 +123,8 @@ int diff_graph_add(profdata_merge *m, const profdata_profile *p, int is_base)
 	s.p = p;
 	s.m = m;
 	s.down = profdata_merge_events();
-	s.is_base = is_base;
-	return profdata_profile_replay(p, &side_events, &s);
+	s.is_base = is_base != 0;
+	int rc = profdata_profile_replay(p, &side_events, &s);
+	return pd_merge_failed(m, rc, s.too_many ? "a differential flame graph takes at most 128 sample types"
+	                                         : rc == PROFDATA_EINVAL ? "a sample type after the first sample" : NULL);
 }
