@@ -113,13 +113,17 @@ static int chain_ids(const folded_writer *fw, size_t si, name_chain *c)
 	return 0;
 }
 
-/* The line (index + 1) among those from `k` on whose chain is `c`; 0 none (or no memory for `scratch`). */
-static uint32_t find_line(const folded_writer *fw, uint32_t k, const name_chain *c, name_chain *scratch)
+/* The line (index + 1) among those from `k` on whose chain is `c` into *line, 0 none: 0 or PROFDATA_ENOMEM. */
+static int find_line(const folded_writer *fw, uint32_t k, const name_chain *c, name_chain *scratch, uint32_t *line)
 {
-	for (; k; k = fw->lines[k - 1].next_same_hash)
-		if (chain_ids(fw, fw->lines[k - 1].stack, scratch) == 0 && scratch->n == c->n &&
-		    memcmp(scratch->id, c->id, c->n * sizeof *c->id) == 0)
-			return k;
+	for (*line = 0; k; k = fw->lines[k - 1].next_same_hash) {
+		if (chain_ids(fw, fw->lines[k - 1].stack, scratch) != 0)
+			return PROFDATA_ENOMEM;
+		if (scratch->n == c->n && memcmp(scratch->id, c->id, c->n * sizeof *c->id) == 0) {
+			*line = k;
+			break;
+		}
+	}
 	return 0;
 }
 
@@ -146,7 +150,9 @@ static int merge_chains(folded_writer *fw)
 		if ((rc = chain_ids(fw, si, &c)) != 0)
 			break;
 		uint64_t h = pd_hash_bytes(c.id, c.n * sizeof *c.id, fw->seed);
-		uint32_t head = pd_map_get(&fw->line_of_hash, h), line = find_line(fw, head, &c, &scratch);
+		uint32_t head = pd_map_get(&fw->line_of_hash, h), line;
+		if ((rc = find_line(fw, head, &c, &scratch, &line)) != 0)
+			break;
 		if (line)
 			fw->lines[line - 1].count = pd_wrapping_add(fw->lines[line - 1].count, fw->sums.value[si]);
 		else
