@@ -26,13 +26,12 @@
 extern const struct profdata_format pd_format_folded;
 
 /*
- * Stacks are merged by the names of their frames, as ids (pd_frame_name_ids:
- * equal names, equal ids), found by the hash of those ids: a line keeps
- * only its first stack (whose text it is) and its count, so a profile with
- * 60,000 distinct stacks 20 frames deep holds a few hundred kilobytes rather
- * than its 18 MB of lines, and a line's text is rendered once, when
- * written. Names never contain ';' (pd_frame_names_render), so equal chains
- * of names are equal texts.
+ * Stacks are merged by the text of their lines, found by its hash: a line
+ * keeps only its first stack (whose text it is) and its count, so a profile
+ * with 60,000 distinct stacks 20 frames deep holds a few hundred kilobytes
+ * rather than its 18 MB of lines, and no frame's name is looked up in a
+ * table: names are rendered once per frame and copied. Names never contain
+ * ';' (pd_frame_names_render), so equal texts are equal chains of names.
  */
 typedef struct folded_line {
 	uint32_t stack;            /* stack index whose text the line is */
@@ -44,8 +43,6 @@ typedef struct folded_writer {
 	const profdata_profile *p;
 	profdata_writer *w;
 	pd_frame_names names;      /* every frame's name, rendered once */
-	pd_intern name_table;      /* the distinct names ... */
-	pd_frame_name_ids name_ids; /* ... and each frame's among them */
 	pd_stack_sums sums;        /* the count summed per stack, in order of first sample */
 	pd_map line_of_hash;       /* a line's text hash -> the last line added with it, index + 1 */
 	uint64_t seed;
@@ -56,8 +53,6 @@ typedef struct folded_writer {
 static void folded_writer_free(folded_writer *fw)
 {
 	pd_frame_names_free(&fw->names);
-	pd_frame_name_ids_free(&fw->name_ids);
-	pd_intern_free(&fw->name_table);
 	pd_stack_sums_free(&fw->sums);
 	pd_map_free(&fw->line_of_hash);
 	free(fw->lines);
@@ -89,37 +84,14 @@ static int chain_text(const folded_writer *fw, size_t si, pd_strbuf *out)
 	return 0;
 }
 
-/* A chain of name ids: a stack's frames' (pd_frame_name_ids), root first. */
-typedef struct name_chain {
-	uint32_t *id;
-	size_t n, cap;
-} name_chain;
-
-/* Stack si's chain of name ids into *c: 0 or PROFDATA_ENOMEM. */
-static int chain_ids(const folded_writer *fw, size_t si, name_chain *c)
-{
-	profdata_stack st;
-	profdata_profile_stack(fw->p, si, &st);
-	c->n = 0;
-	if (pd_grow((void **)&c->id, &c->cap, st.nframes + 1, sizeof *c->id))
-		return PROFDATA_ENOMEM;
-	if (st.nframes == 0)
-		c->id[c->n++] = fw->name_ids.empty;
-	for (size_t j = st.nframes; j-- > 0;) {
-		size_t fi;
-		c->id[c->n++] = profdata_profile_find_frame(fw->p, st.frame_ids[j], &fi) == 0 ? fw->name_ids.of_frame[fi]
-		                                                                              : fw->name_ids.unknown;
-	}
-	return 0;
-}
-
-/* The line (index + 1) among those from `k` on whose chain is `c` into *line, 0 none: 0 or PROFDATA_ENOMEM. */
-static int find_line(const folded_writer *fw, uint32_t k, const name_chain *c, name_chain *scratch, uint32_t *line)
+/* The line (index + 1) among those from `k` on whose text is `text` into *line, 0 none: 0 or PROFDATA_ENOMEM. */
+static int find_line(const folded_writer *fw, uint32_t k, const pd_strbuf *text, pd_strbuf *scratch, uint32_t *line)
 {
 	for (*line = 0; k; k = fw->lines[k - 1].next_same_hash) {
-		if (chain_ids(fw, fw->lines[k - 1].stack, scratch) != 0)
+		scratch->n = 0;
+		if (chain_text(fw, fw->lines[k - 1].stack, scratch) != 0)
 			return PROFDATA_ENOMEM;
-		if (scratch->n == c->n && memcmp(scratch->id, c->id, c->n * sizeof *c->id) == 0) {
+		if (scratch->n == text->n && memcmp(scratch->p, text->p, text->n) == 0) {
 			*line = k;
 			break;
 		}
@@ -142,24 +114,25 @@ static int add_line(folded_writer *fw, uint32_t si, uint64_t h, uint32_t head)
 /* Stacks that read the same (different frames, one function) become one line. */
 static int merge_chains(folded_writer *fw)
 {
-	name_chain c = { 0, 0, 0 }, scratch = { 0, 0, 0 };
-	int rc = pd_frame_name_ids_init(&fw->name_ids, &fw->names, &fw->name_table);
+	pd_strbuf text = { 0, 0, 0 }, scratch = { 0, 0, 0 };
+	int rc = 0;
 	fw->seed = pd_hash_seed(fw);
 	for (size_t k = 0; k < fw->sums.nordered && rc == 0; k++) {
 		uint32_t si = fw->sums.order[k];
-		if ((rc = chain_ids(fw, si, &c)) != 0)
+		text.n = 0;
+		if ((rc = chain_text(fw, si, &text)) != 0)
 			break;
-		uint64_t h = pd_hash_bytes(c.id, c.n * sizeof *c.id, fw->seed);
+		uint64_t h = pd_hash_bytes(text.p, text.n, fw->seed);
 		uint32_t head = pd_map_get(&fw->line_of_hash, h), line;
-		if ((rc = find_line(fw, head, &c, &scratch, &line)) != 0)
+		if ((rc = find_line(fw, head, &text, &scratch, &line)) != 0)
 			break;
 		if (line)
 			fw->lines[line - 1].count = pd_wrapping_add(fw->lines[line - 1].count, fw->sums.value[si]);
 		else
 			rc = add_line(fw, si, h, head);
 	}
-	free(c.id);
-	free(scratch.id);
+	free(text.p);
+	free(scratch.p);
 	return rc;
 }
 
