@@ -14,6 +14,17 @@
 #include <string.h>
 
 /*
+ * A hint that memory at p is about to be read (the prefetch functions
+ * below, and decoders that know their next reads); nothing where the
+ * compiler has no such builtin.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define PD_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PD_PREFETCH(p) ((void)(p))
+#endif
+
+/*
  * Most decoders number what they emit 1, 2, 3, ... (frames, stacks,
  * functions): while every row added so far, from row 0 on, has the key of
  * row 0 plus its row, the index is that arithmetic and has no table at all,
@@ -58,6 +69,12 @@ int pd_index_add(pd_index *ix, const uint64_t *keys, uint32_t row, uint32_t *exi
 static inline size_t pd_index_home(const pd_index *ix, uint64_t key)
 {
 	return (size_t)pd_hash64(key ^ ix->seed) & ix->mask;
+}
+/* Ask memory ahead for the slot a lookup of `key` reads first (PD_PREFETCH). */
+static inline void pd_index_prefetch(const pd_index *ix, uint64_t key)
+{
+	if (ix->slots)
+		PD_PREFETCH(ix->slots + pd_index_home(ix, key));
 }
 /* 1 and *row when found, else 0. Inline: a run needs no call. */
 int pd_index_find_slot(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row);
@@ -104,6 +121,15 @@ static inline uint32_t pd_map_get(const pd_map *m, uint64_t key)
 static inline size_t pd_map_home(const pd_map *m, uint64_t key)
 {
 	return m->cap ? (size_t)pd_hash64(key ^ m->seed) & (m->cap - 1) : 0;
+}
+/* Ask memory ahead for the value and key a lookup of `key` reads first (PD_PREFETCH). */
+static inline void pd_map_prefetch(const pd_map *m, uint64_t key)
+{
+	if (m->cap) {
+		size_t j = pd_map_home(m, key);
+		PD_PREFETCH(m->vals + j);
+		PD_PREFETCH(m->keys + j);
+	}
 }
 /* Store `val` (non-zero) for `key`, replacing any value. 0 or PROFDATA_ENOMEM. */
 int pd_map_put(pd_map *m, uint64_t key, uint32_t val);
@@ -252,12 +278,6 @@ static inline int pd_intern_find(const pd_intern *t, const char *s, size_t len, 
 	 * (a type name per object) and nearly always find the name. */
 	return pd_intern_find_hashed(t, s, len, pd_intern_hash(t, s, len), index);
 }
-
-#if defined(__GNUC__) || defined(__clang__)
-#define PD_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PD_PREFETCH(p) ((void)(p))
-#endif
 
 /*
  * Ask memory ahead for what a lookup of `hash` reads: its first slot, then

@@ -62,7 +62,7 @@ static int emit_stack(pd_gperftools_decoder *d, uint32_t serial, const uint64_t 
 		return PROFDATA_ENOMEM;
 	/* A new chain's PCs are often new too: their lookups wait for memory together. */
 	for (i = 0; i < n; i++)
-		pd_gperftools_prefetch_index(&d->frame_of_pc, pcs[i]);
+		pd_index_prefetch(&d->frame_of_pc, pcs[i]);
 	for (i = 0; i < n; i++) {
 		uint32_t id;
 		int added;
@@ -174,8 +174,8 @@ GPERFTOOLS_INLINE void prefetch_chain(const pd_gperftools_decoder *d, uint32_t k
 	const uint64_t *q = d->chain_pcs + c->off;
 	size_t n = c->n < 32 ? c->n : 32;
 	for (size_t i = 0; i < n; i += 8)
-		GPERFTOOLS_PREFETCH(q + i);
-	GPERFTOOLS_PREFETCH(q + n - (n > 0));
+		PD_PREFETCH(q + i);
+	PD_PREFETCH(q + n - (n > 0));
 }
 
 enum { RECORDS_MORE = 0, RECORDS_TRAILER = 1 };
@@ -221,14 +221,14 @@ GPERFTOOLS_INLINE int run_records(pd_gperftools_decoder *d, const unsigned char 
 			b[nb].count = count;
 			/* equal PCs are equal bytes in one layout: hash the bytes as read */
 			b[nb].h = pd_hash_bytes(p + pos + 2 * (size_t)ws, (size_t)n * ws, d->chain_seed);
-			pd_gperftools_prefetch_lookup(&d->chain_of_hash, b[nb].h);
+			pd_map_prefetch(&d->chain_of_hash, b[nb].h);
 			pos += (2 + (size_t)n) * ws;
 			nb++;
 		}
 		for (k = 0; k < nb; k++) {
 			b[k].head = pd_map_get(&d->chain_of_hash, b[k].h);
 			if (b[k].head)
-				GPERFTOOLS_PREFETCH(&d->chains[b[k].head - 1]);
+				PD_PREFETCH(&d->chains[b[k].head - 1]);
 		}
 		for (k = 0; k < nb; k++)
 			if (b[k].head)

@@ -12,28 +12,9 @@
 
 #if defined(__GNUC__)
 #define GPERFTOOLS_INLINE static inline __attribute__((always_inline))
-#define GPERFTOOLS_PREFETCH(p) __builtin_prefetch(p)
 #else
 #define GPERFTOOLS_INLINE static inline
-#define GPERFTOOLS_PREFETCH(p) ((void)(p))
 #endif
-
-/* Ask for the slot a lookup of `key` in map m reads first (pd_map_home). */
-GPERFTOOLS_INLINE void pd_gperftools_prefetch_lookup(const pd_map *m, uint64_t key)
-{
-	if (m->cap) {
-		size_t j = pd_map_home(m, key);
-		GPERFTOOLS_PREFETCH(m->vals + j);
-		GPERFTOOLS_PREFETCH(m->keys + j);
-	}
-}
-
-/* The same for an index (pd_index_home). */
-GPERFTOOLS_INLINE void pd_gperftools_prefetch_index(const pd_index *ix, uint64_t key)
-{
-	if (ix->slots)
-		GPERFTOOLS_PREFETCH(ix->slots + pd_index_home(ix, key));
-}
 
 /* Meta comment carrying header slots beyond version and period (the padding
  * slot and any extra ones), when they differ from the usual single 0. */
