@@ -24,7 +24,7 @@ typedef struct side {
 	profdata_sample_type types[MAX_TYPES];
 	size_t ntypes;
 	int types_sent;
-	int too_many;                /* more than MAX_TYPES sample types */
+	const char *refused;         /* why a sample type was refused, or NULL */
 	int64_t values[2 * MAX_TYPES];
 } side;
 
@@ -57,10 +57,12 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 static int on_sample_type(void *payload, const profdata_sample_type *t)
 {
 	side *s = payload;
-	if (s->ntypes == MAX_TYPES || s->types_sent) {
-		s->too_many = s->ntypes == MAX_TYPES;
+	if (s->types_sent)
+		s->refused = "a sample type after the first sample";
+	else if (s->ntypes == MAX_TYPES)
+		s->refused = "a differential flame graph takes at most 128 sample types";
+	if (s->refused)
 		return PROFDATA_EINVAL;
-	}
 	s->types[s->ntypes++] = *t;
 	return 0;
 }
@@ -125,6 +127,5 @@ int profdata_merge_add_side(profdata_merge *m, const profdata_profile *p, int is
 	s.down = profdata_merge_events();
 	s.is_base = is_base != 0;
 	int rc = profdata_profile_replay(p, &side_events, &s);
-	return pd_merge_failed(m, rc, s.too_many ? "a differential flame graph takes at most 128 sample types"
-	                                         : rc == PROFDATA_EINVAL ? "a sample type after the first sample" : NULL);
+	return pd_merge_failed(m, rc, s.refused);
 }

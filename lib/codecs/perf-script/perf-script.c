@@ -21,7 +21,6 @@ int pd_ps_bid(const unsigned char *buf, size_t len)
 {
 	const unsigned char *p = buf, *end = buf + len, *nl;
 	ps_header h;
-	ps_frame f;
 	while ((nl = memchr(p, '\n', (size_t)(end - p))) && p[0] == '#')
 		p = nl + 1;
 	if (!nl || nl == p || p[0] == '\t' || !pd_ps_parse_header(p, (size_t)(nl - p), &h) || !h.has_time ||
@@ -31,11 +30,11 @@ int pd_ps_bid(const unsigned char *buf, size_t len)
 	if (p == end || p[0] == '\n')
 		return 50;
 	if (p[0] != '\t')
-		return h.rest.n && pd_ps_parse_frame(h.rest.p, h.rest.n, &f) ? 50 : 0;
+		return h.rest.n && pd_ps_is_frame(h.rest.p, h.rest.n) ? 50 : 0;
 	while (p < end && (*p == '\t' || *p == ' '))
 		p++;
 	nl = memchr(p, '\n', (size_t)(end - p));
-	return pd_ps_parse_frame(p, nl ? (size_t)(nl - p) : (size_t)(end - p), &f) ? 70 : 0;
+	return pd_ps_is_frame(p, nl ? (size_t)(nl - p) : (size_t)(end - p)) ? 70 : 0;
 }
 
 const struct profdata_format pd_format_perf_script = {
