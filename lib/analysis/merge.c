@@ -34,6 +34,7 @@ typedef struct merge_input {
 	size_t ids_cap;
 	profdata_label *labels_scratch;
 	size_t labels_cap;
+	int tables_fed;              /* its mappings and class loads are in (feed_tables): later events of them are not */
 } merge_input;
 
 struct profdata_merge {
@@ -59,6 +60,7 @@ struct profdata_merge {
 	size_t ninputs;
 	double *scale;               /* profdata_merge_set_scale(): per input sample type */
 	size_t nscale;
+	const profdata_profile *adding; /* profdata_merge_add()'s profile, until feed_tables() */
 	merge_input in;
 };
 
@@ -218,19 +220,29 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 	return put_row(m, &m->strings, utf8, len, &m->in.strings, id);
 }
 
-static int on_class_load(void *payload, const profdata_class_load *c)
+static int feed_tables(profdata_merge *m);
+
+static int add_class_load(profdata_merge *m, const profdata_class_load *c)
 {
-	profdata_merge *m = payload;
 	uint64_t name = in_string(m, c->name_id);
 	if (!c->serial)
 		return 0;
 	return put_row(m, &m->classes, &name, sizeof name, &m->in.classes, c->serial);
 }
 
+static int on_class_load(void *payload, const profdata_class_load *c)
+{
+	profdata_merge *m = payload;
+	return m->in.tables_fed ? 0 : add_class_load(m, c);
+}
+
 static int on_function(void *payload, const profdata_function *f)
 {
 	profdata_merge *m = payload;
 	profdata_function key;
+	int fed = m->adding ? feed_tables(m) : 0;
+	if (fed < 0)
+		return fed;
 	memset(&key, 0, sizeof key);
 	key.name_id = in_string(m, f->name_id);
 	key.signature_id = in_string(m, f->signature_id);
@@ -241,9 +253,8 @@ static int on_function(void *payload, const profdata_function *f)
 	return put_row(m, &m->functions, &key, sizeof key, &m->in.functions, f->id);
 }
 
-static int on_mapping(void *payload, const profdata_mapping *mp)
+static int add_mapping(profdata_merge *m, const profdata_mapping *mp)
 {
-	profdata_merge *m = payload;
 	profdata_mapping key;
 	uint32_t ix = 0;
 	memset(&key, 0, sizeof key);
@@ -262,10 +273,47 @@ static int on_mapping(void *payload, const profdata_mapping *mp)
 	return 0;
 }
 
+static int on_mapping(void *payload, const profdata_mapping *mp)
+{
+	profdata_merge *m = payload;
+	return m->in.tables_fed ? 0 : add_mapping(m, mp);
+}
+
+/*
+ * A model replays its mappings and class loads after the frames and
+ * functions that name them (model/replay.c), where a decoder sends them
+ * first. So profdata_merge_add() puts the profile's in before its first
+ * function, frame or stack (its strings are in by then), and a profile
+ * added merges as the file it came from would: frames keep their mapping,
+ * functions their class, and a merge's own profile adds to another merge
+ * as its inputs would have.
+ */
+static int feed_tables(profdata_merge *m)
+{
+	const profdata_profile *p = m->adding;
+	int rc = 0;
+	m->adding = NULL;
+	m->in.tables_fed = 1;
+	for (size_t i = 0; rc == 0 && i < profdata_profile_count(p, PROFDATA_TABLE_MAPPINGS); i++) {
+		profdata_mapping mp;
+		profdata_profile_mapping(p, i, &mp);
+		rc = add_mapping(m, &mp);
+	}
+	for (size_t i = 0; rc == 0 && i < profdata_profile_count(p, PROFDATA_TABLE_CLASS_LOADS); i++) {
+		profdata_class_load c;
+		profdata_profile_class_load(p, i, &c);
+		rc = add_class_load(m, &c);
+	}
+	return rc;
+}
+
 static int on_frame(void *payload, const profdata_frame *f)
 {
 	profdata_merge *m = payload;
 	profdata_frame key;
+	int fed = m->adding ? feed_tables(m) : 0;
+	if (fed < 0)
+		return fed;
 	memset(&key, 0, sizeof key);
 	key.function_id = f->function_id ? pd_map_get(&m->in.functions, f->function_id) : 0;
 	key.line = f->line;
@@ -278,6 +326,9 @@ static int on_frame(void *payload, const profdata_frame *f)
 static int on_stack(void *payload, const profdata_stack *st)
 {
 	profdata_merge *m = payload;
+	int fed = m->adding ? feed_tables(m) : 0;
+	if (fed < 0)
+		return fed;
 	if (pd_grow((void **)&m->in.ids, &m->in.ids_cap, st->nframes + 1, sizeof(uint64_t)) < 0)
 		return oom(m);
 	for (size_t i = 0; i < st->nframes; i++)
@@ -467,9 +518,17 @@ int pd_merge_failed(profdata_merge *m, int rc, const char *what)
 	return rc;
 }
 
+int pd_merge_replay(profdata_merge *m, const profdata_profile *p, const profdata_events *events, void *payload)
+{
+	m->adding = p;
+	int rc = profdata_profile_replay(p, events, payload);
+	m->adding = NULL;
+	return rc;
+}
+
 int profdata_merge_add(profdata_merge *m, const profdata_profile *p)
 {
-	return pd_merge_failed(m, profdata_profile_replay(p, profdata_merge_events(), m), NULL);
+	return pd_merge_failed(m, pd_merge_replay(m, p, profdata_merge_events(), m), NULL);
 }
 
 #define EMIT(ev, pl, member, ...) ((ev)->member ? (ev)->member((pl), __VA_ARGS__) : 0)

@@ -12,4 +12,11 @@
  */
 int pd_merge_failed(profdata_merge *m, int rc, const char *what);
 
+/*
+ * Replay `p` to `events` (which reach m's own, profdata_merge_events()),
+ * with m told that p's mappings and class loads are to go in before the
+ * rows that name them (merge.c, feed_tables): the replay's return.
+ */
+int pd_merge_replay(profdata_merge *m, const profdata_profile *p, const profdata_events *events, void *payload);
+
 #endif

@@ -126,6 +126,6 @@ int profdata_merge_add_side(profdata_merge *m, const profdata_profile *p, int is
 	s.m = m;
 	s.down = profdata_merge_events();
 	s.is_base = is_base != 0;
-	int rc = profdata_profile_replay(p, &side_events, &s);
+	int rc = pd_merge_replay(m, p, &side_events, &s);
 	return pd_merge_failed(m, rc, s.refused);
 }

@@ -209,14 +209,14 @@ START_TEST(sides_of_a_differential_graph_stand_beside_each_other)
 }
 END_TEST
 
-/* A merge of the files `first` and `second` (under tests/data), each decoded straight into it, as a model in *out. */
+/* A merge of the files `first` and `second` (under tests/data; `second` may be NULL), each decoded straight into it, as a model in *out. */
 static profdata_merge *decoded_pair(const char *first, const char *second, profdata_profile **out)
 {
 	const char *rel[] = { first, second };
 	char path[4096];
 	profdata_merge *m;
 	ck_assert_int_eq(profdata_merge_new(&m), 0);
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 2 && rel[i]; i++) {
 		profdata_reader *r;
 		ck_assert_int_eq(profdata_reader_open_path(&r, test_data_path(path, sizeof path, rel[i])), 0);
 		ck_assert_int_eq(profdata_decode(r, NULL, profdata_merge_events(), m), 0);
@@ -229,8 +229,6 @@ static profdata_merge *decoded_pair(const char *first, const char *second, profd
 START_TEST(cpu_profiles_of_different_formats_mix)
 {
 	char path[4096];
-	if (!profdata_format_find("pprof"))
-		return; /* a build without protobuf-c reads no pprof */
 	profdata_profile *go = test_read(test_data_path(path, sizeof path, "pprof/cpu.pb.gz"), NULL, PROFDATA_MODE_STRICT);
 	profdata_profile *gperf = test_read(test_data_path(path, sizeof path, "gperftools/cpu-100hz.prof"), NULL,
 	                                    PROFDATA_MODE_STRICT);
@@ -261,6 +259,59 @@ START_TEST(hprof_cpu_samples_mix_with_gperftools_on_their_common_type)
 }
 END_TEST
 
+static size_t count(const profdata_profile *p, profdata_table t)
+{
+	return profdata_profile_count(p, t);
+}
+
+/*
+ * File `rel` decoded into a merge, then its model added to that merge: the
+ * same rows as the file alone, every value twice. A model replays its
+ * mappings and class loads after the frames and functions that name them,
+ * a decoder before them; the tool's merge on two threads adds one run's
+ * merged model to the other run's merge, so a frame that lost its mapping
+ * (or a function its class) there would stand twice in the result.
+ */
+static void check_added_as_decoded(const char *rel)
+{
+	char path[4096];
+	profdata_profile *model = test_read(test_data_path(path, sizeof path, rel), NULL, PROFDATA_MODE_STRICT);
+	profdata_profile *once, *twice;
+	profdata_merge *m = decoded_pair(rel, NULL, &once);
+	ck_assert_int_eq(profdata_merge_add(m, model), 0);
+	ck_assert_int_eq(profdata_merge_profile(&twice, m), 0);
+	ck_assert_uint_gt(count(once, PROFDATA_TABLE_FRAMES), 0);
+	static const profdata_table tables[] = { PROFDATA_TABLE_FUNCTIONS, PROFDATA_TABLE_FRAMES, PROFDATA_TABLE_STACKS,
+		                                     PROFDATA_TABLE_SAMPLES, PROFDATA_TABLE_MAPPINGS };
+	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+		ck_assert_uint_eq(count(twice, tables[t]), count(once, tables[t]));
+	ck_assert_uint_eq(test_total_count(twice), 2 * test_total_count(once));
+	for (size_t i = 0; i < count(once, PROFDATA_TABLE_FRAMES); i++) {
+		profdata_frame a, b;
+		ck_assert_int_eq(profdata_profile_frame(once, i, &a), 0);
+		ck_assert_int_eq(profdata_profile_frame(twice, i, &b), 0);
+		ck_assert_uint_eq(a.mapping, b.mapping);
+	}
+	profdata_profile_free(once);
+	profdata_profile_free(twice);
+	profdata_merge_free(m);
+	profdata_profile_free(model);
+}
+
+START_TEST(a_profile_added_merges_as_its_file_decoded)
+{
+	/* functions of classes: HPROF's frames name them by class serial */
+	check_added_as_decoded("hprof/synthetic/agent-1.0.1-id4.hprof");
+	check_added_as_decoded("gperftools/cpu-100hz.prof");
+}
+END_TEST
+
+START_TEST(a_pprof_profile_added_merges_as_its_file_decoded)
+{
+	check_added_as_decoded("pprof/cpu.pb.gz");
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("merge");
@@ -269,8 +320,14 @@ Suite *suite_main(void)
 	tcase_add_test(tc, merging_is_associative_and_commutative);
 	tcase_add_test(tc, sample_types_are_those_every_input_has);
 	tcase_add_test(tc, sides_of_a_differential_graph_stand_beside_each_other);
-	tcase_add_test(tc, cpu_profiles_of_different_formats_mix);
 	tcase_add_test(tc, hprof_cpu_samples_mix_with_gperftools_on_their_common_type);
+	tcase_add_test(tc, a_profile_added_merges_as_its_file_decoded);
 	suite_add_tcase(s, tc);
+	if (test_case_requested("pprof")) {
+		tc = tcase_create("pprof");
+		tcase_add_test(tc, cpu_profiles_of_different_formats_mix);
+		tcase_add_test(tc, a_pprof_profile_added_merges_as_its_file_decoded);
+		suite_add_tcase(s, tc);
+	}
 	return s;
 }

@@ -37,6 +37,11 @@ static const char *no_sparse_files(void)
 	return ok ? NULL : "/tmp cannot hold a sparse file of 6 GiB";
 }
 
+static const char *pprof_missing(void)
+{
+	return profdata_format_find("pprof") ? NULL : "built without protobuf-c: no pprof reader";
+}
+
 const char *test_unmet_need(const char *name)
 {
 	static const struct {
@@ -45,6 +50,7 @@ const char *test_unmet_need(const char *name)
 	} needs[] = {
 		{ "corpus", corpus_missing },
 		{ "beyond-4gib", no_sparse_files },
+		{ "pprof", pprof_missing },
 	};
 	for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++)
 		if (strcmp(needs[i].name, name) == 0)
