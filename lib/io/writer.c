@@ -483,6 +483,8 @@ size_t profdata_writer_warning_count(const profdata_writer *w) { return w->diag.
 const profdata_error *profdata_writer_warning(const profdata_writer *w, size_t i) { return pd_diag_warning(&w->diag, i); }
 pd_diag *pd_out_diag(profdata_writer *w) { return &w->diag; }
 
+int pd_out_gzip_level(const profdata_writer *w) { return w->gzip_level; }
+
 /*
  * Only a failed write happens at a place in the output worth naming; what
  * an encoder refuses is about the input, wherever the output stood.

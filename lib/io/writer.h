@@ -19,6 +19,8 @@ unsigned char *pd_out_reserve(profdata_writer *w, size_t n);
 void pd_out_commit(profdata_writer *w, size_t n);
 int pd_out_printf(profdata_writer *w, const char *fmt, ...) PD_PRINTF(2, 3);
 pd_diag *pd_out_diag(profdata_writer *w);
+/* The gzip level set on the writer (profdata_writer_set_gzip()), 0 when it writes plain bytes. */
+int pd_out_gzip_level(const profdata_writer *w);
 int pd_out_error(profdata_writer *w, int code, const char *fmt, ...) PD_PRINTF(3, 4);
 void pd_out_warn(profdata_writer *w, const char *fmt, ...) PD_PRINTF(2, 3);
 
