@@ -21,17 +21,26 @@
 #include "analysis/samples.h"
 #include "analysis/stacks.h"
 #include "transform/transform.h"
+#include "util/beside.h"
 #include "util/hashmap.h"
 
 extern const struct profdata_format pd_format_folded;
 
 /*
- * Stacks are merged by the text of their lines, found by its hash: a line
- * keeps only its first stack (whose text it is) and its count, so a profile
- * with 60,000 distinct stacks 20 frames deep holds a few hundred kilobytes
- * rather than its 18 MB of lines, and no frame's name is looked up in a
- * table: names are rendered once per frame and copied. Names never contain
- * ';' (pd_frame_names_render), so equal texts are equal chains of names.
+ * Stacks are merged by their chains of names: a line keeps only its first
+ * stack (whose text it is) and its count, so a profile with 60,000 distinct
+ * stacks 20 frames deep holds a few hundred kilobytes rather than its 18 MB
+ * of lines. A chain is found by a hash of its names' hashes, each name
+ * hashed once: the text of a line is made only when it is written, so the
+ * 300 MB of a profile of 500,000 deep stacks is copied once, not twice.
+ * Names never contain ';' (pd_frame_names_render), so equal chains of names
+ * are equal texts; an empty stack's line is "[empty]", the same text as a
+ * stack of one frame of that name, and is merged with it.
+ *
+ * The chains' hashes and the lines' text are made on two threads
+ * (util/beside.h), each taking its share of a split fixed by the data: half
+ * the stacks, and blocks of lines two at a time, written in order. The
+ * output is the same bytes however the threads run.
  */
 typedef struct folded_line {
 	uint32_t stack;            /* stack index whose text the line is */
@@ -43,38 +52,112 @@ typedef struct folded_writer {
 	const profdata_profile *p;
 	profdata_writer *w;
 	pd_frame_names names;      /* every frame's name, rendered once */
+	uint64_t *name_hash;       /* per frame index, then "[unknown]" and "[empty]": its name's hash */
 	pd_stack_sums sums;        /* the count summed per stack, in order of first sample */
-	pd_map line_of_hash;       /* a line's text hash -> the last line added with it, index + 1 */
+	pd_map line_of_hash;       /* a chain's hash -> the last line added with it, index + 1 */
 	uint64_t seed;
 	folded_line *lines;
 	size_t nlines, lines_cap;
 } folded_writer;
 
+static const char unknown_name[] = "[unknown]", empty_name[] = "[empty]";
+
 static void folded_writer_free(folded_writer *fw)
 {
 	pd_frame_names_free(&fw->names);
+	free(fw->name_hash);
 	pd_stack_sums_free(&fw->sums);
 	pd_map_free(&fw->line_of_hash);
 	free(fw->lines);
 }
 
-/* Append stack si's line, frames root first joined by ';', to `out`. */
+/* The names of one stack, root first: frame indexes, the last two standing for "[unknown]" and "[empty]". */
+typedef struct folded_chain {
+	profdata_stack st;
+	size_t n;                  /* names: the frames, or 1 for an empty stack */
+} folded_chain;
+
+static void chain_of(const folded_writer *fw, size_t si, folded_chain *c)
+{
+	profdata_profile_stack(fw->p, si, &c->st);
+	c->n = c->st.nframes ? c->st.nframes : 1;
+}
+
+/* The index of name k (root first) of chain c: a frame index, or nframes ("[unknown]"), nframes + 1 ("[empty]"). */
+static size_t chain_name_index(const folded_writer *fw, const folded_chain *c, size_t k)
+{
+	size_t fi;
+	if (c->st.nframes == 0)
+		return fw->names.nframes + 1;
+	return profdata_profile_find_frame(fw->p, c->st.frame_ids[c->st.nframes - 1 - k], &fi) == 0 ? fi
+	                                                                                          : fw->names.nframes;
+}
+
+static const char *name_text(const folded_writer *fw, size_t ni, size_t *len)
+{
+	if (ni < fw->names.nframes)
+		return pd_frame_name(&fw->names, ni, len);
+	const char *s = ni == fw->names.nframes ? unknown_name : empty_name;
+	*len = strlen(s);
+	return s;
+}
+
+/* Hash every frame's name, and the two names of no frame. */
+static int hash_names(folded_writer *fw)
+{
+	size_t n = fw->names.nframes, len;
+	if (!(fw->name_hash = malloc((n + 2) * sizeof *fw->name_hash)))
+		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < n + 2; i++) {
+		const char *s = name_text(fw, i, &len);
+		fw->name_hash[i] = pd_hash_bytes(s, len, fw->seed);
+	}
+	return 0;
+}
+
+static uint64_t chain_hash(const folded_writer *fw, const folded_chain *c)
+{
+	uint64_t h = fw->seed;
+	for (size_t k = 0; k < c->n; k++)
+		h = pd_hash64(h ^ fw->name_hash[chain_name_index(fw, c, k)]);
+	return h;
+}
+
+static int same_names(const folded_writer *fw, size_t a, size_t b)
+{
+	size_t la, lb;
+	if (a == b)
+		return 1;
+	if (fw->name_hash[a] != fw->name_hash[b])
+		return 0;
+	const char *x = name_text(fw, a, &la), *y = name_text(fw, b, &lb);
+	return la == lb && memcmp(x, y, la) == 0;
+}
+
+static int same_chain(const folded_writer *fw, const folded_chain *a, const folded_chain *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t k = 0; k < a->n; k++)
+		if (!same_names(fw, chain_name_index(fw, a, k), chain_name_index(fw, b, k)))
+			return 0;
+	return 1;
+}
+
+/* Append stack si's line, names root first joined by ';', to `out`. */
 static int chain_text(const folded_writer *fw, size_t si, pd_strbuf *out)
 {
-	profdata_stack st;
-	profdata_profile_stack(fw->p, si, &st);
-	if (st.nframes == 0)
-		return pd_strbuf_add(out, "[empty]", 7);
-	for (size_t j = st.nframes; j-- > 0;) {
-		size_t fi, len = 9;
-		const char *name = profdata_profile_find_frame(fw->p, st.frame_ids[j], &fi) == 0
-		                           ? pd_frame_name(&fw->names, fi, &len) : "[unknown]";
+	folded_chain c;
+	chain_of(fw, si, &c);
+	for (size_t k = 0; k < c.n; k++) {
+		size_t len;
+		const char *name = name_text(fw, chain_name_index(fw, &c, k), &len);
 		/* Room for the name, its ';' and 16 bytes to spare: most names are short and go in one fixed-size copy. */
 		if (pd_grow((void **)&out->p, &out->cap, out->n + len + 18, 1))
 			return PROFDATA_ENOMEM;
-		if (j + 1 < st.nframes)
+		if (k)
 			out->p[out->n++] = ';';
-		if (len <= 16 && (size_t)(name - fw->names.text.p) + 16 <= fw->names.text.n)
+		if (len <= 16 && name >= fw->names.text.p && (size_t)(name - fw->names.text.p) + 16 <= fw->names.text.n)
 			memcpy(out->p + out->n, name, 16);
 		else
 			memcpy(out->p + out->n, name, len);
@@ -84,17 +167,14 @@ static int chain_text(const folded_writer *fw, size_t si, pd_strbuf *out)
 	return 0;
 }
 
-/* The line (index + 1) among those from `k` on whose text is `text` into *line, 0 none: 0 or PROFDATA_ENOMEM. */
-static int find_line(const folded_writer *fw, uint32_t k, const pd_strbuf *text, pd_strbuf *scratch, uint32_t *line)
+/* The line (index + 1) among those from `k` on whose chain is c, 0 none. */
+static uint32_t find_line(const folded_writer *fw, uint32_t k, const folded_chain *c)
 {
-	for (*line = 0; k; k = fw->lines[k - 1].next_same_hash) {
-		scratch->n = 0;
-		if (chain_text(fw, fw->lines[k - 1].stack, scratch) != 0)
-			return PROFDATA_ENOMEM;
-		if (scratch->n == text->n && memcmp(scratch->p, text->p, text->n) == 0) {
-			*line = k;
-			break;
-		}
+	for (; k; k = fw->lines[k - 1].next_same_hash) {
+		folded_chain other;
+		chain_of(fw, fw->lines[k - 1].stack, &other);
+		if (same_chain(fw, c, &other))
+			return k;
 	}
 	return 0;
 }
@@ -111,49 +191,104 @@ static int add_line(folded_writer *fw, uint32_t si, uint64_t h, uint32_t head)
 	return pd_map_put(&fw->line_of_hash, h, (uint32_t)fw->nlines);
 }
 
-/* Stacks that read the same (different frames, one function) become one line. */
+/* A share of the chains' hashes: ordered stacks [from, to). */
+typedef struct hash_share {
+	const folded_writer *fw;
+	uint64_t *hashes;
+	size_t from, to;
+} hash_share;
+
+static void hash_chains(void *arg)
+{
+	hash_share *h = arg;
+	for (size_t k = h->from; k < h->to; k++) {
+		folded_chain c;
+		chain_of(h->fw, h->fw->sums.order[k], &c);
+		h->hashes[k] = chain_hash(h->fw, &c);
+	}
+}
+
+/*
+ * Stacks that read the same (different frames, one function) become one
+ * line. The chains are hashed first, half of them on a second thread (the
+ * model and the names are only read); lines are then found one by one.
+ */
 static int merge_chains(folded_writer *fw)
 {
-	pd_strbuf text = { 0, 0, 0 }, scratch = { 0, 0, 0 };
+	size_t n = fw->sums.nordered;
+	uint64_t *hashes = malloc((n ? n : 1) * sizeof *hashes);
 	int rc = 0;
 	fw->seed = pd_hash_seed(fw);
-	for (size_t k = 0; k < fw->sums.nordered && rc == 0; k++) {
+	if (!hashes || hash_names(fw)) {
+		free(hashes);
+		return PROFDATA_ENOMEM;
+	}
+	hash_share halves[2] = { { fw, hashes, 0, n / 2 }, { fw, hashes, n / 2, n } };
+	pd_beside second;
+	pd_beside_start(&second, hash_chains, &halves[1]);
+	hash_chains(&halves[0]);
+	pd_beside_wait(&second);
+	for (size_t k = 0; k < n && rc == 0; k++) {
 		uint32_t si = fw->sums.order[k];
-		text.n = 0;
-		if ((rc = chain_text(fw, si, &text)) != 0)
-			break;
-		uint64_t h = pd_hash_bytes(text.p, text.n, fw->seed);
-		uint32_t head = pd_map_get(&fw->line_of_hash, h), line;
-		if ((rc = find_line(fw, head, &text, &scratch, &line)) != 0)
-			break;
+		folded_chain c;
+		chain_of(fw, si, &c);
+		uint32_t head = pd_map_get(&fw->line_of_hash, hashes[k]), line = find_line(fw, head, &c);
 		if (line)
 			fw->lines[line - 1].count = pd_wrapping_add(fw->lines[line - 1].count, fw->sums.value[si]);
 		else
-			rc = add_line(fw, si, h, head);
+			rc = add_line(fw, si, hashes[k], head);
 	}
-	free(text.p);
-	free(scratch.p);
+	free(hashes);
 	return rc;
 }
 
-static int write_lines(folded_writer *fw)
+/* Lines [from, to) as text into `out`, made beside the caller's share (write_lines). */
+typedef struct line_share {
+	const folded_writer *fw;
+	pd_strbuf out;
+	size_t from, to;
+	int rc;
+} line_share;
+
+static void render_lines(void *arg)
 {
-	pd_strbuf out = { 0, 0, 0 };
+	line_share *l = arg;
+	/* Worked on in locals: the two shares sit side by side, and a store to one
+	 * would take the other's cache line from the processor filling it. */
+	pd_strbuf out = l->out;
 	int rc = 0;
-	for (size_t i = 0; i < fw->nlines && rc == 0; i++) {
+	out.n = 0;
+	for (size_t i = l->from; i < l->to && rc == 0; i++) {
 		char num[32];
-		int n = snprintf(num, sizeof num, " %" PRId64 "\n", fw->lines[i].count);
-		rc = chain_text(fw, fw->lines[i].stack, &out);
+		int n = snprintf(num, sizeof num, " %" PRId64 "\n", l->fw->lines[i].count);
+		rc = chain_text(l->fw, l->fw->lines[i].stack, &out);
 		if (rc == 0)
 			rc = pd_strbuf_add(&out, num, (size_t)n);
-		if (rc == 0 && out.n >= (1u << 16)) {
-			rc = pd_out_write(fw->w, out.p, out.n);
-			out.n = 0;
-		}
 	}
-	if (rc == 0 && out.n)
-		rc = pd_out_write(fw->w, out.p, out.n);
-	free(out.p);
+	l->out = out;
+	l->rc = rc;
+}
+
+/* Lines go out in blocks of this many, two at a time: the second made on a second thread. */
+enum { LINES_PER_BLOCK = 4096 };
+
+static int write_lines(folded_writer *fw)
+{
+	line_share share[2] = { { fw, { 0, 0, 0 }, 0, 0, 0 }, { fw, { 0, 0, 0 }, 0, 0, 0 } };
+	int rc = 0;
+	for (size_t i = 0; i < fw->nlines && rc == 0; i += 2 * LINES_PER_BLOCK) {
+		pd_beside second;
+		share[0].from = i;
+		share[0].to = share[1].from = i + LINES_PER_BLOCK < fw->nlines ? i + LINES_PER_BLOCK : fw->nlines;
+		share[1].to = share[1].from + LINES_PER_BLOCK < fw->nlines ? share[1].from + LINES_PER_BLOCK : fw->nlines;
+		pd_beside_start(&second, render_lines, &share[1]);
+		render_lines(&share[0]);
+		pd_beside_wait(&second);
+		for (int k = 0; k < 2 && rc == 0; k++)
+			rc = share[k].rc ? share[k].rc : share[k].out.n ? pd_out_write(fw->w, share[k].out.p, share[k].out.n) : 0;
+	}
+	free(share[0].out.p);
+	free(share[1].out.p);
 	return rc;
 }
 

@@ -297,6 +297,33 @@ START_TEST(read_rewrites_identically)
 END_TEST
 
 /*
+ * More lines than the writer makes in one block (it makes them two blocks at
+ * a time, the second on another thread): every line in order of its first
+ * sample, a chain met again 10,000 lines later summed into its first line.
+ */
+START_TEST(write_many_lines_in_order)
+{
+	enum { LINES = 20000, AGAIN = 10000, LINE_MAX = 48 };
+	char *in = malloc((LINES + AGAIN) * LINE_MAX), *want = malloc(LINES * LINE_MAX), msg[256];
+	size_t nin = 0, nwant = 0, len;
+	ck_assert(in && want);
+	for (int i = 0; i < LINES + AGAIN; i++)
+		nin += (size_t)snprintf(in + nin, LINE_MAX, "root;a%d;b%d %d\n", i % LINES % 7, i % LINES, i < LINES ? 1 : 2);
+	for (int i = 0; i < LINES; i++)
+		nwant += (size_t)snprintf(want + nwant, LINE_MAX, "root;a%d;b%d %d\n", i % 7, i, i < AGAIN ? 3 : 1);
+	profdata_profile *p = test_read_memory(in, nin, "folded", PROFDATA_MODE_STRICT, msg, sizeof msg);
+	ck_assert_msg(p != NULL, "%s", msg);
+	char *out = test_folded(p, &len);
+	ck_assert_uint_eq(len, nwant);
+	ck_assert(memcmp(out, want, len) == 0);
+	free(out);
+	free(in);
+	free(want);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/*
  * Lines that share the start of the line before (the reader takes those
  * frames from it): a name that only begins like the last one's ("b" after
  * "bc"), a chain that is the last one cut short or made longer, a first
@@ -424,6 +451,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, encoder_events);
 	tcase_add_test(tc, encoder_errors);
 	tcase_add_test(tc, read_rewrites_identically);
+	tcase_add_test(tc, write_many_lines_in_order);
 	tcase_add_test(tc, read_comments_and_repeats);
 	tcase_add_test(tc, read_shared_prefixes);
 	tcase_add_test(tc, read_differential);
