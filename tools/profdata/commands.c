@@ -89,7 +89,9 @@ static const tool_command command_table[] = {
 	  "from --to or OUT's ending): samples with equal stacks and labels summed, functions, frames and "
 	  "mappings kept once, the sample types every input has, the largest period. Memory grows with the "
 	  "distinct stacks, not with the number or size of the inputs. Inputs of different formats mix "
-	  "(pprof, gperftools, HPROF CPU samples).", 0, 0, 1 },
+	  "(pprof, gperftools, HPROF CPU samples). With two processors to run on, the inputs are read in two "
+	  "halves at once, each into its own merge, and the halves merged: the same bytes as one at a time "
+	  "(taskset -c 0 keeps it to one).", 0, 0, 1 },
 	{ "diff", cmd_diff, READING | PROFILE_DIFF_OPTIONS | HEAP_DIFF_OPTIONS,
 	  { { "BASE", "the profile or heap dump before", COMPLETE_FILE },
 	    { "NEW", "the profile or heap dump after", COMPLETE_FILE } },

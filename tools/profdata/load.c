@@ -59,7 +59,7 @@ int input_open(tool_input *in, const tool_args *a, const char *path)
 		input_close(in);
 		return EXIT_INVALID;
 	}
-	if (progress_wanted(a->quiet))
+	if (!a->no_progress && progress_wanted(a->quiet))
 		profdata_reader_set_progress_cb(in->reader, progress_show, &in->progress, (uint64_t)256 << 20);
 	if (a->from)
 		in->format = profdata_format_find(a->from);
@@ -118,7 +118,8 @@ int input_name_frames(tool_input *in, const tool_args *a, int by_default)
 {
 	const char *when = a->symbolize ? a->symbolize : by_default ? "auto" : "none";
 	if (!input_reads_option(in, "symbolize")) {
-		if (a->symbolize && strcmp(a->symbolize, "none") != 0 && !a->quiet)
+		in->noted = a->symbolize && strcmp(a->symbolize, "none") != 0;
+		if (in->noted && !a->quiet)
 			fprintf(stderr, "profdata: %s: %s input has no native frames to name; --symbolize does nothing\n",
 			        in->path, in->format ? profdata_format_name(in->format) : "this");
 		return 0;

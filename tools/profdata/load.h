@@ -21,6 +21,7 @@ typedef struct tool_input {
 	char option_text[OPTION_LIST_SIZE];
 	progress_line progress;
 	int quiet;
+	int noted;              /* a note on the options was said, or held back by --quiet (input_name_frames) */
 } tool_input;
 
 /* Open `path` for a command given `a`: 0, or EXIT_INVALID having said why. */

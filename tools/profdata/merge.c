@@ -1,13 +1,28 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * merge IN... -o OUT, and diff BASE NEW -o OUT, a merge of NEW and BASE
- * scaled by -1 (two heap dumps go to heap_diff.c instead). merge decodes every input straight into one accumulator
+ * scaled by -1 (two heap dumps go to heap_diff.c instead). merge decodes every input straight into an accumulator
  * (profdata/merge.h), one at a time, so that no two inputs are held at
  * once; the merged profile is then written as convert writes.
+ *
+ * With more than one processor and input, the inputs are split in two runs
+ * of about equal bytes: this thread merges the first, a second thread the
+ * other into an accumulator of its own, which is then added to the first.
+ * A merge is associative and keeps what comes first in first-seen order,
+ * so the result is the one merging every input in order would give (the
+ * second run's new stacks, functions and labels come after the first's, in
+ * its own order), byte for byte.
  */
 #define PROFDATA_EXPERIMENTAL
+#ifdef __linux__
+#define _GNU_SOURCE /* sched_getaffinity() */
+#endif
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <profdata/profdata.h>
 
@@ -17,25 +32,36 @@
 #include "output.h"
 #include "report.h"
 
-/* Decode `path` into `m`: 0, or the exit status having said what failed. */
-static int merge_input(profdata_merge *m, const tool_args *a, const char *path, const char *to)
+/* A run of inputs merged into an accumulator of its own, on the thread that runs merge_run(). */
+typedef struct merge_run_of {
+	profdata_merge *m;
+	const tool_args *a;
+	const char *to;
+	int first, end;            /* operands [first, end) */
+	int status;
+	int said;                  /* a warning or note was said, or held back by --quiet */
+} merge_run_of;
+
+/* Decode `path` into r->m: 0, or the exit status having said what failed. */
+static int merge_input(merge_run_of *r, const char *path)
 {
 	tool_input in;
-	int status = input_open(&in, a, path);
+	int status = input_open(&in, r->a, path);
 	if (status)
 		return status;
-	status = input_name_frames(&in, a, !in.format || strcmp(profdata_format_name(in.format), to) != 0);
+	status = input_name_frames(&in, r->a, !in.format || strcmp(profdata_format_name(in.format), r->to) != 0);
 	if (status == 0) {
-		int e = profdata_decode(in.reader, &in.options, profdata_merge_events(), m);
+		int e = profdata_decode(in.reader, &in.options, profdata_merge_events(), r->m);
 		progress_end(&in.progress);
 		if (e < 0) {
-			const profdata_error *err = profdata_merge_error(m);
+			const profdata_error *err = profdata_merge_error(r->m);
 			report(path, err ? err : profdata_reader_error(in.reader), e);
 			status = failure_status(e);
 		} else {
-			report_warnings(a->quiet, in.reader, NULL);
+			report_warnings(r->a->quiet, in.reader, NULL);
 		}
 	}
+	r->said |= in.noted || profdata_reader_warning_count(in.reader) > 0;
 	input_close(&in);
 	return status;
 }
@@ -111,24 +137,100 @@ static int output_format(const tool_args *a, const char **to, long *gzip)
 	return *to ? 0 : format_from_name(a, a->output, to, gzip);
 }
 
+static void *merge_run(void *arg)
+{
+	merge_run_of *r = arg;
+	for (int i = r->first; r->status == 0 && i < r->end; i++)
+		r->status = merge_input(r, r->a->operand_all[i]);
+	return NULL;
+}
+
+/* The processors this process may run on (taskset and cpusets narrow them), else those online. */
+static long usable_processors(void)
+{
+#if defined(__linux__) && defined(CPU_COUNT)
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		return CPU_COUNT(&set);
+#endif
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* Where the second run starts: the first operand at which half of the inputs' bytes are behind; 0 for one run. */
+static int second_run_start(const tool_args *a)
+{
+	uint64_t total = 0, behind = 0;
+	struct stat st;
+	if (a->operands < 2 || usable_processors() < 2)
+		return 0;
+	for (int i = 0; i < a->operands; i++)
+		total += stat(a->operand_all[i], &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+	for (int i = 0; i < a->operands - 1; i++) {
+		behind += stat(a->operand_all[i], &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+		if (2 * behind >= total)
+			return i + 1;
+	}
+	return a->operands - 1;
+}
+
+/* The second run's accumulator added to the first's, replayed straight into it: 0, or the exit status having said why. */
+static int join_runs(profdata_merge *into, const profdata_merge *second)
+{
+	int e = profdata_merge_replay(second, profdata_merge_events(), into);
+	if (e < 0)
+		report("merge", profdata_merge_error(into), e);
+	return e < 0 ? failure_status(e) : 0;
+}
+
+/*
+ * Merge every operand into r[0].m, those from `split` on into r[1].m on a
+ * second thread, which says no warning (as --quiet). When it had one to say
+ * and --quiet was not given, its inputs are read again here instead, so that
+ * every warning is said once, in order, numbered as one run numbers inputs.
+ */
+static int merge_inputs(merge_run_of r[2], int split)
+{
+	pthread_t thread;
+	tool_args second_args = *r[0].a;
+	second_args.no_progress = second_args.quiet = 1;
+	r[1] = r[0];
+	r[1].a = &second_args;
+	r[0].end = split;
+	r[1].first = split;
+	int threaded = profdata_merge_new(&r[1].m) == 0 && pthread_create(&thread, NULL, merge_run, &r[1]) == 0;
+	merge_run(&r[0]);
+	if (threaded)
+		pthread_join(thread, NULL);
+	int status = r[0].status ? r[0].status : threaded ? r[1].status : 0;
+	int again = !threaded || (!r[0].a->quiet && (r[1].said || profdata_merge_warning_count(r[1].m) > 0));
+	if (status == 0 && again) {
+		r[0].first = split;
+		r[0].end = r[0].a->operands;
+		status = (merge_run(&r[0]), r[0].status);
+	} else if (status == 0) {
+		status = join_runs(r[0].m, r[1].m);
+	}
+	profdata_merge_free(r[1].m);
+	return status;
+}
+
 int cmd_merge(const tool_args *a)
 {
 	const char *to;
 	long gzip;
-	int status = output_format(a, &to, &gzip);
+	int status = output_format(a, &to, &gzip), split = second_run_start(a);
 	if (status)
 		return status;
-	profdata_merge *m = NULL;
-	if (profdata_merge_new(&m) < 0) {
+	merge_run_of r[2] = { { .a = a, .to = to, .first = 0, .end = a->operands } };
+	if (profdata_merge_new(&r[0].m) < 0) {
 		report("merge", NULL, PROFDATA_ENOMEM);
 		return EXIT_INVALID;
 	}
-	for (int i = 0; status == 0 && i < a->operands; i++)
-		status = merge_input(m, a, a->operand_all[i], to);
-	merge_warnings(m, a->quiet);
+	status = split ? merge_inputs(r, split) : (merge_run(&r[0]), r[0].status);
+	merge_warnings(r[0].m, a->quiet);
 	if (status == 0)
-		status = write_merge(m, a, to, gzip, 0);
-	profdata_merge_free(m);
+		status = write_merge(r[0].m, a, to, gzip, 0);
+	profdata_merge_free(r[0].m);
 	return status;
 }
 

@@ -105,6 +105,7 @@ typedef struct tool_args {
 	long gzip, limit, dump, threshold, top_stacks;
 	char read_options[OPTION_LIST_SIZE];  /* "k=v,k=v" from --read-option */
 	char write_options[OPTION_LIST_SIZE]; /* from --option */
+	int no_progress;       /* not an option: a command reading on a second thread shows no progress there */
 } tool_args;
 
 const tool_option *option_at(option_id id);
