@@ -220,7 +220,11 @@ PROFDATA_API int profdata_writer_open_callbacks(profdata_writer **out, profdata_
 
 /*
  * Compress what is written from now on with gzip at `level` (1-9; 0 turns it
- * off). Call before anything is written; PROFDATA_EINVAL otherwise.
+ * off). Call before anything is written; PROFDATA_EINVAL otherwise. The
+ * output is one gzip member, compressed in 1 MiB blocks two at a time (the
+ * second on a helper thread, joined before each write returns when there
+ * are two processors): the same bytes for the same input however it is
+ * written.
  */
 PROFDATA_API int profdata_writer_set_gzip(profdata_writer *w, int level);
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #if PD_HAVE_ZLIB
-#include <zlib.h>
+#include "io/gzip_out.h"
 #endif
 
 enum { DST_PATH, DST_FD, DST_MEMORY, DST_CALLBACKS };
@@ -42,9 +42,7 @@ struct profdata_writer {
 	size_t mem_len, mem_cap;
 	int gzip_level;
 #if PD_HAVE_ZLIB
-	z_stream z;
-	int z_init;
-	unsigned char *zbuf;
+	pd_gzip_out *gz;       /* made at the first compressed byte */
 #endif
 };
 
@@ -300,31 +298,22 @@ static int sink(profdata_writer *w, const unsigned char *p, size_t n)
 }
 
 #if PD_HAVE_ZLIB
-static int deflate_out(profdata_writer *w, const unsigned char *p, size_t n, int flush)
+static int gz_sink(void *payload, const unsigned char *p, size_t n)
 {
-	if (!w->z_init) {
-		memset(&w->z, 0, sizeof(w->z));
-		if (deflateInit2(&w->z, w->gzip_level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-			return pd_diag_error(&w->diag, PROFDATA_ENOMEM, w->offset, 0, "gzip: cannot initialise zlib");
-		w->z_init = 1;
-		w->zbuf = malloc(PD_OUT_CHUNK);
-		if (!w->zbuf)
-			return PROFDATA_ENOMEM;
-	}
-	w->z.next_in = (unsigned char *)p;
-	w->z.avail_in = (uInt)n;
-	int ret;
-	do {
-		w->z.next_out = w->zbuf;
-		w->z.avail_out = (uInt)PD_OUT_CHUNK;
-		ret = deflate(&w->z, flush);
-		if (ret == Z_STREAM_ERROR)
-			return pd_diag_error(&w->diag, PROFDATA_ERROR, w->offset, 0, "gzip: deflate failed");
-		int e = sink(w, w->zbuf, PD_OUT_CHUNK - w->z.avail_out);
-		if (e < 0)
-			return e;
-	} while (w->z.avail_out == 0 || (flush == Z_FINISH && ret != Z_STREAM_END));
-	return 0;
+	return sink(payload, p, n);
+}
+
+/* Compress n bytes (gzip_out.c), or with finish end the member. */
+static int deflate_out(profdata_writer *w, const unsigned char *p, size_t n, int finish)
+{
+	if (!w->gz && !(w->gz = pd_gzip_out_new(w->gzip_level, gz_sink, w)))
+		return pd_diag_error(&w->diag, PROFDATA_ENOMEM, w->offset, 0, "gzip: out of memory");
+	int e = finish ? pd_gzip_out_finish(w->gz) : pd_gzip_out_write(w->gz, p, n);
+	if (e == PROFDATA_ENOMEM && !w->diag.has_err)
+		return pd_diag_error(&w->diag, e, w->offset, 0, "gzip: out of memory");
+	if (e < 0 && !w->diag.has_err)
+		return pd_diag_error(&w->diag, e, w->offset, 0, "gzip: deflate failed");
+	return e;
 }
 #endif
 
@@ -335,7 +324,7 @@ static int flush_buf(profdata_writer *w)
 	int e;
 #if PD_HAVE_ZLIB
 	if (w->gzip_level > 0)
-		e = deflate_out(w, w->buf, w->len, Z_NO_FLUSH);
+		e = deflate_out(w, w->buf, w->len, 0);
 	else
 #endif
 		e = sink(w, w->buf, w->len);
@@ -423,7 +412,7 @@ int profdata_writer_close(profdata_writer *w)
 	int e = flush_buf(w);
 #if PD_HAVE_ZLIB
 	if (!e && w->gzip_level > 0)
-		e = deflate_out(w, NULL, 0, Z_FINISH);
+		e = deflate_out(w, NULL, 0, 1);
 #endif
 	w->closed = 1;
 	if (!e && w->dst == DST_PATH) {
@@ -465,9 +454,7 @@ void profdata_writer_free(profdata_writer *w)
 			unlink(w->tmp_path);
 	}
 #if PD_HAVE_ZLIB
-	if (w->z_init)
-		deflateEnd(&w->z);
-	free(w->zbuf);
+	pd_gzip_out_free(w->gz);
 #endif
 	free(w->buf);
 	free(w->mem);

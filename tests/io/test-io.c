@@ -689,6 +689,62 @@ START_TEST(gzip_output_reads_back)
 }
 END_TEST
 
+/* `len` bytes of `src` gzip'd through a memory writer at level 1, in pieces of `piece` bytes (malloc'd). */
+static unsigned char *gzip_written(const unsigned char *src, size_t len, size_t piece, size_t *out_len)
+{
+	profdata_writer *w;
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	ck_assert_int_eq(profdata_writer_set_gzip(w, 1), 0);
+	for (size_t at = 0; at < len; at += piece)
+		ck_assert_int_eq(pd_out_write(w, src + at, len - at < piece ? len - at : piece), 0);
+	ck_assert_int_eq(profdata_writer_close(w), 0);
+	const void *data;
+	ck_assert_int_eq(profdata_writer_memory(w, &data, out_len), 0);
+	unsigned char *copy = malloc(*out_len);
+	ck_assert_ptr_nonnull(copy);
+	memcpy(copy, data, *out_len);
+	profdata_writer_free(w);
+	return copy;
+}
+
+/*
+ * gzip output is compressed in blocks of 1 MiB, two at a time on two
+ * threads (io/gzip_out.c): around every cut (none, one block, two, two and
+ * a byte, more), what comes out is one member that zlib inflates to the
+ * input with nothing after it, and the same bytes however the input was cut
+ * into writes.
+ */
+START_TEST(gzip_output_is_one_member_however_written)
+{
+	static const size_t sizes[] = { 0, 1, 32767, (1u << 20) + 5, (2u << 20) - 1, 2u << 20, (2u << 20) + 1, N };
+	unsigned char *b = pattern(), *back = malloc(N + 1);
+	ck_assert_ptr_nonnull(back);
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		size_t whole_len, pieces_len;
+		unsigned char *whole = gzip_written(b, sizes[i], N, &whole_len);
+		unsigned char *pieces = gzip_written(b, sizes[i], 7777, &pieces_len);
+		ck_assert_uint_eq(whole_len, pieces_len);
+		ck_assert(memcmp(whole, pieces, whole_len) == 0);
+		z_stream z;
+		memset(&z, 0, sizeof z);
+		ck_assert_int_eq(inflateInit2(&z, 15 + 16), Z_OK);
+		z.next_in = whole;
+		z.avail_in = (uInt)whole_len;
+		z.next_out = back;
+		z.avail_out = N + 1;
+		ck_assert_int_eq(inflate(&z, Z_FINISH), Z_STREAM_END);
+		ck_assert_uint_eq(z.avail_in, 0); /* one member, nothing after it */
+		ck_assert_uint_eq(z.total_out, sizes[i]);
+		ck_assert(memcmp(back, b, sizes[i]) == 0);
+		inflateEnd(&z);
+		free(whole);
+		free(pieces);
+	}
+	free(back);
+	free(b);
+}
+END_TEST
+
 /* A caller's own bytes, as they are, through the public writer; nothing after close. */
 START_TEST(a_callers_bytes_are_written_as_they_are)
 {
@@ -795,6 +851,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, device_is_written_through);
 	tcase_add_test(tc, temp_path_is_named_until_close);
 	tcase_add_test(tc, gzip_output_reads_back);
+	tcase_add_test(tc, gzip_output_is_one_member_however_written);
 	tcase_add_test(tc, failing_callback_is_an_error);
 	tcase_add_test(tc, sniffing_unknown_bytes_fails_clearly);
 	tcase_add_test(tc, options_are_checked);
