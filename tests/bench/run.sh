@@ -404,7 +404,8 @@ bench_pprof() {
     { echo "cannot make $fleet"; return; }
   local size; size=$(stat -c %s "$big")
   echo "== pprof -> folded: $big, $(mb "$big") MB"
-  cmd ours-pprof-folded "$pd" convert "$big" "$scratch/out.folded" --quiet
+  # To stdout, which the harness discards, as go's: a path output adds the writer's fsync before its rename
+  cmd ours-pprof-folded "$pd" convert "$big" - --to folded --quiet
   bare_reads "$big"
   if command -v go >/dev/null; then go_peer peer-go-raw -raw -symbolize=none "$big"; peer=peer-go-raw; fi
   interleave ours-pprof-folded $peer bare-cat bare-read
@@ -415,7 +416,7 @@ bench_pprof() {
   local files=("$fleet"/fleet-*.pb.gz)
   size=$(cat "${files[@]}" | wc -c)
   echo "== merge of ${#files[@]} profiles: $fleet, $((size / 1000000)) MB"
-  cmd ours-merge "$pd" merge --quiet "${files[@]}" -o "$scratch/merged.pb.gz"
+  cmd ours-merge "$pd" merge --quiet "${files[@]}" -o - --to pprof
   peer=""
   if command -v go >/dev/null; then go_peer peer-go-proto -proto -symbolize=none "${files[@]}"; peer=peer-go-proto; fi
   interleave ours-merge $peer
