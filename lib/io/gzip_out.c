@@ -10,7 +10,8 @@
  * CRC-32s are combined (crc32_combine()). What comes out is one ordinary
  * member that every gzip reader reads, and, since the cuts depend only on
  * the input, the same bytes however it was written and however the threads
- * ran. A sync flush costs 4 or 5 bytes a block.
+ * ran. It costs about 17 bytes a block (the flush's marker, and the
+ * deflate block the cut ends early): 836 bytes on a 52 MB profile.
  *
  * zlib at level 1 compresses a pprof message at about 60 MB/s here: on two
  * processors this halves the time a large gzip'd output spends in it.

@@ -2,7 +2,8 @@
 /*
  * Work beside the caller's: fn(arg) on a second thread while the caller
  * does its own share, for writers whose work splits into independent
- * halves (the folded writer's chains and lines). Deterministic by design:
+ * halves (the folded writer's chains and lines, gzip's blocks:
+ * io/gzip_out.c). Deterministic by design:
  * the split is the caller's, fixed by the data, so the output never depends
  * on which thread finishes first. With one processor, or when no thread can
  * be made, fn runs on the caller's thread at pd_beside_wait() instead (the
