@@ -150,14 +150,14 @@ static int chain_text(const folded_writer *fw, size_t si, pd_strbuf *out)
 	folded_chain c;
 	chain_of(fw, si, &c);
 	for (size_t k = 0; k < c.n; k++) {
-		size_t len;
-		const char *name = name_text(fw, chain_name_index(fw, &c, k), &len);
+		size_t len, ni = chain_name_index(fw, &c, k);
+		const char *name = name_text(fw, ni, &len);
 		/* Room for the name, its ';' and 16 bytes to spare: most names are short and go in one fixed-size copy. */
 		if (pd_grow((void **)&out->p, &out->cap, out->n + len + 18, 1))
 			return PROFDATA_ENOMEM;
 		if (k)
 			out->p[out->n++] = ';';
-		if (len <= 16 && name >= fw->names.text.p && (size_t)(name - fw->names.text.p) + 16 <= fw->names.text.n)
+		if (len <= 16 && ni < fw->names.nframes && fw->names.off[ni] + 16 <= fw->names.text.n)
 			memcpy(out->p + out->n, name, 16);
 		else
 			memcpy(out->p + out->n, name, len);
