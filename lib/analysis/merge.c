@@ -240,7 +240,7 @@ static int on_function(void *payload, const profdata_function *f)
 {
 	profdata_merge *m = payload;
 	profdata_function key;
-	int fed = m->adding ? feed_tables(m) : 0;
+	int fed = feed_tables(m);
 	if (fed < 0)
 		return fed;
 	memset(&key, 0, sizeof key);
@@ -292,6 +292,8 @@ static int feed_tables(profdata_merge *m)
 {
 	const profdata_profile *p = m->adding;
 	int rc = 0;
+	if (!p)
+		return 0; /* a decoder's input, or fed already */
 	m->adding = NULL;
 	m->in.tables_fed = 1;
 	for (size_t i = 0; rc == 0 && i < profdata_profile_count(p, PROFDATA_TABLE_MAPPINGS); i++) {
@@ -311,7 +313,7 @@ static int on_frame(void *payload, const profdata_frame *f)
 {
 	profdata_merge *m = payload;
 	profdata_frame key;
-	int fed = m->adding ? feed_tables(m) : 0;
+	int fed = feed_tables(m);
 	if (fed < 0)
 		return fed;
 	memset(&key, 0, sizeof key);
@@ -326,7 +328,7 @@ static int on_frame(void *payload, const profdata_frame *f)
 static int on_stack(void *payload, const profdata_stack *st)
 {
 	profdata_merge *m = payload;
-	int fed = m->adding ? feed_tables(m) : 0;
+	int fed = feed_tables(m);
 	if (fed < 0)
 		return fed;
 	if (pd_grow((void **)&m->in.ids, &m->in.ids_cap, st->nframes + 1, sizeof(uint64_t)) < 0)

@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -156,21 +157,29 @@ static long usable_processors(void)
 	return sysconf(_SC_NPROCESSORS_ONLN);
 }
 
+/* Bytes of operand `path` when it is a regular file, else 0 (a pipe counts for nothing). */
+static uint64_t input_bytes(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+}
+
 /* Where the second run starts: the first operand at which half of the inputs' bytes are behind; 0 for one run. */
 static int second_run_start(const tool_args *a)
 {
-	uint64_t total = 0, behind = 0;
-	struct stat st;
-	if (a->operands < 2 || usable_processors() < 2)
+	uint64_t total = 0, behind = 0, *bytes;
+	int split = a->operands - 1;
+	if (a->operands < 2 || usable_processors() < 2 || !(bytes = malloc((size_t)a->operands * sizeof *bytes)))
 		return 0;
 	for (int i = 0; i < a->operands; i++)
-		total += stat(a->operand_all[i], &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
-	for (int i = 0; i < a->operands - 1; i++) {
-		behind += stat(a->operand_all[i], &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
-		if (2 * behind >= total)
-			return i + 1;
-	}
-	return a->operands - 1;
+		total += bytes[i] = input_bytes(a->operand_all[i]);
+	for (int i = 0; i < a->operands - 1; i++)
+		if (2 * (behind += bytes[i]) >= total) {
+			split = i + 1;
+			break;
+		}
+	free(bytes);
+	return split;
 }
 
 /* The second run's accumulator added to the first's, replayed straight into it: 0, or the exit status having said why. */

@@ -229,10 +229,12 @@ static int merge_chains(folded_writer *fw)
 	hash_chains(&halves[0]);
 	pd_beside_wait(&second);
 	for (size_t k = 0; k < n && rc == 0; k++) {
-		uint32_t si = fw->sums.order[k];
+		uint32_t si = fw->sums.order[k], head = pd_map_get(&fw->line_of_hash, hashes[k]), line = 0;
 		folded_chain c;
-		chain_of(fw, si, &c);
-		uint32_t head = pd_map_get(&fw->line_of_hash, hashes[k]), line = find_line(fw, head, &c);
+		if (head) {
+			chain_of(fw, si, &c);
+			line = find_line(fw, head, &c);
+		}
 		if (line)
 			fw->lines[line - 1].count = pd_wrapping_add(fw->lines[line - 1].count, fw->sums.value[si]);
 		else
