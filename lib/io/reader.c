@@ -13,6 +13,7 @@
 #include "io/readahead.h"
 #include "pd_config.h"
 #include "profdata/profdata.h"
+#include "util/huge.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -514,6 +515,7 @@ int64_t pd_in_fill(profdata_reader *r, size_t want, const unsigned char **p)
 			if (!nb)
 				return pd_diag_error(&r->diag, PROFDATA_ENOMEM, r->offset, 0,
 				                     "out of memory growing the input window to %zu bytes", ncap);
+			pd_huge_advise(nb, ncap);
 			r->buf = nb;
 			r->cap = ncap;
 			if (ncap > r->window_peak)

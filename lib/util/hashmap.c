@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "util/hashmap.h"
 #include "util/base.h"
+#include "util/huge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ static int rehash(pd_index *ix, const uint64_t *keys, size_t cap)
 	uint32_t *slots = calloc(cap, sizeof(*slots));
 	if (!slots)
 		return PROFDATA_ENOMEM;
+	pd_huge_advise(slots, cap * sizeof(*slots));
 	size_t mask = cap - 1;
 	for (size_t i = 0; ix->slots && i <= ix->mask; i++)
 		if (ix->slots[i])
@@ -127,6 +129,8 @@ static int map_grow(pd_map *m)
 		free(vals);
 		return PROFDATA_ENOMEM;
 	}
+	pd_huge_advise(keys, ncap * sizeof(*keys));
+	pd_huge_advise(vals, ncap * sizeof(*vals));
 	if (!m->cap)
 		m->seed = pd_hash_seed(m);
 	for (size_t i = 0; i < m->cap; i++) {
@@ -226,6 +230,7 @@ static int intern_rehash(pd_intern *t)
 	uint64_t *slots = calloc(cap, sizeof(*slots));
 	if (!slots)
 		return PROFDATA_ENOMEM;
+	pd_huge_advise(slots, cap * sizeof(*slots));
 	if (!t->slots)
 		t->seed = pd_hash_seed(t);
 	free(t->slots);

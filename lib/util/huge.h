@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Ask for huge pages under a large array (huge.c says why). Arrays below
+ * PD_HUGE_MIN are left alone: the advice costs a system call, and a huge
+ * page under a small array would waste most of itself.
+ */
+#ifndef PD_UTIL_HUGE_H
+#define PD_UTIL_HUGE_H
+
+#include <stddef.h>
+
+#define PD_HUGE_MIN ((size_t)8 << 20)
+
+/* Advise huge pages for the whole 2 MiB pages inside [p, p + bytes); a hint, never an error. */
+void pd_huge_advise(void *p, size_t bytes);
+
+#endif
