@@ -7,7 +7,7 @@
  * 4 KiB costs a page fault (dear on a virtual machine) and the random probes
  * miss the TLB. pprof -> folded of a 500,000-sample profile took 85,000
  * faults and 2.9 s; with its growing arrays, hash tables and input window on
- * 2 MiB pages, 19,000 faults and 1.7-2.0 s. Linux's transparent huge pages
+ * 2 MiB pages, 19,000 faults and 1.3-2.0 s. Linux's transparent huge pages
  * are most often set to "madvise": memory gets them only when asked, and
  * this asks. Elsewhere, or when the kernel says no, nothing changes: the
  * advice is a hint, and its failure is not an error.
