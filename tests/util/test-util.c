@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* lib/util: the string interner (pd_intern), the id map (pd_map), the seeded byte-string hash (pd_hash_bytes)
- * the narrow-while-it-fits column (pd_col64) and numbers written as text (numtext.h). */
+ * the narrow-while-it-fits column (pd_col64), numbers written as text (numtext.h) and growth past the huge-page size. */
 #include "support.h"
 #include "util/column.h"
 #include "util/hashmap.h"
+#include "util/huge.h"
 #include "util/id_index.h"
 #include "util/numtext.h"
 #include "util/path.h"
@@ -11,6 +12,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* An array grown past PD_HUGE_MIN moves to a fresh block (huge.h): what it held comes along. */
+START_TEST(grow_past_the_huge_size_keeps_the_contents)
+{
+	uint32_t *a = NULL;
+	size_t cap = 0, n = PD_HUGE_MIN / sizeof *a * 2 + 3;
+	for (size_t i = 0; i < n; i++) {
+		if (i == cap && pd_grow((void **)&a, &cap, i + 1, sizeof *a) != 0)
+			ck_abort_msg("growing to %zu elements failed", i + 1);
+		a[i] = (uint32_t)(i * 2654435761u);
+	}
+	ck_assert_uint_ge(cap, n);
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != (uint32_t)(i * 2654435761u))
+			ck_abort_msg("element %zu changed", i);
+	pd_huge_advise(a, cap * sizeof *a); /* again: a hint, harmless on advised memory */
+	pd_huge_advise(NULL, PD_HUGE_MIN);
+	free(a);
+}
+END_TEST
 
 static uint32_t put(pd_intern *t, const char *s, size_t len, int want)
 {
@@ -630,6 +651,9 @@ Suite *suite_main(void)
 	tc = tcase_create("hash");
 	tcase_add_test(tc, hash_bytes_equal_inputs_equal_hashes);
 	tcase_add_test(tc, hash_bytes_differ_by_seed_length_and_content);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("grow");
+	tcase_add_test(tc, grow_past_the_huge_size_keeps_the_contents);
 	suite_add_tcase(s, tc);
 	return s;
 }
