@@ -7,7 +7,8 @@
 #      percentages perf report printed for the same data (fp.report);
 #   2. with perf allowed to profile here: the same for a fresh recording of
 #      perf-gen/workload.c (-g and --call-graph dwarf), against perf report
-#      --stdio --no-children run now;
+#      --stdio --no-children -n run now, in samples per name (a fresh run may
+#      sample two symbols of one name, which perf lists apart);
 #   3. with go: the conversion to pprof read by go tool pprof -raw gives the
 #      same stacks and totals as our folded output.
 # Usage: perf-script-interop.sh PROFDATA SRCDIR. 77 (skip) without python3;
@@ -33,6 +34,16 @@ same() {
 # perf report's self lines ("  71.24%  [.] leaf_b") as "71.24% leaf_b", addresses as 0x without leading zeros
 report_self() {
     grep -E '^ +[0-9.]+% +\[' "$1" | awk '{ n = $3; sub(/^0x0*/, "0x", n); print $1, n }' | LC_ALL=C sort
+}
+# perf report -n's self samples per name ("  71.24%  213  [.] leaf_b" as "leaf_b 213"), summed over
+# the symbols of one name: perf keeps two _start (the program's, the loader's) apart, we key by name
+report_samples() {
+    grep -E '^ +[0-9.]+% +[0-9]+ +\[' "$1" |
+        awk '{ n = $4; sub(/^0x0*/, "0x", n); c[n] += $2 } END { for (n in c) print n, c[n] }' | LC_ALL=C sort
+}
+# our flat values per name in samples of PERIOD
+our_samples() { # our_samples PERF-SCRIPT-TEXT PERIOD
+    "$profdata" top --quiet -n 100000 "$1" | awk -v p="$2" 'NR > 2 && $1 > 0 { printf "%s %.0f\n", $6, $1 / p }' | LC_ALL=C sort
 }
 # our flat percentages of the rows with a flat value
 our_self() {
@@ -76,11 +87,12 @@ else
         echo "skip the fresh recording: perf may not profile here (perf_event_paranoid, permissions)"
     else
         perf script -i "$scratch/fp.data" >"$scratch/fp.perf" 2>/dev/null
-        perf report -i "$scratch/fp.data" --stdio --no-children --sort sym 2>/dev/null >"$scratch/fp.report"
+        perf report -i "$scratch/fp.data" --stdio --no-children --sort sym -n -g none 2>/dev/null \
+            >"$scratch/fp.report"
         check_file "fresh -g recording" "$scratch/fp.perf"
-        report_self "$scratch/fp.report" >"$scratch/want"
-        our_self "$scratch/fp.perf" >"$scratch/got"
-        same "fresh -g recording: flat percentages equal perf report --no-children's self" "$scratch/want" \
+        report_samples "$scratch/fp.report" >"$scratch/want"
+        our_samples "$scratch/fp.perf" 1000000 >"$scratch/got"
+        same "fresh -g recording: flat samples per name equal perf report --no-children's self" "$scratch/want" \
             "$scratch/got"
         pprof_check "fresh -g recording" "$scratch/fp.perf"
         if perf record -q -e cpu-clock -c 4000000 --call-graph dwarf,8192 -o "$scratch/dw.data" \
