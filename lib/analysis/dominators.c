@@ -19,6 +19,7 @@
  */
 #include "analysis/connections.h"
 #include "analysis/trees.h"
+#include "util/huge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -369,9 +370,9 @@ static int find_dominators(profdata_heap *h, uint32_t **work, size_t cap, const 
 int pd_heap_analyze(profdata_heap *h)
 {
 	size_t n = h->g.nodes;
-	h->num = calloc(n ? n : 1, sizeof(*h->num));
-	h->idom = malloc((n + 1) * sizeof(*h->idom));
-	uint32_t *work = malloc((n + 1) * sizeof(*work));
+	h->num = pd_huge_calloc(n, sizeof(*h->num));
+	h->idom = pd_huge_malloc((n + 1) * sizeof(*h->idom));
+	uint32_t *work = pd_huge_malloc((n + 1) * sizeof(*work));
 	if (!h->num || !h->idom || !work) {
 		free(work);
 		return PROFDATA_ENOMEM;

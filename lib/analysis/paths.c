@@ -6,6 +6,7 @@
  * or static field).
  */
 #include "analysis/heap_impl.h"
+#include "util/huge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -139,8 +140,8 @@ static long fill_steps(const profdata_heap *h, const uint32_t *parent, uint32_t 
 /* Walk from the roots until local node `target` (reachable) is met; *parent the caller's to free. */
 static int walk_to(const profdata_heap *h, uint32_t target, uint32_t **parent, const path_progress *progress)
 {
-	*parent = calloc(h->g.nodes, sizeof(**parent));
-	uint32_t *queue = malloc((size_t)h->g.nodes * sizeof(*queue));
+	*parent = pd_huge_calloc(h->g.nodes, sizeof(**parent));
+	uint32_t *queue = pd_huge_malloc((size_t)h->g.nodes * sizeof(*queue));
 	int e = *parent && queue ? breadth_first(h, target, *parent, queue, progress) : PROFDATA_ENOMEM;
 	free(queue);
 	return e;

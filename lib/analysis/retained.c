@@ -5,6 +5,7 @@
  */
 #include "analysis/heap_impl.h"
 #include "jvm/jvm.h"
+#include "util/huge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -177,9 +178,9 @@ static int walk_classes(profdata_heap *h, const uint32_t *object_of, const uint3
 static int compute_classes(profdata_heap *h)
 {
 	size_t nslots = h->g.p->classes.n + PD_HEAP_ELEM_TYPES + 1, m = h->m;
-	uint32_t *object_of = malloc((m + 1) * sizeof(*object_of));
-	uint32_t *first_child = malloc((m + 1) * sizeof(*first_child));
-	uint32_t *next_sibling = malloc((m + 1) * sizeof(*next_sibling));
+	uint32_t *object_of = pd_huge_malloc((m + 1) * sizeof(*object_of));
+	uint32_t *first_child = pd_huge_malloc((m + 1) * sizeof(*first_child));
+	uint32_t *next_sibling = pd_huge_malloc((m + 1) * sizeof(*next_sibling));
 	uint32_t *on_path = calloc(nslots, sizeof(*on_path));
 	uint64_t *class_ret = calloc(nslots, sizeof(*class_ret));
 	int e = object_of && first_child && next_sibling && on_path && class_ret ? 0 : PROFDATA_ENOMEM;

@@ -17,6 +17,7 @@
  * levels would take them. No memory per object beyond the analysis' 12 bytes.
  */
 #include "analysis/trees.h"
+#include "util/huge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -149,7 +150,7 @@ static int note_list(pd_heap_trees *t, const profdata_heap *h, uint32_t y, uint3
 static int make_sides(pd_heap_trees *t, const profdata_heap *h)
 {
 	size_t n = t->nroot_parent + t->nclasses, k = 0;
-	t->sides = calloc(n ? n : 1, sizeof(*t->sides));
+	t->sides = pd_huge_calloc(n, sizeof(*t->sides));
 	if (!t->sides)
 		return PROFDATA_ENOMEM;
 	for (size_t i = 0; i < t->nroot_parent; i++)
@@ -295,7 +296,7 @@ static int choose_words(pd_heap_trees *t, profdata_heap *h, uint32_t *work)
 		free(work);
 		if (t->shift > 62)
 			return PROFDATA_EINVAL; /* sizes beyond 2^62 bytes: no dump has them */
-		if (!(h->ret64 = malloc(((size_t)h->m + 1) * sizeof(*h->ret64))))
+		if (!(h->ret64 = pd_huge_malloc(((size_t)h->m + 1) * sizeof(*h->ret64))))
 			return PROFDATA_ENOMEM;
 	}
 	unsigned field_bits = (h->ret64 ? 64 : 32) - t->shift;

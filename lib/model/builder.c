@@ -4,6 +4,7 @@
  * it, so its checks (ids unique, objects inside dumps) hold for all of them.
  */
 #include "model/model_impl.h"
+#include "util/huge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -393,9 +394,8 @@ static int grow_objects(profdata_profile *p)
 {
 	size_t ncap = p->objcap ? p->objcap * 2 : 1024;
 #define GROW_COL(col) do { \
-		void *n_ = realloc(p->col, ncap * sizeof(*p->col)); \
-		if (!n_) return NOMEM(p); \
-		p->col = n_; \
+		if (pd_regrow((void **)&p->col, p->objcap * sizeof(*p->col), ncap * sizeof(*p->col)) < 0) \
+			return NOMEM(p); \
 	} while (0)
 	if (pd_col64_reserve(&p->obj_id, ncap) < 0 || pd_col64_reserve(&p->obj_data, ncap) < 0)
 		return NOMEM(p);
@@ -405,12 +405,9 @@ static int grow_objects(profdata_profile *p)
 		GROW_COL(obj_trace);
 	if (p->obj_size)
 		GROW_COL(obj_size);
-	if (p->obj_refs_start) {
-		void *n_ = realloc(p->obj_refs_start, (ncap + 1) * sizeof(*p->obj_refs_start));
-		if (!n_)
-			return NOMEM(p);
-		p->obj_refs_start = n_;
-	}
+	if (p->obj_refs_start && pd_regrow((void **)&p->obj_refs_start, (p->objcap + 1) * sizeof(*p->obj_refs_start),
+	                                   (ncap + 1) * sizeof(*p->obj_refs_start)) < 0)
+		return NOMEM(p);
 #undef GROW_COL
 	p->objcap = ncap;
 	return 0;
@@ -419,7 +416,7 @@ static int grow_objects(profdata_profile *p)
 /* Materialise an optional column at its constant value when the first exception arrives. */
 static int open_column(profdata_profile *p, void **col, size_t elem, uint64_t fill)
 {
-	void *c = malloc((p->objcap ? p->objcap : 1) * elem);
+	void *c = pd_huge_malloc(p->objcap * elem);
 	if (!c)
 		return NOMEM(p);
 	for (size_t i = 0; i < p->nobjects; i++) {
@@ -491,7 +488,7 @@ static int on_object(void *payload, const profdata_object *o)
 	if (p->obj_size)
 		p->obj_size[i] = o->size;
 	if (!p->obj_refs_start && o->refs) {
-		p->obj_refs_start = calloc(p->objcap + 1, sizeof(*p->obj_refs_start));
+		p->obj_refs_start = pd_huge_calloc(p->objcap + 1, sizeof(*p->obj_refs_start));
 		if (!p->obj_refs_start)
 			return NOMEM(p);
 	}

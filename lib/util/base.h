@@ -36,6 +36,13 @@ int pd_strbuf_add(pd_strbuf *b, const char *s, size_t n);
 int pd_grow(void **ptr, size_t *cap, size_t need, size_t size);
 
 /*
+ * realloc for arrays that may grow large: *ptr (old_bytes of it kept) to
+ * new_bytes, on huge pages from 8 MiB (base.c says how); 0 or
+ * PROFDATA_ENOMEM, *ptr unchanged on failure. pd_grow grows through it.
+ */
+int pd_regrow(void **ptr, size_t old_bytes, size_t new_bytes);
+
+/*
  * Free every pointer listed (NULLs too): a state holding many buffers is torn
  * down by one call per group of them, not a line per buffer in every codec.
  */

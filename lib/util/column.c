@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "util/column.h"
 #include "util/base.h"
+#include "util/huge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,8 @@ int pd_col64_reserve(pd_col64 *c, size_t cap)
 	size_t row = pd_col64_row_bytes(c);
 	if (cap > SIZE_MAX / row)
 		return PROFDATA_ENOMEM;
-	void *grown = realloc(c->wide ? (void *)c->wide : (void *)c->narrow, (cap ? cap : 1) * row);
-	if (!grown)
+	void *grown = c->wide ? (void *)c->wide : (void *)c->narrow;
+	if (pd_regrow(&grown, c->cap * row, (cap ? cap : 1) * row) < 0)
 		return PROFDATA_ENOMEM;
 	if (c->wide)
 		c->wide = grown;
@@ -39,7 +40,7 @@ int pd_col64_widen(pd_col64 *c, size_t n)
 {
 	if (c->wide)
 		return 0;
-	uint64_t *wide = malloc((c->cap ? c->cap : 1) * sizeof *wide);
+	uint64_t *wide = pd_huge_malloc(c->cap * sizeof *wide);
 	if (!wide)
 		return PROFDATA_ENOMEM;
 	for (size_t i = 0; i < n; i++)

@@ -17,6 +17,7 @@
 #include "util/huge.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -39,4 +40,20 @@ void pd_huge_advise(void *p, size_t bytes)
 	(void)p;
 	(void)bytes;
 #endif
+}
+
+void *pd_huge_malloc(size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+	pd_huge_advise(p, bytes);
+	return p;
+}
+
+/* calloc's fresh mapping is not written until used, so advice after it still comes first. */
+void *pd_huge_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (p && size && n <= SIZE_MAX / size)
+		pd_huge_advise(p, n * size);
+	return p;
 }
