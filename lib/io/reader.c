@@ -13,7 +13,6 @@
 #include "io/readahead.h"
 #include "pd_config.h"
 #include "profdata/profdata.h"
-#include "util/huge.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -511,12 +510,9 @@ int64_t pd_in_fill(profdata_reader *r, size_t want, const unsigned char **p)
 			size_t ncap = r->cap ? r->cap * 2 : PD_CHUNK;
 			if (ncap < r->cap)
 				return pd_diag_error(&r->diag, PROFDATA_ENOMEM, r->offset, 0, "input window too large");
-			unsigned char *nb = realloc(r->buf, ncap);
-			if (!nb)
+			if (pd_regrow((void **)&r->buf, r->cap, ncap) < 0)
 				return pd_diag_error(&r->diag, PROFDATA_ENOMEM, r->offset, 0,
 				                     "out of memory growing the input window to %zu bytes", ncap);
-			pd_huge_advise(nb, ncap);
-			r->buf = nb;
 			r->cap = ncap;
 			if (ncap > r->window_peak)
 				r->window_peak = ncap;

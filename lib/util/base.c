@@ -36,8 +36,8 @@ int pd_grow(void **ptr, size_t *cap, size_t need, size_t size)
  * realloc'ed and then advised: glibc keeps such blocks in mappings of their
  * own and moves them with mremap, without a copy and without holding both
  * blocks at once, which would raise a heap dump's peak by its largest
- * column. (Moved huge pages land at an address not 2 MiB aligned and are
- * split: pprof -> folded measured 2.02 s copying every large block, 2.11 s
+ * column. (Huge pages moved to an address of another offset in 2 MiB cannot
+ * stay huge: pprof -> folded measured 2.02 s copying every large block, 2.11 s
  * this way, 2.35 s realloc'ing them all; mean of 5.)
  */
 int pd_regrow(void **ptr, size_t old_bytes, size_t new_bytes)

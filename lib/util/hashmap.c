@@ -34,10 +34,9 @@ static void put_slot(uint32_t *slots, size_t mask, uint64_t key, uint64_t seed, 
 /* The table at capacity `cap`, from the old one or, for a run (see pd_index), from rows 0..count-1. */
 static int rehash(pd_index *ix, const uint64_t *keys, size_t cap)
 {
-	uint32_t *slots = calloc(cap, sizeof(*slots));
+	uint32_t *slots = pd_huge_calloc(cap, sizeof(*slots));
 	if (!slots)
 		return PROFDATA_ENOMEM;
-	pd_huge_advise(slots, cap * sizeof(*slots));
 	size_t mask = cap - 1;
 	for (size_t i = 0; ix->slots && i <= ix->mask; i++)
 		if (ix->slots[i])
@@ -122,15 +121,13 @@ static int map_grow(pd_map *m)
 	if (m->cap > SIZE_MAX / 2 / sizeof(uint64_t))
 		return PROFDATA_ENOMEM;
 	size_t ncap = m->cap ? m->cap * 2 : 256;
-	uint64_t *keys = malloc(ncap * sizeof(*keys));
-	uint32_t *vals = calloc(ncap, sizeof(*vals));
+	uint64_t *keys = pd_huge_malloc(ncap * sizeof(*keys));
+	uint32_t *vals = pd_huge_calloc(ncap, sizeof(*vals));
 	if (!keys || !vals) {
 		free(keys);
 		free(vals);
 		return PROFDATA_ENOMEM;
 	}
-	pd_huge_advise(keys, ncap * sizeof(*keys));
-	pd_huge_advise(vals, ncap * sizeof(*vals));
 	if (!m->cap)
 		m->seed = pd_hash_seed(m);
 	for (size_t i = 0; i < m->cap; i++) {
@@ -227,10 +224,9 @@ static int intern_rehash(pd_intern *t)
 	size_t cap = t->slots ? (t->mask + 1) * 2 : 64;
 	if (cap > SIZE_MAX / sizeof(uint64_t))
 		return PROFDATA_ENOMEM;
-	uint64_t *slots = calloc(cap, sizeof(*slots));
+	uint64_t *slots = pd_huge_calloc(cap, sizeof(*slots));
 	if (!slots)
 		return PROFDATA_ENOMEM;
-	pd_huge_advise(slots, cap * sizeof(*slots));
 	if (!t->slots)
 		t->seed = pd_hash_seed(t);
 	free(t->slots);

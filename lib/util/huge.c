@@ -53,7 +53,7 @@ void *pd_huge_malloc(size_t bytes)
 void *pd_huge_calloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (p && size && n <= SIZE_MAX / size)
-		pd_huge_advise(p, n * size);
+	if (p)
+		pd_huge_advise(p, n * size); /* calloc checked that n * size does not overflow */
 	return p;
 }

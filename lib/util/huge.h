@@ -13,7 +13,7 @@
 /* From this size pd_regrow moves a block by realloc (glibc's mremap), not by a copy. */
 #define PD_HUGE_MOVE ((size_t)32 << 20)
 
-/* Advise huge pages for the whole 2 MiB pages inside [p, p + bytes); a hint, never an error. */
+/* Advise huge pages for every page [p, p + bytes) touches, from PD_HUGE_MIN bytes; a hint, never an error. */
 void pd_huge_advise(void *p, size_t bytes);
 
 /* malloc and calloc for arrays that may be large: the block advised before anything touches it; free() frees it. */
