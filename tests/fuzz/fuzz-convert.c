@@ -3,7 +3,7 @@
  * The tool's conversions (profdata convert): whatever reads (format sniffed)
  * is converted into every format that writes, streaming (decoder ->
  * transforms -> encoder) and through the model (--via-model), and what an
- * HPROF or classic encoder wrote must read back. A conversion may refuse
+ * HPROF, classic or JFR encoder wrote must read back. A conversion may refuse
  * (what the target cannot hold, the synthesis bound); it must not crash.
  * HPROF conversions take max_synthesized=1 MiB so that a stated size of
  * gigabytes costs the fuzzer an error, not gigabytes.
@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!p)
 			continue;
 		unsigned char *out = fuzz_write(p, name, options_for(name), &len);
-		if (out && (strcmp(name, "hprof") == 0 || strcmp(name, "ibm-classic") == 0)) {
+		if (out && (strcmp(name, "hprof") == 0 || strcmp(name, "ibm-classic") == 0 || strcmp(name, "jfr") == 0)) {
 			profdata_profile *q = fuzz_read(out, len, name, PROFDATA_MODE_PERMISSIVE, NULL);
 			if (!q) {
 				fprintf(stderr, "fuzz-convert: what the %s encoder wrote does not read back\n", name);

@@ -50,6 +50,13 @@ static int run_conversion(tool_input *in, profdata_writer *w, const tool_args *a
 	return failure_status(e);
 }
 
+/* Formats that keep every value (pprof) or count samples themselves (gperftools, jfr: an event per count):
+ * they get every sample type, not the one pprof would show (input_choose_sample). */
+static int counts_samples(const char *to)
+{
+	return strcmp(to, "pprof") == 0 || strcmp(to, "gperftools") == 0 || strcmp(to, "jfr") == 0;
+}
+
 int cmd_convert(const tool_args *a)
 {
 	const char *to = a->to;
@@ -61,7 +68,7 @@ int cmd_convert(const tool_args *a)
 	profdata_writer *w = NULL;
 	status = input_name_frames(&in, a, !in.format || strcmp(profdata_format_name(in.format), to) != 0);
 	if (status == 0)
-		status = input_choose_sample(&in, strcmp(to, "pprof") != 0 && strcmp(to, "gperftools") != 0);
+		status = input_choose_sample(&in, !counts_samples(to));
 	if (status == 0 && (status = open_output(a, gzip, &w)) == 0) {
 		status = run_conversion(&in, w, a, to);
 		progress_end(&in.progress);

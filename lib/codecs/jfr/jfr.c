@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * JDK Flight Recorder recordings (doc/formats-jfr.md): the descriptor and
- * the bid. chunk.c, metadata.c, pool.c, decode.c and typed.c read; the
- * library does not write JFR yet.
+ * the bid. chunk.c, metadata.c, pool.c, decode.c and typed.c read;
+ * write.c and write_meta.c write.
  */
 #include "codecs/jfr/jfr.h"
+#include "codecs/jfr/write.h"
+#include "transform/transform.h"
 
 extern const struct profdata_format pd_format_jfr;
 
@@ -20,9 +22,11 @@ static int jfr_bid(const unsigned char *buf, size_t len)
 
 const struct profdata_format pd_format_jfr = {
 	.name = "jfr",
-	.description = "JDK Flight Recorder recording (read; gzip'd or not)",
+	.description = "JDK Flight Recorder recording (gzip'd or not when read)",
 	.extensions = (const char *const[]){ ".jfr", ".jfr.gz", NULL },
 	.bid = jfr_bid,
 	.decode = pd_jfr_decode,
+	.write_model = pd_jfr_write_model,
 	.read_options = (const char *const[]){ "events", NULL },
+	.write_transforms = pd_transforms_samples,
 };

@@ -5,7 +5,8 @@
  * both integer layouts and as two chunks; the broken ones refused at their
  * byte; the JDK's recordings of tests/data/jfr read with every event
  * counted; and the corpus's recordings (case "corpus", skipped without
- * ../shared/corpus).
+ * ../shared/corpus). Case "write": recordings we write read back with the
+ * same stacks (the JDK's reading of them is tests/interop/jfr-writer.sh).
  */
 #include "support.h"
 
@@ -264,6 +265,93 @@ START_TEST(sniffed_by_its_magic)
 }
 END_TEST
 
+/* ---- the writer ---- */
+
+/* p written as JFR, its header checked, read back: the same folded stacks (and the back's model to *out). */
+static void check_written(const profdata_profile *p, profdata_profile **out)
+{
+	size_t len;
+	char why[512];
+	unsigned char *b = test_write(p, "jfr", NULL, &len);
+	ck_assert_uint_gt(len, 68);
+	ck_assert_mem_eq(b, "FLR\0\0\2\0\1", 8);
+	ck_assert_uint_eq(((uint64_t)b[12] << 24 | (uint64_t)b[13] << 16 | (uint64_t)b[14] << 8 | b[15]), len);
+	ck_assert_uint_eq(b[67], 3); /* integers compressed, the last chunk */
+	profdata_profile *back = test_read_memory(b, len, NULL, PROFDATA_MODE_STRICT, why, sizeof why);
+	ck_assert_msg(back != NULL, "reading it back: %s", why);
+	char *want = test_folded(p, NULL), *got = test_folded(back, NULL);
+	ck_assert_str_eq(got, want);
+	free(want);
+	free(got);
+	if (out)
+		*out = back;
+	else
+		profdata_profile_free(back);
+	free(b);
+}
+
+START_TEST(a_written_jdk_recording_reads_back)
+{
+	static const char *const files[] = { "jfr/jdk17-default.jfr.gz", "jfr/jdk17-profile.jfr.gz" };
+	char path[4096];
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, files[_i]), NULL, PROFDATA_MODE_STRICT), *back;
+	check_written(p, &back);
+	/* one event a sample, in order: each keeps its time and its thread's name */
+	size_t n = profdata_profile_count(p, PROFDATA_TABLE_SAMPLES);
+	ck_assert_uint_eq(profdata_profile_count(back, PROFDATA_TABLE_SAMPLES), n);
+	for (size_t i = 0; i < n; i++) {
+		profdata_sample a, b;
+		profdata_thread_info ta, tb;
+		size_t ia, ib;
+		profdata_profile_sample(p, i, &a);
+		profdata_profile_sample(back, i, &b);
+		ck_assert_uint_eq(a.time_ns, b.time_ns);
+		ck_assert_int_eq(profdata_profile_find_thread(p, a.thread_serial, &ia), 0);
+		ck_assert_int_eq(profdata_profile_find_thread(back, b.thread_serial, &ib), 0);
+		profdata_profile_thread(p, ia, &ta);
+		profdata_profile_thread(back, ib, &tb);
+		ck_assert_str_eq(text(back, tb.start.name_id), text(p, ta.start.name_id));
+		ck_assert_uint_eq(tb.start.object_id, ta.start.object_id);
+	}
+	profdata_profile_free(back);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* Names without a class are split into class and method where every reader joins them back alike. */
+START_TEST(names_without_a_class_come_back_whole)
+{
+	static const char folded[] = "main;a.b.c;main.(*T).m;github.com/x/y.F;std::vector<int>::push_back 3\n"
+	                             "main;x. 2\nmain;.y;0x4005d0;[unknown] 1\n";
+	char why[512];
+	profdata_profile *p = test_read_memory(folded, sizeof folded - 1, "folded", PROFDATA_MODE_STRICT, why, sizeof why);
+	ck_assert_msg(p != NULL, "%s", why);
+	check_written(p, NULL);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* A count past what events can carry is written one event per sample: the stacks stay, the count goes. */
+START_TEST(a_huge_count_is_one_event)
+{
+	static const char folded[] = "main;work 100000000\n";
+	char why[512];
+	size_t len;
+	profdata_profile *p = test_read_memory(folded, sizeof folded - 1, "folded", PROFDATA_MODE_STRICT, why, sizeof why);
+	ck_assert_msg(p != NULL, "%s", why);
+	unsigned char *b = test_write(p, "jfr", NULL, &len);
+	ck_assert_uint_lt(len, 4096);
+	profdata_profile *back = test_read_memory(b, len, "jfr", PROFDATA_MODE_STRICT, why, sizeof why);
+	ck_assert_msg(back != NULL, "%s", why);
+	char *got = test_folded(back, NULL);
+	ck_assert_str_eq(got, "main;work 1\n");
+	free(got);
+	free(b);
+	profdata_profile_free(back);
+	profdata_profile_free(p);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("jfr");
@@ -278,6 +366,11 @@ Suite *suite_main(void)
 	tcase_add_test(tc, sniffed_by_its_magic);
 	tcase_add_loop_test(tc, the_events_option_chooses_the_samples, 0, 4);
 	tcase_add_test(tc, an_unknown_kind_is_refused);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("write");
+	tcase_add_loop_test(tc, a_written_jdk_recording_reads_back, 0, 2);
+	tcase_add_test(tc, names_without_a_class_come_back_whole);
+	tcase_add_test(tc, a_huge_count_is_one_event);
 	suite_add_tcase(s, tc);
 	if (test_case_requested("corpus")) {
 		tc = tcase_create("corpus");

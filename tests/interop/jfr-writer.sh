@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Our JFR writer against the JDK's reader: every profile with samples in
+# tests/data (JFR, pprof, folded, gperftools, perf script, V8, speedscope,
+# the HPROF agent's text) is converted with --to jfr, then
+#   1. `jfr summary`, `jfr print` and `jfr print --json` read it without an
+#      error;
+#   2. the jdk.ExecutionSample events per stack, as jdk.jfr.consumer reads
+#      them (JfrStacks.java), equal the source's samples per stack (its
+#      folded stacks: counts; for pprof, its `samples` values; a time, the
+#      agent's CPU TIME in milliseconds, over the sampling period);
+#   3. our reader reads the same stacks back;
+#   4. a pprof allocation profile becomes jdk.ObjectAllocationSample events
+#      whose weights, read back, equal its alloc_space per stack.
+# Usage: jfr-writer.sh PROFDATA SRCDIR BUILDDIR. 77 (skip) without java,
+# javac and jfr.
+set -euo pipefail
+profdata=$1
+src=$2
+build=$3
+for tool in java javac jfr python3; do
+	command -v "$tool" >/dev/null || { echo "skipped: no $tool"; exit 77; }
+done
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+classes=$build/jfr-writer-classes
+mkdir -p "$classes"
+javac -d "$classes" "$src/tests/interop/JfrStacks.java"
+compare="python3 $src/tests/interop/jfr-compare.py"
+fail=0
+
+sorted() { LC_ALL=C sort >"$1"; }
+failed() {
+	echo "FAIL $*"
+	fail=$((fail + 1))
+}
+
+# The JDK's tools read the file without a word on stderr.
+jdk_reads() { # FILE NAME
+	local tool
+	for tool in summary print "print --json"; do
+		# shellcheck disable=SC2086 # "print --json" is two words
+		if ! jfr $tool "$1" >/dev/null 2>"$scratch/err" || [ -s "$scratch/err" ]; then
+			failed "$2: jfr $tool: $(head -3 "$scratch/err")"
+			return 1
+		fi
+	done
+}
+
+check() { # SOURCE NAME [READ-OPTION for the source's counts [PERIOD: the value of one event]]
+	local f=$1 name=$2 out=$scratch/out.jfr
+	"$profdata" convert --quiet "$f" "$out" --to jfr
+	jdk_reads "$out" "$name" || return 0
+	java -cp "$classes" JfrStacks "$out" jdk.ExecutionSample >"$scratch/helper"
+	$compare helper-stacks "$scratch/helper" | sorted "$scratch/jdk"
+	"$profdata" convert --quiet "$f" - --to folded ${3:+--read-option "$3"} |
+		awk -v d="${4:-1}" '{ n = int($NF / d + 0.5); if (n > 0) { $NF = n; print } }' | sorted "$scratch/source"
+	"$profdata" convert --quiet "$out" - --to folded | sorted "$scratch/back"
+	if ! cmp -s "$scratch/jdk" "$scratch/source"; then
+		failed "$name: the JDK's stacks differ from the source's"
+		diff "$scratch/source" "$scratch/jdk" | cut -c1-160 | head -6
+	elif ! cmp -s "$scratch/jdk" "$scratch/back"; then
+		failed "$name: our reading differs from the JDK's"
+		diff "$scratch/jdk" "$scratch/back" | cut -c1-160 | head -6
+	else
+		echo "ok   $name: $(awk '$1 == "count" && $2 == "jdk.ExecutionSample" { print $3 }' "$scratch/helper") events" \
+			"over $(wc -l <"$scratch/jdk") stacks, as jdk.jfr.consumer reads them"
+	fi
+}
+
+data=$src/tests/data
+for f in "$data"/jfr/*.jfr.gz "$data"/folded/*.folded "$data"/gperftools/cpu-*.prof "$data"/perf-script/*.perf \
+	"$data"/cpuprofile/*.cpuprofile "$data"/cpuprofile/node-trace.json "$data"/speedscope/*.speedscope.json \
+	"$data"/hprof-text/cpu-samples.txt; do
+	check "$f" "$(basename "$f")"
+done
+check "$data/hprof-text/cpu-times.txt" "cpu-times.txt (milliseconds, 10 ms a sample)" sample=0 10
+for f in cpu block mutex goroutine; do
+	check "$data/pprof/$f.pb.gz" "pprof $f" sample=0
+done
+
+# Allocations: weights, not counts. A stack whose alloc_space is 0 has no event.
+"$profdata" convert --quiet "$data/pprof/heap.pb.gz" "$scratch/heap.jfr" --to jfr
+if jdk_reads "$scratch/heap.jfr" "pprof heap"; then
+	"$profdata" convert --quiet "$data/pprof/heap.pb.gz" - --to folded --read-option sample=alloc_space |
+		grep -v ' 0$' | sorted "$scratch/source"
+	"$profdata" convert --quiet "$scratch/heap.jfr" - --to folded --read-option events=alloc-sample \
+		--read-option sample=alloc_space | sorted "$scratch/back"
+	events=$(java -cp "$classes" JfrStacks "$scratch/heap.jfr" jdk.ObjectAllocationSample | grep -c '^stack ')
+	if cmp -s "$scratch/source" "$scratch/back" && [ "$events" -eq "$(wc -l <"$scratch/source")" ]; then
+		echo "ok   pprof heap: $events stacks of jdk.ObjectAllocationSample, weights equal to alloc_space"
+	else
+		failed "pprof heap: allocation weights differ ($events stacks seen by the JDK)"
+		diff "$scratch/source" "$scratch/back" | head -6
+	fi
+fi
+[ "$fail" -eq 0 ]
