@@ -11,7 +11,8 @@
  *
  * Written: refs_to_payloads, for HPROF (objects that list their references
  * get payloads); trace_stacks, in front of every encoder that wants samples
- * (folded, pprof, gperftools, HPROF): traces become call stacks. Read:
+ * (folded, pprof, gperftools, HPROF): traces become call stacks;
+ * sum_samples, in front of folded and flame graphs: a sample per stack. Read:
  * symbolize, behind the gperftools decoder when symbolize=... asks; filter
  * (pprof's focus, ignore, hide, prune_from), sample_type and top_stacks,
  * behind every decoder.
@@ -134,5 +135,12 @@ int pd_sample_choice_type(pd_sample_choice *c, const profdata_sample_type *t);
 int pd_sample_choice_resolve(const pd_sample_choice *c, size_t *index, pd_diag *diag);
 /* The list of the formats that write samples and nothing else needs: trace_stacks alone. */
 extern const pd_transform_desc *const pd_transforms_samples[];
+/*
+ * Samples summed per stack, times, threads and labels left out
+ * (sum_samples.c), and the list of the formats that want no more than
+ * that (folded stacks, flame graphs): trace_stacks, then sum_samples.
+ */
+extern const pd_transform_desc pd_transform_sum_samples;
+extern const pd_transform_desc *const pd_transforms_stacks[];
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The transforms (lib/transform/): the chain that puts them in front of a
- * consumer (transform.c), refs_to_payloads and trace_stacks. What
+ * consumer (transform.c), refs_to_payloads, trace_stacks and sum_samples. What
  * refs_to_payloads makes of classic heapdumps, whose objects list
  * references, is tested with the conversions in
  * tests/codecs/ibm-classic/test-classic-hprof.c; symbolize has a suite of
@@ -88,12 +88,55 @@ START_TEST(write_and_convert_derive_alike)
 }
 END_TEST
 
+/*
+ * sum_samples: a perf script of 300 samples reaches the model as one
+ * sample per stack, its values summed, in the order of each stack's first
+ * sample; the folded stacks written from either are the same bytes.
+ */
+START_TEST(samples_are_summed_per_stack)
+{
+	char path[512];
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, "perf-script/fp.perf"), NULL,
+	                                PROFDATA_MODE_STRICT);
+	profdata_profile *q;
+	profdata_events ev;
+	pd_diag diag;
+	pd_transform_chain *chain;
+	const pd_transform_desc *const descs[] = { &pd_transform_sum_samples, NULL };
+	ck_assert_int_eq(profdata_profile_new(&q), 0);
+	profdata_profile_builder(&ev);
+	pd_diag_init(&diag, "test");
+	ck_assert_int_eq(pd_transform_chain_new(&chain, descs, &ev, q, &diag, NULL), 0);
+	ck_assert_int_eq(profdata_profile_replay(p, pd_transform_chain_events(chain), pd_transform_chain_payload(chain)), 0);
+	ck_assert_int_eq(pd_transform_chain_finish(chain), 0);
+	pd_transform_chain_free(chain);
+
+	size_t nstacks = profdata_profile_count(p, PROFDATA_TABLE_STACKS);
+	ck_assert_uint_gt(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), nstacks);
+	ck_assert_uint_eq(profdata_profile_count(q, PROFDATA_TABLE_SAMPLES), nstacks);
+	ck_assert_uint_eq(test_total_count(q), test_total_count(p));
+	for (size_t i = 0; i < nstacks; i++) {
+		profdata_sample a;
+		profdata_profile_sample(q, i, &a);
+		ck_assert_uint_eq(a.time_ns, 0);
+	}
+	char *want = test_folded(p, NULL), *got = test_folded(q, NULL);
+	ck_assert_str_eq(got, want);
+	free(want);
+	free(got);
+	pd_diag_free(&diag);
+	profdata_profile_free(p);
+	profdata_profile_free(q);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("transform");
 	TCase *tc = tcase_create("transform");
 	tcase_add_test(tc, transform_passes_payload_inputs_through);
 	tcase_add_test(tc, write_and_convert_derive_alike);
+	tcase_add_test(tc, samples_are_summed_per_stack);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -457,5 +457,5 @@ const struct profdata_format pd_format_flamegraph = {
 	.write_model = flamegraph_write_model,
 	.write_options = (const char *const[]){ "title", "width", "reverse", "minwidth", "value", "sites", "base",
 	                                        NULL },
-	.write_transforms = pd_transforms_samples,
+	.write_transforms = pd_transforms_stacks,
 };

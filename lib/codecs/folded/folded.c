@@ -320,5 +320,5 @@ const struct profdata_format pd_format_folded = {
 	.bid = pd_folded_bid,
 	.decode = pd_folded_decode,
 	.write_model = folded_write_model,
-	.write_transforms = pd_transforms_samples,
+	.write_transforms = pd_transforms_stacks,
 };
