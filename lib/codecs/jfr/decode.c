@@ -34,11 +34,43 @@ static void decoder_free(jfr_decoder *d)
 }
 
 /* The chunk at `at`: its header checked, its metadata read. */
+/*
+ * The metadata's types and names, read from c (at its start, duration and
+ * id). The JDK writes the same metadata into every chunk, only its times
+ * differing: when what follows them is the last one's byte for byte, what
+ * was read stands, and only the pools, which are each chunk's own, start
+ * empty. Reading it was most of the time of a file of many small chunks.
+ */
+static int chunk_metadata(jfr_decoder *d, jfr_cur *c)
+{
+	jfr_cur head = *c;
+	uint64_t ignored;
+	for (int i = 0; i < 3; i++)
+		if (jfr_int(&head, 8, &ignored) != 0)
+			break;
+	size_t len = (size_t)(c->end - head.p);
+	if (d->meta_body && d->meta_len == len && d->meta_compressed == c->compressed &&
+	    memcmp(d->meta_body, head.p, len) == 0) {
+		jfr_meta_clear_pools(&d->meta);
+		return 0;
+	}
+	jfr_meta_free(&d->meta);
+	pd_map_free(&d->counter_of_type);
+	memset(&d->counter_of_type, 0, sizeof d->counter_of_type);
+	d->meta_body = NULL;
+	int rc = jfr_meta_read(&d->meta, c);
+	if (rc == 0) {
+		d->meta_body = head.p;
+		d->meta_len = len;
+		d->meta_compressed = c->compressed;
+	}
+	return rc;
+}
+
 static int open_chunk(jfr_decoder *d, const unsigned char *at)
 {
 	jfr_cur c = { at, d->base + d->size, d->base, 0, d->in, &d->steps, 0 };
 	int rc = jfr_read_header(&d->h, &c);
-	jfr_meta_free(&d->meta);
 	if (rc)
 		return rc;
 	c.end = at + d->h.size;
@@ -55,7 +87,7 @@ static int open_chunk(jfr_decoder *d, const unsigned char *at)
 		return jfr_fail(&c, at + d->h.meta_offset, PROFDATA_EFORMAT, "the metadata offset points at %s",
 		                type ? "an event that is not metadata" : "an event past the chunk");
 	c.end = at + d->h.meta_offset + size;
-	return jfr_meta_read(&d->meta, &c);
+	return chunk_metadata(d, &c);
 }
 
 typedef int (*event_fn)(jfr_decoder *d, uint64_t type, jfr_cur *body);
@@ -96,10 +128,15 @@ static int event_name(jfr_decoder *d, uint64_t type, const jfr_cur *c, const cha
 	return 0;
 }
 
+/* Each event counted under its type's name; the name's counter found by type id while the metadata stands. */
 static int count_event(jfr_decoder *d, uint64_t type, jfr_cur *c)
 {
 	const char *name = NULL;
-	uint32_t ix;
+	uint32_t ix = pd_map_get(&d->counter_of_type, type);
+	if (ix) {
+		d->event_counts[ix - 1]++;
+		return 0;
+	}
 	int rc = event_name(d, type, c, &name);
 	if (rc == 0 && (rc = pd_intern_put(&d->event_names, name, strlen(name), &ix)) >= 0) {
 		if (rc == 0 && pd_grow((void **)&d->event_counts, &d->counts_cap, ix + 1, sizeof *d->event_counts))
@@ -107,7 +144,7 @@ static int count_event(jfr_decoder *d, uint64_t type, jfr_cur *c)
 		if (rc == 0)
 			d->event_counts[ix] = 0;
 		d->event_counts[ix]++;
-		rc = 0;
+		rc = pd_map_put(&d->counter_of_type, type, ix + 1) < 0 ? PROFDATA_ENOMEM : 0;
 	}
 	return rc;
 }

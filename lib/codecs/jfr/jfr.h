@@ -86,6 +86,8 @@ typedef struct jfr_meta {
 
 int jfr_meta_read(jfr_meta *m, jfr_cur *c);
 void jfr_meta_free(jfr_meta *m);
+/* Empty every type's pool, for a chunk that shares the metadata of the one before. */
+void jfr_meta_clear_pools(jfr_meta *m);
 const char *jfr_type_name(const jfr_meta *m, const jfr_type *t);
 /* The row of the type named `name`, or SIZE_MAX. */
 size_t jfr_type_find(const jfr_meta *m, const char *name);
@@ -134,6 +136,9 @@ typedef struct jfr_decoder {
 	jfr_header first;            /* the first chunk's */
 	jfr_cur chunk;               /* over it: p its first byte, end its last + 1 */
 	jfr_meta meta;               /* its metadata */
+	const unsigned char *meta_body; /* what `meta` was read from, after its times and id (chunk_metadata) */
+	size_t meta_len;
+	int meta_compressed;
 	uint64_t steps;
 	size_t row[JT_COUNT];
 	size_t fx[JT_COUNT][4];      /* the fields typed.c reads of each, by index (SIZE_MAX absent) */
@@ -142,6 +147,7 @@ typedef struct jfr_decoder {
 	/* every event type's count, by name, over all chunks */
 	pd_intern event_names;
 	uint64_t *event_counts;
+	pd_map counter_of_type;      /* type id -> its name's counter + 1, while the metadata stands */
 	size_t counts_cap, nchunks;
 	/* what was emitted, keyed by content so that chunks share it: ids are index + 1 */
 	pd_intern strings, classes, functions, frames, stacks, threads;
