@@ -30,6 +30,10 @@
 #              folded stacks of one call tree, sorted (gen-perf-script.py);
 #              no peer reads these into a model, so the bare reads stand
 #              beside them
+#   jfr        JFR -> folded of two 500 MB recordings (gen-big-jfr.sh: the
+#              JDK's own chunks joined, and chunks of execution samples
+#              from our writer) against jdk.jfr.consumer.RecordingFile
+#              summing the same stacks (tests/interop/JfrStacks.java)
 #   pprof      pprof -> folded of a 500,000-sample profile (make-pprof.py)
 #              against `go tool pprof -raw`, and merge of 100 profiles of a
 #              fleet (gen-pprof-fleet.py) against `go tool pprof -proto`
@@ -48,7 +52,7 @@ src=$(cd "$here/../.." && pwd)
 build=${1:-$src/build}
 shift || true
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(hprof heap shaped gperftools svg classic model symbolize tracexml pprof cpuprofile text)
+[ ${#parts[@]} -gt 0 ] || parts=(hprof heap shaped gperftools svg classic model symbolize tracexml pprof cpuprofile text jfr)
 dir=${PD_BENCH_DIR:-/tmp}
 runs=${PD_BENCH_RUNS:-3}
 peer_runs=${PD_BENCH_PEER_RUNS:-$runs}
@@ -443,6 +447,36 @@ bench_cpuprofile() {
   judge_speed ours-cpuprofile "$peer" 5
   verdict "cpuprofile read, $(mb "$big") MB" ">= 5x Node's JSON.parse" "$MEASURED" "$MET" \
     "$(short ours-cpuprofile)" "$(short "$peer")" "—"
+}
+
+# One recording of gen-big-jfr.sh's SHAPE -> folded, against RecordingFile when java is there.
+jfr_read() {
+  local shape=$1 f=$dir/profdata-jfr-$1.jfr peer=""
+  [ -f "$f" ] || bash "$here/gen-big-jfr.sh" "$pd" "$shape" "$f" 500 || { echo "cannot make $f"; return; }
+  local size; size=$(stat -c %s "$f")
+  echo "== jfr ($shape) -> folded: $f, $(mb "$f") MB"
+  cmd "ours-jfr-$shape" "$pd" convert "$f" - --to folded --quiet
+  if [ -d "$scratch/jfr-classes" ]; then
+    cmd "peer-jfr-$shape" java -cp "$scratch/jfr-classes" JfrStacks "$f" jdk.ExecutionSample
+    peer=peer-jfr-$shape
+  fi
+  bare_reads "$f"
+  interleave "ours-jfr-$shape" $peer bare-cat bare-read
+  show "ours-jfr-$shape" "convert jfr -> folded" "$size"
+  show_peer "$peer" "RecordingFile, stacks summed" "java: not installed" "$size"
+  show_bare "$size"
+  judge_speed "ours-jfr-$shape" "$peer" 10
+  verdict "jfr ($shape) -> folded, $(mb "$f") MB" ">= 10x RecordingFile" "$MEASURED" "$MET" \
+    "$(short "ours-jfr-$shape")" "$(short "$peer")" "—"
+}
+
+bench_jfr() {
+  if command -v javac >/dev/null && command -v java >/dev/null; then
+    mkdir -p "$scratch/jfr-classes"
+    javac -d "$scratch/jfr-classes" "$src/tests/interop/JfrStacks.java" || rm -rf "$scratch/jfr-classes"
+  fi
+  jfr_read jdk
+  jfr_read samples
 }
 
 # One text input: made by gen-perf-script.py KIND when missing, then read by `info` against the bare reads.
