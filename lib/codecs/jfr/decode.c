@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "codecs/jfr/jfr.h"
+#include "io/blob.h"
 
 #define JFR_COUNT_PREFIX "jfr.events."
 
@@ -92,11 +93,36 @@ static int open_chunk(jfr_decoder *d, const unsigned char *at)
 
 typedef int (*event_fn)(jfr_decoder *d, uint64_t type, jfr_cur *body);
 
-/* Every event of the current chunk, in order: fn with its type id and a cursor over the rest of it. */
-static int walk_events(jfr_decoder *d, event_fn fn)
+/* Release in steps of this much, keeping the last MiB behind the walk. */
+#define JFR_RELEASE_STEP ((size_t)8 << 20)
+
+/*
+ * A mapped input's pages behind a walk leave the resident set: they stay
+ * in the page cache, and a later look (a pool entry, the metadata, the
+ * next walk) maps them again. A recording then costs its tables, not its
+ * size, in memory.
+ */
+static void release_behind(jfr_decoder *d, const unsigned char *p, int all)
+{
+	size_t at = (size_t)(p - d->base);
+	if (!d->blob || at < d->released + (all ? 0 : JFR_RELEASE_STEP))
+		return;
+	size_t to = all ? at : at - ((size_t)1 << 20);
+	pd_blob_done(d->blob, d->released, to);
+	d->released = to;
+}
+
+/*
+ * Every event of the current chunk, in order: fn with its type id and a
+ * cursor over the rest of it; the chunk's pages released behind the walk,
+ * and all of them at its end when `last` (no other walk of it follows).
+ */
+static int walk_events(jfr_decoder *d, event_fn fn, int last)
 {
 	const unsigned char *p = d->chunk.p + JFR_HEADER_SIZE;
+	d->released = (size_t)(d->chunk.p - d->base);
 	while (p < d->chunk.end) {
+		release_behind(d, p, 0);
 		jfr_cur c = d->chunk;
 		uint64_t size, type;
 		int rc;
@@ -111,6 +137,8 @@ static int walk_events(jfr_decoder *d, event_fn fn)
 			return rc;
 		p += size;
 	}
+	if (last)
+		release_behind(d, d->chunk.end, 1);
 	return 0;
 }
 
@@ -177,7 +205,7 @@ static int count_chunks(jfr_decoder *d)
 	while (rc == 0 && p < d->base + d->size) {
 		if ((rc = cut_short(d, p)) != 0)
 			return rc < 0 ? rc : 0;
-		if ((rc = open_chunk(d, p)) == 0 && (rc = walk_events(d, count_event)) == 0) {
+		if ((rc = open_chunk(d, p)) == 0 && (rc = walk_events(d, count_event, 1)) == 0) {
 			if (d->nchunks++ == 0)
 				d->first = d->h;
 			p += d->h.size;
@@ -314,10 +342,10 @@ static int read_chunks(jfr_decoder *d)
 	const unsigned char *p = d->base;
 	int rc = 0;
 	while (rc == 0 && p < d->base + d->size) {
-		if ((rc = open_chunk(d, p)) != 0 || (rc = walk_events(d, read_checkpoint)) != 0)
+		if ((rc = open_chunk(d, p)) != 0 || (rc = walk_events(d, read_checkpoint, 0)) != 0)
 			break;
 		jfr_typed_chunk_reset(d);
-		if ((rc = walk_events(d, read_event)) == 0)
+		if ((rc = walk_events(d, read_event, 1)) == 0)
 			p += d->h.size;
 	}
 	return rc;
@@ -332,7 +360,10 @@ int pd_jfr_decode(const pd_decode_args *a)
 	memset(&text, 0, sizeof text);
 	d.a = a;
 	d.in = a->in;
-	if ((rc = pd_in_fill_all(d.in, &d.base, &d.size)) == 0 &&
+	if ((rc = pd_in_fill_all(d.in, &d.base, &d.size)) == 0 && (d.blob = pd_in_blob(d.in)) != NULL &&
+	    pd_blob_data(d.blob) != d.base)
+		d.blob = NULL; /* not the input's first byte: nothing to release by offset */
+	if (rc == 0 &&
 	    (rc = count_chunks(&d)) == 0 && (rc = emit_begin(&d, &text)) == 0 &&
 	    (rc = emit_sample_types(&d)) == 0 && (rc = read_chunks(&d)) == 0) {
 		pd_in_skip(d.in, d.size);
