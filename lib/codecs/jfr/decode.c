@@ -13,7 +13,6 @@
 #include <stdlib.h>
 
 #include "codecs/jfr/jfr.h"
-#include "io/blob.h"
 
 #define JFR_COUNT_PREFIX "jfr.events."
 
