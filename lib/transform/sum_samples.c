@@ -20,8 +20,7 @@ typedef struct sum_samples {
 	pd_map index;           /* stack serial -> summed sample + 1 */
 	uint32_t *stack, *thread; /* per summed sample */
 	int64_t *values;        /* per summed sample, `width` each */
-	size_t n, cap, width;
-	int has_width;
+	size_t n, cap, width;   /* width 0: no sample with values yet */
 } sum_samples;
 
 static int grow(sum_samples *s)
@@ -43,10 +42,8 @@ static int on_sample(void *payload, const profdata_sample *x)
 	sum_samples *s = payload;
 	if (!x->nvalues)
 		return PD_DOWN(s, sample, x);
-	if (!s->has_width) {
+	if (!s->width)
 		s->width = x->nvalues;
-		s->has_width = 1;
-	}
 	if (x->nvalues != s->width)
 		return PD_DOWN(s, sample, x);
 	uint32_t k = pd_map_get(&s->index, x->stack_serial);

@@ -56,7 +56,6 @@ static int chunk_metadata(jfr_decoder *d, jfr_cur *c)
 	}
 	jfr_meta_free(&d->meta);
 	pd_map_free(&d->counter_of_type);
-	memset(&d->counter_of_type, 0, sizeof d->counter_of_type);
 	d->meta_body = NULL;
 	int rc = jfr_meta_read(&d->meta, c);
 	if (rc == 0) {

@@ -65,10 +65,8 @@ void jfr_meta_free(jfr_meta *m)
 
 void jfr_meta_clear_pools(jfr_meta *m)
 {
-	for (size_t i = 0; i < m->ntypes; i++) {
+	for (size_t i = 0; i < m->ntypes; i++)
 		pd_map_free(&m->types[i].pool);
-		memset(&m->types[i].pool, 0, sizeof m->types[i].pool);
-	}
 }
 
 static uint8_t kind_of(const char *name)

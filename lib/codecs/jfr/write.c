@@ -145,15 +145,16 @@ static int function_method(jfr_writer *jw, size_t fi, size_t frame_index, uint32
 	    profdata_profile_class(jw->p, ci, &info) == 0 && info.has_load)
 		cls = pd_profile_text(jw->p, info.load.name_id, &len);
 	name = pd_profile_text(jw->p, fn.name_id, &nlen);
+	const char *descriptor = descriptor_of(jw->p, &fn);
 	if (cls && len && name && nlen) {
 		rc = class_key(jw, cls, len, &m.cls);
 		if (rc == 0)
 			rc = symbol_key(jw, name, nlen, &m.name);
 		if (rc == 0)
-			rc = symbol_key(jw, descriptor_of(jw->p, &fn), strlen(descriptor_of(jw->p, &fn)), &m.descriptor);
+			rc = symbol_key(jw, descriptor, strlen(descriptor), &m.descriptor);
 	} else {
 		name = pd_frame_name(&jw->names, frame_index, &nlen);
-		rc = method_of_name(jw, name, nlen, descriptor_of(jw->p, &fn), &m);
+		rc = method_of_name(jw, name, nlen, descriptor, &m);
 	}
 	if (rc == 0 && (rc = add_method(jw, &m, key)) == 0)
 		jw->function_method[fi] = *key;
@@ -337,7 +338,7 @@ static int sample_events(jfr_writer *jw, const profdata_sample *s, size_t stack_
 	if (!n)
 		return 0;
 	if (thread_key(jw, s->thread_serial ? s->thread_serial : stack_thread, &thread) ||
-	    sample_event(jw, s, stack_index, thread) || jw_event(&jw->chunk, &jw->body))
+	    sample_event(jw, s, stack_index, thread) || jw_event(&jw->chunk, &jw->body, NULL))
 		return PROFDATA_ENOMEM;
 	size_t len = jw->chunk.n - start, more = (size_t)n - 1; /* n <= JW_MAX_EVENTS */
 	if (more && pd_grow((void **)&jw->chunk.p, &jw->chunk.cap, jw->chunk.n + len * more + 1, 1))
@@ -492,16 +493,9 @@ static int checkpoint(jfr_writer *jw)
 		rc = fixed_pools(jw);
 	jw->body.n = 0;
 	if (rc == 0 && (jw_varint(&jw->body, 1) || jw_varint(&jw->body, jw->first_ns) || jw_varint(&jw->body, 0) ||
-	                jw_varint(&jw->body, 0) || pd_strbuf_add(&jw->body, "\0", 1) ||
-	                jw_varint(&jw->body, jw->npools) || pd_strbuf_add(&jw->body, jw->pools.p, jw->pools.n)))
+	                jw_varint(&jw->body, 0) || pd_strbuf_add(&jw->body, "\0", 1) || jw_varint(&jw->body, jw->npools)))
 		rc = PROFDATA_ENOMEM;
-	return rc ? rc : jw_event(&jw->chunk, &jw->body);
-}
-
-static void put_be(unsigned char *p, uint64_t v, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		p[i] = (unsigned char)(v >> (8 * (n - 1 - i)));
+	return rc ? rc : jw_event(&jw->chunk, &jw->body, &jw->pools);
 }
 
 /* The minor version: a 2.x recording's own, else 1, as JDK 17 writes (the layout we write is both's). */
@@ -518,16 +512,16 @@ static void fill_header(jfr_writer *jw, uint64_t meta_offset, uint64_t cpool_off
 {
 	unsigned char *h = (unsigned char *)jw->chunk.p;
 	memcpy(h, "FLR\0", 4);
-	put_be(h + 4, 2, 2);
-	put_be(h + 6, minor_version(profdata_profile_meta(jw->p)), 2);
-	put_be(h + 8, jw->chunk.n, 8);
-	put_be(h + 16, cpool_offset, 8);
-	put_be(h + 24, meta_offset, 8);
-	put_be(h + 32, jw->start_ns, 8);
-	put_be(h + 40, jw->last_ns - jw->start_ns, 8);
-	put_be(h + 48, jw->start_ns, 8);
-	put_be(h + 56, JW_TICKS_PER_SECOND, 8);
-	put_be(h + 64, 3, 4); /* integers compressed (1), the last chunk (2) */
+	pd_put_be16(h + 4, 2);
+	pd_put_be16(h + 6, (uint16_t)minor_version(profdata_profile_meta(jw->p)));
+	pd_put_be64(h + 8, jw->chunk.n);
+	pd_put_be64(h + 16, cpool_offset);
+	pd_put_be64(h + 24, meta_offset);
+	pd_put_be64(h + 32, jw->start_ns);
+	pd_put_be64(h + 40, jw->last_ns - jw->start_ns);
+	pd_put_be64(h + 48, jw->start_ns);
+	pd_put_be64(h + 56, JW_TICKS_PER_SECOND);
+	pd_put_be32(h + 64, 3); /* integers compressed (1), the last chunk (2) */
 }
 
 static int write_chunk(jfr_writer *jw)

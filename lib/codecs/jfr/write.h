@@ -27,8 +27,8 @@ enum { JW_FRAME_INTERPRETED = 1, JW_FRAME_JIT, JW_FRAME_INLINED, JW_FRAME_NATIVE
 int jw_varint(pd_strbuf *b, uint64_t v);
 /* Append a string: empty (encoding 1) or UTF-8 (encoding 3, its length, its bytes). */
 int jw_string(pd_strbuf *b, const char *s, size_t n);
-/* Append an event: its size (which counts itself), then `body` (its type id and fields). */
-int jw_event(pd_strbuf *out, const pd_strbuf *body);
+/* Append an event: its size (which counts itself), then `body` (its type id and fields) and `rest` (or NULL). */
+int jw_event(pd_strbuf *out, const pd_strbuf *body, const pd_strbuf *rest);
 /* Append the metadata event declaring the types above, stamped `ticks`. */
 int jw_metadata(pd_strbuf *out, uint64_t ticks);
 

@@ -91,13 +91,15 @@ static size_t varint_len(uint64_t v)
 	return n;
 }
 
-int jw_event(pd_strbuf *out, const pd_strbuf *body)
+int jw_event(pd_strbuf *out, const pd_strbuf *body, const pd_strbuf *rest)
 {
-	/* The size counts its own bytes: the smallest k for which body + k takes k bytes. */
-	size_t k = 1;
-	while (varint_len(body->n + k) != k)
+	/* The size counts its own bytes: the smallest k for which the event + k takes k bytes. */
+	size_t n = body->n + (rest ? rest->n : 0), k = 1;
+	while (varint_len(n + k) != k)
 		k++;
-	return jw_varint(out, body->n + k) || pd_strbuf_add(out, body->p, body->n) ? PROFDATA_ENOMEM : 0;
+	return jw_varint(out, n + k) || pd_strbuf_add(out, body->p, body->n) ||
+	                       (rest && pd_strbuf_add(out, rest->p, rest->n))
+	               ? PROFDATA_ENOMEM : 0;
 }
 
 /* ---- the element tree: names and attribute values are indexes into the event's string table ---- */
@@ -123,6 +125,14 @@ static void put_count(jw_tree *t, size_t n)
 		t->rc = jw_varint(&t->b, n);
 }
 
+/* Append the attribute key = value to the pairs in kv, *n of them so far. */
+static void attribute(const char **kv, size_t *n, const char *key, const char *value)
+{
+	kv[2 * *n] = key;
+	kv[2 * *n + 1] = value;
+	++*n;
+}
+
 /* An element's name and its attributes: `n` key, value pairs. Its children's count follows. */
 static void element(jw_tree *t, const char *name, size_t n, const char *const *kv)
 {
@@ -138,14 +148,10 @@ static void field_element(jw_tree *t, const jw_field *f)
 	const char *kv[8] = { "name", f->name, "class", type_id };
 	size_t n = 2;
 	snprintf(type_id, sizeof type_id, "%llu", (unsigned long long)JW_ID(f->type));
-	if (f->pooled) {
-		kv[2 * n] = "constantPool";
-		kv[2 * n++ + 1] = "true";
-	}
-	if (f->array) {
-		kv[2 * n] = "dimension";
-		kv[2 * n++ + 1] = "1";
-	}
+	if (f->pooled)
+		attribute(kv, &n, "constantPool", "true");
+	if (f->array)
+		attribute(kv, &n, "dimension", "1");
 	element(t, "field", n, kv);
 	put_count(t, f->ticks);
 	if (!f->ticks)
@@ -163,14 +169,10 @@ static void class_element(jw_tree *t, size_t type)
 	snprintf(id, sizeof id, "%llu", (unsigned long long)JW_ID(type));
 	const char *kv[8] = { "id", id, "name", c->name };
 	size_t n = 2;
-	if (c->super) {
-		kv[2 * n] = "superType";
-		kv[2 * n++ + 1] = c->super;
-	}
-	if (c->simple) {
-		kv[2 * n] = "simpleType";
-		kv[2 * n++ + 1] = "true";
-	}
+	if (c->super)
+		attribute(kv, &n, "superType", c->super);
+	if (c->simple)
+		attribute(kv, &n, "simpleType", "true");
 	element(t, "class", n, kv);
 	while (nfields < JW_MAX_FIELDS && c->fields[nfields].name)
 		nfields++;
@@ -214,7 +216,7 @@ int jw_metadata(pd_strbuf *out, uint64_t ticks)
 	root_element(&t);
 	int rc = t.rc ? t.rc : metadata_body(&t, ticks, &body);
 	if (rc == 0)
-		rc = jw_event(out, &body);
+		rc = jw_event(out, &body, NULL);
 	pd_intern_free(&t.strings);
 	free(t.b.p);
 	free(body.p);
