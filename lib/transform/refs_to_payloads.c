@@ -5,9 +5,12 @@
  * meta.id_size 0, objects with `refs` and no `data`), in front of encoders
  * that need payloads (HPROF). It gives them what such an encoder can hold:
  *
- * - every class gets synthetic instance fields "ref0", "ref1", ... of type
- *   object, as many as the most references one of its instances lists; an
- *   instance's payload holds its references in order, then nulls;
+ * - a class whose class dump names its instances' reference fields
+ *   (hprof-text's) declares those its superclasses lack; any other class
+ *   gets synthetic instance fields "ref0", "ref1", ... of type object, as
+ *   many as the most references one of its instances lists. An instance's
+ *   payload holds each reference in its field, nulls elsewhere, its
+ *   superclasses' fields after its class's own (refs_layout.c);
  * - a class's own references (classic CLS records) become static fields
  *   "sref0", "sref1", ... of type object, after the statics its class dump
  *   names (hprof-text's), which are kept, as are its constants;
@@ -43,84 +46,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transform/transform.h"
-#include "jvm/jvm.h"
-#include "util/hashmap.h"
+#include "transform/refs_to_payloads.h"
 
-/* The bound (doc/formats.md, "Bounds"): max(PD_SYNTH_FIXED, PD_SYNTH_PER_INPUT x input). */
-#define PD_SYNTH_FIXED (UINT64_C(256) << 20)
-#define PD_SYNTH_PER_INPUT 64
-#define INPUT_PER_RECORD 16
-#define INPUT_PER_REF 4
-
-/* An object of the held dump. */
-typedef struct held_object {
-	profdata_object o; /* refs and data cleared; see refs_off */
-	size_t refs_off;
-	int has_refs;
-} held_object;
-
-/* A class and the synthetic layout it gets. */
-typedef struct class_plan {
-	uint64_t id;
-	int is_array, is_object;
-	int dumped;          /* written in an earlier dump */
-	uint32_t want;       /* references of its largest instance in this dump */
-	uint32_t nfields;    /* synthetic fields, fixed when written */
-	uint64_t inst_size;  /* stated size of its first instance */
-	int held;            /* a class dump of this dump is held */
-	profdata_class_dump cd; /* its statics and constants: the copies below */
-	size_t refs_off, nrefs;
-	profdata_field *statics;       /* the statics and constants its class dump gave (hprof-text's): */
-	profdata_constant *constants;  /* copied, since the dump is held past the event */
-} class_plan;
-
-/* What a string names, as far as the plans care. */
-enum { NAME_SEEN = 4, NAME_ARRAY = 1, NAME_OBJECT = 2 };
-
-/* Synthetic field names written so far: "ref<i>" or "sref<i>" has string id ids[i]. */
-typedef struct field_names {
-	const char *prefix;
-	uint64_t *ids;
-	size_t n, cap;
-} field_names;
-
-typedef struct payload_filter {
-	pd_transform_base base; /* first: the pass-through events find it there */
-	int active;
-	unsigned ids;
-	pd_jvm_sizes sizes; /* the object header and reference size the stated sizes imply */
-	int decided;        /* sizes are fixed (at the first dump) */
-	uint64_t max_string;
-	pd_map names;       /* string id -> NAME_* flags (active only) */
-	class_plan *cls;    /* in order of first appearance */
-	size_t ncls, cls_cap;
-	pd_map cls_ix;      /* class id -> index + 1 */
-	uint64_t object_class;
-	uint32_t max_serial;
-	field_names ref_names, sref_names;
-	/* the held dump */
-	int in_dump;
-	profdata_dump dump;
-	held_object *objs;
-	size_t nobjs, objs_cap;
-	profdata_root *roots;
-	size_t nroots, roots_cap;
-	uint64_t *pool;
-	size_t npool, pool_cap;
-	unsigned char *payload;
-	size_t payload_cap;
-	profdata_field *fields; /* scratch for a class dump */
-	size_t fields_cap;
-	uint64_t dropped_refs, dropped_other;
-	uint64_t input_weight;   /* the input as its events measure it (see the top) */
-	uint64_t synthesized;    /* payload bytes of the dumps written so far */
-	uint64_t max_synthesized; /* 0: the default bound */
-	unsigned ndumps;
-} payload_filter;
-
-
-static int out_of_memory(payload_filter *s)
+int pd_refs_out_of_memory(payload_filter *s)
 {
 	return pd_diag_error(s->base.diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "out of memory");
 }
@@ -184,7 +112,7 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 		if (id > s->max_string && id < PD_RESERVED_ID_MIN)
 			s->max_string = id;
 		if (pd_map_put(&s->names, id, f) < 0)
-			return out_of_memory(s);
+			return pd_refs_out_of_memory(s);
 	}
 	return PD_DOWN(s, string, id, utf8, len);
 }
@@ -197,7 +125,7 @@ static int on_class_load(void *payload, const profdata_class_load *c)
 		if (c->serial > s->max_serial)
 			s->max_serial = c->serial;
 		if (!k)
-			return out_of_memory(s);
+			return pd_refs_out_of_memory(s);
 		uint32_t f = pd_map_get(&s->names, c->name_id);
 		if (f) {
 			k->is_array = (f & NAME_ARRAY) != 0;
@@ -254,24 +182,24 @@ HELD_WHEN_ACTIVE(class_dump, profdata_class_dump, c)
 {
 	class_plan *k;
 	if (!c->id || !(k = plan_of(s, c->id)))
-		return c->id ? out_of_memory(s) : 0;
+		return c->id ? pd_refs_out_of_memory(s) : 0;
 	if (k->held)
 		return 0; /* once per dump */
 	k->held = 1;
 	s->input_weight += INPUT_PER_RECORD + (uint64_t)INPUT_PER_REF * (c->refs ? c->nrefs : 0);
 	k->cd = *c;
-	if (copy_given(k, c) < 0)
-		return out_of_memory(s);
+	if (copy_given(k, c) < 0 || pd_refs_take_given(k, c) < 0)
+		return pd_refs_out_of_memory(s);
 	k->nrefs = c->refs ? c->nrefs : 0;
 	if (pool_add(s, c->refs, k->nrefs, &k->refs_off) < 0)
-		return out_of_memory(s);
+		return pd_refs_out_of_memory(s);
 	return 0;
 }
 
 HELD_WHEN_ACTIVE(root, profdata_root, r)
 {
 	if (pd_grow((void **)&s->roots, &s->roots_cap, s->nroots + 1, sizeof *s->roots) < 0)
-		return out_of_memory(s);
+		return pd_refs_out_of_memory(s);
 	s->roots[s->nroots++] = *r;
 	return 0;
 }
@@ -280,13 +208,13 @@ HELD_WHEN_ACTIVE(object, profdata_object, o)
 {
 	held_object *h;
 	if (pd_grow((void **)&s->objs, &s->objs_cap, s->nobjs + 1, sizeof *s->objs) < 0)
-		return out_of_memory(s);
+		return pd_refs_out_of_memory(s);
 	h = &s->objs[s->nobjs];
 	s->input_weight += INPUT_PER_RECORD + (uint64_t)INPUT_PER_REF * (o->refs ? o->nrefs : 0);
 	h->o = *o;
 	h->has_refs = o->refs != NULL;
 	if (pool_add(s, o->refs, o->refs ? o->nrefs : 0, &h->refs_off) < 0)
-		return out_of_memory(s);
+		return pd_refs_out_of_memory(s);
 	h->o.refs = NULL;
 	h->o.data = NULL;
 	h->o.data_len = 0;
@@ -294,7 +222,7 @@ HELD_WHEN_ACTIVE(object, profdata_object, o)
 	if (o->kind == PROFDATA_OBJECT_INSTANCE && o->class_id) {
 		class_plan *k = plan_of(s, o->class_id);
 		if (!k)
-			return out_of_memory(s);
+			return pd_refs_out_of_memory(s);
 		if (o->nrefs > k->want)
 			k->want = o->nrefs > 0xFFFF ? 0xFFFF : (uint32_t)o->nrefs;
 		if (!k->inst_size)
@@ -311,7 +239,7 @@ static int write_field_names(payload_filter *s, field_names *names, size_t want)
 	char buf[32];
 	int rc;
 	if (want > names->n && pd_grow((void **)&names->ids, &names->cap, want, sizeof *names->ids) < 0)
-		return out_of_memory(s);
+		return pd_refs_out_of_memory(s);
 	while (names->n < want) {
 		int len = snprintf(buf, sizeof buf, "%s%zu", names->prefix, names->n);
 		uint64_t id = ++s->max_string;
@@ -360,7 +288,7 @@ static int ensure_object_class(payload_filter *s)
 	cl.serial = ++s->max_serial;
 	cl.name_id = ++s->max_string;
 	if (!(k = plan_of(s, cl.id)))
-		return out_of_memory(s);
+		return pd_refs_out_of_memory(s);
 	k->is_object = 1;
 	s->object_class = cl.id;
 	if ((rc = PD_DOWN(s, string, cl.name_id, "java/lang/Object", 16)) != 0)
@@ -374,8 +302,8 @@ static int write_all_field_names(payload_filter *s)
 	size_t want = 0, swant = 0;
 	for (size_t i = 0; i < s->ncls; i++) {
 		const class_plan *k = &s->cls[i];
-		if (!k->dumped && !k->is_array && k->want > want)
-			want = k->want;
+		if (!k->own && k->nown > want)
+			want = k->nown;
 		if (k->held && k->nrefs > swant)
 			swant = k->nrefs;
 	}
@@ -394,18 +322,15 @@ static uint32_t stated_instance_size(const payload_filter *s, const class_plan *
 		return s->sizes.header;
 	if (k->inst_size && k->inst_size <= UINT32_MAX)
 		return (uint32_t)k->inst_size;
-	return (uint32_t)pd_jvm_instance_bytes(&s->sizes, 0, k->nfields);
+	return (uint32_t)pd_jvm_instance_bytes(&s->sizes, 0, k->npay);
 }
 
 static int write_class_dump(payload_filter *s, class_plan *k)
 {
 	profdata_class_dump cd;
-	size_t nf, ng = k->held ? k->cd.nstatics : 0, ns = k->held ? k->nrefs : 0;
-	if (!k->dumped)
-		k->nfields = k->is_array ? 0 : k->want;
-	nf = k->nfields;
+	size_t nf = k->nown, ng = k->held ? k->cd.nstatics : 0, ns = k->held ? k->nrefs : 0;
 	if (pd_grow((void **)&s->fields, &s->fields_cap, nf + ng + ns + 1, sizeof *s->fields) < 0)
-		return out_of_memory(s);
+		return pd_refs_out_of_memory(s);
 	profdata_field *f = s->fields;
 	if (ng)
 		memcpy(f, k->statics, ng * sizeof *f);
@@ -416,7 +341,7 @@ static int write_class_dump(payload_filter *s, class_plan *k)
 		f[j].value = s->pool[k->refs_off + j];
 	}
 	for (size_t j = 0; j < nf; j++) {
-		f[ns + j].name_id = s->ref_names.ids[j];
+		f[ns + j].name_id = k->own ? k->own[j] : s->ref_names.ids[j];
 		f[ns + j].type = PROFDATA_TYPE_OBJECT;
 		f[ns + j].value = 0;
 	}
@@ -452,27 +377,33 @@ static int write_class_dumps(payload_filter *s)
 	return rc;
 }
 
-/* An instance's payload: its references in its class's synthetic fields, then nulls. */
+/* An instance's payload: each reference in the field its slot maps to (refs_layout.c), nulls elsewhere. */
 static int fill_instance(payload_filter *s, profdata_object *o, const uint64_t *refs, size_t nrefs)
 {
 	const class_plan *k = known_plan(s, o->class_id);
-	size_t nf = k ? k->nfields : 0;
+	size_t nf = k ? k->npay : 0, slots = k ? k->nslots : 0;
 	if (nf * s->ids > s->payload_cap) {
 		unsigned char *np = realloc(s->payload, nf * s->ids);
 		if (!np)
-			return out_of_memory(s);
+			return pd_refs_out_of_memory(s);
 		s->payload = np;
 		s->payload_cap = nf * s->ids;
 	}
-	for (size_t j = 0; j < nf; j++) {
-		uint64_t r = j < nrefs ? refs[j] : 0;
+	if (nf)
+		memset(s->payload, 0, nf * s->ids);
+	for (size_t j = 0; j < nrefs; j++) {
+		size_t at = j < slots && k->to_payload ? k->to_payload[j] : j;
+		if (!refs[j])
+			continue;
+		if (j >= slots) {
+			s->dropped_refs++;
+			continue;
+		}
 		if (s->ids == 8)
-			pd_put_be64(s->payload + j * 8, r);
+			pd_put_be64(s->payload + at * 8, refs[j]);
 		else
-			pd_put_be32(s->payload + j * 4, (uint32_t)r);
+			pd_put_be32(s->payload + at * 4, (uint32_t)refs[j]);
 	}
-	if (nrefs > nf)
-		s->dropped_refs += nrefs - nf;
 	o->data = nf ? s->payload : NULL;
 	o->data_len = nf * s->ids;
 	o->length = o->data_len;
@@ -499,8 +430,7 @@ static uint64_t payload_bytes(const payload_filter *s, const held_object *h)
 	const profdata_object *o = &h->o;
 	if (o->kind == PROFDATA_OBJECT_INSTANCE) {
 		const class_plan *k = known_plan(s, o->class_id);
-		uint64_t nf = !k ? 0 : k->dumped ? k->nfields : k->is_array ? 0 : k->want;
-		return nf * s->ids;
+		return (k ? k->npay : 0) * s->ids;
 	}
 	uint64_t length = array_length(s, h);
 	uint64_t each = o->kind == PROFDATA_OBJECT_ARRAY ? s->ids : pd_jvm_type_size(o->elem_type, s->ids);
@@ -569,7 +499,7 @@ static int flush_dump(payload_filter *s)
 	s->in_dump = 0;
 	s->ndumps++;
 	settle_reference_size(s);
-	if ((rc = check_bound(s)) != 0 || (rc = ensure_object_class(s)) != 0 || (rc = write_all_field_names(s)) != 0 ||
+	if ((rc = pd_refs_lay_out(s)) != 0 || (rc = check_bound(s)) != 0 || (rc = ensure_object_class(s)) != 0 || (rc = write_all_field_names(s)) != 0 ||
 	    (rc = PD_DOWN(s, dump_begin, &s->dump)) != 0)
 		return rc;
 	rc = write_class_dumps(s);
@@ -652,6 +582,7 @@ static void filter_free(void *state)
 	pd_map_free(&s->cls_ix);
 	for (size_t i = 0; i < s->ncls; i++)
 		PD_FREE_ALL(s->cls[i].statics, s->cls[i].constants);
+	pd_refs_layout_free(s);
 	PD_FREE_ALL(s->cls, s->ref_names.ids, s->sref_names.ids, s->objs, s->roots, s->pool, s->payload, s->fields);
 }
 

@@ -8,8 +8,11 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import org.graalvm.visualvm.lib.jfluid.heap.Heap;
+import org.graalvm.visualvm.lib.jfluid.heap.FieldValue;
 import org.graalvm.visualvm.lib.jfluid.heap.HeapFactory;
+import org.graalvm.visualvm.lib.jfluid.heap.Instance;
 import org.graalvm.visualvm.lib.jfluid.heap.JavaClass;
+import org.graalvm.visualvm.lib.jfluid.heap.ObjectFieldValue;
 
 /*
  * Reference class histogram from VisualVM's own heap reader, so that the C
@@ -23,6 +26,10 @@ import org.graalvm.visualvm.lib.jfluid.heap.JavaClass;
  *   java -cp JARS:. VisualVMHisto [--verbose] --class-sizes FILE.hprof
  *       NAME<TAB>INSTANCE_SIZE for every class, instances or not
  *       (-1 for array classes, as VisualVM reports it)
+ *   java -cp JARS:. VisualVMHisto [--verbose] --fields FILE.hprof
+ *       ID<TAB>FIELD<TAB>VALUE_ID (hex ids) for every non-null reference
+ *       field of every instance, in the order VisualVM lists them (its
+ *       class's own fields first, then its superclasses')
  *   java -cp JARS:. VisualVMHisto [--verbose] --time FILE.hprof
  *       loads the heap and counts instances per class, prints only the
  *       elapsed seconds (to stderr) and the totals (to stdout)
@@ -35,7 +42,7 @@ public final class VisualVMHisto {
     }
 
     private static void usage() {
-        System.err.println("usage: VisualVMHisto [--verbose] [--time|--class-sizes] FILE.hprof");
+        System.err.println("usage: VisualVMHisto [--verbose] [--time|--class-sizes|--fields] FILE.hprof");
         System.exit(2);
     }
 
@@ -58,6 +65,9 @@ public final class VisualVMHisto {
                     break;
                 case "--class-sizes":
                     mode = "class-sizes";
+                    break;
+                case "--fields":
+                    mode = "fields";
                     break;
                 case "--verbose":
                     enableConfigLogging();
@@ -92,6 +102,10 @@ public final class VisualVMHisto {
             return;
         }
 
+        if (mode.equals("fields")) {
+            printFields(classes);
+            return;
+        }
         List<JavaClass> sorted = new ArrayList<>(classes);
         StringBuilder out = new StringBuilder();
         if (mode.equals("class-sizes")) {
@@ -109,6 +123,30 @@ public final class VisualVMHisto {
                 out.append(c.getName()).append('\t')
                         .append(c.getInstancesCount()).append('\t')
                         .append(c.getAllInstancesSize()).append('\n');
+            }
+        }
+        System.out.print(out);
+        System.out.flush();
+    }
+
+    private static void printFields(List<JavaClass> classes) {
+        StringBuilder out = new StringBuilder();
+        for (JavaClass c : classes) {
+            if (c.isArray()) {
+                continue;
+            }
+            for (Instance i : c.getInstances()) {
+                for (FieldValue v : i.getFieldValues()) {
+                    if (!(v instanceof ObjectFieldValue)) {
+                        continue;
+                    }
+                    Instance to = ((ObjectFieldValue) v).getInstance();
+                    if (to != null) {
+                        out.append(Long.toHexString(i.getInstanceId())).append('\t')
+                                .append(v.getField().getName()).append('\t')
+                                .append(Long.toHexString(to.getInstanceId())).append('\n');
+                    }
+                }
             }
         }
         System.out.print(out);

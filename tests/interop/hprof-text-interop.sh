@@ -28,7 +28,7 @@ command -v python3 >/dev/null || { echo "skipped: python3 is not installed"; exi
 . "$here/corpus.sh"
 real=()
 corpus_files real "$root" hprof-text '*.txt' || true
-inputs=("$root"/tests/data/hprof-text/cpu-*.txt "$root/tests/data/hprof-text/heap.txt" "${real[@]}")
+inputs=("$root"/tests/data/hprof-text/cpu-*.txt "$root"/tests/data/hprof-text/{heap,fields}.txt "${real[@]}")
 
 # name<TAB>instances per class of the text's OBJ and ARR records, sorted
 text_counts() {
@@ -38,6 +38,12 @@ text_counts() {
 }
 
 # name<TAB>instances of a "profdata histo" table or a VisualVM TSV, classes with none left out
+# ID<TAB>FIELD<TAB>VALUE for every item line of every OBJ record
+text_fields() {
+    awk '/^OBJ / { id = $2; obj = 1; next } /^[A-Z]/ { obj = 0; next }
+         obj && /^\t/ { n = split($0, a, /[\t ]+/); print id "\t" a[2] "\t" a[n] }' "$1" | LC_ALL=C sort
+}
+
 table_counts() {
     awk -F "$2" -v c="$3" '$c ~ /^[0-9]+$/ && $(c) > 0 { n[$(c + 1)] += $c }
          END { for (k in n) print k "\t" n[k] }' "$1" | LC_ALL=C sort
@@ -78,6 +84,11 @@ for e in (d["classes"] if isinstance(d, dict) else d):
         LC_ALL=C sort >"$tmp/vv.counts"
     diff -u "$tmp/text.counts" "$tmp/vv.counts" >&2
     echo "VisualVM: $name -> HPROF opens with the text's instances per class"
+    # every reference an OBJ lists, by the field name it lists it under (an order of its own within a class)
+    text_fields "$f" >"$tmp/text.fields"
+    bash "$here/visualvm-histo.sh" -b "$tmp/vv" --fields "$tmp/heap.hprof" | LC_ALL=C sort >"$tmp/vv.fields"
+    diff -u "$tmp/text.fields" "$tmp/vv.fields" >&2
+    echo "VisualVM: $name -> HPROF: $(wc -l <"$tmp/text.fields") instance fields, each with its name and value"
 done
 
 # table<TAB>count of the model a file reads into, for the tables named
@@ -132,7 +143,8 @@ for f in "$root"/tests/data/hprof/jdk17-*.hprof; do
     instances "$f" >"$tmp/a.histo"
     instances "$tmp/back.hprof" >"$tmp/b.histo"
     diff -u "$tmp/a.histo" "$tmp/b.histo" >&2
-    # the text read back loses field names (doc/formats-hprof-text.md): the second rewrite is the fixed point
+    # read back, a class's fields come in the order its instances first show them (doc/formats-hprof-text.md):
+    # the second rewrite is the fixed point
     "$profdata" convert --quiet "$tmp/heap.txt" "$tmp/twice.txt" --from hprof-text --to hprof-text
     "$profdata" convert --quiet "$tmp/twice.txt" "$tmp/thrice.txt" --from hprof-text --to hprof-text
     cmp "$tmp/twice.txt" "$tmp/thrice.txt"
@@ -146,6 +158,12 @@ for f in "$root"/tests/data/hprof/jdk17-*.hprof; do
     diff -u "$tmp/vv.$name.counts" "$tmp/vv.back.hprof.counts" >&2
     echo "VisualVM: $name -> hprof-text -> hprof: the same histogram as the original's" \
         "($(wc -l <"$tmp/vv.$name.counts") classes)"
+    for h in "$f" "$tmp/back.hprof"; do
+        bash "$here/visualvm-histo.sh" -b "$tmp/vv" --fields "$h" | LC_ALL=C sort >"$tmp/vv.$(basename "$h").fields"
+    done
+    diff -u "$tmp/vv.$name.fields" "$tmp/vv.back.hprof.fields" >&2
+    echo "VisualVM: $name -> hprof-text -> hprof: the original's $(wc -l <"$tmp/vv.$name.fields") non-null" \
+        "reference fields, each under its name"
 done
 
 # 3. gperftools (libprofiler's output) -> text: the CPU SAMPLES hold the input's stacks

@@ -123,9 +123,9 @@ static int on_thread_start(ht_decoder *d)
 	int rc;
 	memset(&t, 0, sizeof t);
 	p = pd_ht_hex(pd_ht_key(p, end, "obj"), end, &t.object_id);
-	if (p && *p == ',')
+	if (pd_ht_at(p, end, ','))
 		p = pd_ht_u32(pd_ht_key(p + 1, end, "id"), end, &t.serial);
-	name = p && *p == ',' ? quoted(p + 1, end, "name", "\", group=\"", &name_len) : NULL;
+	name = pd_ht_at(p, end, ',') ? quoted(p + 1, end, "name", "\", group=\"", &name_len) : NULL;
 	group = name ? quoted(name + name_len + 2, end, "group", NULL, &group_len) : NULL;
 	if (!name)
 		return pd_ht_damage(d, PROFDATA_EFORMAT, "a THREAD START without obj=, id = and name=; ignored");
@@ -503,9 +503,7 @@ static int at_end(ht_decoder *d)
 		return end_trace(d);
 	if (d->state == HT_SITES)
 		return end_sites(d);
-	if (d->state == HT_HEAP && ((rc = pd_ht_heap_flush(d)) != 0 || PD_EMIT0(d->a, dump_end)))
-		return rc ? rc : PROFDATA_STOPPED;
-	return 0;
+	return d->state == HT_HEAP ? pd_ht_heap_end(d) : 0;
 }
 
 static int run(ht_decoder *d)

@@ -123,7 +123,11 @@ static int write_cls(ht_writer *hw, const profdata_class_dump *d)
 
 /* ---- HEAP DUMP: objects ---- */
 
-/* The names of an instance's reference fields in payload order (its class's layout), when they match its references. */
+/*
+ * The names of an instance's nrefs references: its class's layout's
+ * reference fields in payload order (the class's own first; a class read
+ * from text declares every field its instances list), when it has nrefs.
+ */
 static long ref_field_names(ht_writer *hw, uint64_t class_id, uint64_t *names, size_t nrefs)
 {
 	size_t ci, k = 0;
@@ -152,10 +156,52 @@ static long object_refs(ht_writer *hw, size_t i, uint64_t **refs, size_t *cap)
 	return profdata_profile_object_refs(hw->p, i, 1, *refs, (size_t)n);
 }
 
-/* OBJ: its non-null fields, named as its class's layout names them ("ref<i>" when it has no layout). */
+/* Deeper hierarchies print their remaining fields in payload order. */
+#define HTW_MAX_SEGMENTS 64
+
+/*
+ * Where each class of class_id's hierarchy starts among its instances'
+ * references (payload order: the class's own first, then its
+ * superclass's): starts[k] for k < the count returned, starts[count] the end.
+ */
+static size_t ref_segments(ht_writer *hw, uint64_t class_id, size_t starts[HTW_MAX_SEGMENTS + 1])
+{
+	size_t n = 0, ci;
+	starts[0] = 0;
+	while (n < HTW_MAX_SEGMENTS && class_id && profdata_profile_find_class(hw->p, class_id, &ci) == 0) {
+		profdata_class_info c;
+		size_t own = 0;
+		if (profdata_profile_class(hw->p, ci, &c) < 0 || !c.has_dump)
+			break;
+		for (size_t j = 0; j < c.dump.nfields; j++)
+			own += c.dump.fields[j].type == PROFDATA_TYPE_OBJECT;
+		starts[n + 1] = starts[n] + own;
+		n++;
+		class_id = c.dump.super_id;
+	}
+	return n;
+}
+
+static int write_field(ht_writer *hw, const uint64_t *names, long named, long k, uint64_t ref)
+{
+	size_t nl = 0;
+	const char *name = named ? pd_profile_text(hw->p, names[k], &nl) : NULL;
+	if (!ref)
+		return 0;
+	/* the agent's padding: a second TAB after a name shorter than 8 */
+	return name ? pd_htw_printf(hw, "\t%.*s\t%s%" PRIx64 "\n", (int)nl, name, nl < 8 ? "\t" : "", ref)
+	            : pd_htw_printf(hw, "\tref%ld\t\t%" PRIx64 "\n", k, ref);
+}
+
+/*
+ * OBJ: its non-null fields, named as its class's layout names them ("ref<i>"
+ * when it has no layout), in the agent's order: the topmost superclass's
+ * fields first, the class's own last.
+ */
 static int write_obj(ht_writer *hw, const profdata_object *o, uint64_t size, const uint64_t *refs, long n,
                      uint64_t *names)
 {
+	size_t starts[HTW_MAX_SEGMENTS + 1], nseg;
 	int rc = pd_htw_class_name_of_id(hw, o->class_id);
 	if (rc < 0)
 		return rc;
@@ -164,14 +210,12 @@ static int write_obj(ht_writer *hw, const profdata_object *o, uint64_t size, con
 	long named = rc == 0 ? ref_field_names(hw, o->class_id, names, (size_t)n) : 0;
 	if (named < 0)
 		return (int)named;
-	for (long k = 0; k < n && rc == 0; k++) {
-		size_t nl = 0;
-		const char *name = named ? pd_profile_text(hw->p, names[k], &nl) : NULL;
-		if (!refs[k])
-			continue;
-		rc = name ? pd_htw_printf(hw, "\t%.*s\t\t%" PRIx64 "\n", (int)nl, name, refs[k])
-		          : pd_htw_printf(hw, "\tref%ld\t\t%" PRIx64 "\n", k, refs[k]);
-	}
+	nseg = named ? ref_segments(hw, o->class_id, starts) : 0;
+	for (size_t g = nseg; g-- > 0 && rc == 0;)
+		for (size_t k = starts[g]; k < starts[g + 1] && k < (size_t)n && rc == 0; k++)
+			rc = write_field(hw, names, named, (long)k, refs[k]);
+	for (long k = nseg ? (long)starts[nseg] : 0; k < n && rc == 0; k++)
+		rc = write_field(hw, names, named, k, refs[k]);
 	return rc;
 }
 

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent's text HEAP DUMP: ROOT lines, and CLS, OBJ and ARR records
- * whose TAB-led item lines follow them. A record is sent when the next
- * one begins (or the dump ends), as the IBM classic decoder does: objects
- * list their references (non-null fields in the order written, array
- * elements at their indices) and carry no payload (meta.id_size 0), so
- * the refs_to_payloads transform gives them HPROF payloads on the way to
- * a binary writer. The text states no primitive values: statics and
- * constants are the references it lists, primitive arrays their lengths.
+ * whose TAB-led item lines follow them. An object is sent when the next
+ * record begins (or the dump ends), as the IBM classic decoder does; a CLS
+ * record is held to the dump's end, when its class's field layout is known
+ * (fields.c). Objects list their references (an instance's at its fields'
+ * places, an array's elements at their indices) and carry no payload
+ * (meta.id_size 0), so the refs_to_payloads transform gives them HPROF
+ * payloads on the way to a binary writer. The text states no primitive
+ * values: statics and constants are the references it lists, primitive
+ * arrays their lengths.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +17,6 @@
 #include "hprof_text.h"
 
 #define LINE_END ((const char *)d->ln.ls + d->ln.ll)
-
-/* An array's gap of null elements may not outgrow the text read so far by more than this. */
-#define GAP_SLACK ((uint64_t)1 << 20)
 
 static void note_id(ht_decoder *d, uint64_t id)
 {
@@ -115,8 +114,8 @@ static const char *record_head(ht_decoder *d, const char *p, const char *end)
 	if (d->rec.kind == 'C')
 		return pd_ht_lit(p, end, "(name=");
 	p = pd_ht_dec(pd_ht_key(pd_ht_lit(p, end, "("), end, "sz"), end, &d->rec.size);
-	p = p && *p == ',' ? pd_ht_u32(pd_ht_key(p + 1, end, "trace"), end, &d->rec.trace) : NULL;
-	return p && *p == ',' ? p + 1 : NULL;
+	p = pd_ht_at(p, end, ',') ? pd_ht_u32(pd_ht_key(p + 1, end, "trace"), end, &d->rec.trace) : NULL;
+	return pd_ht_at(p, end, ',') ? p + 1 : NULL;
 }
 
 /* NAME@HEX) of OBJ's class= and ARR's elem type= (primitive arrays have no @HEX): the name's length. */
@@ -163,7 +162,7 @@ static int on_arr(ht_decoder *d, const char *p, const char *end)
 {
 	size_t len;
 	p = pd_ht_dec(pd_ht_key(p, end, "nelems"), end, &d->rec.nelems);
-	p = p && *p == ',' ? pd_ht_key(p + 1, end, "elem type") : NULL;
+	p = pd_ht_at(p, end, ',') ? pd_ht_key(p + 1, end, "elem type") : NULL;
 	if (!p || class_ref(d, p, end, &len) < 0)
 		return pd_ht_error(d, PROFDATA_EFORMAT, "an ARR line is not \"ARR <id> (sz=<n>, trace=<serial>, "
 		                   "nelems=<n>, elem type=<class>[@<id>])\"");
@@ -271,18 +270,14 @@ static int cls_item(ht_decoder *d, const char *p, const char *name_end, uint64_t
 static int arr_item(ht_decoder *d, const char *p, const char *name_end, uint64_t v)
 {
 	uint64_t index;
-	int rc;
 	if (pd_ht_dec(pd_ht_lit(p, name_end, "["), name_end, &index) != name_end - 1 || name_end[-1] != ']')
 		return pd_ht_error(d, PROFDATA_EFORMAT, "an ARR item is not \"[<index>]\" and an id");
 	if (index < d->nids || index >= d->rec.nelems)
 		return pd_ht_error(d, PROFDATA_EFORMAT, "an ARR item's index is not above the last one and below nelems");
-	if (index - d->nids > d->ln.loff + GAP_SLACK)
+	if (index - d->nids > d->ln.loff + HT_GAP_SLACK)
 		return pd_ht_error(d, PROFDATA_ELIMIT, "an ARR item's index is further from the last one than the text "
 		                   "read so far can justify");
-	while (d->nids < index)
-		if ((rc = pd_ht_push_id(d, 0)) < 0)
-			return rc;
-	return pd_ht_push_id(d, v);
+	return pd_ht_push_at(d, index, v);
 }
 
 static int on_item(ht_decoder *d)
@@ -297,7 +292,7 @@ static int on_item(ht_decoder *d)
 		return cls_item(d, p, name_end, v);
 	if (d->rec.kind == 'A')
 		return arr_item(d, p, name_end, v);
-	return pd_ht_push_id(d, v);
+	return pd_ht_instance_ref(d, p, (size_t)(name_end - p), v);
 }
 
 /* ---- records sent ---- */
@@ -311,7 +306,7 @@ int pd_ht_heap_flush(ht_decoder *d)
 		d->rec.cd.nstatics = d->nstatics;
 		d->rec.cd.constants = d->constants;
 		d->rec.cd.nconstants = d->nconstants;
-		return PD_EMIT(d->a, class_dump, &d->rec.cd) ? PROFDATA_STOPPED : 0;
+		return pd_ht_hold_class(d, &d->rec.cd);
 	}
 	if (kind) {
 		profdata_object o;
@@ -342,14 +337,22 @@ int pd_ht_heap_line(ht_decoder *d)
 		return on_record(d, (char)(d->ln.ls[0] == 'C' ? 'C' : d->ln.ls[0] == 'O' ? 'O' : 'A'));
 	if (d->ln.ll >= 13 && memcmp(d->ln.ls, "HEAP DUMP END", 13) == 0) {
 		d->state = HT_TOP;
-		if ((rc = pd_ht_heap_flush(d)) != 0)
-			return rc;
-		return PD_EMIT0(d->a, dump_end) ? PROFDATA_STOPPED : 0;
+		return pd_ht_heap_end(d);
 	}
 	return pd_ht_error(d, PROFDATA_EFORMAT, "a HEAP DUMP line is not ROOT, CLS, OBJ, ARR, an item or HEAP DUMP END");
 }
 
+/* The dump's last record, its held CLS records (their layouts now known), and its end. */
+int pd_ht_heap_end(ht_decoder *d)
+{
+	int rc;
+	if ((rc = pd_ht_heap_flush(d)) != 0 || (rc = pd_ht_send_classes(d)) != 0)
+		return rc;
+	return PD_EMIT0(d->a, dump_end) ? PROFDATA_STOPPED : 0;
+}
+
 void pd_ht_heap_free(ht_decoder *d)
 {
+	pd_ht_fields_free(&d->fields);
 	PD_FREE_ALL(d->statics, d->constants);
 }

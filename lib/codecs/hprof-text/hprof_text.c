@@ -32,9 +32,10 @@ int pd_ht_damage(ht_decoder *d, int code, const char *what)
 	return pd_in_damage(d->r, d->mode, code, d->ln.loff, d->ln.lineno, "hprof-text: %s", what);
 }
 
+/* Past the spaces and TABs at p; NULL stays NULL, as in every helper here, so that they chain. */
 const char *pd_ht_spaces(const char *p, const char *end)
 {
-	while (p < end && (*p == ' ' || *p == '\t'))
+	while (p && p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	return p;
 }
@@ -90,6 +91,15 @@ int pd_ht_push_id(ht_decoder *d, uint64_t v)
 	}
 	d->ids[d->nids++] = v;
 	return 0;
+}
+
+int pd_ht_push_at(ht_decoder *d, uint64_t index, uint64_t v)
+{
+	int rc;
+	while (d->nids < index)
+		if ((rc = pd_ht_push_id(d, 0)) < 0)
+			return rc;
+	return pd_ht_push_id(d, v);
 }
 
 static const char *const hprof_text_read_options[] = {

@@ -26,6 +26,39 @@ typedef struct ht_record {
 	profdata_class_dump cd;
 } ht_record;
 
+/* A CLS record held to its dump's end (fields.c): its statics and constants are at these offsets of the pools. */
+typedef struct ht_held_class {
+	profdata_class_dump cd;
+	size_t statics_off, constants_off;
+} ht_held_class;
+
+/* Instance field layouts (fields.c): per class, the reference field names its instances list, in order first seen. */
+typedef struct ht_layout {
+	uint64_t *names; /* string ids, by slot */
+	size_t n, cap;
+} ht_layout;
+
+typedef struct ht_fields {
+	pd_map layout_of;         /* class id -> index + 1 in layouts */
+	ht_layout *layouts;
+	size_t nlayouts, layouts_cap;
+	pd_intern slot_keys;      /* {layout index, occurrence, name id} -> index in slot_at */
+	uint32_t *slot_at;        /* the slot each key names */
+	size_t slot_at_cap;
+	uint64_t nulls;           /* nulls placed between an instance's references so far */
+	ht_held_class *held;      /* the dump's CLS records */
+	size_t nheld, held_cap;
+	profdata_field *statics;  /* their statics, */
+	size_t nstatics, statics_cap;
+	profdata_constant *constants; /* their constants, */
+	size_t nconstants, constants_cap;
+	profdata_field *scratch;  /* a layout as fields, when sent */
+	size_t scratch_cap;
+} ht_fields;
+
+/* A gap of null elements or fields may not outgrow the text read so far by more than this. */
+#define HT_GAP_SLACK ((uint64_t)1 << 20)
+
 typedef enum ht_state { HT_HEADER, HT_TOP, HT_TRACE, HT_CPU, HT_SITES, HT_HEAP, HT_VERBATIM } ht_state;
 
 typedef struct ht_decoder {
@@ -63,6 +96,7 @@ typedef struct ht_decoder {
 
 	/* the heap dump */
 	ht_record rec;
+	ht_fields fields;
 	profdata_field *statics;
 	size_t nstatics, statics_cap;
 	profdata_constant *constants;
@@ -91,9 +125,22 @@ void pd_ht_tables_free(ht_decoder *d);
 /* The heap dump (heap.c). */
 int pd_ht_heap_line(ht_decoder *d);
 int pd_ht_heap_flush(ht_decoder *d);
+int pd_ht_heap_end(ht_decoder *d);
 void pd_ht_heap_free(ht_decoder *d);
 
+/* Instance field names and held CLS records (fields.c). */
+int pd_ht_instance_ref(ht_decoder *d, const char *name, size_t len, uint64_t v);
+int pd_ht_hold_class(ht_decoder *d, const profdata_class_dump *cd);
+int pd_ht_send_classes(ht_decoder *d);
+void pd_ht_fields_free(ht_fields *f);
+
 /* Pieces of syntax (hprof_text.c). */
+/* Whether p (NULL after a failed step) stands before `end` on the character c. */
+static inline int pd_ht_at(const char *p, const char *end, char c)
+{
+	return p && p < end && *p == c;
+}
+
 const char *pd_ht_spaces(const char *p, const char *end);
 const char *pd_ht_lit(const char *p, const char *end, const char *lit);
 const char *pd_ht_hex(const char *p, const char *end, uint64_t *v);
@@ -101,5 +148,7 @@ const char *pd_ht_dec(const char *p, const char *end, uint64_t *v);
 const char *pd_ht_u32(const char *p, const char *end, uint32_t *v);
 const char *pd_ht_key(const char *p, const char *end, const char *key);
 int pd_ht_push_id(ht_decoder *d, uint64_t v);
+/* v at index `index` of the record's references (at or past the last), the places between null. */
+int pd_ht_push_at(ht_decoder *d, uint64_t index, uint64_t v);
 
 #endif

@@ -180,6 +180,70 @@ START_TEST(heap_dump_to_binary_hprof)
 }
 END_TEST
 
+/* The names of class `id`'s instance fields in p, joined by spaces. */
+static const char *field_names(const profdata_profile *p, uint64_t id, char *buf, size_t cap)
+{
+	size_t ci, at = 0;
+	profdata_class_info c;
+	ck_assert_int_eq(profdata_profile_find_class(p, id, &ci), 0);
+	profdata_profile_class(p, ci, &c);
+	buf[0] = '\0';
+	for (size_t i = 0; i < c.dump.nfields; i++)
+		at += (size_t)snprintf(buf + at, cap - at, "%s%s", i ? " " : "", text(p, c.dump.fields[i].name_id));
+	return buf;
+}
+
+/* Object `id`'s references, nulls included, joined as hex. */
+static const char *refs_of(const profdata_profile *p, uint64_t id, char *buf, size_t cap)
+{
+	uint64_t refs[8];
+	size_t oi, at = 0;
+	ck_assert_int_eq(profdata_profile_find_object(p, id, &oi), 0);
+	long n = profdata_profile_object_refs(p, oi, 1, refs, 8);
+	buf[0] = '\0';
+	for (long i = 0; i < n; i++)
+		at += (size_t)snprintf(buf + at, cap - at, "%s%llx", i ? " " : "", (unsigned long long)refs[i]);
+	return buf;
+}
+
+/*
+ * Field names: each class declares the names its instances list, a
+ * reference at its name's slot; through binary HPROF a subclass declares
+ * only what its superclass lacks (the second "name"), and back to text
+ * every OBJ lists its fields as the agent did.
+ */
+START_TEST(instance_fields_keep_their_names)
+{
+	char buf[256];
+	size_t n;
+	profdata_profile *p = read_fixture("fields.txt");
+	ck_assert_str_eq(field_names(p, 0x50000002, buf, sizeof buf), "name owner");
+	ck_assert_str_eq(field_names(p, 0x50000003, buf, sizeof buf), "name owner next name");
+	ck_assert_str_eq(refs_of(p, 0x50000011, buf, sizeof buf), "0 50000021");
+	ck_assert_str_eq(refs_of(p, 0x50000012, buf, sizeof buf), "50000020 50000021 50000010 50000022");
+	ck_assert_str_eq(refs_of(p, 0x50000013, buf, sizeof buf), "0 0 50000012");
+	unsigned char *bin = test_write(p, "hprof", NULL, &n);
+	char msg[256] = "";
+	profdata_profile *q = test_read_memory(bin, n, "hprof", PROFDATA_MODE_STRICT, msg, sizeof msg);
+	ck_assert_msg(q != NULL, "%s", msg);
+	ck_assert_str_eq(field_names(q, 0x50000002, buf, sizeof buf), "name owner");
+	ck_assert_str_eq(field_names(q, 0x50000003, buf, sizeof buf), "next name");
+	/* payload order: Derived's next and name, then Base's name and owner */
+	ck_assert_str_eq(refs_of(q, 0x50000012, buf, sizeof buf), "50000010 50000022 50000020 50000021");
+	ck_assert_str_eq(refs_of(q, 0x50000013, buf, sizeof buf), "50000012 0 0 0");
+	size_t tn;
+	char *t = (char *)test_write(q, FMT, NULL, &tn);
+	const char *obj = strstr(t, "OBJ 50000012"), *want = "OBJ 50000012 (sz=32, trace=300000, class=Demo$Derived@50000003)\n"
+	                                                   "\tname\t\t50000020\n\towner\t\t50000021\n\tnext\t\t50000010\n"
+	                                                   "\tname\t\t50000022\nOBJ 50000013";
+	ck_assert_ptr_nonnull(obj);
+	ck_assert_int_eq(strncmp(obj, want, strlen(want)), 0);
+	PD_FREE_ALL(bin, t);
+	profdata_profile_free(q);
+	profdata_profile_free(p);
+}
+END_TEST
+
 /* Read `name` with `mode`: the code, and the error or first warning in *e. */
 static int read_fixture_mode(const char *name, int mode, profdata_error *e, profdata_profile **out)
 {
@@ -218,6 +282,9 @@ START_TEST(a_file_cut_short)
 END_TEST
 
 /* A line the grammar refuses: the error names its line and byte. */
+#define REPEAT4(s) s s s s
+#define REPEAT64(s) REPEAT4(REPEAT4(REPEAT4(s)))
+
 START_TEST(malformed_lines_are_refused_where_they_are)
 {
 	static const struct {
@@ -232,9 +299,12 @@ START_TEST(malformed_lines_are_refused_where_they_are)
 		  "\t[5]\t\t3\n", 5 },
 		{ "HEAP DUMP BEGIN (1 objects, 1 bytes) x\nOBJ 1 (sz=4, trace=0, class=A)\n", 4 },
 		{ "CPU SAMPLES BEGIN (total = 1) x\n   1 100% 100% 1\n", 4 },
+		/* one field name 65 times in an OBJ: the 65th line */
+		{ "HEAP DUMP BEGIN (1 objects, 1 bytes) x\nOBJ 1 (sz=4, trace=0, class=A@2)\n" REPEAT64("\tf\t\t3\n")
+		  "\tf\t\t3\n", 69 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char buf[512], msg[512] = "";
+		char buf[1024], msg[512] = "";
 		int n = snprintf(buf, sizeof buf, "JAVA PROFILE 1.0.1, created now\n--------\n%s", cases[i].body);
 		profdata_reader *r;
 		profdata_profile *p = NULL;
@@ -404,6 +474,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, cpu_times_are_milliseconds_and_calls);
 	tcase_add_test(tc, heap_dump_classes_objects_roots);
 	tcase_add_test(tc, heap_dump_to_binary_hprof);
+	tcase_add_test(tc, instance_fields_keep_their_names);
 	tcase_add_test(tc, a_file_cut_short);
 	tcase_add_test(tc, malformed_lines_are_refused_where_they_are);
 	tcase_add_test(tc, sniffed_and_named_by_the_binary_decoder);
