@@ -69,15 +69,10 @@ static int slot_of(ht_decoder *d, uint32_t ix, uint32_t occ, uint64_t name_id, u
 /* v at slot `slot` of the record's references: the nulls before it filled in, within the text's bound. */
 static int place(ht_decoder *d, uint32_t slot, uint64_t v)
 {
-	if (slot < d->nids) {
-		d->ids[slot] = v;
-		return 0;
-	}
-	d->fields.nulls += slot - d->nids;
-	if (d->fields.nulls > d->ln.loff + HT_GAP_SLACK)
-		return pd_ht_error(d, PROFDATA_ELIMIT, "the OBJ records leave more fields null between the ones they "
-		                   "list than the text read so far can justify");
-	return pd_ht_push_at(d, slot, v);
+	if (slot >= d->nids)
+		return pd_ht_push_at(d, slot, v);
+	d->ids[slot] = v;
+	return 0;
 }
 
 int pd_ht_instance_ref(ht_decoder *d, const char *name, size_t len, uint64_t v)

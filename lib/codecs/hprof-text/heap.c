@@ -274,9 +274,6 @@ static int arr_item(ht_decoder *d, const char *p, const char *name_end, uint64_t
 		return pd_ht_error(d, PROFDATA_EFORMAT, "an ARR item is not \"[<index>]\" and an id");
 	if (index < d->nids || index >= d->rec.nelems)
 		return pd_ht_error(d, PROFDATA_EFORMAT, "an ARR item's index is not above the last one and below nelems");
-	if (index - d->nids > d->ln.loff + HT_GAP_SLACK)
-		return pd_ht_error(d, PROFDATA_ELIMIT, "an ARR item's index is further from the last one than the text "
-		                   "read so far can justify");
 	return pd_ht_push_at(d, index, v);
 }
 

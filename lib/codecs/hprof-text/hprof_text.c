@@ -96,6 +96,11 @@ int pd_ht_push_id(ht_decoder *d, uint64_t v)
 int pd_ht_push_at(ht_decoder *d, uint64_t index, uint64_t v)
 {
 	int rc;
+	d->nulls += index - d->nids;
+	if (index - d->nids > d->ln.loff + HT_GAP_SLACK ||
+	    d->nulls > d->ln.loff * HT_NULLS_PER_BYTE + HT_GAP_SLACK)
+		return pd_ht_error(d, PROFDATA_ELIMIT, "more nulls left out between references (array elements or "
+		                   "fields) than the text read so far can justify");
 	while (d->nids < index)
 		if ((rc = pd_ht_push_id(d, 0)) < 0)
 			return rc;

@@ -45,7 +45,6 @@ typedef struct ht_fields {
 	pd_intern slot_keys;      /* {layout index, occurrence, name id} -> index in slot_at */
 	uint32_t *slot_at;        /* the slot each key names */
 	size_t slot_at_cap;
-	uint64_t nulls;           /* nulls placed between an instance's references so far */
 	ht_held_class *held;      /* the dump's CLS records */
 	size_t nheld, held_cap;
 	profdata_field *statics;  /* their statics, */
@@ -56,8 +55,13 @@ typedef struct ht_fields {
 	size_t scratch_cap;
 } ht_fields;
 
-/* A gap of null elements or fields may not outgrow the text read so far by more than this. */
+/*
+ * Nulls the text leaves out and the decoder fills in: one gap may not
+ * outgrow the text read so far by more than HT_GAP_SLACK, nor all of them
+ * HT_NULLS_PER_BYTE times it plus that (a null costs the model 8 bytes).
+ */
 #define HT_GAP_SLACK ((uint64_t)1 << 20)
+#define HT_NULLS_PER_BYTE 8
 
 typedef enum ht_state { HT_HEADER, HT_TOP, HT_TRACE, HT_CPU, HT_SITES, HT_HEAP, HT_VERBATIM } ht_state;
 
@@ -85,6 +89,7 @@ typedef struct ht_decoder {
 	uint32_t trace_serial, trace_thread;
 	uint64_t *ids;       /* its frame ids; a heap record's references */
 	size_t nids, ids_cap;
+	uint64_t nulls;      /* nulls filled in between references so far (pd_ht_push_at) */
 
 	/* CPU tables and SITES */
 	int cpu_kind;        /* 0 none yet, 'S' samples, 'T' times */
@@ -148,7 +153,7 @@ const char *pd_ht_dec(const char *p, const char *end, uint64_t *v);
 const char *pd_ht_u32(const char *p, const char *end, uint32_t *v);
 const char *pd_ht_key(const char *p, const char *end, const char *key);
 int pd_ht_push_id(ht_decoder *d, uint64_t v);
-/* v at index `index` of the record's references (at or past the last), the places between null. */
+/* v at index `index` of the record's references (at or past the last), the places between null, within the bound. */
 int pd_ht_push_at(ht_decoder *d, uint64_t index, uint64_t v);
 
 #endif

@@ -299,6 +299,9 @@ START_TEST(malformed_lines_are_refused_where_they_are)
 		  "\t[5]\t\t3\n", 5 },
 		{ "HEAP DUMP BEGIN (1 objects, 1 bytes) x\nOBJ 1 (sz=4, trace=0, class=A)\n", 4 },
 		{ "CPU SAMPLES BEGIN (total = 1) x\n   1 100% 100% 1\n", 4 },
+		/* gaps each within the text read plus 1 MiB, all of them not: the second array's item */
+		{ "HEAP DUMP BEGIN (1 objects, 1 bytes) x\nARR 1 (sz=4, trace=0, nelems=2000000, elem type=A[]@2)\n"
+		  "\t[1000000]\t\t3\nARR 4 (sz=4, trace=0, nelems=2000000, elem type=A[]@2)\n\t[1000000]\t\t3\n", 7 },
 		/* one field name 65 times in an OBJ: the 65th line */
 		{ "HEAP DUMP BEGIN (1 objects, 1 bytes) x\nOBJ 1 (sz=4, trace=0, class=A@2)\n" REPEAT64("\tf\t\t3\n")
 		  "\tf\t\t3\n", 69 },
