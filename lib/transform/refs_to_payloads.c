@@ -395,7 +395,7 @@ static int fill_instance(payload_filter *s, profdata_object *o, const uint64_t *
 		size_t at = j < slots && k->to_payload ? k->to_payload[j] : j;
 		if (!refs[j])
 			continue;
-		if (j >= slots) {
+		if (j >= slots || at >= nf) { /* beyond its class's first layout (or a later dump's new superclass) */
 			s->dropped_refs++;
 			continue;
 		}
@@ -499,7 +499,8 @@ static int flush_dump(payload_filter *s)
 	s->in_dump = 0;
 	s->ndumps++;
 	settle_reference_size(s);
-	if ((rc = pd_refs_lay_out(s)) != 0 || (rc = check_bound(s)) != 0 || (rc = ensure_object_class(s)) != 0 || (rc = write_all_field_names(s)) != 0 ||
+	if ((rc = pd_refs_lay_out(s)) != 0 || (rc = check_bound(s)) != 0 || (rc = ensure_object_class(s)) != 0 ||
+	    (rc = write_all_field_names(s)) != 0 ||
 	    (rc = PD_DOWN(s, dump_begin, &s->dump)) != 0)
 		return rc;
 	rc = write_class_dumps(s);

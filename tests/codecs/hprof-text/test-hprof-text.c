@@ -232,13 +232,18 @@ START_TEST(instance_fields_keep_their_names)
 	ck_assert_str_eq(refs_of(q, 0x50000012, buf, sizeof buf), "50000010 50000022 50000020 50000021");
 	ck_assert_str_eq(refs_of(q, 0x50000013, buf, sizeof buf), "50000012 0 0 0");
 	size_t tn;
-	char *t = (char *)test_write(q, FMT, NULL, &tn);
-	const char *obj = strstr(t, "OBJ 50000012"), *want = "OBJ 50000012 (sz=32, trace=300000, class=Demo$Derived@50000003)\n"
-	                                                   "\tname\t\t50000020\n\towner\t\t50000021\n\tnext\t\t50000010\n"
-	                                                   "\tname\t\t50000022\nOBJ 50000013";
+	unsigned char *written = test_write(q, FMT, NULL, &tn);
+	char *t = malloc(tn + 1); /* NUL-terminated for strstr */
+	ck_assert_ptr_nonnull(t);
+	memcpy(t, written, tn);
+	t[tn] = '\0';
+	const char *obj = strstr(t, "OBJ 50000012");
+	const char *want = "OBJ 50000012 (sz=32, trace=300000, class=Demo$Derived@50000003)\n"
+	                   "\tname\t\t50000020\n\towner\t\t50000021\n\tnext\t\t50000010\n\tname\t\t50000022\n"
+	                   "OBJ 50000013";
 	ck_assert_ptr_nonnull(obj);
 	ck_assert_int_eq(strncmp(obj, want, strlen(want)), 0);
-	PD_FREE_ALL(bin, t);
+	PD_FREE_ALL(bin, written, t);
 	profdata_profile_free(q);
 	profdata_profile_free(p);
 }
