@@ -5,8 +5,10 @@
  * order. The text prints no layout and leaves nulls out, so each class
  * gets one here: the names its instances list, in the order first seen. An
  * instance's references are placed at their names' slots, nulls between
- * (trailing nulls left off); a name listed twice in one OBJ (a field a
- * subclass shadows) takes that name's next slot.
+ * (trailing nulls left off). Fields come in class order, so an item takes
+ * the first slot of its name after the item before it, else the first of
+ * its name's slots the OBJ left free, else a new one: a name listed twice
+ * in one OBJ (a field a subclass shadows) takes two slots.
  *
  * CLS records are held to their dump's end and then sent with their
  * class's layout as instance fields of type object: refs_to_payloads
@@ -39,36 +41,79 @@ static int layout_index(ht_fields *f, uint64_t class_id, uint32_t *ix)
 	return 0;
 }
 
-/* The slot of the occ-th field named name_id in layout ix, appended when new. */
-static int slot_of(ht_decoder *d, uint32_t ix, uint32_t occ, uint64_t name_id, uint32_t *slot)
+/* Slots a name's key leads to: the first, and through next_same the others, in slot order. */
+#define HT_NO_SLOT UINT32_MAX
+/* Slots after the last one placed that are compared by name before the name is hashed. */
+#define HT_FAST_WINDOW 4
+
+/* Whether slot s of l may take the item: its name is [name, name + len) and the record left it free. */
+static int slot_fits(const ht_decoder *d, const ht_layout *l, uint32_t s, const char *name, size_t len)
+{
+	size_t n;
+	const char *t = pd_intern_str(&d->strings, (uint32_t)(l->names[s] - 1), &n);
+	return n == len && memcmp(t, name, len) == 0 && (s >= d->nids || d->ids[s] == 0);
+}
+
+/* A new last slot of l named name_id, after `prev` (HT_NO_SLOT: the name's first) in its chain. */
+static int append_slot(ht_decoder *d, ht_layout *l, uint64_t name_id, uint32_t prev, uint32_t *slot)
+{
+	if (l->n >= HT_MAX_FIELDS)
+		return pd_ht_error(d, PROFDATA_ELIMIT, "a class whose instances list more than 65535 field names");
+	if (pd_grow((void **)&l->names, &l->cap, l->n + 1, sizeof *l->names) < 0 ||
+	    pd_grow((void **)&l->next_same, &l->same_cap, l->n + 1, sizeof *l->next_same) < 0)
+		return PROFDATA_ENOMEM;
+	*slot = (uint32_t)l->n++;
+	l->names[*slot] = name_id;
+	l->next_same[*slot] = HT_NO_SLOT;
+	if (prev != HT_NO_SLOT)
+		l->next_same[prev] = *slot;
+	return 0;
+}
+
+/*
+ * The slot of a name in layout ix for the record's next item: the first
+ * of its slots after the item before it (the agent lists fields in class
+ * order), else its first slot the record left free, else a new one.
+ */
+static int slot_of(ht_decoder *d, uint32_t ix, const char *name, size_t len, uint32_t *slot)
 {
 	ht_fields *f = &d->fields;
 	ht_layout *l = &f->layouts[ix];
-	unsigned char key[16];
-	uint32_t k;
-	memcpy(key, &ix, 4);
-	memcpy(key + 4, &occ, 4);
-	memcpy(key + 8, &name_id, 8);
-	int rc = pd_intern_add(&f->slot_keys, (const char *)key, sizeof key, &k);
-	if (rc < 0)
-		return rc;
-	if (rc == 1) {
-		*slot = f->slot_at[k];
-		return 0;
-	}
-	if (l->n >= HT_MAX_FIELDS)
-		return pd_ht_error(d, PROFDATA_ELIMIT, "a class whose instances list more than 65535 field names");
-	if (pd_grow((void **)&f->slot_at, &f->slot_at_cap, (size_t)k + 1, sizeof *f->slot_at) < 0 ||
-	    pd_grow((void **)&l->names, &l->cap, l->n + 1, sizeof *l->names) < 0)
+	uint32_t k, s, last = HT_NO_SLOT, free_slot = HT_NO_SLOT, count = 0;
+	uint64_t name_id;
+	for (s = d->rec.after; s < l->n && s < d->rec.after + HT_FAST_WINDOW; s++)
+		if (slot_fits(d, l, s, name, len))
+			return *slot = s, 0;
+	if (pd_grow((void **)&f->key, &f->key_cap, len + 4, 1) < 0)
 		return PROFDATA_ENOMEM;
-	l->names[l->n] = name_id;
-	*slot = f->slot_at[k] = (uint32_t)l->n++;
+	memcpy(f->key, &ix, 4);
+	memcpy(f->key + 4, name, len);
+	int rc = pd_intern_add(&f->slot_keys, f->key, len + 4, &k);
+	if (rc == 1) {
+		for (s = f->first_slot[k]; s != HT_NO_SLOT; last = s, s = l->next_same[s], count++) {
+			if (s >= d->rec.after && (s >= d->nids || d->ids[s] == 0))
+				return *slot = s, 0;
+			if (free_slot == HT_NO_SLOT && (s >= d->nids || d->ids[s] == 0))
+				free_slot = s;
+		}
+		if (free_slot != HT_NO_SLOT)
+			return *slot = free_slot, 0;
+		if (count >= HT_MAX_REPEATS)
+			return pd_ht_error(d, PROFDATA_ELIMIT, "an OBJ lists one field name more than 64 times");
+		return append_slot(d, l, l->names[last], last, slot);
+	}
+	if (rc < 0 || pd_grow((void **)&f->first_slot, &f->first_cap, (size_t)k + 1, sizeof *f->first_slot) < 0)
+		return PROFDATA_ENOMEM;
+	if ((rc = pd_ht_string(d, name, len, &name_id)) != 0 || (rc = append_slot(d, l, name_id, HT_NO_SLOT, slot)) != 0)
+		return rc;
+	f->first_slot[k] = *slot;
 	return 0;
 }
 
 /* v at slot `slot` of the record's references: the nulls before it filled in, within the text's bound. */
 static int place(ht_decoder *d, uint32_t slot, uint64_t v)
 {
+	d->rec.after = slot + 1;
 	if (slot >= d->nids)
 		return pd_ht_push_at(d, slot, v);
 	d->ids[slot] = v;
@@ -77,19 +122,10 @@ static int place(ht_decoder *d, uint32_t slot, uint64_t v)
 
 int pd_ht_instance_ref(ht_decoder *d, const char *name, size_t len, uint64_t v)
 {
-	uint64_t name_id;
-	uint32_t ix, slot = 0, occ;
+	uint32_t ix, slot = 0;
 	int rc;
-	if ((rc = pd_ht_string(d, name, len, &name_id)) != 0 || (rc = layout_index(&d->fields, d->rec.class_id, &ix)) != 0)
+	if ((rc = layout_index(&d->fields, d->rec.class_id, &ix)) != 0 || (rc = slot_of(d, ix, name, len, &slot)) != 0)
 		return rc;
-	for (occ = 0; occ < HT_MAX_REPEATS; occ++) {
-		if ((rc = slot_of(d, ix, occ, name_id, &slot)) != 0)
-			return rc;
-		if (slot >= d->nids || d->ids[slot] == 0)
-			break;
-	}
-	if (occ == HT_MAX_REPEATS)
-		return pd_ht_error(d, PROFDATA_ELIMIT, "an OBJ lists one field name more than 64 times");
 	return place(d, slot, v);
 }
 
@@ -152,8 +188,8 @@ int pd_ht_send_classes(ht_decoder *d)
 void pd_ht_fields_free(ht_fields *f)
 {
 	for (size_t i = 0; i < f->nlayouts; i++)
-		free(f->layouts[i].names);
+		PD_FREE_ALL(f->layouts[i].names, f->layouts[i].next_same);
 	pd_map_free(&f->layout_of);
 	pd_intern_free(&f->slot_keys);
-	PD_FREE_ALL(f->layouts, f->slot_at, f->held, f->statics, f->constants, f->scratch);
+	PD_FREE_ALL(f->layouts, f->first_slot, f->key, f->held, f->statics, f->constants, f->scratch);
 }

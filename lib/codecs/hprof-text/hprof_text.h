@@ -22,6 +22,7 @@ typedef struct ht_record {
 	uint64_t id, class_id, size, nelems;
 	uint32_t trace;
 	uint8_t okind, elem;
+	uint32_t after;  /* OBJ: the slot after the last one an item took */
 	uint64_t line, off;
 	profdata_class_dump cd;
 } ht_record;
@@ -34,17 +35,20 @@ typedef struct ht_held_class {
 
 /* Instance field layouts (fields.c): per class, the reference field names its instances list, in order first seen. */
 typedef struct ht_layout {
-	uint64_t *names; /* string ids, by slot */
-	size_t n, cap;
+	uint64_t *names;     /* string ids, by slot */
+	uint32_t *next_same; /* per slot: the next slot of its name, or UINT32_MAX */
+	size_t n, cap, same_cap;
 } ht_layout;
 
 typedef struct ht_fields {
 	pd_map layout_of;         /* class id -> index + 1 in layouts */
 	ht_layout *layouts;
 	size_t nlayouts, layouts_cap;
-	pd_intern slot_keys;      /* {layout index, occurrence, name id} -> index in slot_at */
-	uint32_t *slot_at;        /* the slot each key names */
-	size_t slot_at_cap;
+	pd_intern slot_keys;      /* {layout index, name} -> index in first_slot */
+	uint32_t *first_slot;     /* the first slot of each key's name */
+	size_t first_cap;
+	char *key;                /* scratch: a key being looked up */
+	size_t key_cap;
 	ht_held_class *held;      /* the dump's CLS records */
 	size_t nheld, held_cap;
 	profdata_field *statics;  /* their statics, */
