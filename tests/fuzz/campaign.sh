@@ -40,7 +40,7 @@ secs=$1; shift
 declare -A seeds=(
   [any]="any hprof classic gperftools pprof" [hprof]=hprof [hprof-roundtrip]=hprof
   [classic]=classic [classic-roundtrip]=classic [gperftools]=gperftools
-  [gperftools-roundtrip]=gperftools [convert]="any hprof classic gperftools" [tracexml]=tracexml [heap]=hprof
+  [gperftools-roundtrip]=gperftools [convert]="any hprof classic gperftools hprof-text" [tracexml]=tracexml [heap]=hprof
   [pprof]=pprof)
 declare -A dicts=([hprof]=hprof.dict [hprof-roundtrip]=hprof.dict [classic]=classic.dict
   [classic-roundtrip]=classic.dict [convert]=classic.dict [tracexml]=fuzz-tracexml.dict [heap]=hprof.dict

@@ -30,12 +30,13 @@ typedef struct folded_decoder {
 	size_t frame_ids_cap;
 	uint32_t *chain_key;  /* the same ids in 32 bits: the key, half the bytes to hash and keep */
 	size_t chain_key_cap;
-	/* The last chain read: per frame (root first) its id and where its name ends in the line.
-	 * Sorted files (flamegraph.pl's stackcollapse scripts sort) share most of a chain with the
-	 * line before; those frames are taken from here, not looked up again. */
+	/* The last chain read: per frame (root first) its id. Sorted files (flamegraph.pl's
+	 * stackcollapse scripts sort) share most of a chain with the line before; those frames
+	 * are taken from here, not looked up again. */
 	uint64_t *prev_ids;
-	size_t *prev_ends;
-	size_t prev_n, prev_ids_cap, prev_ends_cap;
+	size_t prev_n, prev_ids_cap;
+	size_t *ends;         /* the chain being read: where each frame's name ends (root first) */
+	size_t ends_cap;
 	uint64_t *hashes;     /* per frame of the chain being read: its name's hash */
 	size_t hashes_cap;
 	int ncounts;          /* 1 or 2, from the first line with a count; 0 before */
@@ -72,17 +73,29 @@ static int frame_id(folded_decoder *d, const unsigned char *s, size_t len, uint6
 	return PD_EMIT(d->a, frame, &fr);
 }
 
-/* Whether chain [s, end) names every frame: no empty name before, between or after the ';'. */
-static int chain_ok(const unsigned char *s, const unsigned char *end, const unsigned char **bad)
+/*
+ * Chain [s, end) split at its ';': where each frame's name ends (an offset
+ * from s) into d->ends, their count into *n. 0 when it names every frame,
+ * 1 when a name is empty (before, between or after the ';': *bad where),
+ * or out of memory.
+ */
+static int split_chain(folded_decoder *d, const unsigned char *s, const unsigned char *end, size_t *n,
+                       const unsigned char **bad)
 {
+	size_t k = 0;
 	for (const unsigned char *p = s;; p++) {
 		const unsigned char *semi = memchr(p, ';', (size_t)(end - p));
 		if ((semi ? semi : end) == p) {
 			*bad = p;
+			return 1;
+		}
+		if (k == d->ends_cap && pd_grow((void **)&d->ends, &d->ends_cap, k + 1, sizeof *d->ends))
+			return PROFDATA_ENOMEM;
+		d->ends[k++] = (size_t)((semi ? semi : end) - s);
+		if (!semi) {
+			*n = k;
 			return 0;
 		}
-		if (!semi)
-			return 1;
 		p = semi;
 	}
 }
@@ -106,26 +119,24 @@ static size_t shared_frames(const folded_decoder *d, const unsigned char *s, siz
 	return k;
 }
 
-/* Where frame k of the chain in prev_ends begins. */
+/* Where frame k of the chain split into ends begins. */
 static size_t frame_start(const folded_decoder *d, size_t k)
 {
-	return k ? d->prev_ends[k - 1] + 1 : 0;
+	return k ? d->ends[k - 1] + 1 : 0;
 }
 
 /*
- * Frames k .. n - 1 of chain [s, s + len): where each ends into prev_ends,
- * its name's hash into hashes, and its name's slot and then string asked
- * of memory ahead (pd_intern_prefetch_slot): on files of many names each
- * lookup is two cache misses, and a line's frames then wait for theirs
- * together rather than one after another (a fifth less time on 77,000 names).
+ * Frames k .. n - 1 of chain s (split into ends): its name's hash into
+ * hashes, and its name's slot and then string asked of memory ahead
+ * (pd_intern_prefetch_slot): on files of many names each lookup is two
+ * cache misses, and a line's frames then wait for theirs together rather
+ * than one after another (a fifth less time on 77,000 names).
  */
-static void hash_frames(folded_decoder *d, const unsigned char *s, size_t len, size_t k, size_t n)
+static void hash_frames(folded_decoder *d, const unsigned char *s, size_t k, size_t n)
 {
 	for (size_t j = k; j < n; j++) {
 		size_t at = frame_start(d, j);
-		const unsigned char *semi = memchr(s + at, ';', len - at);
-		d->prev_ends[j] = semi ? (size_t)(semi - s) : len;
-		d->hashes[j] = pd_intern_hash(&d->names, (const char *)s + at, d->prev_ends[j] - at);
+		d->hashes[j] = pd_intern_hash(&d->names, (const char *)s + at, d->ends[j] - at);
 		pd_intern_prefetch_slot(&d->names, d->hashes[j]);
 	}
 	for (size_t j = k; j < n; j++)
@@ -133,22 +144,21 @@ static void hash_frames(folded_decoder *d, const unsigned char *s, size_t len, s
 }
 
 /*
- * The frame ids of chain [s, end) (chain_ok), root first, into prev_ids:
- * those it shares with the last chain kept, the others looked up; the chain
- * is then the last one. n: how many frames.
+ * The frame ids of chain [s, end) (split_chain: n frames), root first, into
+ * prev_ids: those it shares with the last chain kept, the others looked up;
+ * the chain is then the last one.
  */
 static int chain_frames(folded_decoder *d, const unsigned char *s, const unsigned char *end, size_t n)
 {
-	size_t len = (size_t)(end - s), k = shared_frames(d, s, len);
+	size_t k = shared_frames(d, s, (size_t)(end - s));
 	int rc;
 	if (pd_grow((void **)&d->prev_ids, &d->prev_ids_cap, n, sizeof *d->prev_ids) ||
-	    pd_grow((void **)&d->prev_ends, &d->prev_ends_cap, n, sizeof *d->prev_ends) ||
 	    pd_grow((void **)&d->hashes, &d->hashes_cap, n, sizeof *d->hashes))
 		return PROFDATA_ENOMEM;
-	hash_frames(d, s, len, k, n);
+	hash_frames(d, s, k, n);
 	for (; k < n; k++) {
 		size_t at = frame_start(d, k);
-		if ((rc = frame_id(d, s + at, d->prev_ends[k] - at, d->hashes[k], &d->prev_ids[k])) != 0)
+		if ((rc = frame_id(d, s + at, d->ends[k] - at, d->hashes[k], &d->prev_ids[k])) != 0)
 			return rc;
 	}
 	d->prev_n = n;
@@ -156,18 +166,15 @@ static int chain_frames(folded_decoder *d, const unsigned char *s, const unsigne
 }
 
 /*
- * The stack of chain [s, end) (chain_ok): its frames' ids, leaf first, are
- * its key, sent as a new stack when new. Keyed by ids rather than by the
- * chain's text: most files hold each chain once, and ids (32 bits: names
- * are interned below 2^32) take a twelfth of the text's bytes.
+ * The stack of chain [s, end) (split_chain: n frames): its frames' ids,
+ * leaf first, are its key, sent as a new stack when new. Keyed by ids
+ * rather than by the chain's text: most files hold each chain once, and ids
+ * (32 bits: names are interned below 2^32) take a twelfth of the text's bytes.
  */
-static int stack_of(folded_decoder *d, const unsigned char *s, const unsigned char *end, uint32_t *serial)
+static int stack_of(folded_decoder *d, const unsigned char *s, const unsigned char *end, size_t n, uint32_t *serial)
 {
-	size_t n = 1;
 	uint32_t ix;
 	int rc;
-	for (const unsigned char *p = s; p < end; p++)
-		n += *p == ';';
 	if (pd_grow((void **)&d->frame_ids, &d->frame_ids_cap, n, sizeof *d->frame_ids) ||
 	    pd_grow((void **)&d->chain_key, &d->chain_key_cap, n, sizeof *d->chain_key))
 		return PROFDATA_ENOMEM;
@@ -256,6 +263,7 @@ static int read_line(folded_decoder *d)
 	const unsigned char *s = d->in.ls, *end = s + d->in.ll, *bad;
 	int64_t v[2];
 	uint32_t serial = 0;
+	size_t n = 0;
 	int skip;
 	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
 		end--;
@@ -266,9 +274,9 @@ static int read_line(folded_decoder *d)
 		return rc;
 	if (end == s)
 		return fail(d, d->in.loff, "a count without a chain of frames; passed over");
-	if (!chain_ok(s, end, &bad))
+	if ((rc = split_chain(d, s, end, &n, &bad)) == 1)
 		return fail(d, d->in.loff + (uint64_t)(bad - s), "an empty frame name; line passed over");
-	if ((rc = stack_of(d, s, end, &serial)) != 0)
+	if (rc != 0 || (rc = stack_of(d, s, end, n, &serial)) != 0)
 		return rc;
 	profdata_sample smp = { .stack_serial = serial, .values = v, .nvalues = (size_t)d->ncounts };
 	return PD_EMIT(d->a, sample, &smp);
@@ -300,7 +308,7 @@ int pd_folded_decode(const pd_decode_args *a)
 		rc = pd_in_error(a->in, rc, PD_NO_OFFSET, "folded: out of memory");
 	pd_intern_free(&d.names);
 	pd_intern_free(&d.chains);
-	PD_FREE_ALL(d.framed, d.frame_ids, d.chain_key, d.prev_ids, d.prev_ends, d.hashes);
+	PD_FREE_ALL(d.framed, d.frame_ids, d.chain_key, d.prev_ids, d.ends, d.hashes);
 	return rc;
 }
 
