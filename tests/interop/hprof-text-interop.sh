@@ -5,14 +5,16 @@
 #    reading of the text (hprof-text-folded.py, which shares no code with the library);
 #  - a heap dump converted to binary HPROF has, per class, as many instances as the
 #    text has OBJ and ARR records (counted with awk): in our histogram of the HPROF
-#    file, and in VisualVM's when VisualVM is installed (visualvm-histo.sh).
+#    file, and in VisualVM's when VisualVM is installed (visualvm-histo.sh); and
+#    VisualVM reads every reference an OBJ lists under the field name it lists it by.
 # And the writer (--to hprof-text):
 #  - every real agent file (corpus) and fixture: written, then read and written
 #    again, byte-identical; the written file reads back with the same tables
 #    (threads, stacks, samples, allocation sites, classes, objects, roots,
 #    references), the same folded stacks and the same class histogram;
 #  - binary HPROF fixtures (tests/data/hprof/jdk17-*) -> text -> binary HPROF keep
-#    classes, objects, roots and references, and instances per class;
+#    classes, objects, roots and references, instances per class, and (in VisualVM)
+#    every non-null reference field under its name;
 #  - a gperftools CPU profile (libprofiler's own output) -> text: CPU SAMPLES
 #    whose folded stacks equal the input's.
 # The corpus part (real agent output) is skipped, saying why, without the corpus.
