@@ -231,30 +231,25 @@ static int send_sample_types(folded_decoder *d)
 }
 
 /*
- * The counts at the end of the line: *end moved before them. 0 (*skip set
- * when the line is passed over), or a stop or error code.
+ * The counts at the end of the line: *end moved before them, *n how many
+ * (the file's, or this line's when it is the first kept: it decides).
+ * 0 (*n 0 when the line is passed over), or a stop or error code.
  */
-static int line_counts(folded_decoder *d, const unsigned char **end, int64_t v[2], int *skip)
+static int line_counts(folded_decoder *d, const unsigned char **end, int64_t v[2], int *n)
 {
 	const unsigned char *s = d->in.ls, *e = *end;
-	*skip = 1;
+	*n = 0;
 	if (!last_count(s, &e, &v[1]))
 		return fail(d, d->in.loff + d->in.ll, "the line does not end in a count after a space; passed over");
 	const unsigned char *e2 = e;
-	int two = last_count(s, &e2, &v[0]);
-	if (d->ncounts == 0) {
-		d->ncounts = two ? 2 : 1;
-		int rc = send_sample_types(d);
-		if (rc != 0)
-			return rc;
-	}
-	if (d->ncounts == 2 && !two)
+	int two = last_count(s, &e2, &v[0]), counts = d->ncounts ? d->ncounts : two ? 2 : 1;
+	if (counts == 2 && !two)
 		return fail(d, d->in.loff + (uint64_t)(e - s), "one count on a line of a file of two (a differential "
 		            "file's before and after); passed over");
-	if (d->ncounts == 1)
+	if (counts == 1)
 		v[0] = v[1];
-	*end = d->ncounts == 2 ? e2 : e;
-	*skip = 0;
+	*end = counts == 2 ? e2 : e;
+	*n = counts;
 	return 0;
 }
 
@@ -264,18 +259,21 @@ static int read_line(folded_decoder *d)
 	int64_t v[2];
 	uint32_t serial = 0;
 	size_t n = 0;
-	int skip;
+	int counts;
 	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
 		end--;
 	if (end == s || s[0] == '#')
 		return 0;
-	int rc = line_counts(d, &end, v, &skip);
-	if (rc != 0 || skip)
+	int rc = line_counts(d, &end, v, &counts);
+	if (rc != 0 || !counts)
 		return rc;
 	if (end == s)
 		return fail(d, d->in.loff, "a count without a chain of frames; passed over");
 	if ((rc = split_chain(d, s, end, &n, &bad)) == 1)
 		return fail(d, d->in.loff + (uint64_t)(bad - s), "an empty frame name; line passed over");
+	/* the first line kept says how many counts the file has: not one passed over */
+	if (rc == 0 && !d->ncounts && (d->ncounts = counts, rc = send_sample_types(d)) != 0)
+		return rc;
 	if (rc != 0 || (rc = stack_of(d, s, end, n, &serial)) != 0)
 		return rc;
 	profdata_sample smp = { .stack_serial = serial, .values = v, .nvalues = (size_t)d->ncounts };

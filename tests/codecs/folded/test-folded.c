@@ -384,6 +384,14 @@ START_TEST(read_differential)
 	p = read_text("a;b 10 12\na;c 5\n", PROFDATA_MODE_STRICT, msg, sizeof msg);
 	ck_assert_ptr_null(p);
 	ck_assert_msg(strstr(msg, "one count") != NULL, "%s", msg);
+	/* the first line kept decides, not one passed over: here the file has two counts */
+	p = read_text("a;;b 2\nx 10 5\n", PROFDATA_MODE_PERMISSIVE, msg, sizeof msg);
+	ck_assert_msg(p != NULL, "%s", msg);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLE_TYPES), 2);
+	profdata_profile_sample(p, 0, &smp);
+	ck_assert_int_eq(smp.values[0], 10);
+	ck_assert_int_eq(smp.values[1], 5);
+	profdata_profile_free(p);
 }
 END_TEST
 
