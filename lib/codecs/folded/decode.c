@@ -271,9 +271,10 @@ static int read_line(folded_decoder *d)
 		return fail(d, d->in.loff, "a count without a chain of frames; passed over");
 	if ((rc = split_chain(d, s, end, &n, &bad)) == 1)
 		return fail(d, d->in.loff + (uint64_t)(bad - s), "an empty frame name; line passed over");
-	/* the first line kept says how many counts the file has: not one passed over */
-	if (rc == 0 && !d->ncounts && (d->ncounts = counts, rc = send_sample_types(d)) != 0)
-		return rc;
+	if (rc == 0 && !d->ncounts) { /* the first line kept says how many counts the file has */
+		d->ncounts = counts;
+		rc = send_sample_types(d);
+	}
 	if (rc != 0 || (rc = stack_of(d, s, end, n, &serial)) != 0)
 		return rc;
 	profdata_sample smp = { .stack_serial = serial, .values = v, .nvalues = (size_t)d->ncounts };

@@ -46,12 +46,18 @@ static int layout_index(ht_fields *f, uint64_t class_id, uint32_t *ix)
 /* Slots after the last one placed that are compared by name before the name is hashed. */
 #define HT_FAST_WINDOW 4
 
+/* Whether the record being read left slot s free (the text lists no null). */
+static int slot_free(const ht_decoder *d, uint32_t s)
+{
+	return s >= d->nids || d->ids[s] == 0;
+}
+
 /* Whether slot s of l may take the item: its name is [name, name + len) and the record left it free. */
 static int slot_fits(const ht_decoder *d, const ht_layout *l, uint32_t s, const char *name, size_t len)
 {
 	size_t n;
 	const char *t = pd_intern_str(&d->strings, (uint32_t)(l->names[s] - 1), &n);
-	return n == len && memcmp(t, name, len) == 0 && (s >= d->nids || d->ids[s] == 0);
+	return n == len && memcmp(t, name, len) == 0 && slot_free(d, s);
 }
 
 /* A new last slot of l named name_id, after `prev` (HT_NO_SLOT: the name's first) in its chain. */
@@ -91,9 +97,11 @@ static int slot_of(ht_decoder *d, uint32_t ix, const char *name, size_t len, uin
 	int rc = pd_intern_add(&f->slot_keys, f->key, len + 4, &k);
 	if (rc == 1) {
 		for (s = f->first_slot[k]; s != HT_NO_SLOT; last = s, s = l->next_same[s], count++) {
-			if (s >= d->rec.after && (s >= d->nids || d->ids[s] == 0))
+			if (!slot_free(d, s))
+				continue;
+			if (s >= d->rec.after)
 				return *slot = s, 0;
-			if (free_slot == HT_NO_SLOT && (s >= d->nids || d->ids[s] == 0))
+			if (free_slot == HT_NO_SLOT)
 				free_slot = s;
 		}
 		if (free_slot != HT_NO_SLOT)
