@@ -15,7 +15,8 @@
 # run; tools/test.sh fixes it, so that its short runs take the same first
 # steps on every machine). TARGET: names as in tests/fuzz/meson.build (any,
 # hprof, hprof-roundtrip, classic, classic-roundtrip, gperftools,
-# gperftools-roundtrip, convert, tracexml, heap, pprof); default all.
+# gperftools-roundtrip, convert, tracexml, heap, pprof, jfr, hprof-text,
+# folded, perf-script, cpuprofile, speedscope); default every one BUILD has.
 # After a campaign, `-merge=1` the work corpus into tests/fuzz/corpus/<name>
 # to keep what it found (see tests/fuzz/README.md).
 set -euo pipefail
@@ -41,19 +42,25 @@ declare -A seeds=(
   [any]="any hprof classic gperftools pprof" [hprof]=hprof [hprof-roundtrip]=hprof
   [classic]=classic [classic-roundtrip]=classic [gperftools]=gperftools
   [gperftools-roundtrip]=gperftools [convert]="any hprof classic gperftools hprof-text" [tracexml]=tracexml [heap]=hprof
-  [pprof]=pprof)
+  [pprof]=pprof [jfr]=jfr [hprof-text]=hprof-text [folded]=folded [perf-script]=perf-script
+  [cpuprofile]=cpuprofile [speedscope]=speedscope)
 declare -A dicts=([hprof]=hprof.dict [hprof-roundtrip]=hprof.dict [classic]=classic.dict
   [classic-roundtrip]=classic.dict [convert]=classic.dict [tracexml]=fuzz-tracexml.dict [heap]=hprof.dict
-  [pprof]=pprof.dict)
+  [pprof]=pprof.dict [jfr]=jfr.dict [hprof-text]=hprof-text.dict)
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(any hprof hprof-roundtrip classic classic-roundtrip gperftools
-                                     gperftools-roundtrip convert tracexml heap pprof)
 
 if [ ! -f "$build/build.ninja" ]; then
   CC=clang meson setup "$build" -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
     -Dtool=false >/dev/null
 fi
 meson compile -C "$build" >/dev/null
+# No target named: every one the build has (cpuprofile and speedscope need yajl).
+if [ ${#targets[@]} -eq 0 ]; then
+  for name in any hprof hprof-roundtrip classic classic-roundtrip gperftools gperftools-roundtrip convert tracexml \
+              heap pprof jfr hprof-text folded perf-script cpuprofile speedscope; do
+    [ ! -x "$build/tests/fuzz/fuzz-$name" ] || targets+=("$name")
+  done
+fi
 [ -n "$work" ] || work=$(mktemp -d /tmp/profdata-fuzz-XXXXXX)
 mkdir -p "$work"
 echo "work corpora and logs: $work"

@@ -294,6 +294,33 @@ static int write_lines(folded_writer *fw)
 	return rc;
 }
 
+/*
+ * A name that ends in a number after a blank ("worker 3") would end its
+ * line in two numbers, which readers (ours, flamegraph.pl) take for the two
+ * counts of a differential file; one that ends in a blank loses it to the
+ * blank before the count. Those blanks are written as '_', in every frame
+ * the name has, so that chains still merge by what is written. The writer
+ * says how many names it changed.
+ */
+static void unblank_ends(folded_writer *fw)
+{
+	size_t changed = 0;
+	for (size_t i = 0; i < fw->names.nframes; i++) {
+		size_t len;
+		char *s = (char *)pd_frame_name(&fw->names, i, &len), *p = s + len;
+		while (p > s && (unsigned)(p[-1] - '0') < 10)
+			p--;
+		if (p == s || (p[-1] != ' ' && p[-1] != '\t'))
+			continue;
+		while (p > s && (p[-1] == ' ' || p[-1] == '\t'))
+			*--p = '_';
+		changed++;
+	}
+	if (changed)
+		pd_out_warn(fw->w, "folded: %zu frame names end in a blank or in a number after one, which readers take "
+		            "for the blank before a count or for a second count: those blanks are written as '_'", changed);
+}
+
 static int folded_write_model(const profdata_profile *p, profdata_writer *w, const pd_options *opts)
 {
 	folded_writer fw;
@@ -305,7 +332,11 @@ static int folded_write_model(const profdata_profile *p, profdata_writer *w, con
 	fw.p = p;
 	fw.w = w;
 	rc = pd_stack_sums_compute(p, pd_sample_count_index(p), &fw.sums, pd_out_diag(w), "folded");
-	if (rc == 0 && (pd_frame_names_render(p, &fw.names) || merge_chains(&fw)))
+	if (rc == 0 && pd_frame_names_render(p, &fw.names))
+		rc = pd_out_error(w, PROFDATA_ENOMEM, "folded: out of memory");
+	if (rc == 0)
+		unblank_ends(&fw);
+	if (rc == 0 && merge_chains(&fw))
 		rc = pd_out_error(w, PROFDATA_ENOMEM, "folded: out of memory");
 	if (rc == 0)
 		rc = write_lines(&fw);

@@ -276,7 +276,8 @@ static int thread_of(ps_decoder *d, const ps_header *h, uint32_t *out)
 	*out = ix + 1;
 	if (rc == 1)
 		return 0;
-	pd_parse_dec_len(h->tid.p, h->tid.p + h->tid.n, &tid);
+	if (h->tid.n)
+		pd_parse_dec_len(h->tid.p, h->tid.p + h->tid.n, &tid);
 	profdata_thread_start t = { .serial = *out, .object_id = tid };
 	if ((h->comm.n && (rc = string_id(d, h->comm, &t.name_id)) != 0) ||
 	    (h->pid.n && (rc = string_id(d, h->pid, &t.group_name_id)) != 0))
