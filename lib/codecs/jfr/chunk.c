@@ -90,7 +90,7 @@ int jfr_bytes(jfr_cur *c, size_t n, const unsigned char **p)
 	return 0;
 }
 
-int jfr_int(jfr_cur *c, unsigned width, uint64_t *v)
+int jfr_int_long(jfr_cur *c, unsigned width, uint64_t *v)
 {
 	const unsigned char *p = NULL;
 	int rc;

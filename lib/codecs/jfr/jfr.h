@@ -48,8 +48,22 @@ typedef struct jfr_str {
 int jfr_fail(const jfr_cur *c, const unsigned char *at, int code, const char *fmt, ...) PD_PRINTF(4, 5);
 int jfr_read_header(jfr_header *h, const jfr_cur *c);
 int jfr_varint(jfr_cur *c, uint64_t *v);
-/* An int/long/short/char field: a varint when compressed, else `width` bytes big-endian. */
-int jfr_int(jfr_cur *c, unsigned width, uint64_t *v);
+/* jfr_int past its one-byte case. */
+int jfr_int_long(jfr_cur *c, unsigned width, uint64_t *v);
+
+/*
+ * An int/long/short/char field: a varint when compressed, else `width`
+ * bytes big-endian. Inline for the varint of one byte (most of them:
+ * type ids, sizes, small keys), the one call per value a recording makes.
+ */
+static inline int jfr_int(jfr_cur *c, unsigned width, uint64_t *v)
+{
+	if (c->compressed && c->p < c->end && *c->p < 0x80) {
+		*v = *c->p++;
+		return 0;
+	}
+	return jfr_int_long(c, width, v);
+}
 int jfr_bytes(jfr_cur *c, size_t n, const unsigned char **p);
 int jfr_string(jfr_cur *c, jfr_str *s);
 /* Append s as UTF-8 to b (a pool string is the caller's: it is left out). */
