@@ -64,7 +64,7 @@ int jfr_varint(jfr_cur *c, uint64_t *v)
 	uint64_t x = 0;
 	const unsigned char *p = c->p;
 	for (unsigned i = 0; i < 9; i++) {
-		if (p == c->end)
+		if (p >= c->end)
 			return jfr_fail(c, p, PROFDATA_ETRUNCATED, "a compressed integer runs past its event");
 		unsigned b = *p++;
 		if (i == 8) {
@@ -82,9 +82,9 @@ int jfr_varint(jfr_cur *c, uint64_t *v)
 
 int jfr_bytes(jfr_cur *c, size_t n, const unsigned char **p)
 {
-	if ((size_t)(c->end - c->p) < n)
+	if (c->p > c->end || (size_t)(c->end - c->p) < n)
 		return jfr_fail(c, c->p, PROFDATA_ETRUNCATED, "%zu bytes needed, %zu left in the event", n,
-		                (size_t)(c->end - c->p));
+		                c->p > c->end ? (size_t)0 : (size_t)(c->end - c->p));
 	*p = c->p;
 	c->p += n;
 	return 0;

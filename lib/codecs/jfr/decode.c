@@ -87,6 +87,9 @@ static int open_chunk(jfr_decoder *d, const unsigned char *at)
 		return jfr_fail(&c, at + d->h.meta_offset, PROFDATA_EFORMAT, "the metadata offset points at %s",
 		                type ? "an event that is not metadata" : "an event past the chunk");
 	c.end = at + d->h.meta_offset + size;
+	if (c.p > c.end)
+		return jfr_fail(&c, at + d->h.meta_offset, PROFDATA_EFORMAT,
+		                "a metadata event of %" PRIu64 " bytes, shorter than its size and type", size);
 	return chunk_metadata(d, &c);
 }
 
@@ -132,6 +135,8 @@ static int walk_events(jfr_decoder *d, event_fn fn, int last)
 			return jfr_fail(&c, p, PROFDATA_EFORMAT, "an event of %" PRIu64 " bytes with %zu left in its chunk",
 			                size, (size_t)(d->chunk.end - p));
 		c.end = p + size;
+		if (c.p > c.end)
+			return jfr_fail(&c, p, PROFDATA_EFORMAT, "an event of %" PRIu64 " bytes, shorter than its size", size);
 		if ((rc = jfr_int(&c, 8, &type)) != 0 || (rc = fn(d, type, &c)) != 0)
 			return rc;
 		p += size;

@@ -146,6 +146,8 @@ static const struct {
 	{ "huge-array.jfr", 947, "an array of 2147483648 elements" },
 	{ "unknown-type.jfr", 868, "type id 999, which the metadata lacks" },
 	{ "event-past-chunk.jfr", 865, "an event of 100000 bytes" },
+	{ "event-shorter-than-size.jfr", 865, "an event of 2 bytes, shorter than its size" },
+	{ "metadata-size-zero.jfr", 68, "a metadata event of 0 bytes, shorter than its size and type" },
 };
 
 START_TEST(broken_recordings_are_refused_at_their_byte)

@@ -162,6 +162,14 @@ def chunk(compressed=True, loop=False, frames_count=None, events_extra=b""):
     return header + meta + events + cp
 
 
+def metadata_size_zero():
+    """tiny.jfr with its metadata event's size, two varint bytes at byte 68, made 0 in two bytes."""
+    data = bytearray(chunk())
+    assert data[68] & 0x80 and not data[69] & 0x80
+    data[68:70] = b"\x80\x00"
+    return bytes(data)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     w = Writer(True)
@@ -174,6 +182,9 @@ def main():
         "huge-array.jfr": chunk(frames_count=1 << 31),
         "unknown-type.jfr": chunk(events_extra=w.event(999, b"")),
         "event-past-chunk.jfr": chunk(events_extra=w.varint(100000) + w.long(OTHER)),
+        # a size of 2 written in 3 bytes (a varint may carry zeros): the event ends inside its own size
+        "event-shorter-than-size.jfr": chunk(events_extra=b"\x82\x80\x00" + w.long(OTHER)),
+        "metadata-size-zero.jfr": metadata_size_zero(),
     }
     for name, data in files.items():
         with open(os.path.join(out, name), "wb") as f:
