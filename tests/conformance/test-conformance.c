@@ -49,7 +49,8 @@ static const struct {
 	 * test-jfr.c checks that the first write keeps stacks, times and threads.
 	 */
 	{ "jfr", "jfr", NULL, 0,
-	  (const char *const[]){ "event-past-chunk.jfr", "huge-array.jfr", "type-cycle.jfr", "unknown-type.jfr", NULL },
+	  (const char *const[]){ "event-past-chunk.jfr", "event-shorter-than-size.jfr", "huge-array.jfr",
+	                        "metadata-size-zero.jfr", "type-cycle.jfr", "unknown-type.jfr", NULL },
 	  1 },
 };
 
