@@ -54,10 +54,9 @@ if [ ! -f "$build/build.ninja" ]; then
     -Dtool=false >/dev/null
 fi
 meson compile -C "$build" >/dev/null
-# No target named: every one the build has (cpuprofile and speedscope need yajl).
+# No target named: every one of `seeds` the build has (cpuprofile and speedscope need yajl).
 if [ ${#targets[@]} -eq 0 ]; then
-  for name in any hprof hprof-roundtrip classic classic-roundtrip gperftools gperftools-roundtrip convert tracexml \
-              heap pprof jfr hprof-text folded perf-script cpuprofile speedscope; do
+  for name in $(printf '%s\n' "${!seeds[@]}" | sort); do
     [ ! -x "$build/tests/fuzz/fuzz-$name" ] || targets+=("$name")
   done
 fi
