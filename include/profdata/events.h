@@ -45,7 +45,7 @@
 extern "C" {
 #endif
 
-#define PROFDATA_EVENTS_VERSION 3
+#define PROFDATA_EVENTS_VERSION 4
 
 /* A key/value pair of UTF-8 strings. */
 typedef struct profdata_kv {
@@ -427,6 +427,37 @@ typedef struct profdata_sample_labels {
 } profdata_sample_labels;
 
 /*
+ * (events version 4, 0.3) What kind of code a frame ran in, as JDK Flight
+ * Recorder's frame types and perf's kernel frames say: a JIT-compiled
+ * frame and an interpreted one of the same method and line are two frames,
+ * each with its kind. A frame without this event has PROFDATA_FRAME_KIND_UNKNOWN.
+ */
+typedef enum profdata_frame_kind_value {
+	PROFDATA_FRAME_KIND_UNKNOWN = 0,
+	PROFDATA_FRAME_KIND_INTERPRETED = 1, /* JFR "Interpreted" */
+	PROFDATA_FRAME_KIND_JIT = 2,         /* JFR "JIT compiled" (C2, or a JIT the source does not name) */
+	PROFDATA_FRAME_KIND_INLINED = 3,     /* JFR "Inlined": compiled into its caller's frame */
+	PROFDATA_FRAME_KIND_NATIVE = 4,      /* JFR "Native": a JNI method, or machine code of a native library */
+	PROFDATA_FRAME_KIND_CPP = 5,         /* async-profiler's "C++": the JVM's own code */
+	PROFDATA_FRAME_KIND_KERNEL = 6,      /* the kernel's code (async-profiler's "Kernel", perf's [kernel.kallsyms]) */
+	PROFDATA_FRAME_KIND_C1 = 7           /* async-profiler's "C1 compiled" */
+} profdata_frame_kind_value;
+
+typedef struct profdata_frame_kind {
+	uint64_t frame_id;  /* a frame event before it */
+	uint32_t kind;      /* a profdata_frame_kind_value */
+} profdata_frame_kind;
+
+/*
+ * (events version 4, 0.3) A stack whose source cut it short: its callers
+ * beyond the frames it lists were not recorded (JFR's `truncated`, at the
+ * recorder's stack depth). Comes after the stack event.
+ */
+typedef struct profdata_stack_truncated {
+	uint32_t stack_serial;
+} profdata_stack_truncated;
+
+/*
  * The callbacks. A consumer allocates the table: initialise it with
  * profdata_events_init(&ev, sizeof ev) (or PROFDATA_EVENTS_INIT), then set
  * what it consumes; members left NULL are skipped. `version` says which
@@ -464,6 +495,9 @@ typedef struct profdata_events {
 	int (*trace_context)(void *payload, const profdata_trace_context *c);
 	/* version 3 (0.3) */
 	int (*sample_labels)(void *payload, const profdata_sample_labels *l);
+	/* version 4 (0.3) */
+	int (*frame_kind)(void *payload, const profdata_frame_kind *k);
+	int (*stack_truncated)(void *payload, const profdata_stack_truncated *t);
 } profdata_events;
 
 /*

@@ -141,6 +141,8 @@ typedef enum profdata_table {
 	PROFDATA_TABLE_CLASS_DUMPS,
 	PROFDATA_TABLE_TRACE_CONTEXTS, /* 0.2 */
 	PROFDATA_TABLE_LABEL_SETS,     /* 0.3: distinct label sets of samples */
+	PROFDATA_TABLE_FRAME_KINDS,    /* 0.3, events version 4: frames of a known kind */
+	PROFDATA_TABLE_TRUNCATED_STACKS, /* 0.3, events version 4: stacks cut short */
 	PROFDATA_TABLE_COUNT_
 } profdata_table;
 
@@ -312,6 +314,18 @@ PROFDATA_API int profdata_profile_mapping_sized(const profdata_profile *p, size_
                                                 size_t out_size);
 #define profdata_profile_mapping(p, i, out) \
 	profdata_profile_mapping_sized((p), (i), (out), sizeof(*(out)))
+/*
+ * (0.3) Frames' kinds and truncated stacks, in the source's order; a frame
+ * not listed is of PROFDATA_FRAME_KIND_UNKNOWN, a stack not listed whole.
+ */
+PROFDATA_API int profdata_profile_frame_kind_sized(const profdata_profile *p, size_t i, profdata_frame_kind *out,
+                                                   size_t out_size);
+#define profdata_profile_frame_kind(p, i, out) \
+	profdata_profile_frame_kind_sized((p), (i), (out), sizeof(*(out)))
+PROFDATA_API int profdata_profile_stack_truncated_sized(const profdata_profile *p, size_t i,
+                                                        profdata_stack_truncated *out, size_t out_size);
+#define profdata_profile_stack_truncated(p, i, out) \
+	profdata_profile_stack_truncated_sized((p), (i), (out), sizeof(*(out)))
 PROFDATA_API int profdata_profile_trace_event_sized(const profdata_profile *p, size_t i,
                                                     profdata_trace_event *out, size_t out_size);
 #define profdata_profile_trace_event(p, i, out) \

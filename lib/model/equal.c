@@ -74,6 +74,11 @@ static int eq_mapping(const profdata_mapping *x, const profdata_mapping *y)
 	return F(start) && F(limit) && F(offset) && F(inode) && F(path_id) && F(build_id) &&
 	       strcmp(x->perms, y->perms) == 0 && strcmp(x->device, y->device) == 0;
 }
+static int eq_frame_kind(const profdata_frame_kind *x, const profdata_frame_kind *y) { return F(frame_id) && F(kind); }
+static int eq_stack_truncated(const profdata_stack_truncated *x, const profdata_stack_truncated *y)
+{
+	return F(stack_serial);
+}
 static int eq_class_unload(const profdata_class_unload *x, const profdata_class_unload *y) { return F(time_us) && F(serial); }
 static int eq_class_load(const profdata_class_load *x, const profdata_class_load *y)
 {

@@ -9,6 +9,10 @@
 #                               `package/Class.method:line`, values in any
 #                               unit) against our folded stacks: the same
 #                               stacks, values in one ratio? Prints a line
+#   frame-types JSON            `jfr print --json`'s jdk.ExecutionSample
+#                               events as lines, sorted: whether the stack
+#                               is truncated, then each frame's method name,
+#                               line and frame type
 import json
 import re
 import sys
@@ -63,6 +67,19 @@ def folded(path, convert):
     return out
 
 
+def frame_types(path):
+    lines = []
+    for event in json.load(open(path, encoding="utf-8"))["recording"]["events"]:
+        trace = event["values"].get("stackTrace") or {"truncated": False, "frames": []}
+        # the method's name, not its class's: the class of a native frame async-profiler names after its
+        # library ("libc-2.17.so") comes back in the JVM's form of a class name ("libc-2/17/so")
+        frames = ["%s:%s[%s]" % (f["method"]["name"], f["lineNumber"], f["type"]) for f in trace["frames"]]
+        lines.append(("truncated " if trace["truncated"] else "whole ") + ";".join(frames))
+    for line in sorted(lines):
+        print(line)
+    return 0
+
+
 def expected(collapsed, ours):
     want, got = folded(collapsed, True), folded(ours, False)
     total_w, total_g = sum(want.values()), sum(got.values())
@@ -85,4 +102,6 @@ if __name__ == "__main__":
         sys.exit(summary(sys.argv[2], sys.argv[3]))
     if cmd == "helper-stacks":
         sys.exit(helper_stacks(sys.argv[2]))
+    if cmd == "frame-types":
+        sys.exit(frame_types(sys.argv[2]))
     sys.exit(expected(sys.argv[2], sys.argv[3]))

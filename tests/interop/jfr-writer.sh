@@ -11,7 +11,11 @@
 #      agent's CPU TIME in milliseconds, over the sampling period);
 #   3. our reader reads the same stacks back;
 #   4. a pprof allocation profile becomes jdk.ObjectAllocationSample events
-#      whose weights, read back, equal its alloc_space per stack.
+#      whose weights, read back, equal its alloc_space per stack;
+#   5. JFR -> JFR keeps each sample's frame types (interpreted, JIT
+#      compiled, inlined, native) and whether its stack was truncated, as
+#      `jfr print --json` shows them (also of the corpus's recordings,
+#      ../shared/corpus/jfr, when it is there).
 # Usage: jfr-writer.sh PROFDATA SRCDIR BUILDDIR. 77 (skip) without java,
 # javac and jfr.
 set -euo pipefail
@@ -21,6 +25,8 @@ build=$3
 for tool in java javac jfr python3; do
 	command -v "$tool" >/dev/null || { echo "skipped: no $tool"; exit 77; }
 done
+# shellcheck source=tests/interop/corpus.sh
+source "$src/tests/interop/corpus.sh"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 classes=$build/jfr-writer-classes
@@ -78,6 +84,32 @@ check "$data/hprof-text/cpu-times.txt" "cpu-times.txt (milliseconds, 10 ms a sam
 for f in cpu block mutex goroutine; do
 	check "$data/pprof/$f.pb.gz" "pprof $f" sample=0
 done
+
+# Frame types and truncated stacks, event by event, as the JDK prints them.
+kinds_kept() { # RECORDING (gzip'd) NAME
+	gzip -dc "$1" >"$scratch/in.jfr"
+	"$profdata" convert --quiet "$1" "$scratch/out.jfr" --to jfr
+	for side in in out; do
+		jfr print --json --events jdk.ExecutionSample "$scratch/$side.jfr" >"$scratch/$side.json"
+		$compare frame-types "$scratch/$side.json" >"$scratch/$side.types"
+	done
+	if cmp -s "$scratch/in.types" "$scratch/out.types"; then
+		echo "ok   $2 -> jfr: $(wc -l <"$scratch/in.types") samples' frame types and truncation kept" \
+			"($(grep -c '^truncated' "$scratch/in.types" || true) truncated;" \
+			"$(grep -oE '\[[A-Za-z0-9+ ]+\](;|$)' "$scratch/in.types" | tr -d '[];' | sort -u | paste -sd, -))"
+	else
+		failed "$2 -> jfr: frame types or truncation differ"
+		diff "$scratch/in.types" "$scratch/out.types" | cut -c1-160 | head -6
+	fi
+}
+for f in "$data"/jfr/*.jfr.gz; do
+	kinds_kept "$f" "$(basename "$f")"
+done
+if corpus_files recordings "$src" jfr '*.jfr.gz'; then
+	for f in "${recordings[@]}"; do
+		kinds_kept "$f" "corpus $(basename "$f")"
+	done
+fi
 
 # Allocations: weights, not counts. A stack whose alloc_space is 0 has no event.
 "$profdata" convert --quiet "$data/pprof/heap.pb.gz" "$scratch/heap.jfr" --to jfr

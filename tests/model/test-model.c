@@ -23,9 +23,13 @@ static void fill_every_table(const profdata_events *ev, void *p, unsigned id_siz
 	profdata_frame fr2 = { 8, 0, PROFDATA_LINE_NATIVE, 0x401000, 1, 1 };
 	ck_assert_int_eq(ev->frame(p, &fr), 0);
 	ck_assert_int_eq(ev->frame(p, &fr2), 0);
+	profdata_frame_kind fk = { 8, PROFDATA_FRAME_KIND_NATIVE };
+	ck_assert_int_eq(ev->frame_kind(p, &fk), 0);
 	uint64_t frames[] = { 8, 7 };
 	profdata_stack st = { 3, 1, frames, 2 };
 	ck_assert_int_eq(ev->stack(p, &st), 0);
+	profdata_stack_truncated cut = { 3 };
+	ck_assert_int_eq(ev->stack_truncated(p, &cut), 0);
 	profdata_thread_start ts = { 5, 1, 0x5000, 3, 107, 108, 0 };
 	ck_assert_int_eq(ev->thread_start(p, &ts), 0);
 	profdata_class_load cl1 = { 0, 1, 0x1000, 3, 100 };

@@ -10,6 +10,13 @@
 
 extern const struct profdata_format pd_format_jfr;
 
+const char *const jfr_frame_type_names[JFR_FRAME_KINDS] = {
+	[PROFDATA_FRAME_KIND_INTERPRETED] = "Interpreted", [PROFDATA_FRAME_KIND_JIT] = "JIT compiled",
+	[PROFDATA_FRAME_KIND_INLINED] = "Inlined",         [PROFDATA_FRAME_KIND_NATIVE] = "Native",
+	[PROFDATA_FRAME_KIND_CPP] = "C++",                 [PROFDATA_FRAME_KIND_KERNEL] = "Kernel",
+	[PROFDATA_FRAME_KIND_C1] = "C1 compiled",
+};
+
 /* A chunk's magic, then a major version the reader knows. */
 static int jfr_bid(const unsigned char *buf, size_t len)
 {

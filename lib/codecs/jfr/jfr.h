@@ -127,8 +127,16 @@ int jfr_checkpoint_read(jfr_cur *c, jfr_meta *m, const unsigned char *chunk, int
 int jfr_pool_at(const jfr_cur *chunk_cur, const jfr_type *t, const unsigned char *chunk, uint64_t index,
                 jfr_cur *out);
 
+/*
+ * jdk.types.FrameType's descriptions (the JDK's four, async-profiler's three
+ * more) by profdata_frame_kind_value, the unknown kind NULL: what the reader
+ * recognises and the writer's pool holds.
+ */
+#define JFR_FRAME_KINDS (PROFDATA_FRAME_KIND_C1 + 1)
+extern const char *const jfr_frame_type_names[JFR_FRAME_KINDS];
+
 /* The rows of the types the reader puts into the model, in the current chunk (SIZE_MAX: absent). */
-enum { JT_STACK_TRACE, JT_STACK_FRAME, JT_METHOD, JT_CLASS, JT_SYMBOL, JT_THREAD, JT_STRING, JT_SAMPLE,
+enum { JT_STACK_TRACE, JT_STACK_FRAME, JT_METHOD, JT_CLASS, JT_SYMBOL, JT_THREAD, JT_STRING, JT_FRAME_TYPE, JT_SAMPLE,
        JT_COUNT = JT_SAMPLE + 3 };
 
 /*
@@ -168,7 +176,7 @@ typedef struct jfr_decoder {
 	/* what was emitted, keyed by content so that chunks share it: ids are index + 1 */
 	pd_intern strings, classes, functions, frames, stacks, threads;
 	/* the current chunk's pool indexes to those ids */
-	pd_map stack_of, method_of, class_of, thread_of;
+	pd_map stack_of, method_of, class_of, thread_of, kind_of; /* kind_of: a frame type's kind + 1 */
 	jfr_value *vals;             /* a struct's fields being read */
 	size_t vals_cap;
 	uint64_t *frame_ids;

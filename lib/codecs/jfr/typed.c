@@ -15,12 +15,12 @@
 /* The types read, their names, and the fields read of each (at most 4). */
 static const char *const type_names[JT_COUNT] = { "jdk.types.StackTrace", "jdk.types.StackFrame", "jdk.types.Method",
 	                                          "java.lang.Class", "jdk.types.Symbol", "java.lang.Thread",
-	                                          "java.lang.String", NULL };
+	                                          "java.lang.String", "jdk.types.FrameType", NULL };
 static const char *const field_names[JT_COUNT][4] = {
 	{ "truncated", "frames", NULL, NULL },         { "method", "lineNumber", "type", NULL },
 	{ "type", "name", "descriptor", NULL },        { "name", NULL, NULL, NULL },
 	{ "string", NULL, NULL, NULL },                { "javaName", "osName", "javaThreadId", "osThreadId" },
-	{ NULL, NULL, NULL, NULL },
+	{ NULL, NULL, NULL, NULL },                    { "description", NULL, NULL, NULL },
 };
 
 /* The fields read of a sample event: its time, thread (either name), stack and value. */
@@ -37,14 +37,11 @@ static void sample_fields(jfr_decoder *d, size_t k, const jfr_sample_spec *spec)
 
 void jfr_typed_chunk_reset(jfr_decoder *d)
 {
-	pd_map_free(&d->stack_of);
-	pd_map_free(&d->method_of);
-	pd_map_free(&d->class_of);
-	pd_map_free(&d->thread_of);
-	memset(&d->stack_of, 0, sizeof d->stack_of);
-	memset(&d->method_of, 0, sizeof d->method_of);
-	memset(&d->class_of, 0, sizeof d->class_of);
-	memset(&d->thread_of, 0, sizeof d->thread_of);
+	pd_map *const per_chunk[] = { &d->stack_of, &d->method_of, &d->class_of, &d->thread_of, &d->kind_of };
+	for (size_t i = 0; i < sizeof per_chunk / sizeof *per_chunk; i++) {
+		pd_map_free(per_chunk[i]);
+		memset(per_chunk[i], 0, sizeof *per_chunk[i]);
+	}
 	for (size_t k = 0; k < JT_COUNT; k++) {
 		const char *name = k < JT_SAMPLE ? type_names[k] : k - JT_SAMPLE < d->nspec ? d->spec[k - JT_SAMPLE].event : NULL;
 		d->row[k] = name ? jfr_type_find(&d->meta, name) : SIZE_MAX;
@@ -208,11 +205,37 @@ static int method_id(jfr_decoder *d, uint64_t index, const unsigned char *at, ui
 	return pd_map_put(&d->method_of, index, (uint32_t)*id) ? PROFDATA_ENOMEM : 0;
 }
 
-/* A StackFrame at c: its frame id (function and line), emitted at first sight. */
+/* FrameType `index` of the pool: its kind (PROFDATA_FRAME_KIND_UNKNOWN for a description not known). */
+static int frame_kind(jfr_decoder *d, uint64_t index, const unsigned char *at, uint64_t *kind)
+{
+	jfr_value v[4];
+	jfr_cur c;
+	int rc;
+	uint32_t known = pd_map_get(&d->kind_of, index);
+	*kind = PROFDATA_FRAME_KIND_UNKNOWN;
+	if (known) {
+		*kind = known - 1;
+		return 0;
+	}
+	if ((rc = entry(d, JT_FRAME_TYPE, index, at, &c)) != 0)
+		return rc < 0 ? rc : 0;
+	if ((rc = pick(d, &c, JT_FRAME_TYPE, v)) != 0 || (rc = text_of(d, field_of(d, JT_FRAME_TYPE, 0), &v[0])) != 0)
+		return rc;
+	for (uint32_t k = 1; k < JFR_FRAME_KINDS; k++)
+		if (d->text.n == strlen(jfr_frame_type_names[k]) && memcmp(d->text.p, jfr_frame_type_names[k], d->text.n) == 0)
+			*kind = k;
+	return pd_map_put(&d->kind_of, index, (uint32_t)*kind + 1) ? PROFDATA_ENOMEM : 0;
+}
+
+/*
+ * A StackFrame at c: its frame id (function, line and kind), emitted at
+ * first sight with its kind when known: the JIT-compiled and interpreted
+ * frames of one method and line are two frames.
+ */
 static int frame_id(jfr_decoder *d, jfr_cur *c, uint64_t *id)
 {
 	jfr_value v[4];
-	uint64_t key[2] = { 0, 0 };
+	uint64_t key[3] = { 0, 0, 0 };
 	int is_new, rc;
 	if ((rc = pick(d, c, JT_STACK_FRAME, v)) != 0)
 		return rc;
@@ -220,13 +243,19 @@ static int frame_id(jfr_decoder *d, jfr_cur *c, uint64_t *id)
 	    (rc = method_id(d, v[0].u, v[0].at, &key[0])) != 0)
 		return rc;
 	key[1] = (uint32_t)v[1].u;
+	if (field_of(d, JT_STACK_FRAME, 2) && field_of(d, JT_STACK_FRAME, 2)->pooled &&
+	    (rc = frame_kind(d, v[2].u, v[2].at, &key[2])) != 0)
+		return rc;
 	if ((rc = intern_id(&d->frames, key, sizeof key, id, &is_new)) != 0 || !is_new)
 		return rc;
 	profdata_frame f = { .id = *id, .function_id = key[0], .line = (int32_t)(uint32_t)key[1] };
-	return PD_EMIT(d->a, frame, &f);
+	profdata_frame_kind k = { .frame_id = *id, .kind = (uint32_t)key[2] };
+	if ((rc = PD_EMIT(d->a, frame, &f)) != 0 || !k.kind)
+		return rc;
+	return PD_EMIT(d->a, frame_kind, &k);
 }
 
-/* The frames of a stack trace's `frames` field (inline StackFrames) into d->frame_ids. */
+/* The frames of a stack trace's `frames` field (inline StackFrames) into d->frame_ids, with room for one more. */
 static int stack_frames(jfr_decoder *d, const jfr_value *frames, size_t *n)
 {
 	const jfr_field *f = field_of(d, JT_STACK_TRACE, 1);
@@ -236,8 +265,8 @@ static int stack_frames(jfr_decoder *d, const jfr_value *frames, size_t *n)
 	    f->type != d->row[JT_STACK_FRAME])
 		return 0;
 	c.p = frames->at;
-	if (frames->u > d->frames_cap &&
-	    pd_grow((void **)&d->frame_ids, &d->frames_cap, (size_t)frames->u, sizeof *d->frame_ids))
+	if (frames->u >= d->frames_cap &&
+	    pd_grow((void **)&d->frame_ids, &d->frames_cap, (size_t)frames->u + 1, sizeof *d->frame_ids))
 		return PROFDATA_ENOMEM;
 	for (uint64_t i = 0; i < frames->u; i++) {
 		int rc = frame_id(d, &c, &d->frame_ids[i]);
@@ -246,6 +275,15 @@ static int stack_frames(jfr_decoder *d, const jfr_value *frames, size_t *n)
 	}
 	*n = (size_t)frames->u;
 	return 0;
+}
+
+/* A new stack: its frames (d->frame_ids), then whether the recorder cut it short. */
+static int emit_stack(jfr_decoder *d, uint32_t serial, size_t n, int truncated)
+{
+	profdata_stack s = { .serial = serial, .frame_ids = d->frame_ids, .nframes = n };
+	profdata_stack_truncated t = { .stack_serial = serial };
+	int rc = PD_EMIT(d->a, stack, &s);
+	return rc || !truncated ? rc : PD_EMIT(d->a, stack_truncated, &t);
 }
 
 /* Stack trace `index` of the pool: its serial, emitted at first sight of its frames. */
@@ -258,19 +296,21 @@ static int stack_serial(jfr_decoder *d, uint64_t index, const unsigned char *at,
 	int is_new, rc;
 	if ((*serial = pd_map_get(&d->stack_of, index)) != 0)
 		return 0;
+	if (pd_grow((void **)&d->frame_ids, &d->frames_cap, 1, sizeof *d->frame_ids))
+		return PROFDATA_ENOMEM;
 	if ((rc = entry(d, JT_STACK_TRACE, index, at, &c)) < 0)
 		return rc;
 	if (rc == 0 && ((rc = pick(d, &c, JT_STACK_TRACE, v)) != 0 || (rc = stack_frames(d, &v[1], &n)) != 0))
 		return rc;
-	if ((rc = intern_id(&d->stacks, d->frame_ids ? (const char *)d->frame_ids : "", n * sizeof *d->frame_ids, &id,
+	/* a truncated stack is keyed apart from a whole one of the same frames: frame id 0 (none) ends its key */
+	int truncated = rc == 0 && v[0].u != 0;
+	d->frame_ids[n] = 0;
+	if ((rc = intern_id(&d->stacks, d->frame_ids, (n + (size_t)truncated) * sizeof *d->frame_ids, &id,
 	                    &is_new)) != 0)
 		return rc;
 	*serial = (uint32_t)id;
-	if (is_new) {
-		profdata_stack s = { .serial = *serial, .frame_ids = d->frame_ids, .nframes = n };
-		if ((rc = PD_EMIT(d->a, stack, &s)) != 0)
-			return rc;
-	}
+	if (is_new && (rc = emit_stack(d, *serial, n, truncated)) != 0)
+		return rc;
 	return pd_map_put(&d->stack_of, index, *serial) ? PROFDATA_ENOMEM : 0;
 }
 

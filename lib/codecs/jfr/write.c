@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "codecs/jfr/jfr.h"
 #include "codecs/jfr/write.h"
 #include "analysis/samples.h"
 #include "analysis/stacks.h"
@@ -44,7 +45,8 @@ typedef struct jfr_writer {
 	size_t nmethods, methods_cap;
 	uint32_t *function_method;  /* function index -> method key (0: not yet) */
 	uint32_t *frame_method;     /* frame index -> method key */
-	uint8_t *frame_type;        /* frame index -> JW_FRAME_* */
+	uint8_t *frame_type;        /* frame index -> its FrameType pool key: its profdata_frame_kind_value */
+	uint8_t *kind_given;        /* frame index -> 1 when the source gave its kind, 0 when guessed */
 	pd_map thread_key;          /* thread serial -> key */
 	uint32_t *threads;          /* key - 1 -> serial */
 	size_t nthreads, threads_cap;
@@ -109,10 +111,10 @@ static int add_method(jfr_writer *jw, const jw_method *m, uint32_t *key)
 	return 0;
 }
 
-/* A method from a name alone: split as the file's comment says. */
-static int method_of_name(jfr_writer *jw, const char *s, size_t n, const char *descriptor, jw_method *m)
+/* A method from a name alone: split as the file's comment says when `split`, else of no class. */
+static int method_of_name(jfr_writer *jw, const char *s, size_t n, const char *descriptor, int split, jw_method *m)
 {
-	size_t dot = split_at(s, n);
+	size_t dot = split ? split_at(s, n) : 0;
 	int rc = class_key(jw, s, dot, &m->cls);
 	if (rc == 0)
 		rc = symbol_key(jw, s + (dot ? dot + 1 : 0), n - (dot ? dot + 1 : 0), &m->name);
@@ -127,7 +129,19 @@ static const char *descriptor_of(const profdata_profile *p, const profdata_funct
 	return sig && len > 2 && sig[0] == '(' && memchr(sig, ')', len) ? sig : "()V";
 }
 
-/* Function fi's method: its class and name when it has a class, else its frame's name split. */
+/*
+ * Whether frame i is machine code by its source's word (native libraries',
+ * the JVM's own, the kernel's): a guess from a name does not count, for a
+ * folded file's "java.lang.Thread.run" is a method of a class.
+ */
+static int machine_code(const jfr_writer *jw, size_t i)
+{
+	uint8_t type = jw->frame_type[i];
+	return jw->kind_given[i] &&
+	       (type == PROFDATA_FRAME_KIND_NATIVE || type == PROFDATA_FRAME_KIND_CPP || type == PROFDATA_FRAME_KIND_KERNEL);
+}
+
+/* Function fi's method: its class and name when it has a class, else its name (or its frame's) alone. */
 static int function_method(jfr_writer *jw, size_t fi, size_t frame_index, uint32_t *key)
 {
 	profdata_function fn;
@@ -153,8 +167,14 @@ static int function_method(jfr_writer *jw, size_t fi, size_t frame_index, uint32
 		if (rc == 0)
 			rc = symbol_key(jw, descriptor, strlen(descriptor), &m.descriptor);
 	} else {
-		name = pd_frame_name(&jw->names, frame_index, &nlen);
-		rc = method_of_name(jw, name, nlen, descriptor, &m);
+		/*
+		 * The function's own name, as written (the frame's rendered one has ';' made '_' for folded
+		 * lines); a JVM method's split into class and method, machine code's kept whole, as
+		 * async-profiler writes it ("count_memcg_events.constprop.0" is one C function).
+		 */
+		if (!name || !nlen)
+			name = pd_frame_name(&jw->names, frame_index, &nlen);
+		rc = method_of_name(jw, name, nlen, descriptor, !machine_code(jw, frame_index), &m);
 	}
 	if (rc == 0 && (rc = add_method(jw, &m, key)) == 0)
 		jw->function_method[fi] = *key;
@@ -175,18 +195,35 @@ static int named_method(jfr_writer *jw, const char *s, size_t n, uint32_t *key)
 	}
 	if (pd_grow((void **)&jw->named_key, &jw->named_key_cap, (size_t)index + 1, sizeof *jw->named_key))
 		return PROFDATA_ENOMEM;
-	rc = method_of_name(jw, s, n, "()V", &m);
+	rc = method_of_name(jw, s, n, "()V", 1, &m);
 	if (rc == 0 && (rc = add_method(jw, &m, key)) == 0)
 		jw->named_key[index] = *key;
 	return rc;
 }
 
-/* The frame type a JVM reader shows: from the line's special values, "Native" for machine code. */
+/*
+ * The frame type of a frame whose source gave no kind: from the line's
+ * special values, "Native" for machine code.
+ */
 static uint8_t frame_type_of(const profdata_frame *fr, unsigned kind)
 {
 	if (fr->line == PROFDATA_LINE_NATIVE || kind != PD_FRAME_JVM)
-		return JW_FRAME_NATIVE;
-	return fr->line == PROFDATA_LINE_COMPILED ? JW_FRAME_JIT : JW_FRAME_INTERPRETED;
+		return PROFDATA_FRAME_KIND_NATIVE;
+	return fr->line == PROFDATA_LINE_COMPILED ? PROFDATA_FRAME_KIND_JIT : PROFDATA_FRAME_KIND_INTERPRETED;
+}
+
+/* The kinds the source gave (a recording's own frame types) over those guesses. */
+static void given_frame_types(jfr_writer *jw)
+{
+	size_t n = profdata_profile_count(jw->p, PROFDATA_TABLE_FRAME_KINDS), fi;
+	for (size_t i = 0; i < n; i++) {
+		profdata_frame_kind k;
+		profdata_profile_frame_kind(jw->p, i, &k);
+		if (k.kind > 0 && k.kind < JFR_FRAME_KINDS && profdata_profile_find_frame(jw->p, k.frame_id, &fi) == 0) {
+			jw->frame_type[fi] = (uint8_t)k.kind;
+			jw->kind_given[fi] = 1;
+		}
+	}
 }
 
 /* Every frame's method and type. */
@@ -198,13 +235,19 @@ static int prepare_frames(jfr_writer *jw)
 	jw->function_method = calloc(nfunctions + 1, sizeof *jw->function_method);
 	jw->frame_method = calloc(nframes + 1, sizeof *jw->frame_method);
 	jw->frame_type = calloc(nframes + 1, 1);
-	if (rc || !jw->function_method || !jw->frame_method || !jw->frame_type)
+	jw->kind_given = calloc(nframes + 1, 1);
+	if (rc || !jw->function_method || !jw->frame_method || !jw->frame_type || !jw->kind_given)
 		return PROFDATA_ENOMEM;
+	for (size_t i = 0; i < nframes; i++) {
+		profdata_frame fr;
+		profdata_profile_frame(jw->p, i, &fr);
+		jw->frame_type[i] = frame_type_of(&fr, jw->names.kind[i]);
+	}
+	given_frame_types(jw);
 	for (size_t i = 0; i < nframes && rc == 0; i++) {
 		profdata_frame fr;
 		size_t fi, len;
 		profdata_profile_frame(jw->p, i, &fr);
-		jw->frame_type[i] = frame_type_of(&fr, jw->names.kind[i]);
 		if (fr.function_id && profdata_profile_find_function(jw->p, fr.function_id, &fi) == 0)
 			rc = function_method(jw, fi, i, &jw->frame_method[i]);
 		else {
@@ -379,7 +422,7 @@ static int put_frame(jfr_writer *jw, uint64_t frame_id)
 {
 	profdata_frame fr = { 0 };
 	size_t fi;
-	uint32_t method, type = JW_FRAME_NATIVE;
+	uint32_t method, type = PROFDATA_FRAME_KIND_NATIVE;
 	int rc = 0;
 	if (profdata_profile_find_frame(jw->p, frame_id, &fi) == 0) {
 		profdata_profile_frame(jw->p, fi, &fr);
@@ -393,18 +436,34 @@ static int put_frame(jfr_writer *jw, uint64_t frame_id)
 	                 jw_varint(&jw->pools, 0) || jw_varint(&jw->pools, type) ? PROFDATA_ENOMEM : 0;
 }
 
+/* Per stack index, whether its source cut it short (calloc'd; NULL out of memory). */
+static uint8_t *truncated_stacks(const profdata_profile *p, size_t nstacks)
+{
+	uint8_t *cut = calloc(nstacks + 1, 1);
+	size_t n = profdata_profile_count(p, PROFDATA_TABLE_TRUNCATED_STACKS), si;
+	for (size_t i = 0; cut && i < n; i++) {
+		profdata_stack_truncated t;
+		profdata_profile_stack_truncated(p, i, &t);
+		if (profdata_profile_find_stack(p, t.stack_serial, &si) == 0)
+			cut[si] = 1;
+	}
+	return cut;
+}
+
 static int stack_pool(jfr_writer *jw)
 {
 	size_t n = profdata_profile_count(jw->p, PROFDATA_TABLE_STACKS);
-	int rc = pool_head(jw, JW_STACK_TRACE, n);
+	uint8_t *cut = truncated_stacks(jw->p, n);
+	int rc = cut ? pool_head(jw, JW_STACK_TRACE, n) : PROFDATA_ENOMEM;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		profdata_stack st;
 		profdata_profile_stack(jw->p, i, &st);
-		rc = jw_varint(&jw->pools, i + 1) || jw_varint(&jw->pools, 0) || jw_varint(&jw->pools, st.nframes)
+		rc = jw_varint(&jw->pools, i + 1) || jw_varint(&jw->pools, cut[i]) || jw_varint(&jw->pools, st.nframes)
 		             ? PROFDATA_ENOMEM : 0;
 		for (size_t k = 0; k < st.nframes && rc == 0; k++)
 			rc = put_frame(jw, st.frame_ids[k]);
 	}
+	free(cut);
 	return rc;
 }
 
@@ -465,14 +524,13 @@ static int class_and_symbol_pools(jfr_writer *jw)
 	return rc;
 }
 
-/* The frame types and the one thread state: fixed entries. */
+/* The frame types (keyed by their kinds) and the one thread state: fixed entries. */
 static int fixed_pools(jfr_writer *jw)
 {
-	static const char *const frame_types[] = { "Interpreted", "JIT compiled", "Inlined", "Native" };
-	int rc = pool_head(jw, JW_FRAME_TYPE, 4);
-	for (unsigned i = 0; i < 4 && rc == 0; i++)
-		rc = jw_varint(&jw->pools, i + 1) || jw_string(&jw->pools, frame_types[i], strlen(frame_types[i]))
-		             ? PROFDATA_ENOMEM : 0;
+	int rc = pool_head(jw, JW_FRAME_TYPE, JFR_FRAME_KINDS - 1);
+	for (unsigned k = 1; k < JFR_FRAME_KINDS && rc == 0; k++)
+		rc = jw_varint(&jw->pools, k) ||
+		     jw_string(&jw->pools, jfr_frame_type_names[k], strlen(jfr_frame_type_names[k])) ? PROFDATA_ENOMEM : 0;
 	if (rc == 0)
 		rc = pool_head(jw, JW_THREAD_STATE, 1) || jw_varint(&jw->pools, 1) ||
 		     jw_string(&jw->pools, "STATE_RUNNABLE", 14) ? PROFDATA_ENOMEM : 0;
@@ -560,7 +618,7 @@ int pd_jfr_write_model(const profdata_profile *p, profdata_writer *w, const pd_o
 	pd_intern_free(&jw.classes);
 	pd_intern_free(&jw.named_methods);
 	pd_map_free(&jw.thread_key);
-	PD_FREE_ALL(jw.methods, jw.named_key, jw.function_method, jw.frame_method, jw.frame_type, jw.threads,
+	PD_FREE_ALL(jw.methods, jw.named_key, jw.function_method, jw.frame_method, jw.frame_type, jw.kind_given, jw.threads,
 	            jw.chunk.p, jw.body.p, jw.text.p, jw.pools.p);
 	return rc;
 }

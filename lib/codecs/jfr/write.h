@@ -20,8 +20,6 @@ enum {
 /* Ids 0 and 1 are the metadata and checkpoint events': the types number from 100, clear of them. */
 #define JW_ID(type) ((uint64_t)(type) + 100)
 
-/* Frame types (jdk.types.FrameType), pool keys 1 to 4. */
-enum { JW_FRAME_INTERPRETED = 1, JW_FRAME_JIT, JW_FRAME_INLINED, JW_FRAME_NATIVE };
 
 /* Append v compressed: 7 bits a byte, low first, the ninth byte whole. 0 or PROFDATA_ENOMEM. */
 int jw_varint(pd_strbuf *b, uint64_t v);

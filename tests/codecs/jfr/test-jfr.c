@@ -179,7 +179,8 @@ END_TEST
 /* The JDK's recordings (tests/interop/jfr-gen): jdk.ExecutionSample as many samples as events counted. */
 START_TEST(jdk_recordings_read)
 {
-	static const char *const files[] = { "jfr/jdk17-default.jfr.gz", "jfr/jdk17-profile.jfr.gz" };
+	static const char *const files[] = { "jfr/jdk17-default.jfr.gz", "jfr/jdk17-profile.jfr.gz",
+		                             "jfr/jdk17-deep.jfr.gz" };
 	char path[4096];
 	profdata_profile *p = test_read(test_data_path(path, sizeof path, files[_i]), NULL, PROFDATA_MODE_STRICT);
 	const char *n = comment(p, "jfr.events.jdk.ExecutionSample");
@@ -294,7 +295,8 @@ static void check_written(const profdata_profile *p, profdata_profile **out)
 
 START_TEST(a_written_jdk_recording_reads_back)
 {
-	static const char *const files[] = { "jfr/jdk17-default.jfr.gz", "jfr/jdk17-profile.jfr.gz" };
+	static const char *const files[] = { "jfr/jdk17-default.jfr.gz", "jfr/jdk17-profile.jfr.gz",
+		                             "jfr/jdk17-deep.jfr.gz" };
 	char path[4096];
 	profdata_profile *p = test_read(test_data_path(path, sizeof path, files[_i]), NULL, PROFDATA_MODE_STRICT), *back;
 	check_written(p, &back);
@@ -315,6 +317,59 @@ START_TEST(a_written_jdk_recording_reads_back)
 		ck_assert_str_eq(text(back, tb.start.name_id), text(p, ta.start.name_id));
 		ck_assert_uint_eq(tb.start.object_id, ta.start.object_id);
 	}
+	profdata_profile_free(back);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* Per frame kind, how many frames of the stacks' frames are of it; and how many stacks are truncated. */
+static void kinds_of_stacks(const profdata_profile *p, size_t count[PROFDATA_FRAME_KIND_C1 + 1], size_t *truncated)
+{
+	size_t n = profdata_profile_count(p, PROFDATA_TABLE_FRAME_KINDS), fi;
+	uint32_t *kind = calloc(profdata_profile_count(p, PROFDATA_TABLE_FRAMES) + 1, sizeof *kind);
+	ck_assert_ptr_nonnull(kind);
+	for (size_t i = 0; i < n; i++) {
+		profdata_frame_kind k;
+		profdata_profile_frame_kind(p, i, &k);
+		ck_assert_int_eq(profdata_profile_find_frame(p, k.frame_id, &fi), 0);
+		ck_assert_uint_le(k.kind, PROFDATA_FRAME_KIND_C1);
+		kind[fi] = k.kind;
+	}
+	memset(count, 0, (PROFDATA_FRAME_KIND_C1 + 1) * sizeof *count);
+	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_STACKS); i++) {
+		profdata_stack st;
+		profdata_profile_stack(p, i, &st);
+		for (size_t k = 0; k < st.nframes; k++) {
+			ck_assert_int_eq(profdata_profile_find_frame(p, st.frame_ids[k], &fi), 0);
+			count[kind[fi]]++;
+		}
+	}
+	*truncated = profdata_profile_count(p, PROFDATA_TABLE_TRUNCATED_STACKS);
+	free(kind);
+}
+
+/*
+ * jdk17-deep (a thread 80 calls deep under a stack depth of 32): its stacks
+ * truncated, its frames interpreted and JIT-compiled, kept by JFR -> JFR
+ * (tests/interop/jfr-writer.sh checks the JDK's reading, event by event).
+ */
+START_TEST(frame_kinds_and_truncation_come_back)
+{
+	char path[4096];
+	size_t want[PROFDATA_FRAME_KIND_C1 + 1], got[PROFDATA_FRAME_KIND_C1 + 1], want_cut, got_cut;
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, "jfr/jdk17-deep.jfr.gz"), NULL,
+	                                PROFDATA_MODE_STRICT), *back;
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_FRAME_KINDS),
+	                  profdata_profile_count(p, PROFDATA_TABLE_FRAMES));
+	kinds_of_stacks(p, want, &want_cut);
+	ck_assert_uint_gt(want_cut, 0);
+	ck_assert_uint_lt(want_cut, profdata_profile_count(p, PROFDATA_TABLE_STACKS));
+	ck_assert_uint_gt(want[PROFDATA_FRAME_KIND_INTERPRETED] + want[PROFDATA_FRAME_KIND_JIT], 0);
+	ck_assert_uint_eq(want[PROFDATA_FRAME_KIND_UNKNOWN], 0);
+	check_written(p, &back);
+	kinds_of_stacks(back, got, &got_cut);
+	ck_assert_mem_eq(got, want, sizeof want);
+	ck_assert_uint_eq(got_cut, want_cut);
 	profdata_profile_free(back);
 	profdata_profile_free(p);
 }
@@ -364,13 +419,14 @@ Suite *suite_main(void)
 	tcase_add_test(tc, a_chunk_cut_short_keeps_the_ones_before);
 	tcase_add_loop_test(tc, broken_recordings_are_refused_at_their_byte, 0, sizeof broken / sizeof broken[0]);
 	tcase_add_test(tc, every_cut_of_a_recording_is_refused_or_read);
-	tcase_add_loop_test(tc, jdk_recordings_read, 0, 2);
+	tcase_add_loop_test(tc, jdk_recordings_read, 0, 3);
 	tcase_add_test(tc, sniffed_by_its_magic);
 	tcase_add_loop_test(tc, the_events_option_chooses_the_samples, 0, 4);
 	tcase_add_test(tc, an_unknown_kind_is_refused);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("write");
-	tcase_add_loop_test(tc, a_written_jdk_recording_reads_back, 0, 2);
+	tcase_add_loop_test(tc, a_written_jdk_recording_reads_back, 0, 3);
+	tcase_add_test(tc, frame_kinds_and_truncation_come_back);
 	tcase_add_test(tc, names_without_a_class_come_back_whole);
 	tcase_add_test(tc, a_huge_count_is_one_event);
 	suite_add_tcase(s, tc);

@@ -4,6 +4,8 @@
 // that the recording holds execution samples of several distinct stacks,
 // allocation samples and monitor events. With "rotate", a second
 // recording starts after a second, so the recording holds two chunks.
+// With "deep", one thread computes 80 calls deep and another 3 deep for a
+// second: under a stack depth of 32 the first one's stacks are truncated.
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,7 +39,28 @@ public class Workload {
 		}
 	}
 
+	static long descend(int depth, long until) {
+		long h = 0;
+		if (depth > 0)
+			return descend(depth - 1, until) + 1;
+		while (System.nanoTime() < until)
+			h += hashLoop(100000);
+		return h;
+	}
+
+	static void deep() throws Exception {
+		long until = System.nanoTime() + 1_000_000_000L;
+		Thread worker = new Thread(() -> sink += descend(80, until), "deep-worker");
+		worker.start();
+		sink += descend(3, until);
+		worker.join();
+	}
+
 	public static void main(String[] args) throws Exception {
+		if (args.length > 0 && args[0].equals("deep")) {
+			deep();
+			return;
+		}
 		long until = System.nanoTime() + 2_000_000_000L;
 		if (args.length > 0 && args[0].equals("rotate")) {
 			// a second recording starting rotates the chunk: the first one's file then holds two chunks

@@ -4,8 +4,9 @@
 # Workload.java beside this script, compiled and run for about two seconds
 # under -XX:StartFlightRecording, once with the JDK's `default` settings and
 # once with `profile` (execution samples every 10 or 20 ms, allocation and
-# lock events, and two chunks: Workload rotates the chunk half-way), each
-# gzip'd.
+# lock events, and two chunks: Workload rotates the chunk half-way), and
+# once more with `default`, a stack depth of 32 and Workload's `deep` (a
+# thread 80 calls deep: truncated stacks), each gzip'd.
 # Usage: gen.sh [OUTDIR]   (default: tests/data/jfr)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,4 +22,7 @@ for settings in default profile; do
 		$([ $settings = profile ] && echo rotate) >/dev/null 2>&1
 	gzip -9n <"$tmp/$settings.jfr" >"$out/jdk$v-$settings.jfr.gz"
 done
+java -XX:FlightRecorderOptions=stackdepth=32 -XX:StartFlightRecording=filename="$tmp/deep.jfr",settings=default \
+	-cp "$tmp" Workload deep >/dev/null 2>&1
+gzip -9n <"$tmp/deep.jfr" >"$out/jdk$v-deep.jfr.gz"
 ls -l "$out"
