@@ -47,7 +47,22 @@ static int fail(folded_decoder *d, uint64_t off, const char *what)
 	return pd_in_damage(d->in.r, d->a->mode, PROFDATA_EFORMAT, off, d->in.lineno, "folded: %s", what);
 }
 
-/* The frame id of name [s, s + len) of hash `hash` (pd_intern_hash), sending its function and frame when new. */
+/* The kind flamegraph.pl's annotation at the end of name [s, s + len) gives: `_[j]`, `_[i]`, `_[k]`; else unknown. */
+static uint32_t annotated_kind(const unsigned char *s, size_t len)
+{
+	static const char marks[] = "jik";
+	static const uint32_t kinds[] = { PROFDATA_FRAME_KIND_JIT, PROFDATA_FRAME_KIND_INLINED, PROFDATA_FRAME_KIND_KERNEL };
+	if (len < 5 || memcmp(s + len - 4, "_[", 2) != 0 || s[len - 1] != ']')
+		return PROFDATA_FRAME_KIND_UNKNOWN;
+	const char *m = memchr(marks, s[len - 2], 3);
+	return m ? kinds[m - marks] : PROFDATA_FRAME_KIND_UNKNOWN;
+}
+
+/*
+ * The frame id of name [s, s + len) of hash `hash` (pd_intern_hash), sending
+ * its function and frame when new, and its kind when annotated (the name
+ * keeps its annotation: that is what the writer writes back).
+ */
 static int frame_id(folded_decoder *d, const unsigned char *s, size_t len, uint64_t hash, uint64_t *id)
 {
 	uint32_t found;
@@ -68,9 +83,10 @@ static int frame_id(folded_decoder *d, const unsigned char *s, size_t len, uint6
 	d->framed[ix] = 1;
 	profdata_function fn = { .id = *id, .name_id = *id };
 	profdata_frame fr = { .id = *id, .function_id = *id };
-	if ((rc = PD_EMIT(d->a, function, &fn)) != 0)
+	profdata_frame_kind k = { .frame_id = *id, .kind = annotated_kind(s, len) };
+	if ((rc = PD_EMIT(d->a, function, &fn)) != 0 || (rc = PD_EMIT(d->a, frame, &fr)) != 0)
 		return rc;
-	return PD_EMIT(d->a, frame, &fr);
+	return k.kind ? PD_EMIT(d->a, frame_kind, &k) : 0;
 }
 
 /*

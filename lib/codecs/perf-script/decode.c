@@ -101,7 +101,17 @@ static int function_of(ps_decoder *d, const ps_frame *f, uint32_t mapping, uint6
 	return PD_EMIT(d->a, function, &fn);
 }
 
-/* Send frame `id` from its text; *mapping: the caller's mapping in, the frame's out. */
+/* The kind of frame f: inlined by the compiler, the kernel's (its DSO, or an address in the upper half), else unknown. */
+static uint32_t kind_of(const ps_frame *f)
+{
+	if (f->inlined)
+		return PROFDATA_FRAME_KIND_INLINED;
+	if ((f->dso.n >= 8 && memcmp(f->dso.p, "[kernel.", 8) == 0) || f->address >= UINT64_C(0xffff800000000000))
+		return PROFDATA_FRAME_KIND_KERNEL;
+	return PROFDATA_FRAME_KIND_UNKNOWN;
+}
+
+/* Send frame `id` from its text, with its kind when known; *mapping: the caller's mapping in, the frame's out. */
 static int send_frame(ps_decoder *d, const ps_ref *r, uint64_t id, uint32_t *mapping)
 {
 	ps_frame f;
@@ -114,9 +124,10 @@ static int send_frame(ps_decoder *d, const ps_ref *r, uint64_t id, uint32_t *map
 		return rc;
 	profdata_frame fr = { .id = id, .line = f.line, .address = f.address, .mapping = *mapping };
 	fr.has_address = !f.inlined;
-	if ((rc = function_of(d, &f, *mapping, &fr.function_id)) != 0)
+	profdata_frame_kind k = { .frame_id = id, .kind = kind_of(&f) };
+	if ((rc = function_of(d, &f, *mapping, &fr.function_id)) != 0 || (rc = PD_EMIT(d->a, frame, &fr)) != 0)
 		return rc;
-	return PD_EMIT(d->a, frame, &fr);
+	return k.kind ? PD_EMIT(d->a, frame_kind, &k) : 0;
 }
 
 static int ends_inlined(const char *s, size_t n)

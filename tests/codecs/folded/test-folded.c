@@ -288,6 +288,15 @@ START_TEST(read_rewrites_identically)
 	ck_assert_msg(p != NULL, "%s", msg);
 	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), 6);
 	ck_assert_uint_eq(test_total_count(p), 32);
+	/* the annotations give kinds, the names keep them: two JIT frames, one inlined, one kernel */
+	uint32_t kinds = 0;
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_FRAME_KINDS), 4);
+	for (size_t i = 0; i < 4; i++) {
+		profdata_frame_kind k;
+		profdata_profile_frame_kind(p, i, &k);
+		kinds += k.kind;
+	}
+	ck_assert_uint_eq(kinds, 2 * PROFDATA_FRAME_KIND_JIT + PROFDATA_FRAME_KIND_INLINED + PROFDATA_FRAME_KIND_KERNEL);
 	size_t len;
 	char *s = test_folded(p, &len);
 	ck_assert_str_eq(s, text);

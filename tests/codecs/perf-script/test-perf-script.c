@@ -65,7 +65,7 @@ START_TEST(fixtures)
 }
 END_TEST
 
-/* -F with source lines: inlined calls are frames without an address, in their caller's mapping. */
+/* -F with source lines: inlined calls are frames without an address, in their caller's mapping, of kind inlined. */
 START_TEST(dwarf_inlined)
 {
 	static const char text[] =
@@ -102,6 +102,20 @@ START_TEST(dwarf_inlined)
 	ck_assert_int_eq(caller.line, 22);
 	ck_assert_uint_ne(caller.mapping, 0);
 	ck_assert_uint_eq(leaf.mapping, caller.mapping);
+	/* kinds: the inlined calls and the kernel's frame; the others unknown */
+	static const uint32_t want_kind[] = { PROFDATA_FRAME_KIND_INLINED, 0, PROFDATA_FRAME_KIND_INLINED, 0,
+		                              PROFDATA_FRAME_KIND_KERNEL };
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_FRAME_KINDS), 3);
+	for (size_t k = 0; k < 5; k++) {
+		uint32_t kind = 0;
+		for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_FRAME_KINDS); i++) {
+			profdata_frame_kind fk;
+			profdata_profile_frame_kind(p, i, &fk);
+			if (fk.frame_id == st.frame_ids[k])
+				kind = fk.kind;
+		}
+		ck_assert_uint_eq(kind, want_kind[k]);
+	}
 	profdata_thread_info t;
 	profdata_profile_thread(p, 0, &t);
 	ck_assert_uint_eq(t.start.object_id, 26650);
