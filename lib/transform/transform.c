@@ -14,6 +14,7 @@ struct pd_transform_chain {
 	chain_link *links; /* links[0] receives the events; a link without desc was not built */
 	size_t n;
 	const profdata_events *down;
+	profdata_events down_full; /* down made full size (pd_events_adopt): what the last link hands on to */
 	void *down_payload;
 };
 
@@ -60,7 +61,7 @@ static long pick_descs(const pd_transform_desc **picked, const pd_transform_desc
 static int build_link(pd_transform_chain *c, size_t i, const pd_transform_desc *desc, pd_diag *diag,
                       const pd_options *opts)
 {
-	const profdata_events *next = i + 1 < c->n ? c->links[i + 1].events : c->down;
+	const profdata_events *next = i + 1 < c->n ? c->links[i + 1].events : &c->down_full;
 	void *next_payload = i + 1 < c->n ? c->links[i + 1].state : c->down_payload;
 	chain_link *l = &c->links[i];
 	pd_transform_base *base = calloc(1, desc->state_size);
@@ -95,6 +96,11 @@ int pd_transform_chain_new(pd_transform_chain **out, const pd_transform_desc *co
 	c->n = (size_t)n;
 	c->down = down;
 	c->down_payload = down_payload;
+	/* the transforms hand on every event they know of: a consumer's older table must not be read past its end */
+	if (pd_events_adopt(&c->down_full, down) < 0) {
+		pd_transform_chain_free(c);
+		return pd_diag_error(diag, PROFDATA_EINVAL, PD_NO_OFFSET, 0, "an events table without a version");
+	}
 	/* Built from the consumer back, each transform in front of the one built before it. */
 	for (size_t i = c->n; i-- > 0;) {
 		int e = build_link(c, i, picked[i], diag, opts);
