@@ -298,27 +298,45 @@ static int write_lines(folded_writer *fw)
  * A name that ends in a number after a blank ("worker 3") would end its
  * line in two numbers, which readers (ours, flamegraph.pl) take for the two
  * counts of a differential file; one that ends in a blank loses it to the
- * blank before the count. Those blanks are written as '_', in every frame
- * the name has, so that chains still merge by what is written. The writer
- * says how many names it changed.
+ * blank before the count. Those blanks are written as '_': 1 when name s
+ * had them.
  */
-static void unblank_ends(folded_writer *fw)
+static int unblank_end(char *s, size_t len)
 {
-	size_t changed = 0;
+	char *p = s + len;
+	while (p > s && (unsigned)(p[-1] - '0') < 10)
+		p--;
+	if (p == s || (p[-1] != ' ' && p[-1] != '\t'))
+		return 0;
+	while (p > s && (p[-1] == ' ' || p[-1] == '\t'))
+		*--p = '_';
+	return 1;
+}
+
+/*
+ * Names that would read back otherwise are changed in every frame that has
+ * them, so that chains still merge by what is written: blanks at the end
+ * (unblank_end), and a '#' that begins a name, which as a line's first frame
+ * would make the line a comment. The writer says how many names it changed.
+ */
+static void unambiguous_names(folded_writer *fw)
+{
+	size_t blanks = 0, hashes = 0;
 	for (size_t i = 0; i < fw->names.nframes; i++) {
 		size_t len;
-		char *s = (char *)pd_frame_name(&fw->names, i, &len), *p = s + len;
-		while (p > s && (unsigned)(p[-1] - '0') < 10)
-			p--;
-		if (p == s || (p[-1] != ' ' && p[-1] != '\t'))
-			continue;
-		while (p > s && (p[-1] == ' ' || p[-1] == '\t'))
-			*--p = '_';
-		changed++;
+		char *s = (char *)pd_frame_name(&fw->names, i, &len);
+		blanks += (size_t)unblank_end(s, len);
+		if (len && s[0] == '#') {
+			s[0] = '_';
+			hashes++;
+		}
 	}
-	if (changed)
+	if (blanks)
 		pd_out_warn(fw->w, "folded: %zu frame names end in a blank or in a number after one, which readers take "
-		            "for the blank before a count or for a second count: those blanks are written as '_'", changed);
+		            "for the blank before a count or for a second count: those blanks are written as '_'", blanks);
+	if (hashes)
+		pd_out_warn(fw->w, "folded: %zu frame names begin with '#', which at the start of a line makes it a "
+		            "comment: that '#' is written as '_'", hashes);
 }
 
 static int folded_write_model(const profdata_profile *p, profdata_writer *w, const pd_options *opts)
@@ -335,7 +353,7 @@ static int folded_write_model(const profdata_profile *p, profdata_writer *w, con
 	if (rc == 0 && pd_frame_names_render(p, &fw.names))
 		rc = pd_out_error(w, PROFDATA_ENOMEM, "folded: out of memory");
 	if (rc == 0)
-		unblank_ends(&fw);
+		unambiguous_names(&fw);
 	if (rc == 0 && merge_chains(&fw))
 		rc = pd_out_error(w, PROFDATA_ENOMEM, "folded: out of memory");
 	if (rc == 0)

@@ -410,6 +410,23 @@ END_TEST
  * '_' for those blanks, so what it writes reads back the same. Chains merge
  * by the names as written.
  */
+/*
+ * A name beginning with '#' (perf script can give a root frame one) would,
+ * as a line's first frame, make the line a comment: written with '_', in
+ * every frame of that name, so that chains merge by what is written.
+ */
+START_TEST(write_names_beginning_with_hash)
+{
+	char msg[256];
+	profdata_profile *p = read_text("main;#tag 2\nmain;_tag 1\n", PROFDATA_MODE_STRICT, msg, sizeof msg);
+	ck_assert_msg(p != NULL, "%s", msg);
+	char *s = test_folded(p, NULL);
+	ck_assert_str_eq(s, "main;_tag 3\n");
+	free(s);
+	profdata_profile_free(p);
+}
+END_TEST
+
 START_TEST(write_names_ending_in_numbers)
 {
 	char msg[256];
@@ -499,6 +516,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, read_shared_prefixes);
 	tcase_add_test(tc, read_differential);
 	tcase_add_test(tc, write_names_ending_in_numbers);
+	tcase_add_test(tc, write_names_beginning_with_hash);
 	tcase_add_test(tc, read_errors);
 	tcase_add_test(tc, sniff_strict);
 	tcase_add_test(tc, read_stream);
