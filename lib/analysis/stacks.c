@@ -47,12 +47,6 @@ int pd_function_name(const profdata_profile *p, uint64_t function_id, pd_strbuf 
 	return function_name(p, function_id, b, &has_class);
 }
 
-/* Addresses in the upper half are the kernel's on the 64-bit systems that profile. */
-static int kernel_address(uint64_t address)
-{
-	return address >= 0xffff800000000000ULL;
-}
-
 /* "0x" and the address in lower-case hex, as pprof names a frame without a function; 0 or PROFDATA_ENOMEM. */
 static int add_address(pd_strbuf *names, uint64_t address)
 {
@@ -73,12 +67,12 @@ static int render_frame_name(const profdata_profile *p, const profdata_frame *fr
 		return rc;
 	if (rc == 1) {
 		int jvm = has_class || (fr->line != PROFDATA_LINE_NONE && !fr->has_address);
-		*kind = (unsigned char)(jvm ? PD_FRAME_JVM : fr->has_address && kernel_address(fr->address)
+		*kind = (unsigned char)(jvm ? PD_FRAME_JVM : fr->has_address && pd_kernel_address(fr->address)
 		                                                 ? PD_FRAME_KERNEL : PD_FRAME_NATIVE);
 		return 0;
 	}
 	if (fr->has_address) {
-		*kind = (unsigned char)(kernel_address(fr->address) ? PD_FRAME_KERNEL : PD_FRAME_NATIVE);
+		*kind = (unsigned char)(pd_kernel_address(fr->address) ? PD_FRAME_KERNEL : PD_FRAME_NATIVE);
 		return add_address(names, fr->address);
 	}
 	*kind = PD_FRAME_UNKNOWN;

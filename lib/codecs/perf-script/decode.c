@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "codecs/perf-script/perf_script.h"
+#include "analysis/stacks.h"
 #include "util/numtext.h"
 
 
@@ -106,7 +107,7 @@ static uint32_t kind_of(const ps_frame *f)
 {
 	if (f->inlined)
 		return PROFDATA_FRAME_KIND_INLINED;
-	if ((f->dso.n >= 8 && memcmp(f->dso.p, "[kernel.", 8) == 0) || f->address >= UINT64_C(0xffff800000000000))
+	if ((f->dso.n >= 8 && memcmp(f->dso.p, "[kernel.", 8) == 0) || pd_kernel_address(f->address))
 		return PROFDATA_FRAME_KIND_KERNEL;
 	return PROFDATA_FRAME_KIND_UNKNOWN;
 }

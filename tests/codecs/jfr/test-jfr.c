@@ -176,13 +176,15 @@ START_TEST(every_cut_of_a_recording_is_refused_or_read)
 }
 END_TEST
 
-/* The JDK's recordings (tests/interop/jfr-gen): jdk.ExecutionSample as many samples as events counted. */
+/* The JDK's recordings (tests/interop/jfr-gen/gen.sh). */
+static const char *const jdk_recordings[] = { "jfr/jdk17-default.jfr.gz", "jfr/jdk17-profile.jfr.gz",
+	                                      "jfr/jdk17-deep.jfr.gz" };
+
+/* The JDK's recordings: jdk.ExecutionSample as many samples as events counted. */
 START_TEST(jdk_recordings_read)
 {
-	static const char *const files[] = { "jfr/jdk17-default.jfr.gz", "jfr/jdk17-profile.jfr.gz",
-		                             "jfr/jdk17-deep.jfr.gz" };
 	char path[4096];
-	profdata_profile *p = test_read(test_data_path(path, sizeof path, files[_i]), NULL, PROFDATA_MODE_STRICT);
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, jdk_recordings[_i]), NULL, PROFDATA_MODE_STRICT);
 	const char *n = comment(p, "jfr.events.jdk.ExecutionSample");
 	ck_assert_ptr_nonnull(n);
 	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), strtoull(n, NULL, 10));
@@ -295,10 +297,8 @@ static void check_written(const profdata_profile *p, profdata_profile **out)
 
 START_TEST(a_written_jdk_recording_reads_back)
 {
-	static const char *const files[] = { "jfr/jdk17-default.jfr.gz", "jfr/jdk17-profile.jfr.gz",
-		                             "jfr/jdk17-deep.jfr.gz" };
 	char path[4096];
-	profdata_profile *p = test_read(test_data_path(path, sizeof path, files[_i]), NULL, PROFDATA_MODE_STRICT), *back;
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, jdk_recordings[_i]), NULL, PROFDATA_MODE_STRICT), *back;
 	check_written(p, &back);
 	/* one event a sample, in order: each keeps its time and its thread's name */
 	size_t n = profdata_profile_count(p, PROFDATA_TABLE_SAMPLES);
@@ -419,13 +419,13 @@ Suite *suite_main(void)
 	tcase_add_test(tc, a_chunk_cut_short_keeps_the_ones_before);
 	tcase_add_loop_test(tc, broken_recordings_are_refused_at_their_byte, 0, sizeof broken / sizeof broken[0]);
 	tcase_add_test(tc, every_cut_of_a_recording_is_refused_or_read);
-	tcase_add_loop_test(tc, jdk_recordings_read, 0, 3);
+	tcase_add_loop_test(tc, jdk_recordings_read, 0, sizeof jdk_recordings / sizeof *jdk_recordings);
 	tcase_add_test(tc, sniffed_by_its_magic);
 	tcase_add_loop_test(tc, the_events_option_chooses_the_samples, 0, 4);
 	tcase_add_test(tc, an_unknown_kind_is_refused);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("write");
-	tcase_add_loop_test(tc, a_written_jdk_recording_reads_back, 0, 3);
+	tcase_add_loop_test(tc, a_written_jdk_recording_reads_back, 0, sizeof jdk_recordings / sizeof *jdk_recordings);
 	tcase_add_test(tc, frame_kinds_and_truncation_come_back);
 	tcase_add_test(tc, names_without_a_class_come_back_whole);
 	tcase_add_test(tc, a_huge_count_is_one_event);
