@@ -13,11 +13,15 @@
 #define BEHIND ((uint64_t)4 << 20)   /* keep this much behind it mapped */
 #define STEP ((uint64_t)2 << 20)     /* work between looks at the pass's position */
 #define THREAD_MIN_SIZE ((uint64_t)128 << 20)
+/* Reads behind the pass between two releases of all behind it: each maps in a
+ * page or a few (the kernel's fault-around), so a few tens of MiB at most. */
+#define LOOKS_PER_RELEASE 256
 
 struct pd_pager {
 	const pd_blob *blob;
 	uint64_t size;
 	uint64_t told;         /* pass's thread only: position at the last look */
+	uint64_t looks;        /* pass's thread only: reads behind it (pd_pager_looked_back) */
 	uint64_t released;     /* released below here; owned by the thread when there is one */
 	int threaded;
 	pthread_t thread;
@@ -177,6 +181,16 @@ void pd_pager_advance(pd_pager *pg, uint64_t pos)
 	pg->cursor = pos;
 	pthread_cond_signal(&pg->moved);
 	pthread_mutex_unlock(&pg->lock);
+}
+
+void pd_pager_looked_back(pd_pager *pg)
+{
+	if (!pg || ++pg->looks % LOOKS_PER_RELEASE)
+		return;
+	/* Below what the release behind the pass keeps, which the helper thread may be releasing too: madvise
+	 * on a range twice is harmless. */
+	if (pg->told > BEHIND)
+		pd_blob_done(pg->blob, 0, pg->told - BEHIND);
 }
 
 void pd_pager_stop(pd_pager *pg)

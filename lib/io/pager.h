@@ -26,6 +26,14 @@ typedef struct pd_pager pd_pager;
 pd_pager *pd_pager_start(pd_blob *blob);
 /* The pass moved to `pos` (cheap: acts every few MiB). */
 void pd_pager_advance(pd_pager *pg, uint64_t pos);
+/*
+ * The front-to-back pass read bytes it had moved past again (a folded
+ * file's chain compared with one far above it): their pages are mapped
+ * again, and no later release covers them. Every so many such reads, all
+ * that lies behind the pass is released once more, so that a file that
+ * repeats itself does not end resident whole. NULL is a no-op.
+ */
+void pd_pager_looked_back(pd_pager *pg);
 /* Stop, and join the thread if there is one. NULL is a no-op. */
 void pd_pager_stop(pd_pager *pg);
 

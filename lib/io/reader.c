@@ -533,6 +533,11 @@ int64_t pd_in_peek(profdata_reader *r, size_t want, const unsigned char **p)
 	return pd_in_fill(r, want, p);
 }
 
+void pd_in_looked_back(profdata_reader *r)
+{
+	pd_pager_looked_back(r->pager);
+}
+
 void pd_in_skip(profdata_reader *r, size_t n)
 {
 	if (PD_UNLIKELY(r->progress != NULL))

@@ -27,6 +27,12 @@
 int64_t pd_in_fill(profdata_reader *r, size_t want, const unsigned char **p);
 /* Consume `n` bytes that a fill made available. */
 void pd_in_skip(profdata_reader *r, size_t n);
+/*
+ * The caller (reading a stable input front to back) read bytes behind the
+ * current position again: see pd_pager_looked_back(). Cheap; a no-op for
+ * memory and streamed inputs.
+ */
+void pd_in_looked_back(profdata_reader *r);
 /* Consume `n` bytes, reading through them when not yet available. Returns
  * n, fewer at the end of input, or negative on error. */
 int64_t pd_in_discard(profdata_reader *r, uint64_t n);

@@ -272,7 +272,8 @@ END_TEST
 
 START_TEST(pager_releases_behind_a_pass_without_a_thread)
 {
-	/* Below 128 MiB no thread: the pass's own advance releases what lies behind it. */
+	/* Below 128 MiB no thread: the pass's own advance releases what lies behind it, and reads back behind it
+	 * (pd_pager_looked_back) are released again. */
 	ck_assert_ptr_null(pd_pager_start(NULL));
 	pd_pager_stop(NULL);
 	pd_blob *memory = pd_blob_of_memory("abc", 3);
@@ -298,6 +299,13 @@ START_TEST(pager_releases_behind_a_pass_without_a_thread)
 		check_periodic(data + pos, pos, 4096, twice);
 		pd_pager_advance(pass, pos);
 	}
+	/* Reads far behind the pass, each told: every so many, all behind is released again, and still reads. */
+	for (size_t k = 0; k < 600; k++) {
+		size_t at = (k * ((size_t)1 << 20) / 17) % (size / 2) / 4096 * 4096;
+		check_periodic(data + at, at, 4096, twice);
+		pd_pager_looked_back(pass);
+	}
+	pd_pager_looked_back(NULL);
 	pd_pager_stop(pass);
 	check_periodic(data, 0, 4096, twice); /* released pages map again */
 	pd_blob_release(blob);

@@ -25,14 +25,37 @@ typedef struct folded_decoder {
 	pd_intern names;      /* strings: frame names and sample types' words; id = index + 1 */
 	unsigned char *framed; /* per name: its function and frame were sent */
 	size_t framed_cap;
-	pd_intern chains;     /* a chain's frame ids (32 bits each) -> stack serial - 1 */
 	uint64_t *frame_ids;  /* the chain being sent, leaf first */
 	size_t frame_ids_cap;
-	uint32_t *chain_key;  /* the same ids in 32 bits: the key, half the bytes to hash and keep */
+	uint32_t *chain_key;  /* streamed input: the same ids in 32 bits, as kept_ids keeps them */
 	size_t chain_key_cap;
-	/* The last chain read: per frame (root first) its id. Sorted files (flamegraph.pl's
-	 * stackcollapse scripts sort) share most of a chain with the line before; those frames
-	 * are taken from here, not looked up again. */
+	/*
+	 * The stacks: per stack (row = serial - 1) its chain's hash, the key of
+	 * the index `stacks`, and where its chain can be compared when a hash
+	 * matches: a stable input's text (`base` is the input's first byte; the
+	 * mapping stays valid), else its frame ids, kept in `kept_ids` (then
+	 * `base`). Most files hold each chain once: a stack then costs about 24
+	 * bytes here, not a copy of its chain.
+	 */
+	pd_index stacks;
+	uint64_t *stack_hash, *chain_at;
+	uint32_t *chain_len;  /* bytes at base + chain_at */
+	size_t stack_hash_cap, chain_at_cap, chain_len_cap;
+	uint32_t nstacks;
+	const unsigned char *base;
+	uint32_t *kept_ids;   /* streamed input: every stack's frame ids, leaf first */
+	size_t nkept_ids, kept_ids_cap;
+	uint64_t hash_seed;
+	uint64_t chain_hash;  /* of the chain being read (chain_hash()) */
+	/* The last chain read: its text (in a stable input where it stands, else
+	 * copied into prev_copy) and per frame (root first) its id. Sorted files
+	 * (flamegraph.pl's stackcollapse scripts sort) share most of a chain
+	 * with the line before; those frames are taken from here, not looked up
+	 * again. */
+	const unsigned char *prev_text;
+	size_t prev_len;
+	unsigned char *prev_copy;
+	size_t prev_copy_cap;
 	uint64_t *prev_ids;
 	size_t prev_n, prev_ids_cap;
 	size_t *ends;         /* the chain being read: where each frame's name ends (root first) */
@@ -116,23 +139,48 @@ static int split_chain(folded_decoder *d, const unsigned char *s, const unsigned
 	}
 }
 
-/*
- * How many of the last chain's frames chain [s, s + len) begins with, name
- * for name: compared with the names as interned (the line itself is gone),
- * which a shared prefix keeps in the cache.
- */
-static size_t shared_frames(const folded_decoder *d, const unsigned char *s, size_t len)
+/* How many bytes a and b (n each) begin with alike: word by word, then byte by byte. */
+static size_t common_prefix(const unsigned char *a, const unsigned char *b, size_t n)
 {
-	size_t k = 0, at = 0, n;
-	for (; k < d->prev_n; k++) {
-		const char *name = pd_intern_str(&d->names, (uint32_t)(d->prev_ids[k] - 1), &n);
-		if (n > len - at || memcmp(s + at, name, n) != 0 || (at + n < len && s[at + n] != ';'))
-			break;
-		at += n + 1;
-		if (at > len)
-			return k + 1;
-	}
+	size_t i = 0;
+	while (i + 8 <= n && pd_hash_load(a + i, 8) == pd_hash_load(b + i, 8))
+		i += 8;
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * How many of the last chain's frames chain [s, s + len) (split into
+ * ends: n frames) begins with, name for name: those that end before the
+ * first byte the two texts differ in, and one that ends there in both.
+ * The last line's text is at hand in the cache, where its names as
+ * interned are not.
+ */
+static size_t shared_frames(const folded_decoder *d, const unsigned char *s, size_t len, size_t n)
+{
+	size_t cp = common_prefix(s, d->prev_text, len < d->prev_len ? len : d->prev_len), k = 0;
+	if (n > d->prev_n)
+		n = d->prev_n;
+	while (k < n && d->ends[k] < cp)
+		k++;
+	if (k < n && d->ends[k] == cp && (cp == d->prev_len || d->prev_text[cp] == ';'))
+		k++;
 	return k;
+}
+
+/* Keep chain [s, s + len) as the last one: where it stands in a stable input, else a copy. */
+static int keep_text(folded_decoder *d, const unsigned char *s, size_t len)
+{
+	if (!d->in.stable) {
+		if (pd_grow((void **)&d->prev_copy, &d->prev_copy_cap, len ? len : 1, 1))
+			return PROFDATA_ENOMEM;
+		memcpy(d->prev_copy, s, len);
+		s = d->prev_copy;
+	}
+	d->prev_text = s;
+	d->prev_len = len;
+	return 0;
 }
 
 /* Where frame k of the chain split into ends begins. */
@@ -160,51 +208,137 @@ static void hash_frames(folded_decoder *d, const unsigned char *s, size_t k, siz
 }
 
 /*
+ * The hash of the chain split into ends (n frames), of its names' hashes,
+ * root first: taken before its frames are looked up, so that its stack's
+ * slot is asked of memory (pd_index_prefetch) while they are. A shared
+ * frame's hash is the last line's: the names' seed was drawn before the
+ * first chain (read_line interns the sample types' words first).
+ */
+static uint64_t chain_hash(const folded_decoder *d, size_t n)
+{
+	uint64_t h = d->hash_seed;
+	for (size_t j = 0; j < n; j++)
+		h = pd_hash_mum(h ^ d->hashes[j], d->hash_seed ^ 0x9e3779b97f4a7c15ULL);
+	return pd_hash64(h ^ n);
+}
+
+/*
  * The frame ids of chain [s, end) (split_chain: n frames), root first, into
  * prev_ids: those it shares with the last chain kept, the others looked up;
  * the chain is then the last one.
  */
 static int chain_frames(folded_decoder *d, const unsigned char *s, const unsigned char *end, size_t n)
 {
-	size_t k = shared_frames(d, s, (size_t)(end - s));
+	size_t k = shared_frames(d, s, (size_t)(end - s), n);
 	int rc;
 	if (pd_grow((void **)&d->prev_ids, &d->prev_ids_cap, n, sizeof *d->prev_ids) ||
 	    pd_grow((void **)&d->hashes, &d->hashes_cap, n, sizeof *d->hashes))
 		return PROFDATA_ENOMEM;
 	hash_frames(d, s, k, n);
+	d->chain_hash = chain_hash(d, n);
+	pd_index_prefetch(&d->stacks, d->chain_hash);
 	for (; k < n; k++) {
 		size_t at = frame_start(d, k);
 		if ((rc = frame_id(d, s + at, d->ends[k] - at, d->hashes[k], &d->prev_ids[k])) != 0)
 			return rc;
 	}
 	d->prev_n = n;
+	return keep_text(d, s, (size_t)(end - s));
+}
+
+/*
+ * Whether stack `row` has chain [s, end), whose ids (leaf first) are
+ * chain_key[0, n): its text in a stable input, else its ids. Text the
+ * lines have moved past is read from the mapping again, and the reader
+ * told (pd_in_looked_back): a file that repeats its chains (two folded
+ * files joined) would otherwise end resident whole.
+ */
+static int same_chain(const folded_decoder *d, uint32_t row, const unsigned char *s, const unsigned char *end,
+                      size_t n)
+{
+	size_t len = d->in.stable ? (size_t)(end - s) : n * sizeof *d->chain_key;
+	uint64_t at = d->chain_at[row];
+	if (d->chain_len[row] != len)
+		return 0;
+	if (!d->in.stable)
+		return memcmp((const unsigned char *)d->kept_ids + at, d->chain_key, len) == 0;
+	if (at < d->in.win_off)
+		pd_in_looked_back(d->in.r);
+	return memcmp(d->base + at, s, len) == 0;
+}
+
+/* Note where new stack `row`'s chain can be compared later (same_chain). */
+static int keep_chain(folded_decoder *d, uint32_t row, const unsigned char *s, const unsigned char *end, size_t n)
+{
+	if (pd_grow((void **)&d->chain_at, &d->chain_at_cap, (size_t)row + 1, sizeof *d->chain_at) ||
+	    pd_grow((void **)&d->chain_len, &d->chain_len_cap, (size_t)row + 1, sizeof *d->chain_len))
+		return PROFDATA_ENOMEM;
+	if (d->in.stable) {
+		d->chain_at[row] = (uint64_t)(s - d->base);
+		d->chain_len[row] = (uint32_t)(end - s); /* below 4 GiB: stack_of */
+		return 0;
+	}
+	if (pd_grow((void **)&d->kept_ids, &d->kept_ids_cap, d->nkept_ids + n, sizeof *d->kept_ids))
+		return PROFDATA_ENOMEM;
+	memcpy(d->kept_ids + d->nkept_ids, d->chain_key, n * sizeof *d->chain_key);
+	d->chain_at[row] = (uint64_t)d->nkept_ids * sizeof *d->kept_ids;
+	d->chain_len[row] = (uint32_t)(n * sizeof *d->kept_ids);
+	d->nkept_ids += n;
 	return 0;
 }
 
 /*
+ * The row of the stack of chain [s, end) (ids in chain_key[0, n)) into
+ * *row: 1 when it was there, 0 when new (row nstacks, its chain kept). The
+ * index is keyed by the chain's hash; two chains of one hash (never seen
+ * in practice: the hash is seeded) are told apart by the second trying
+ * the hash of that hash, and so on, as a probe would.
+ */
+static int find_stack(folded_decoder *d, const unsigned char *s, const unsigned char *end, size_t n, uint32_t *row)
+{
+	uint32_t mine = d->nstacks;
+	if (pd_grow((void **)&d->stack_hash, &d->stack_hash_cap, (size_t)mine + 1, sizeof *d->stack_hash))
+		return PROFDATA_ENOMEM;
+	uint64_t h = d->chain_hash;
+	for (;;) {
+		d->stack_hash[mine] = h;
+		int rc = pd_index_add(&d->stacks, d->stack_hash, mine, row);
+		if (rc == 0) {
+			*row = mine;
+			d->nstacks++;
+			return keep_chain(d, mine, s, end, n);
+		}
+		if (rc < 0 || same_chain(d, *row, s, end, n))
+			return rc;
+		h = pd_hash64(h + 1);
+	}
+}
+
+/*
  * The stack of chain [s, end) (split_chain: n frames): its frames' ids,
- * leaf first, are its key, sent as a new stack when new. Keyed by ids
- * rather than by the chain's text: most files hold each chain once, and ids
- * (32 bits: names are interned below 2^32) take a twelfth of the text's bytes.
+ * leaf first, sent as a new stack when the chain is new.
  */
 static int stack_of(folded_decoder *d, const unsigned char *s, const unsigned char *end, size_t n, uint32_t *serial)
 {
-	uint32_t ix;
+	uint32_t row;
 	int rc;
 	if (pd_grow((void **)&d->frame_ids, &d->frame_ids_cap, n, sizeof *d->frame_ids) ||
 	    pd_grow((void **)&d->chain_key, &d->chain_key_cap, n, sizeof *d->chain_key))
 		return PROFDATA_ENOMEM;
 	if ((rc = chain_frames(d, s, end, n)) != 0)
 		return rc;
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < n; k++)
 		d->frame_ids[n - 1 - k] = d->prev_ids[k];
+	for (size_t k = 0; k < n && !d->in.stable; k++)
 		d->chain_key[n - 1 - k] = (uint32_t)d->prev_ids[k];
-	}
-	if ((rc = pd_intern_add(&d->chains, (const char *)d->chain_key, n * sizeof *d->chain_key, &ix)) < 0)
-		return rc;
-	if (ix >= UINT32_MAX - 1)
+	if (d->nstacks >= UINT32_MAX - 1)
 		return pd_in_error_line(d->in.r, PROFDATA_ELIMIT, d->in.loff, d->in.lineno, "folded: too many stacks");
-	*serial = ix + 1;
+	if ((uint64_t)(end - s) > UINT32_MAX) /* chain_len's width */
+		return pd_in_error_line(d->in.r, PROFDATA_ELIMIT, d->in.loff, d->in.lineno,
+		                        "folded: a chain of 4 GiB or more");
+	if ((rc = find_stack(d, s, end, n, &row)) < 0)
+		return rc;
+	*serial = row + 1;
 	profdata_stack st = { .serial = *serial, .frame_ids = d->frame_ids, .nframes = n };
 	return rc == 1 ? 0 : PD_EMIT(d->a, stack, &st);
 }
@@ -316,14 +450,18 @@ int pd_folded_decode(const pd_decode_args *a)
 	folded_decoder d;
 	memset(&d, 0, sizeof d);
 	d.a = a;
+	d.hash_seed = pd_hash_seed(&d);
 	int rc = pd_lines_start(&d.in, a->in, "folded", 0);
+	if (rc == 0 && d.in.stable)
+		d.base = pd_blob_data(pd_in_blob(a->in));
 	if (rc == 0)
 		rc = read_lines(&d);
 	if (rc == PROFDATA_ENOMEM && !pd_in_diag(a->in)->has_err)
 		rc = pd_in_error(a->in, rc, PD_NO_OFFSET, "folded: out of memory");
 	pd_intern_free(&d.names);
-	pd_intern_free(&d.chains);
-	PD_FREE_ALL(d.framed, d.frame_ids, d.chain_key, d.prev_ids, d.ends, d.hashes);
+	pd_index_free(&d.stacks);
+	PD_FREE_ALL(d.framed, d.frame_ids, d.chain_key, d.stack_hash, d.chain_at, d.chain_len, d.kept_ids, d.prev_copy,
+	            d.prev_ids, d.ends, d.hashes);
 	return rc;
 }
 

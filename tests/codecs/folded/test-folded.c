@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Lines, their total and a check of the shape of every line. */
 static void check_lines(const char *s, size_t *nlines, uint64_t *total)
@@ -376,6 +377,76 @@ START_TEST(read_comments_and_repeats)
 }
 END_TEST
 
+/*
+ * A file that repeats its chains far apart (two folded files joined): each
+ * chain comes back as the stack it was, whether the reader compares texts
+ * (memory, a mapped file, where the first half lies megabytes behind and
+ * has been let go of) or frame ids (a stream). Chains that only begin or
+ * end like another stay apart.
+ */
+/* Line i of either half, with its count. */
+static int joined_line(char *buf, size_t cap, size_t i, int count)
+{
+	return snprintf(buf, cap, "main;worker_%zu;step_%zu_of_a_name_long_enough_to_fill_megabytes%s %d\n", i % 97, i,
+	                i % 3 ? ";leaf" : "", count);
+}
+
+static char *twice_joined(size_t lines, size_t *len)
+{
+	size_t cap = lines * 2 * 128 + 128, n = 0;
+	char *text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i < lines; i++)
+			n += (size_t)joined_line(text + n, cap - n, i, round + 1);
+	*len = n;
+	return text;
+}
+
+static void check_joined(profdata_profile *p, size_t lines, const char *how)
+{
+	ck_assert_msg(p != NULL, "%s", how);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_STACKS), lines);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), 2 * lines);
+	ck_assert_uint_eq(test_total_count(p), 3 * lines);
+	size_t len;
+	char *s = test_folded(p, &len), *line = s;
+	for (size_t i = 0; i < lines; i++) {
+		char want[128];
+		joined_line(want, sizeof want, i, 3);
+		ck_assert_msg(strncmp(line, want, strlen(want)) == 0, "%s: line %zu", how, i + 1);
+		line += strlen(want);
+	}
+	ck_assert_ptr_eq(line, s + len);
+	free(s);
+	profdata_profile_free(p);
+}
+
+START_TEST(read_repeats_far_apart)
+{
+	const size_t lines = 60000; /* 5 MB a half: the first is let go of by the time the second comes */
+	size_t len;
+	char *text = twice_joined(lines, &len), msg[256], name[] = "/tmp/pd-folded-twice-XXXXXX";
+	check_joined(test_read_memory(text, len, "folded", PROFDATA_MODE_STRICT, msg, sizeof msg), lines, "memory");
+	int fd = mkstemp(name);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	check_joined(test_read(name, "folded", PROFDATA_MODE_STRICT), lines, "mapped file");
+	unlink(name);
+	profdata_reader *r;
+	profdata_profile *p = NULL;
+	test_chunks src = { (const unsigned char *)text, len, 0, 4096, 0 };
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	o.format = "folded";
+	ck_assert_int_eq(profdata_reader_open_callbacks(&r, test_chunk_read, &src, "stream"), 0);
+	ck_assert_int_eq(profdata_read(&p, r, &o), 0);
+	check_joined(p, lines, "stream");
+	profdata_reader_free(r);
+	free(text);
+}
+END_TEST
+
 /* A differential file (difffolded.pl): two counts, two sample types, before and after. */
 START_TEST(read_differential)
 {
@@ -514,6 +585,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, write_many_lines_in_order);
 	tcase_add_test(tc, read_comments_and_repeats);
 	tcase_add_test(tc, read_shared_prefixes);
+	tcase_add_test(tc, read_repeats_far_apart);
 	tcase_add_test(tc, read_differential);
 	tcase_add_test(tc, write_names_ending_in_numbers);
 	tcase_add_test(tc, write_names_beginning_with_hash);
