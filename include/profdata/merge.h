@@ -4,7 +4,10 @@
  * samples with equal stacks and labels summed; functions, frames (pprof's
  * locations), mappings and strings kept once; sample types made to agree
  * by keeping those every input has (pprof's CompatibilizeSampleTypes);
- * the period the largest, in the first input's unit.
+ * the period the largest, in the first input's unit. A frame keeps the
+ * kind (profdata_frame_kind) its inputs agree on, unknown where two
+ * disagree; a stack is cut short (profdata_stack_truncated) when every
+ * input's stack of those frames was.
  *
  * A profdata_merge is an accumulator fed one input at a time: decode each
  * input straight into it (profdata_decode() with profdata_merge_events()),

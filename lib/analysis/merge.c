@@ -7,6 +7,13 @@
  * entry and the row's index is its id in the result (index + 1: 0 is
  * "none"). Per input, maps from the input's ids to those entries, emptied
  * at each begin: what one input costs is gone once it ends.
+ *
+ * Frame kinds and cut-short stacks come after the frames and stacks they
+ * are of (after the samples, from a model's replay), when those rows are
+ * merged already; so they are not part of a row's key but kept beside it:
+ * a merged frame has the kind its inputs agree on (unknown where they
+ * disagree), and a merged stack is cut short when every input's stack of
+ * those frames was.
  */
 #define PROFDATA_EXPERIMENTAL
 #include <profdata/merge.h>
@@ -35,7 +42,13 @@ typedef struct merge_input {
 	profdata_label *labels_scratch;
 	size_t labels_cap;
 	int tables_fed;              /* its mappings and class loads are in (feed_tables): later events of them are not */
+	pd_map cut;                  /* its stack serials sent as cut short (stack_truncated) -> 1 */
 } merge_input;
+
+/* merge.frame_kind's value once two inputs gave a frame different kinds. */
+#define KINDS_DISAGREE 0xff
+/* merge.stack_cut's bits. */
+enum { STACK_SEEN_CUT = 1, STACK_SEEN_WHOLE = 2 };
 
 struct profdata_merge {
 	pd_diag diag;
@@ -46,6 +59,10 @@ struct profdata_merge {
 	pd_intern frames;            /* key: profdata_frame, ids the merge's */
 	pd_intern stacks;            /* key: frame ids (uint64, leaf first) */
 	pd_intern label_sets;        /* key: profdata_label array, ids the merge's */
+	uint8_t *frame_kind;         /* per merged frame: its kind, 0 none yet, KINDS_DISAGREE */
+	size_t frame_kind_cap;
+	uint8_t *stack_cut;          /* per merged stack: STACK_SEEN_* of the inputs' stacks of its frames */
+	size_t stack_cut_cap;
 	pd_intern samples;           /* key: (stack + 1, label set + 1) */
 	int64_t *values;             /* sample i's values at i * ntypes */
 	size_t values_cap;
@@ -80,6 +97,7 @@ static void input_free(merge_input *in)
 	pd_map_free(&in->functions);
 	pd_map_free(&in->frames);
 	pd_map_free(&in->stacks);
+	pd_map_free(&in->cut);
 	free(in->mappings);
 	free(in->types);
 	free(in->to_merged);
@@ -100,6 +118,8 @@ void profdata_merge_free(profdata_merge *m)
 	free(m->values);
 	free(m->types);
 	free(m->scale);
+	free(m->frame_kind);
+	free(m->stack_cut);
 	pd_diag_free(&m->diag);
 	free(m);
 }
@@ -338,6 +358,49 @@ static int on_stack(void *payload, const profdata_stack *st)
 	return put_row(m, &m->stacks, m->in.ids, st->nframes * sizeof(uint64_t), &m->in.stacks, st->serial);
 }
 
+/* Grow a per-row byte array to `n` rows, the new ones 0. 0 or PROFDATA_ENOMEM said on the merge. */
+static int grow_bytes(profdata_merge *m, uint8_t **v, size_t *cap, size_t n)
+{
+	size_t old = *cap;
+	if (n <= old)
+		return 0;
+	if (pd_grow((void **)v, cap, n, 1) < 0)
+		return oom(m);
+	memset(*v + old, 0, *cap - old);
+	return 0;
+}
+
+static int on_frame_kind(void *payload, const profdata_frame_kind *k)
+{
+	profdata_merge *m = payload;
+	uint32_t f = pd_map_get(&m->in.frames, k->frame_id);
+	if (!f || k->kind == PROFDATA_FRAME_KIND_UNKNOWN || k->kind >= KINDS_DISAGREE)
+		return 0;
+	if (grow_bytes(m, &m->frame_kind, &m->frame_kind_cap, m->frames.n) < 0)
+		return PROFDATA_ENOMEM;
+	uint8_t *have = &m->frame_kind[f - 1];
+	*have = *have == 0 || *have == k->kind ? (uint8_t)k->kind : KINDS_DISAGREE;
+	return 0;
+}
+
+static int on_stack_truncated(void *payload, const profdata_stack_truncated *t)
+{
+	profdata_merge *m = payload;
+	return pd_map_put(&m->in.cut, t->stack_serial, 1) < 0 ? oom(m) : 0;
+}
+
+/* At an input's end: each merged stack learns whether this input's stack of its frames was cut short. */
+static int settle_cut_stacks(profdata_merge *m)
+{
+	const pd_map *st = &m->in.stacks;
+	if (grow_bytes(m, &m->stack_cut, &m->stack_cut_cap, m->stacks.n) < 0)
+		return PROFDATA_ENOMEM;
+	for (size_t j = 0; j < st->cap; j++)
+		if (st->vals[j])
+			m->stack_cut[st->vals[j] - 1] |= pd_map_get(&m->in.cut, st->keys[j]) ? STACK_SEEN_CUT : STACK_SEEN_WHOLE;
+	return 0;
+}
+
 /* A (type, unit) pair of merge string ids + 1 appended to the input's sample types. */
 static int add_input_type(profdata_merge *m, uint32_t type, uint32_t unit)
 {
@@ -497,6 +560,8 @@ static int on_end(void *payload)
 	profdata_merge *m = payload;
 	if (!m->in.settled && settle_types(m) < 0)
 		return m->diag.err.code;
+	if (settle_cut_stacks(m) < 0)
+		return PROFDATA_ENOMEM;
 	m->ninputs++;
 	input_free(&m->in);
 	return 0;
@@ -508,7 +573,7 @@ const profdata_events *profdata_merge_events(void)
 		.version = PROFDATA_EVENTS_VERSION, .begin = on_begin, .string = on_string,
 		.class_load = on_class_load, .function = on_function, .frame = on_frame, .stack = on_stack,
 		.sample_type = on_sample_type, .sample = on_sample, .mapping = on_mapping, .end = on_end,
-		.sample_labels = on_sample_labels,
+		.sample_labels = on_sample_labels, .frame_kind = on_frame_kind, .stack_truncated = on_stack_truncated,
 	};
 	return &events;
 }
@@ -598,6 +663,25 @@ static int replay_names(const profdata_merge *m, const profdata_events *ev, void
 	return rc;
 }
 
+/* The kinds the inputs agree on, and the stacks every input cut short: events version 4. */
+static int replay_kinds_and_cuts(const profdata_merge *m, const profdata_events *ev, void *payload)
+{
+	int rc = 0;
+	if (ev->version < 4)
+		return 0;
+	for (size_t i = 0; rc == 0 && i < m->frame_kind_cap && i < m->frames.n; i++)
+		if (m->frame_kind[i] && m->frame_kind[i] != KINDS_DISAGREE) {
+			profdata_frame_kind k = { i + 1, m->frame_kind[i] };
+			rc = EMIT(ev, payload, frame_kind, &k);
+		}
+	for (size_t i = 0; rc == 0 && i < m->stack_cut_cap && i < m->stacks.n; i++)
+		if (m->stack_cut[i] == STACK_SEEN_CUT) {
+			profdata_stack_truncated t = { (uint32_t)i + 1 };
+			rc = EMIT(ev, payload, stack_truncated, &t);
+		}
+	return rc;
+}
+
 static int replay_stacks(const profdata_merge *m, const profdata_events *ev, void *payload)
 {
 	int rc = 0;
@@ -618,7 +702,7 @@ static int replay_stacks(const profdata_merge *m, const profdata_events *ev, voi
 		rc = EMIT(ev, payload, stack, &st);
 		free(ids);
 	}
-	return rc;
+	return rc == 0 ? replay_kinds_and_cuts(m, ev, payload) : rc;
 }
 
 /* One sample per distinct (stack, labels), its labels first. */

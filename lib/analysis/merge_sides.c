@@ -44,6 +44,8 @@ FORWARD(thread_start, profdata_thread_start)
 FORWARD(sample_group, profdata_sample_group)
 FORWARD(mapping, profdata_mapping)
 FORWARD(sample_labels, profdata_sample_labels)
+FORWARD(frame_kind, profdata_frame_kind)
+FORWARD(stack_truncated, profdata_stack_truncated)
 #undef FORWARD
 
 static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
@@ -119,6 +121,7 @@ int profdata_merge_add_side(profdata_merge *m, const profdata_profile *p, int is
 		.class_load = fwd_class_load, .function = fwd_function, .frame = fwd_frame, .stack = fwd_stack,
 		.thread_start = fwd_thread_start, .sample_type = on_sample_type, .sample_group = fwd_sample_group,
 		.sample = on_sample, .mapping = fwd_mapping, .end = on_end, .sample_labels = fwd_sample_labels,
+		.frame_kind = fwd_frame_kind, .stack_truncated = fwd_stack_truncated,
 	};
 	side s;
 	memset(&s, 0, sizeof s);

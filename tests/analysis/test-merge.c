@@ -12,7 +12,27 @@
  * sample per stack listed in `stacks` (values i + 1 and 10 times that),
  * the sample of stack 2 labelled worker=alpha.
  */
-static profdata_profile *small_profile(const uint32_t *stacks, size_t n, size_t ntypes)
+/* Frame kinds (kinds[f - 1] of frame f, 0 none) and stacks cut short (bit s - 1 of `cut`): marks. */
+typedef struct marks {
+	uint32_t kinds[3];
+	unsigned cut;
+} marks;
+
+static void send_marks(profdata_profile *p, const profdata_events *ev, const marks *mk)
+{
+	for (uint64_t f = 1; mk && f <= 3; f++) {
+		profdata_frame_kind k = { 200 + f, mk->kinds[f - 1] };
+		if (k.kind)
+			ck_assert_int_eq(ev->frame_kind(p, &k), 0);
+	}
+	for (uint32_t st = 1; mk && st <= 3; st++) {
+		profdata_stack_truncated t = { st };
+		if (mk->cut & (1u << (st - 1)))
+			ck_assert_int_eq(ev->stack_truncated(p, &t), 0);
+	}
+}
+
+static profdata_profile *marked_profile(const uint32_t *stacks, size_t n, size_t ntypes, const marks *mk)
 {
 	profdata_profile *p;
 	ck_assert_int_eq(profdata_profile_new(&p), 0);
@@ -50,8 +70,14 @@ static profdata_profile *small_profile(const uint32_t *stacks, size_t n, size_t 
 		profdata_sample s = { stacks[i], 0, 0, values, ntypes };
 		ck_assert_int_eq(ev->sample(p, &s), 0);
 	}
+	send_marks(p, ev, mk); /* after the samples, as a model replays them */
 	ck_assert_int_eq(ev->end(p), 0);
 	return p;
+}
+
+static profdata_profile *small_profile(const uint32_t *stacks, size_t n, size_t ntypes)
+{
+	return marked_profile(stacks, n, ntypes, NULL);
 }
 
 static int compare_lines(const void *a, const void *b)
@@ -141,6 +167,65 @@ START_TEST(merging_is_associative_and_commutative)
 	profdata_profile *all[] = { a, b, c, ab, m1, m2, m3 };
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		profdata_profile_free(all[i]);
+}
+END_TEST
+
+/* The kind of the merged frame of function `name` (0 none), and whether the merged stack `st` (frames' names, leaf first) is cut short. */
+static uint32_t merged_kind(const profdata_profile *p, const char *name)
+{
+	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_FRAME_KINDS); i++) {
+		profdata_frame_kind k;
+		profdata_frame fr;
+		profdata_function fn;
+		size_t fi, fni, len;
+		ck_assert_int_eq(profdata_profile_frame_kind(p, i, &k), 0);
+		ck_assert_int_eq(profdata_profile_find_frame(p, k.frame_id, &fi), 0);
+		ck_assert_int_eq(profdata_profile_frame(p, fi, &fr), 0);
+		ck_assert_int_eq(profdata_profile_find_function(p, fr.function_id, &fni), 0);
+		ck_assert_int_eq(profdata_profile_function(p, fni, &fn), 0);
+		const char *s = profdata_profile_string(p, fn.name_id, &len);
+		if (len == strlen(name) && memcmp(s, name, len) == 0)
+			return k.kind;
+	}
+	return 0;
+}
+
+static size_t cut_stack_frames(const profdata_profile *p)
+{
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_TRUNCATED_STACKS), 1);
+	profdata_stack_truncated t;
+	profdata_stack st;
+	size_t si;
+	ck_assert_int_eq(profdata_profile_stack_truncated(p, 0, &t), 0);
+	ck_assert_int_eq(profdata_profile_find_stack(p, t.stack_serial, &si), 0);
+	ck_assert_int_eq(profdata_profile_stack(p, si, &st), 0);
+	return st.nframes;
+}
+
+/*
+ * Kinds and cut-short stacks: a frame keeps the kind its inputs agree on
+ * (one input's silence is no disagreement); a stack is cut short when
+ * every input's stack of its frames was.
+ */
+START_TEST(frame_kinds_and_cut_stacks_merge_where_inputs_agree)
+{
+	static const uint32_t all[] = { 1, 2, 3 };
+	const marks a = { { PROFDATA_FRAME_KIND_JIT, PROFDATA_FRAME_KIND_INTERPRETED, 0 }, 1u | 2u };
+	const marks b = { { PROFDATA_FRAME_KIND_JIT, PROFDATA_FRAME_KIND_NATIVE, PROFDATA_FRAME_KIND_INLINED }, 1u | 4u };
+	profdata_profile *in[2] = { marked_profile(all, 3, 1, &a), marked_profile(all, 3, 1, &b) };
+	profdata_profile *out = merged(in, 2);
+	ck_assert_uint_eq(profdata_profile_count(out, PROFDATA_TABLE_FRAME_KINDS), 2);
+	ck_assert_uint_eq(merged_kind(out, "f1"), PROFDATA_FRAME_KIND_JIT);
+	ck_assert_uint_eq(merged_kind(out, "f2"), 0); /* interpreted in one, native in the other */
+	ck_assert_uint_eq(merged_kind(out, "f3"), PROFDATA_FRAME_KIND_INLINED);
+	ck_assert_uint_eq(cut_stack_frames(out), 1); /* [f1] in both; [f2 f1] and [f3 f1] whole in one */
+	profdata_profile_free(out);
+	out = merged(in, 1); /* one input: its marks as they were */
+	ck_assert_uint_eq(profdata_profile_count(out, PROFDATA_TABLE_FRAME_KINDS), 2);
+	ck_assert_uint_eq(profdata_profile_count(out, PROFDATA_TABLE_TRUNCATED_STACKS), 2);
+	profdata_profile_free(out);
+	for (size_t i = 0; i < 2; i++)
+		profdata_profile_free(in[i]);
 }
 END_TEST
 
@@ -318,6 +403,7 @@ Suite *suite_main(void)
 	TCase *tc = tcase_create("merge");
 	tcase_add_test(tc, equal_stacks_and_labels_are_summed_and_rows_kept_once);
 	tcase_add_test(tc, merging_is_associative_and_commutative);
+	tcase_add_test(tc, frame_kinds_and_cut_stacks_merge_where_inputs_agree);
 	tcase_add_test(tc, sample_types_are_those_every_input_has);
 	tcase_add_test(tc, sides_of_a_differential_graph_stand_beside_each_other);
 	tcase_add_test(tc, hprof_cpu_samples_mix_with_gperftools_on_their_common_type);
