@@ -11,8 +11,8 @@
 #                               stacks, values in one ratio? Prints a line
 #   frame-types JSON            `jfr print --json`'s jdk.ExecutionSample
 #                               events as lines, sorted: whether the stack
-#                               is truncated, then each frame's method name,
-#                               line and frame type
+#                               is truncated, then each frame's class and
+#                               method name, line and frame type
 import json
 import re
 import sys
@@ -71,9 +71,9 @@ def frame_types(path):
     lines = []
     for event in json.load(open(path, encoding="utf-8"))["recording"]["events"]:
         trace = event["values"].get("stackTrace") or {"truncated": False, "frames": []}
-        # the method's name, not its class's: the class of a native frame async-profiler names after its
-        # library ("libc-2.17.so") comes back in the JVM's form of a class name ("libc-2/17/so")
-        frames = ["%s:%s[%s]" % (f["method"]["name"], f["lineNumber"], f["type"]) for f in trace["frames"]]
+        # a native frame's class is its library in async-profiler's recordings ("libc-2.17.so"): kept as it was
+        frames = ["%s.%s:%s[%s]" % ((f["method"].get("type") or {}).get("name"), f["method"]["name"], f["lineNumber"],
+                                    f["type"]) for f in trace["frames"]]
         lines.append(("truncated " if trace["truncated"] else "whole ") + ";".join(frames))
     for line in sorted(lines):
         print(line)

@@ -85,7 +85,7 @@ for f in cpu block mutex goroutine; do
 	check "$data/pprof/$f.pb.gz" "pprof $f" sample=0
 done
 
-# Frame types and truncated stacks, event by event, as the JDK prints them.
+# Classes, methods, lines, frame types and truncated stacks, event by event, as the JDK prints them.
 kinds_kept() { # RECORDING (gzip'd) NAME
 	gzip -dc "$1" >"$scratch/in.jfr"
 	"$profdata" convert --quiet "$1" "$scratch/out.jfr" --to jfr
@@ -94,11 +94,11 @@ kinds_kept() { # RECORDING (gzip'd) NAME
 		$compare frame-types "$scratch/$side.json" >"$scratch/$side.types"
 	done
 	if cmp -s "$scratch/in.types" "$scratch/out.types"; then
-		echo "ok   $2 -> jfr: $(wc -l <"$scratch/in.types") samples' frame types and truncation kept" \
+		echo "ok   $2 -> jfr: $(wc -l <"$scratch/in.types") samples' classes, methods, lines, frame types and truncation kept" \
 			"($(grep -c '^truncated' "$scratch/in.types" || true) truncated;" \
 			"$(grep -oE '\[[A-Za-z0-9+ ]+\](;|$)' "$scratch/in.types" | tr -d '[];' | sort -u | paste -sd, -))"
 	else
-		failed "$2 -> jfr: frame types or truncation differ"
+		failed "$2 -> jfr: classes, methods, lines, frame types or truncation differ"
 		diff "$scratch/in.types" "$scratch/out.types" | cut -c1-160 | head -6
 	fi
 }

@@ -74,14 +74,18 @@ static int symbol_key(jfr_writer *jw, const char *s, size_t n, uint32_t *key)
 	return 0;
 }
 
-/* The key of the class named s (any form: '.' become '/', the JVM's internal form). */
-static int class_key(jfr_writer *jw, const char *s, size_t n, uint32_t *key)
+/*
+ * The key of the class named s: a Java name split from a dotted one
+ * (`dotted`: a folded line's java.lang.Thread.run) has its '.' made '/',
+ * the JVM's internal form; a class's own name is kept as the model has it.
+ */
+static int class_key(jfr_writer *jw, const char *s, size_t n, int dotted, uint32_t *key)
 {
 	uint32_t index;
 	size_t start = jw->text.n;
 	if (pd_strbuf_add(&jw->text, s, n))
 		return PROFDATA_ENOMEM;
-	for (size_t i = start; i < jw->text.n; i++)
+	for (size_t i = start; dotted && i < jw->text.n; i++)
 		if (jw->text.p[i] == '.')
 			jw->text.p[i] = '/';
 	int rc = pd_intern_put(&jw->classes, jw->text.p + start, n, &index);
@@ -115,7 +119,7 @@ static int add_method(jfr_writer *jw, const jw_method *m, uint32_t *key)
 static int method_of_name(jfr_writer *jw, const char *s, size_t n, const char *descriptor, int split, jw_method *m)
 {
 	size_t dot = split ? split_at(s, n) : 0;
-	int rc = class_key(jw, s, dot, &m->cls);
+	int rc = class_key(jw, s, dot, 1, &m->cls);
 	if (rc == 0)
 		rc = symbol_key(jw, s + (dot ? dot + 1 : 0), n - (dot ? dot + 1 : 0), &m->name);
 	return rc ? rc : symbol_key(jw, descriptor, strlen(descriptor), &m->descriptor);
@@ -161,7 +165,9 @@ static int function_method(jfr_writer *jw, size_t fi, size_t frame_index, uint32
 	name = pd_profile_text(jw->p, fn.name_id, &nlen);
 	const char *descriptor = descriptor_of(jw->p, &fn);
 	if (cls && len && name && nlen) {
-		rc = class_key(jw, cls, len, &m.cls);
+		/* the model's class names are in the JVM's form already (decoders convert dotted ones): a '.' is
+		 * part of the name (a hidden class's "App$$Lambda$72.0x0000000800c3a5d0", a library's "libc-2.17.so") */
+		rc = class_key(jw, cls, len, 0, &m.cls);
 		if (rc == 0)
 			rc = symbol_key(jw, name, nlen, &m.name);
 		if (rc == 0)
