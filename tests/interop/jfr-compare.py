@@ -9,6 +9,8 @@
 #                               `package/Class.method:line`, values in any
 #                               unit) against our folded stacks: the same
 #                               stacks, values in one ratio? Prints a line
+#   settings HELPER INFO_JSON   the helper's settings equal to `profdata
+#                               info --json`'s
 #   frame-types JSON            `jfr print --json`'s jdk.ExecutionSample
 #                               events as lines, sorted: whether the stack
 #                               is truncated, then each frame's class and
@@ -67,6 +69,20 @@ def folded(path, convert):
     return out
 
 
+def settings(helper_path, info_path):
+    want = {}
+    for line in open(helper_path, encoding="utf-8"):
+        if line.startswith("setting "):
+            key, _, value = line[len("setting "):].rstrip("\n").partition("\t")
+            want[key] = value
+    got = json.load(open(info_path, encoding="utf-8")).get("settings", {})
+    differ = sorted(k for k in set(want) | set(got) if want.get(k) != got.get(k))
+    for k in differ[:5]:
+        print(f"  {k}: RecordingFile {want.get(k)!r}, ours {got.get(k)!r}")
+    print(f"{len(want)} settings; {len(differ)} differ")
+    return 1 if differ or not want else 0
+
+
 def frame_types(path):
     lines = []
     for event in json.load(open(path, encoding="utf-8"))["recording"]["events"]:
@@ -102,6 +118,8 @@ if __name__ == "__main__":
         sys.exit(summary(sys.argv[2], sys.argv[3]))
     if cmd == "helper-stacks":
         sys.exit(helper_stacks(sys.argv[2]))
+    if cmd == "settings":
+        sys.exit(settings(sys.argv[2], sys.argv[3]))
     if cmd == "frame-types":
         sys.exit(frame_types(sys.argv[2]))
     sys.exit(expected(sys.argv[2], sys.argv[3]))

@@ -42,6 +42,12 @@ check() { # FILE (plain .jfr) NAME [counts]
 	fi
 	[ "${3:-}" != counts ] || return 0
 	java -cp "$classes" JfrStacks "$f" jdk.ExecutionSample >"$scratch/helper"
+	if out=$($compare settings "$scratch/helper" "$scratch/info.json"); then
+		echo "ok   $name settings: $(tail -1 <<<"$out"), as RecordingFile reads them"
+	else
+		echo "FAIL $name settings: $out"
+		fail=$((fail + 1))
+	fi
 	$compare helper-stacks "$scratch/helper" | LC_ALL=C sort >"$scratch/want"
 	"$profdata" convert --quiet "$f" "$scratch/got.folded" --to folded
 	LC_ALL=C sort "$scratch/got.folded" >"$scratch/got"

@@ -84,27 +84,40 @@ static void json_trace_elements(const profdata_profile *p)
 	printf("}");
 }
 
-/*
- * A JFR recording's events counted per type (the reader's meta comments
- * jfr.events.NAME, what `jfr summary` counts) and its chunks.
- */
-static void json_jfr_events(const profdata_meta *m)
+/* The meta comments whose keys begin with `prefix` as the JSON object "name", keys without it; values as numbers or strings. */
+static void json_comments(const profdata_meta *m, const char *name, const char *prefix, int numbers)
 {
-	static const char prefix[] = "jfr.events.";
+	size_t len = strlen(prefix);
 	int first = 1;
-	for (size_t i = 0; i < m->ncomments; i++)
-		if (strcmp(m->comments[i].key, "jfr.chunks") == 0)
-			printf(",\"chunks\":%s", m->comments[i].value);
-	printf(",\"events\":{");
+	printf(",\"%s\":{", name);
 	for (size_t i = 0; i < m->ncomments; i++) {
-		if (strncmp(m->comments[i].key, prefix, sizeof prefix - 1) != 0)
+		if (strncmp(m->comments[i].key, prefix, len) != 0)
 			continue;
 		printf("%s", first ? "" : ",");
-		json_string(stdout, m->comments[i].key + sizeof prefix - 1);
-		printf(":%s", m->comments[i].value);
+		json_string(stdout, m->comments[i].key + len);
+		printf(":");
+		if (numbers)
+			printf("%s", m->comments[i].value);
+		else
+			json_string(stdout, m->comments[i].value);
 		first = 0;
 	}
 	printf("}");
+}
+
+/*
+ * A JFR recording's events counted per type (the reader's meta comments
+ * jfr.events.NAME, what `jfr summary` counts), its chunks, its settings
+ * (EVENT.NAME: value) and its recording's record.
+ */
+static void json_jfr_events(const profdata_meta *m)
+{
+	for (size_t i = 0; i < m->ncomments; i++)
+		if (strcmp(m->comments[i].key, "jfr.chunks") == 0)
+			printf(",\"chunks\":%s", m->comments[i].value);
+	json_comments(m, "events", "jfr.events.", 1);
+	json_comments(m, "settings", "jfr.setting.", 0);
+	json_comments(m, "recording", "jfr.recording.", 0);
 }
 
 static void info_json(const tool_input *in, const profdata_profile *p)

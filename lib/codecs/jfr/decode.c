@@ -4,7 +4,8 @@
  * metadata and constant pools. Two passes over the input (held whole: in
  * place when mapped or in memory): the first reads each chunk's metadata
  * and counts every event by its type's name, so that `begin` carries the
- * counts (meta comments jfr.events.NAME, what `jfr summary` shows); the
+ * counts (meta comments jfr.events.NAME, what `jfr summary` shows) and
+ * the first chunk's settings (settings.c); the
  * second reads each chunk's checkpoints into pools, then its events, the
  * sample events into the model (typed.c).
  */
@@ -20,6 +21,10 @@ static void decoder_free(jfr_decoder *d)
 {
 	jfr_meta_free(&d->meta);
 	pd_intern_free(&d->event_names);
+	pd_intern_free(&d->setting_keys);
+	pd_intern_free(&d->setting_values);
+	free(d->setting_value);
+	PD_FREE_ALL(d->held, d->held_type);
 	pd_intern_free(&d->strings);
 	pd_intern_free(&d->classes);
 	pd_intern_free(&d->functions);
@@ -161,10 +166,58 @@ static int event_name(jfr_decoder *d, uint64_t type, const jfr_cur *c, const cha
 	return 0;
 }
 
-/* Each event counted under its type's name; the name's counter found by type id while the metadata stands. */
+static int read_checkpoint(jfr_decoder *d, uint64_t type, jfr_cur *c)
+{
+	return type == 1 ? jfr_checkpoint_read(c, &d->meta, d->chunk.p, d->h.major >= 2) : 0;
+}
+
+/* The first chunk's settings and recording record (settings.c): its checkpoints read, then those events. */
+static int read_settings(jfr_decoder *d)
+{
+	int rc = 0;
+	for (size_t i = 0; i < d->nheld && rc == 0; i++)
+		if (d->held_type[i] == 1)
+			rc = read_checkpoint(d, 1, &d->held[i]);
+	jfr_typed_chunk_reset(d);
+	for (size_t i = 0; i < d->nheld && rc == 0; i++)
+		if (d->held_type[i] != 1)
+			rc = jfr_setting_event(d, d->held_type[i], &d->held[i]);
+	d->nheld = 0;
+	return rc;
+}
+
+/* In the first chunk, the ids of jdk.ActiveSetting and jdk.ActiveRecording (0 when absent): their events are held. */
+static void find_setting_types(jfr_decoder *d)
+{
+	static const char *const names[2] = { "jdk.ActiveSetting", "jdk.ActiveRecording" };
+	for (int i = 0; i < 2; i++) {
+		size_t row = jfr_type_find(&d->meta, names[i]);
+		d->setting_type[i] = row == SIZE_MAX ? 0 : d->meta.types[row].id;
+	}
+}
+
+/* Hold a first chunk's checkpoint or setting event (its cursor) for read_settings. */
+static int hold_event(jfr_decoder *d, uint64_t type, const jfr_cur *c)
+{
+	if (pd_grow((void **)&d->held, &d->held_cap, d->nheld + 1, sizeof *d->held) ||
+	    pd_grow((void **)&d->held_type, &d->held_type_cap, d->nheld + 1, sizeof *d->held_type))
+		return PROFDATA_ENOMEM;
+	d->held[d->nheld] = *c;
+	d->held_type[d->nheld++] = type;
+	return 0;
+}
+
+/*
+ * Each event counted under its type's name; the name's counter found by
+ * type id while the metadata stands. The first chunk's checkpoints and
+ * settings are held for read_settings, so that one walk does both.
+ */
 static int count_event(jfr_decoder *d, uint64_t type, jfr_cur *c)
 {
 	const char *name = NULL;
+	if (d->nchunks == 0 && (type == 1 || (type > 1 && (type == d->setting_type[0] || type == d->setting_type[1]))) &&
+	    hold_event(d, type, c) < 0)
+		return PROFDATA_ENOMEM;
 	uint32_t ix = pd_map_get(&d->counter_of_type, type);
 	if (ix) {
 		d->event_counts[ix - 1]++;
@@ -200,7 +253,16 @@ static int cut_short(jfr_decoder *d, const unsigned char *p)
 	return rc ? rc : 1;
 }
 
-/* Pass 1: every chunk's events counted. */
+/* The current chunk's events counted; the first chunk's settings read. */
+static int count_chunk(jfr_decoder *d)
+{
+	if (d->nchunks == 0)
+		find_setting_types(d);
+	int rc = walk_events(d, count_event, 1);
+	return rc || d->nchunks ? rc : read_settings(d);
+}
+
+/* Pass 1: every chunk's events counted, the first chunk's settings kept. */
 static int count_chunks(jfr_decoder *d)
 {
 	const unsigned char *p = d->base;
@@ -210,11 +272,11 @@ static int count_chunks(jfr_decoder *d)
 	while (rc == 0 && p < d->base + d->size) {
 		if ((rc = cut_short(d, p)) != 0)
 			return rc < 0 ? rc : 0;
-		if ((rc = open_chunk(d, p)) == 0 && (rc = walk_events(d, count_event, 1)) == 0) {
-			if (d->nchunks++ == 0)
-				d->first = d->h;
-			p += d->h.size;
-		}
+		if ((rc = open_chunk(d, p)) != 0 || (rc = count_chunk(d)) != 0)
+			break;
+		if (d->nchunks++ == 0)
+			d->first = d->h;
+		p += d->h.size;
 	}
 	return rc;
 }
@@ -225,10 +287,10 @@ static int keep(pd_intern *t, const char *s, uint32_t *ix)
 	return pd_intern_put(t, s, strlen(s), ix) < 0 ? PROFDATA_ENOMEM : 0;
 }
 
-/* The first chunk's version and start, the chunks and every event type's count as meta comments. */
+/* The first chunk's version and start, the chunks, every event type's count and the settings as meta comments. */
 static int emit_begin(jfr_decoder *d, pd_intern *text)
 {
-	size_t n = d->event_names.n + 2;
+	size_t nsettings = d->setting_keys.n, n = d->event_names.n + 2 + nsettings;
 	uint32_t *kv = malloc(n * 2 * sizeof *kv);
 	profdata_kv *comments = malloc(n * sizeof *comments);
 	char buf[64], version[16];
@@ -245,6 +307,11 @@ static int emit_begin(jfr_decoder *d, pd_intern *text)
 		snprintf(buf, sizeof buf, "%" PRIu64, d->event_counts[i]);
 		if ((rc = keep(text, key, &kv[2 * i + 4])) == 0)
 			rc = keep(text, buf, &kv[2 * i + 5]);
+	}
+	for (size_t i = 0, at = 2 * (n - nsettings); i < nsettings && rc == 0; i++, at += 2) {
+		const char *value = pd_intern_str(&d->setting_values, d->setting_value[i], NULL);
+		if ((rc = keep(text, pd_intern_str(&d->setting_keys, (uint32_t)i, NULL), &kv[at])) == 0)
+			rc = keep(text, value, &kv[at + 1]);
 	}
 	if (rc == 0) {
 		for (size_t i = 0; i < n; i++) {
@@ -324,11 +391,6 @@ static int emit_sample_types(jfr_decoder *d)
 			rc = PD_EMIT(d->a, sample_type, &t);
 	}
 	return rc;
-}
-
-static int read_checkpoint(jfr_decoder *d, uint64_t type, jfr_cur *c)
-{
-	return type == 1 ? jfr_checkpoint_read(c, &d->meta, d->chunk.p, d->h.major >= 2) : 0;
 }
 
 static int read_event(jfr_decoder *d, uint64_t type, jfr_cur *c)

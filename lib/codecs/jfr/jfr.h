@@ -182,6 +182,14 @@ typedef struct jfr_decoder {
 	uint64_t *frame_ids;
 	size_t frames_cap;
 	pd_strbuf text;
+	/* settings.c: the first chunk's settings and recording record, key -> value */
+	pd_intern setting_keys, setting_values;
+	uint32_t *setting_value;     /* per key: its value's index in setting_values */
+	size_t setting_value_cap;
+	uint64_t setting_type[2];    /* the first chunk's ids of jdk.ActiveSetting, jdk.ActiveRecording; 0 absent */
+	jfr_cur *held;               /* the first chunk's checkpoints and settings, held by the counting walk */
+	uint64_t *held_type;
+	size_t nheld, held_cap, held_type_cap;
 } jfr_decoder;
 
 /* typed.c: an event of d->spec[i] into the model. */
@@ -189,6 +197,11 @@ int jfr_emit_sample(jfr_decoder *d, jfr_cur *c, size_t i);
 /* The id of string s (emitted at its first use). */
 int jfr_string_id(jfr_decoder *d, const char *s, size_t len, uint64_t *id);
 void jfr_typed_chunk_reset(jfr_decoder *d);
+/* The text of string field f's value v into d->text, a pool string looked up (empty for a field of another type). */
+int jfr_field_text(jfr_decoder *d, const jfr_field *f, const jfr_value *v);
+
+/* settings.c: an event of the first chunk, kept when it is a setting or the recording's record. */
+int jfr_setting_event(jfr_decoder *d, uint64_t type, jfr_cur *c);
 
 int pd_jfr_decode(const pd_decode_args *a);
 

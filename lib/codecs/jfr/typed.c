@@ -110,7 +110,7 @@ static int entry(jfr_decoder *d, int kind, uint64_t index, const unsigned char *
 }
 
 /* The text of string field f's value v into d->text (a pool string looked up). */
-static int text_of(jfr_decoder *d, const jfr_field *f, const jfr_value *v)
+int jfr_field_text(jfr_decoder *d, const jfr_field *f, const jfr_value *v)
 {
 	jfr_str s = v->s;
 	jfr_cur c;
@@ -138,7 +138,7 @@ static int symbol_text(jfr_decoder *d, uint64_t index, const unsigned char *at)
 	d->text.n = 0;
 	if (rc)
 		return rc < 0 ? rc : 0;
-	return (rc = pick(d, &c, JT_SYMBOL, v)) != 0 ? rc : text_of(d, field_of(d, JT_SYMBOL, 0), &v[0]);
+	return (rc = pick(d, &c, JT_SYMBOL, v)) != 0 ? rc : jfr_field_text(d, field_of(d, JT_SYMBOL, 0), &v[0]);
 }
 
 /* A pooled field's symbol text: field k of `kind`, value v. */
@@ -147,7 +147,7 @@ static int field_symbol(jfr_decoder *d, int kind, int k, const jfr_value *v)
 	const jfr_field *f = field_of(d, kind, k);
 	d->text.n = 0;
 	if (!f || !f->pooled || d->meta.types[f->type].kind == JFR_STRING)
-		return text_of(d, f, v);
+		return jfr_field_text(d, f, v);
 	return symbol_text(d, v->u, v->at);
 }
 
@@ -219,7 +219,7 @@ static int frame_kind(jfr_decoder *d, uint64_t index, const unsigned char *at, u
 	}
 	if ((rc = entry(d, JT_FRAME_TYPE, index, at, &c)) != 0)
 		return rc < 0 ? rc : 0;
-	if ((rc = pick(d, &c, JT_FRAME_TYPE, v)) != 0 || (rc = text_of(d, field_of(d, JT_FRAME_TYPE, 0), &v[0])) != 0)
+	if ((rc = pick(d, &c, JT_FRAME_TYPE, v)) != 0 || (rc = jfr_field_text(d, field_of(d, JT_FRAME_TYPE, 0), &v[0])) != 0)
 		return rc;
 	for (uint32_t k = 1; k < JFR_FRAME_KINDS; k++)
 		if (d->text.n == strlen(jfr_frame_type_names[k]) && memcmp(d->text.p, jfr_frame_type_names[k], d->text.n) == 0)
@@ -325,9 +325,9 @@ static int thread_serial(jfr_decoder *d, uint64_t index, const unsigned char *at
 		return 0;
 	if ((rc = entry(d, JT_THREAD, index, at, &c)) != 0)
 		return rc < 0 ? rc : 0;
-	if ((rc = pick(d, &c, JT_THREAD, v)) != 0 || (rc = text_of(d, field_of(d, JT_THREAD, 0), &v[0])) != 0)
+	if ((rc = pick(d, &c, JT_THREAD, v)) != 0 || (rc = jfr_field_text(d, field_of(d, JT_THREAD, 0), &v[0])) != 0)
 		return rc;
-	if (d->text.n == 0 && (rc = text_of(d, field_of(d, JT_THREAD, 1), &v[1])) != 0)
+	if (d->text.n == 0 && (rc = jfr_field_text(d, field_of(d, JT_THREAD, 1), &v[1])) != 0)
 		return rc;
 	if ((rc = jfr_string_id(d, d->text.p ? d->text.p : "", d->text.n, &name_id)) != 0)
 		return rc;

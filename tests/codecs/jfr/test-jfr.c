@@ -375,6 +375,27 @@ START_TEST(frame_kinds_and_truncation_come_back)
 }
 END_TEST
 
+/* Settings (jdk.ActiveSetting: event type, name, value) and the recording's record as meta comments. */
+START_TEST(settings_and_recording_are_metadata)
+{
+	char path[4096];
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, "jfr/jdk17-default.jfr.gz"), NULL,
+	                                PROFDATA_MODE_STRICT);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_str_eq(comment(p, "jfr.setting.jdk.ExecutionSample.period"), "20 ms");
+	ck_assert_str_eq(comment(p, "jfr.setting.jdk.ExecutionSample.enabled"), "true");
+	ck_assert_str_eq(comment(p, "jfr.recording.name"), "1");
+	ck_assert_str_eq(comment(p, "jfr.recording.maxSize"), "0");
+	ck_assert_ptr_null(comment(p, "jfr.recording.startTime")); /* the event's own time, not the recording's */
+	size_t settings = 0;
+	const profdata_meta *m = profdata_profile_meta(p);
+	for (size_t i = 0; i < m->ncomments; i++)
+		settings += strncmp(m->comments[i].key, "jfr.setting.", 12) == 0;
+	ck_assert_uint_eq(settings, 337); /* jdk.ActiveSetting's events, each of another key */
+	profdata_profile_free(p);
+}
+END_TEST
+
 /* Names without a class are split into class and method where every reader joins them back alike. */
 START_TEST(names_without_a_class_come_back_whole)
 {
@@ -427,6 +448,7 @@ Suite *suite_main(void)
 	tc = tcase_create("write");
 	tcase_add_loop_test(tc, a_written_jdk_recording_reads_back, 0, sizeof jdk_recordings / sizeof *jdk_recordings);
 	tcase_add_test(tc, frame_kinds_and_truncation_come_back);
+	tcase_add_test(tc, settings_and_recording_are_metadata);
 	tcase_add_test(tc, names_without_a_class_come_back_whole);
 	tcase_add_test(tc, a_huge_count_is_one_event);
 	suite_add_tcase(s, tc);
