@@ -12,13 +12,13 @@
 #include "internal.h"
 #include "util/hashmap.h"
 
-/* What a frame is, for colours: a picture tells JVM code from native code. */
 /* Addresses in the upper half are the kernel's on the 64-bit systems that profile. */
 static inline int pd_kernel_address(uint64_t address)
 {
 	return address >= UINT64_C(0xffff800000000000);
 }
 
+/* What a frame is, for colours: a picture tells JVM code from native code. */
 typedef enum pd_frame_kind {
 	PD_FRAME_UNKNOWN = 0,
 	PD_FRAME_JVM,

@@ -32,10 +32,10 @@ typedef struct folded_decoder {
 	/*
 	 * The stacks: per stack (row = serial - 1) its chain's hash, the key of
 	 * the index `stacks`, and where its chain can be compared when a hash
-	 * matches: a stable input's text (`base` is the input's first byte; the
-	 * mapping stays valid), else its frame ids, kept in `kept_ids` (then
-	 * `base`). Most files hold each chain once: a stack then costs about 24
-	 * bytes here, not a copy of its chain.
+	 * matches: at chain_at, a stable input's text (`base` is the input's
+	 * first byte; the mapping stays valid), else its frame ids, kept in
+	 * `kept_ids`. Most files hold each chain once: a stack then costs about
+	 * 24 bytes here, not a copy of its chain.
 	 */
 	pd_index stacks;
 	uint64_t *stack_hash, *chain_at;

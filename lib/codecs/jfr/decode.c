@@ -24,7 +24,7 @@ static void decoder_free(jfr_decoder *d)
 	pd_intern_free(&d->setting_keys);
 	pd_intern_free(&d->setting_values);
 	free(d->setting_value);
-	PD_FREE_ALL(d->held, d->held_type);
+	free(d->held);
 	pd_intern_free(&d->strings);
 	pd_intern_free(&d->classes);
 	pd_intern_free(&d->functions);
@@ -176,34 +176,20 @@ static int read_settings(jfr_decoder *d)
 {
 	int rc = 0;
 	for (size_t i = 0; i < d->nheld && rc == 0; i++)
-		if (d->held_type[i] == 1)
-			rc = read_checkpoint(d, 1, &d->held[i]);
+		rc = read_checkpoint(d, d->held[i].type, &d->held[i].c);
 	jfr_typed_chunk_reset(d);
 	for (size_t i = 0; i < d->nheld && rc == 0; i++)
-		if (d->held_type[i] != 1)
-			rc = jfr_setting_event(d, d->held_type[i], &d->held[i]);
+		rc = jfr_setting_event(d, d->held[i].type, &d->held[i].c);
 	d->nheld = 0;
 	return rc;
-}
-
-/* In the first chunk, the ids of jdk.ActiveSetting and jdk.ActiveRecording (0 when absent): their events are held. */
-static void find_setting_types(jfr_decoder *d)
-{
-	static const char *const names[2] = { "jdk.ActiveSetting", "jdk.ActiveRecording" };
-	for (int i = 0; i < 2; i++) {
-		size_t row = jfr_type_find(&d->meta, names[i]);
-		d->setting_type[i] = row == SIZE_MAX ? 0 : d->meta.types[row].id;
-	}
 }
 
 /* Hold a first chunk's checkpoint or setting event (its cursor) for read_settings. */
 static int hold_event(jfr_decoder *d, uint64_t type, const jfr_cur *c)
 {
-	if (pd_grow((void **)&d->held, &d->held_cap, d->nheld + 1, sizeof *d->held) ||
-	    pd_grow((void **)&d->held_type, &d->held_type_cap, d->nheld + 1, sizeof *d->held_type))
+	if (pd_grow((void **)&d->held, &d->held_cap, d->nheld + 1, sizeof *d->held))
 		return PROFDATA_ENOMEM;
-	d->held[d->nheld] = *c;
-	d->held_type[d->nheld++] = type;
+	d->held[d->nheld++] = (jfr_held){ type, *c };
 	return 0;
 }
 
@@ -257,7 +243,7 @@ static int cut_short(jfr_decoder *d, const unsigned char *p)
 static int count_chunk(jfr_decoder *d)
 {
 	if (d->nchunks == 0)
-		find_setting_types(d);
+		jfr_find_setting_types(d); /* their events are held by count_event */
 	int rc = walk_events(d, count_event, 1);
 	return rc || d->nchunks ? rc : read_settings(d);
 }

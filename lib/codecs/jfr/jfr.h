@@ -149,6 +149,12 @@ typedef struct jfr_sample_spec {
 	int ticks;
 } jfr_sample_spec;
 
+/* An event held for later: its type id and a cursor over its body. */
+typedef struct jfr_held {
+	uint64_t type;
+	jfr_cur c;
+} jfr_held;
+
 typedef struct jfr_decoder {
 	const pd_decode_args *a;
 	profdata_reader *in;
@@ -187,9 +193,8 @@ typedef struct jfr_decoder {
 	uint32_t *setting_value;     /* per key: its value's index in setting_values */
 	size_t setting_value_cap;
 	uint64_t setting_type[2];    /* the first chunk's ids of jdk.ActiveSetting, jdk.ActiveRecording; 0 absent */
-	jfr_cur *held;               /* the first chunk's checkpoints and settings, held by the counting walk */
-	uint64_t *held_type;
-	size_t nheld, held_cap, held_type_cap;
+	jfr_held *held;              /* the first chunk's checkpoints and settings, held by the counting walk */
+	size_t nheld, held_cap;
 } jfr_decoder;
 
 /* typed.c: an event of d->spec[i] into the model. */
@@ -200,7 +205,9 @@ void jfr_typed_chunk_reset(jfr_decoder *d);
 /* The text of string field f's value v into d->text, a pool string looked up (empty for a field of another type). */
 int jfr_field_text(jfr_decoder *d, const jfr_field *f, const jfr_value *v);
 
-/* settings.c: an event of the first chunk, kept when it is a setting or the recording's record. */
+/* settings.c: the ids of the setting types in the current chunk's metadata (d->setting_type). */
+void jfr_find_setting_types(jfr_decoder *d);
+/* settings.c: an event of one of those types, kept as meta comments; other events are passed over. */
 int jfr_setting_event(jfr_decoder *d, uint64_t type, jfr_cur *c);
 
 int pd_jfr_decode(const pd_decode_args *a);

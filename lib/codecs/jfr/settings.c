@@ -99,13 +99,21 @@ static int keep_active_recording(jfr_decoder *d, const jfr_type *t)
 	return rc;
 }
 
+void jfr_find_setting_types(jfr_decoder *d)
+{
+	static const char *const names[2] = { "jdk.ActiveSetting", "jdk.ActiveRecording" };
+	for (int i = 0; i < 2; i++) {
+		size_t row = jfr_type_find(&d->meta, names[i]);
+		d->setting_type[i] = row == SIZE_MAX ? 0 : d->meta.types[row].id;
+	}
+}
+
 int jfr_setting_event(jfr_decoder *d, uint64_t type, jfr_cur *c)
 {
-	uint32_t row = type > 1 ? pd_map_get(&d->meta.row_of_id, type) : 0;
+	int setting = type == d->setting_type[0];
+	uint32_t row = type > 1 && (setting || type == d->setting_type[1]) ? pd_map_get(&d->meta.row_of_id, type) : 0;
 	const jfr_type *t = row ? &d->meta.types[row - 1] : NULL;
-	const char *name = t ? jfr_type_name(&d->meta, t) : "";
-	int setting = strcmp(name, "jdk.ActiveSetting") == 0;
-	if (!setting && strcmp(name, "jdk.ActiveRecording") != 0)
+	if (!t)
 		return 0;
 	if (pd_grow((void **)&d->vals, &d->vals_cap, t->nfields + 1, sizeof *d->vals))
 		return PROFDATA_ENOMEM;
