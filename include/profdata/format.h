@@ -160,6 +160,10 @@ PROFDATA_API int profdata_write_options_init(profdata_write_options *opts, size_
  * Read all of `in` into a new profile. On success *out is the caller's (free
  * with profdata_profile_free()); warnings are on `in`. On failure *out is
  * NULL and the error is on `in`. `opts` may be NULL for the defaults.
+ * Threads: with more than one processor the call may run helper threads of
+ * its own besides the reader's (io.h): splitting text lines ahead, faulting
+ * in the model's next pages. They never call the caller's code and are
+ * joined before it returns.
  */
 PROFDATA_API int profdata_read(profdata_profile **out, profdata_reader *in,
                                const profdata_read_options *opts);
@@ -170,6 +174,7 @@ PROFDATA_API int profdata_read(profdata_profile **out, profdata_reader *in,
  * declares by its version are called. Returns 0; PROFDATA_STOPPED when a
  * callback returned a positive value; the negative value a callback
  * returned, unchanged; or the decoder's error code (kept on `in`).
+ * Callbacks run on the calling thread; helper threads as profdata_read()'s.
  */
 PROFDATA_API int profdata_decode(profdata_reader *in, const profdata_read_options *opts,
                                  const profdata_events *events, void *payload);

@@ -89,6 +89,7 @@ void profdata_profile_free(profdata_profile *p)
 	pd_col64_free(&p->obj_data);
 	PD_FREE_ALL(p->obj_ck, p->obj_len, p->obj_trace, p->obj_size, p->obj_refs_start, p->obj_refs.v, p->payload.p);
 	PD_FREE_ALL(p->roots.v, p->dumps.v, p->heaps.v, p->threads.v, p->thread_serials.v);
+	pd_prefault_wait(&p->stack_frames_ahead);
 	PD_FREE_ALL(p->functions.v, p->function_ids.v, p->frames.v, p->frame_ids.v, p->stacks.v,
 	            p->stack_serials.v, p->stack_frames.v);
 	PD_FREE_ALL(p->sample_types.v, p->groups.v, p->samples.v, p->values.v, p->sites.v, p->site_rows.v);

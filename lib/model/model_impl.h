@@ -14,6 +14,7 @@
 #include "jvm/jvm.h"
 #include "util/column.h"
 #include "util/id_index.h"
+#include "util/prefault.h"
 
 /* A growable byte arena addressed by offset. */
 typedef struct pd_arena {
@@ -186,6 +187,7 @@ struct profdata_profile {
 	PD_VEC(uint64_t) stack_serials;
 	pd_index stack_ix;
 	PD_VEC(uint64_t) stack_frames;
+	pd_prefault stack_frames_ahead; /* the column's next pages, faulted in beside the builder */
 
 	/* samples */
 	PD_VEC(profdata_sample_type) sample_types;

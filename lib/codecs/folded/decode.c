@@ -15,9 +15,11 @@
 #include <string.h>
 
 #include "codecs/folded/folded.h"
-#include "util/numtext.h"
+#include "codecs/folded/ahead.h"
+#include "codecs/folded/chain.h"
 
-/* flamegraph.pl reads a line whole; so do we, up to this. */
+/* The size of stable input from which lines are split ahead on a second thread (start_ahead). */
+#define FOLDED_AHEAD_MIN (1u << 20)
 
 typedef struct folded_decoder {
 	const pd_decode_args *a;
@@ -58,10 +60,16 @@ typedef struct folded_decoder {
 	size_t prev_copy_cap;
 	uint64_t *prev_ids;
 	size_t prev_n, prev_ids_cap;
-	size_t *ends;         /* the chain being read: where each frame's name ends (root first) */
-	size_t ends_cap;
-	uint64_t *hashes;     /* per frame of the chain being read: its name's hash */
-	size_t hashes_cap;
+	/* The chain being read, per frame (root first): where its name ends and
+	 * its name's hash; in own_ends and own_hashes, or where the thread ahead
+	 * split it (`hashed`: the hashes and chain_hash are its). */
+	const uint32_t *ends;
+	const uint64_t *hashes;
+	int hashed, prev_hashed;
+	uint32_t *own_ends;
+	uint64_t *own_hashes;
+	size_t own_ends_cap, own_hashes_cap;
+	pd_folded_ahead ahead;
 	int ncounts;          /* 1 or 2, from the first line with a count; 0 before */
 } folded_decoder;
 
@@ -113,30 +121,53 @@ static int frame_id(folded_decoder *d, const unsigned char *s, size_t len, uint6
 }
 
 /*
- * Chain [s, end) split at its ';': where each frame's name ends (an offset
- * from s) into d->ends, their count into *n. 0 when it names every frame,
- * 1 when a name is empty (before, between or after the ';': *bad where),
- * or out of memory.
+ * What the next lines' lookups will read, asked of memory ahead, when the
+ * thread ahead has split them: the names' slots two lines ahead, then
+ * (those slots arrived by now) the names' strings and the stack's slot one
+ * line ahead. Within a line the lookups would wait for these together;
+ * a line ahead they do not wait.
  */
-static int split_chain(folded_decoder *d, const unsigned char *s, const unsigned char *end, size_t *n,
-                       const unsigned char **bad)
+static void prefetch_next_lines(const folded_decoder *d)
 {
-	size_t k = 0;
-	for (const unsigned char *p = s;; p++) {
-		const unsigned char *semi = memchr(p, ';', (size_t)(end - p));
-		if ((semi ? semi : end) == p) {
-			*bad = p;
-			return 1;
-		}
-		if (k == d->ends_cap && pd_grow((void **)&d->ends, &d->ends_cap, k + 1, sizeof *d->ends))
-			return PROFDATA_ENOMEM;
-		d->ends[k++] = (size_t)((semi ? semi : end) - s);
-		if (!semi) {
-			*n = k;
-			return 0;
-		}
-		p = semi;
+	const pd_folded_ahead_line *l;
+	const uint64_t *h;
+	if (pd_folded_ahead_peek(&d->ahead, 2, &l, &h))
+		for (size_t j = 0; j < l->nframes; j++)
+			pd_intern_prefetch_slot(&d->names, h[j]);
+	if (pd_folded_ahead_peek(&d->ahead, 1, &l, &h)) {
+		for (size_t j = 0; j < l->nframes; j++)
+			pd_intern_prefetch_string(&d->names, h[j]);
+		pd_index_prefetch(&d->stacks, l->chain_hash);
 	}
+}
+
+/*
+ * Chain [s, end) split (n frames): as the thread ahead split it, its
+ * names' hashes then with it (d->hashed; read where the thread left them,
+ * valid until the next line), else here. 0, 1 when a name is empty (*bad
+ * where), or PROFDATA_ENOMEM.
+ */
+static int split_line(folded_decoder *d, const unsigned char *s, const unsigned char *end, size_t *n,
+                      const unsigned char **bad)
+{
+	const pd_folded_ahead_line *l;
+	const pd_folded_batch *b;
+	d->prev_hashed = d->hashed;
+	d->hashed = d->base && pd_folded_ahead_take(&d->ahead, (uint64_t)(s - d->base), (size_t)(end - s), &l, &b);
+	if (d->hashed) {
+		d->ends = b->ends + l->first;
+		d->hashes = b->hashes + l->first;
+		d->chain_hash = l->chain_hash;
+		*n = l->nframes;
+		prefetch_next_lines(d);
+		return 0;
+	}
+	int rc = pd_folded_split(s, end, &d->own_ends, &d->own_ends_cap, 0, n, bad);
+	if (rc == 0 && pd_grow((void **)&d->own_hashes, &d->own_hashes_cap, *n, sizeof *d->own_hashes))
+		rc = PROFDATA_ENOMEM;
+	d->ends = d->own_ends;
+	d->hashes = d->own_hashes;
+	return rc;
 }
 
 /* How many bytes a and b (n each) begin with alike: word by word, then byte by byte. */
@@ -191,39 +222,27 @@ static size_t frame_start(const folded_decoder *d, size_t k)
 
 /*
  * Frames k .. n - 1 of chain s (split into ends): its name's hash into
- * hashes, and its name's slot and then string asked of memory ahead
+ * own_hashes (unless the thread ahead gave them; from the first frame when
+ * it gave the last line's, whose shared frames' hashes are then not
+ * there), and its name's slot and then string asked of memory ahead
  * (pd_intern_prefetch_slot): on files of many names each lookup is two
  * cache misses, and a line's frames then wait for theirs together rather
  * than one after another (a fifth less time on 77,000 names).
  */
 static void hash_frames(folded_decoder *d, const unsigned char *s, size_t k, size_t n)
 {
-	for (size_t j = k; j < n; j++) {
+	for (size_t j = d->hashed ? n : d->prev_hashed ? 0 : k; j < n; j++) {
 		size_t at = frame_start(d, j);
-		d->hashes[j] = pd_intern_hash(&d->names, (const char *)s + at, d->ends[j] - at);
-		pd_intern_prefetch_slot(&d->names, d->hashes[j]);
+		d->own_hashes[j] = pd_intern_hash(&d->names, (const char *)s + at, d->ends[j] - at);
 	}
+	for (size_t j = k; j < n; j++)
+		pd_intern_prefetch_slot(&d->names, d->hashes[j]);
 	for (size_t j = k; j < n; j++)
 		pd_intern_prefetch_string(&d->names, d->hashes[j]);
 }
 
 /*
- * The hash of the chain split into ends (n frames), of its names' hashes,
- * root first: taken before its frames are looked up, so that its stack's
- * slot is asked of memory (pd_index_prefetch) while they are. A shared
- * frame's hash is the last line's: the names' seed was drawn before the
- * first chain (read_line interns the sample types' words first).
- */
-static uint64_t chain_hash(const folded_decoder *d, size_t n)
-{
-	uint64_t h = d->hash_seed;
-	for (size_t j = 0; j < n; j++)
-		h = pd_hash_mum(h ^ d->hashes[j], d->hash_seed ^ 0x9e3779b97f4a7c15ULL);
-	return pd_hash64(h ^ n);
-}
-
-/*
- * The frame ids of chain [s, end) (split_chain: n frames), root first, into
+ * The frame ids of chain [s, end) (split_line: n frames), root first, into
  * prev_ids: those it shares with the last chain kept, the others looked up;
  * the chain is then the last one.
  */
@@ -231,11 +250,16 @@ static int chain_frames(folded_decoder *d, const unsigned char *s, const unsigne
 {
 	size_t k = shared_frames(d, s, (size_t)(end - s), n);
 	int rc;
-	if (pd_grow((void **)&d->prev_ids, &d->prev_ids_cap, n, sizeof *d->prev_ids) ||
-	    pd_grow((void **)&d->hashes, &d->hashes_cap, n, sizeof *d->hashes))
+	if (pd_grow((void **)&d->prev_ids, &d->prev_ids_cap, n, sizeof *d->prev_ids))
 		return PROFDATA_ENOMEM;
 	hash_frames(d, s, k, n);
-	d->chain_hash = chain_hash(d, n);
+	/* The chain's hash is of its names' hashes, root first: taken before its
+	 * frames are looked up, so that its stack's slot is asked of memory while
+	 * they are. A shared frame's hash is the last line's: the names' seed
+	 * was drawn before the first chain (read_line interns the sample types'
+	 * words first). */
+	if (!d->hashed)
+		d->chain_hash = pd_folded_chain_hash(d->hash_seed, d->hashes, n);
 	pd_index_prefetch(&d->stacks, d->chain_hash);
 	for (; k < n; k++) {
 		size_t at = frame_start(d, k);
@@ -315,7 +339,7 @@ static int find_stack(folded_decoder *d, const unsigned char *s, const unsigned 
 }
 
 /*
- * The stack of chain [s, end) (split_chain: n frames): its frames' ids,
+ * The stack of chain [s, end) (split_line: n frames): its frames' ids,
  * leaf first, sent as a new stack when the chain is new.
  */
 static int stack_of(folded_decoder *d, const unsigned char *s, const unsigned char *end, size_t n, uint32_t *serial)
@@ -333,35 +357,11 @@ static int stack_of(folded_decoder *d, const unsigned char *s, const unsigned ch
 		d->chain_key[n - 1 - k] = (uint32_t)d->prev_ids[k];
 	if (d->nstacks >= UINT32_MAX - 1)
 		return pd_in_error_line(d->in.r, PROFDATA_ELIMIT, d->in.loff, d->in.lineno, "folded: too many stacks");
-	if ((uint64_t)(end - s) > UINT32_MAX) /* chain_len's width */
-		return pd_in_error_line(d->in.r, PROFDATA_ELIMIT, d->in.loff, d->in.lineno,
-		                        "folded: a chain of 4 GiB or more");
 	if ((rc = find_stack(d, s, end, n, &row)) < 0)
 		return rc;
 	*serial = row + 1;
 	profdata_stack st = { .serial = *serial, .frame_ids = d->frame_ids, .nframes = n };
 	return rc == 1 ? 0 : PD_EMIT(d->a, stack, &st);
-}
-
-/*
- * The count that ends [s, *end) after a space or tab: 1 and *v, *end moved
- * to the blank before it; 0 when the line does not end so.
- */
-static int last_count(const unsigned char *s, const unsigned char **end, int64_t *v)
-{
-	const unsigned char *e = *end, *p = e;
-	uint64_t u;
-	while (p > s && (unsigned)(p[-1] - '0') < 10)
-		p--;
-	if (p == e || p == s || (p[-1] != ' ' && p[-1] != '\t') || pd_parse_dec_len(p, e, &u) != (size_t)(e - p) ||
-	    u > INT64_MAX)
-		return 0;
-	*v = (int64_t)u;
-	p--;
-	while (p > s && (p[-1] == ' ' || p[-1] == '\t'))
-		p--;
-	*end = p;
-	return 1;
 }
 
 /* The sample types, once the first line has said how many counts a line has. */
@@ -389,10 +389,10 @@ static int line_counts(folded_decoder *d, const unsigned char **end, int64_t v[2
 {
 	const unsigned char *s = d->in.ls, *e = *end;
 	*n = 0;
-	if (!last_count(s, &e, &v[1]))
+	if (!pd_folded_last_count(s, &e, &v[1]))
 		return fail(d, d->in.loff + d->in.ll, "the line does not end in a count after a space; passed over");
 	const unsigned char *e2 = e;
-	int two = last_count(s, &e2, &v[0]), counts = d->ncounts ? d->ncounts : two ? 2 : 1;
+	int two = pd_folded_last_count(s, &e2, &v[0]), counts = d->ncounts ? d->ncounts : two ? 2 : 1;
 	if (counts == 2 && !two)
 		return fail(d, d->in.loff + (uint64_t)(e - s), "one count on a line of a file of two (a differential "
 		            "file's before and after); passed over");
@@ -401,6 +401,20 @@ static int line_counts(folded_decoder *d, const unsigned char **end, int64_t v[2
 	*end = counts == 2 ? e2 : e;
 	*n = counts;
 	return 0;
+}
+
+/*
+ * Lines from s on split ahead on a second thread, in stable input big
+ * enough for it to pay: splitting here costs about 0.7 ms a megabyte
+ * (0.16 s of 230 MB of distinct chains), so on less the thread's start and
+ * hand-overs would take much of what it saves.
+ */
+static void start_ahead(folded_decoder *d, const unsigned char *s)
+{
+	uint64_t size = d->base ? pd_blob_size(pd_in_blob(d->a->in)) : 0;
+	if (size >= FOLDED_AHEAD_MIN)
+		pd_folded_ahead_start(&d->ahead, d->base, size, (uint64_t)(s - d->base), d->ncounts, &d->names,
+		                      d->hash_seed);
 }
 
 static int read_line(folded_decoder *d)
@@ -419,11 +433,15 @@ static int read_line(folded_decoder *d)
 		return rc;
 	if (end == s)
 		return fail(d, d->in.loff, "a count without a chain of frames; passed over");
-	if ((rc = split_chain(d, s, end, &n, &bad)) == 1)
+	if ((uint64_t)(end - s) > UINT32_MAX) /* the width of chain_len and ends */
+		return pd_in_error_line(d->in.r, PROFDATA_ELIMIT, d->in.loff, d->in.lineno,
+		                        "folded: a chain of 4 GiB or more");
+	if ((rc = split_line(d, s, end, &n, &bad)) == 1)
 		return fail(d, d->in.loff + (uint64_t)(bad - s), "an empty frame name; line passed over");
 	if (rc == 0 && !d->ncounts) { /* the first line kept says how many counts the file has */
 		d->ncounts = counts;
-		rc = send_sample_types(d);
+		if ((rc = send_sample_types(d)) == 0)
+			start_ahead(d, end);
 	}
 	if (rc != 0 || (rc = stack_of(d, s, end, n, &serial)) != 0)
 		return rc;
@@ -438,6 +456,7 @@ static int read_lines(folded_decoder *d)
 	while (rc == 0 && (rc = pd_lines_next(&d->in)) == 1)
 		rc = read_line(d);
 	pd_lines_finish(&d->in);
+	pd_folded_ahead_stop(&d->ahead);
 	if (rc == 0 && d->ncounts == 0) {
 		d->ncounts = 1;
 		rc = send_sample_types(d);
@@ -458,10 +477,11 @@ int pd_folded_decode(const pd_decode_args *a)
 		rc = read_lines(&d);
 	if (rc == PROFDATA_ENOMEM && !pd_in_diag(a->in)->has_err)
 		rc = pd_in_error(a->in, rc, PD_NO_OFFSET, "folded: out of memory");
+	pd_folded_ahead_stop(&d.ahead);
 	pd_intern_free(&d.names);
 	pd_index_free(&d.stacks);
 	PD_FREE_ALL(d.framed, d.frame_ids, d.chain_key, d.stack_hash, d.chain_at, d.chain_len, d.kept_ids, d.prev_copy,
-	            d.prev_ids, d.ends, d.hashes);
+	            d.prev_ids, d.own_ends, d.own_hashes);
 	return rc;
 }
 
@@ -476,9 +496,9 @@ static int bid_line(const unsigned char *s, const unsigned char *end)
 	for (const unsigned char *p = s; p < end; p++)
 		if (*p < 0x20 && *p != '\t')
 			return -1;
-	if (!last_count(s, &end, &v) || end == s)
+	if (!pd_folded_last_count(s, &end, &v) || end == s)
 		return -1;
-	last_count(s, &end, &v);
+	pd_folded_last_count(s, &end, &v);
 	return end > s && *s != ';' && end[-1] != ';' ? 1 : -1;
 }
 

@@ -518,6 +518,70 @@ START_TEST(write_names_ending_in_numbers)
 }
 END_TEST
 
+/*
+ * Files of a megabyte or more are split ahead on a second thread when they
+ * are in memory or mapped (codecs/folded/ahead.h); a stream never is. Both
+ * readings of a file of every kind of line (shared beginnings, repeats,
+ * comments, blanks, CRLF, blanks before the count, and faults the reader
+ * passes over with a warning, alone and in runs) give the same profile and
+ * the same warnings, at the same lines and bytes.
+ */
+static size_t mixed_line(char *buf, size_t cap, size_t i, int two_counts)
+{
+	static const char *const odd[] = { "# a comment\n", "\n", "a;;b 1 2\n", "no count\n", " 7\n", ";lead 3 4\n" };
+	if (i % 53 == 7 || i % 97 == 8)
+		return (size_t)snprintf(buf, cap, "%s", odd[(i / 53 + i / 97) % 6]);
+	const char *end = i % 11 == 0 ? "\r\n" : "\n", *blank = i % 13 == 0 ? " \t " : " ";
+	int n = snprintf(buf, cap, "root;mid_%zu;inner_%zu;leaf_%zu%s", i % 5, i % 37, (i / 3) % 4001,
+	                 i % 7 ? "" : ";deeper");
+	if (two_counts)
+		n += snprintf(buf + n, cap - (size_t)n, "%s%zu", blank, i % 9);
+	return (size_t)n + (size_t)snprintf(buf + n, cap - (size_t)n, "%s%zu%s", blank, i % 17 + 1, end);
+}
+
+static profdata_profile *read_counting(profdata_reader *r, size_t *warnings)
+{
+	profdata_profile *p = NULL;
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	o.format = "folded";
+	o.mode = PROFDATA_MODE_PERMISSIVE;
+	ck_assert_int_eq(profdata_read(&p, r, &o), 0);
+	*warnings = profdata_reader_warning_count(r);
+	return p;
+}
+
+START_TEST(read_split_ahead_as_streamed)
+{
+	for (int two = 0; two < 2; two++) {
+		size_t cap = (size_t)3 << 20, len = 0, nmem, nstream;
+		char *text = malloc(cap + 256), why[256];
+		ck_assert_ptr_nonnull(text);
+		for (size_t i = 0; len < cap; i++)
+			len += mixed_line(text + len, 256, i, two);
+		profdata_reader *mem, *stream;
+		test_chunks src = { (const unsigned char *)text, len, 0, 65536, 1 };
+		ck_assert_int_eq(profdata_reader_open_memory(&mem, text, len, "memory"), 0);
+		ck_assert_int_eq(profdata_reader_open_callbacks(&stream, test_chunk_read, &src, "stream"), 0);
+		profdata_profile *a = read_counting(mem, &nmem), *b = read_counting(stream, &nstream);
+		ck_assert_msg(profdata_profile_equal(a, b, why, sizeof why), "%s", why);
+		ck_assert_uint_gt(nmem, 1000);
+		ck_assert_uint_eq(nmem, nstream);
+		for (size_t k = 0; profdata_reader_warning(mem, k); k++) {
+			const profdata_error *x = profdata_reader_warning(mem, k), *y = profdata_reader_warning(stream, k);
+			ck_assert_uint_eq(x->offset, y->offset);
+			ck_assert_uint_eq(x->line, y->line);
+			ck_assert_str_eq(x->message, y->message);
+		}
+		ck_assert_uint_gt(profdata_profile_count(a, PROFDATA_TABLE_STACKS), 10000);
+		profdata_profile_free(a);
+		profdata_profile_free(b);
+		profdata_reader_free(mem);
+		profdata_reader_free(stream);
+		free(text);
+	}
+}
+END_TEST
+
 /* Errors name the line and the byte; permissive reading passes the line over with a warning. */
 START_TEST(read_errors)
 {
@@ -586,6 +650,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, read_comments_and_repeats);
 	tcase_add_test(tc, read_shared_prefixes);
 	tcase_add_test(tc, read_repeats_far_apart);
+	tcase_add_test(tc, read_split_ahead_as_streamed);
 	tcase_add_test(tc, read_differential);
 	tcase_add_test(tc, write_names_ending_in_numbers);
 	tcase_add_test(tc, write_names_beginning_with_hash);

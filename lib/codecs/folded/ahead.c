@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "codecs/folded/ahead.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "codecs/folded/chain.h"
+#include "internal.h"
+
+/*
+ * A batch closes at this many lines, frames or bytes of text: enough that
+ * the two threads meet on the lock a few hundred times a file, small
+ * enough that the batches ahead stay in the cache the reader reads them
+ * from, and that the text the thread has read ahead of the reader (which
+ * the reader's pager has not yet let go of) stays a few megabytes.
+ */
+#define BATCH_LINES 1024
+#define BATCH_FRAMES 32768
+#define BATCH_BYTES ((uint64_t)1 << 20)
+
+/*
+ * The chain of line [s, end) (without its newline) into batch b, as the
+ * reader would find it: blanks and counts off its end. Blank lines,
+ * comments and lines the reader will find fault with are passed over: the
+ * reader deals with those itself. 0 or PROFDATA_ENOMEM.
+ */
+static int add_line(pd_folded_ahead *a, pd_folded_batch *b, const unsigned char *s, const unsigned char *end)
+{
+	const unsigned char *bad;
+	int64_t v;
+	size_t n;
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end == s || s[0] == '#' || !pd_folded_last_count(s, &end, &v) ||
+	    (a->ncounts == 2 && !pd_folded_last_count(s, &end, &v)) || end == s || (uint64_t)(end - s) > UINT32_MAX)
+		return 0;
+	int rc = pd_folded_split(s, end, &b->ends, &b->ends_cap, b->nframes, &n, &bad);
+	if (rc != 0)
+		return rc == 1 ? 0 : rc;
+	if (pd_grow((void **)&b->hashes, &b->hashes_cap, b->nframes + n, sizeof *b->hashes) ||
+	    pd_grow((void **)&b->lines, &b->lines_cap, b->nlines + 1, sizeof *b->lines))
+		return PROFDATA_ENOMEM;
+	uint64_t *h = b->hashes + b->nframes;
+	const uint32_t *e = b->ends + b->nframes;
+	for (size_t j = 0; j < n; j++) {
+		uint32_t at = j ? e[j - 1] + 1 : 0;
+		h[j] = pd_intern_hash(&a->names, (const char *)s + at, e[j] - at);
+	}
+	pd_folded_ahead_line *l = &b->lines[b->nlines++];
+	l->off = (uint64_t)(s - a->text);
+	l->len = (uint32_t)(end - s);
+	l->nframes = (uint32_t)n;
+	l->first = b->nframes;
+	l->chain_hash = pd_folded_chain_hash(a->chain_seed, h, n);
+	b->nframes += n;
+	return 0;
+}
+
+/* The next lines into batch b, from a->next. 0 or PROFDATA_ENOMEM. */
+static int fill(pd_folded_ahead *a, pd_folded_batch *b)
+{
+	int rc = 0;
+	uint64_t from = a->next;
+	b->nlines = b->nframes = 0;
+	while (rc == 0 && a->next < a->size && b->nlines < BATCH_LINES && b->nframes < BATCH_FRAMES &&
+	       a->next - from < BATCH_BYTES) {
+		const unsigned char *s = a->text + a->next, *nl = memchr(s, '\n', (size_t)(a->size - a->next));
+		const unsigned char *end = nl ? nl : a->text + a->size;
+		a->next = (uint64_t)(end - a->text) + (nl != NULL);
+		if (end > s && end[-1] == '\r') /* as pd_lines gives a line */
+			end--;
+		rc = add_line(a, b, s, end);
+	}
+	return rc;
+}
+
+static void run(void *arg)
+{
+	pd_folded_ahead *a = arg;
+	for (unsigned k = 0;; k++) {
+		pthread_mutex_lock(&a->lock);
+		while (!a->stop && a->nfilled - a->nreleased == PD_FOLDED_AHEAD_BATCHES)
+			pthread_cond_wait(&a->released, &a->lock);
+		int stop = a->stop;
+		pthread_mutex_unlock(&a->lock);
+		if (stop)
+			return;
+		int rc = fill(a, &a->batch[k % PD_FOLDED_AHEAD_BATCHES]);
+		pthread_mutex_lock(&a->lock);
+		a->nfilled += rc == 0;
+		a->done = rc != 0 || a->next >= a->size;
+		pthread_cond_signal(&a->filled);
+		stop = a->done;
+		pthread_mutex_unlock(&a->lock);
+		if (stop)
+			return;
+	}
+}
+
+void pd_folded_ahead_start(pd_folded_ahead *a, const unsigned char *text, uint64_t size, uint64_t from, int ncounts,
+                           const pd_intern *names, uint64_t chain_seed)
+{
+	memset(a, 0, sizeof *a);
+	a->text = text;
+	a->size = size;
+	a->next = from;
+	a->ncounts = ncounts;
+	a->names.seed = names->seed;
+	a->chain_seed = chain_seed;
+	if (pthread_mutex_init(&a->lock, NULL) != 0)
+		return;
+	if (pthread_cond_init(&a->filled, NULL) != 0) {
+		pthread_mutex_destroy(&a->lock);
+		return;
+	}
+	if (pthread_cond_init(&a->released, NULL) != 0) {
+		pthread_cond_destroy(&a->filled);
+		pthread_mutex_destroy(&a->lock);
+		return;
+	}
+	/* On one processor it does not start: pd_folded_ahead_stop() then runs it, told to stop at once. */
+	pd_beside_start(&a->thread, run, a);
+	a->running = a->thread.started;
+}
+
+/* Give batch cur back to the thread. */
+static void release(pd_folded_ahead *a)
+{
+	pthread_mutex_lock(&a->lock);
+	a->nreleased++;
+	pthread_cond_signal(&a->released);
+	pthread_mutex_unlock(&a->lock);
+	a->cur = NULL;
+}
+
+/* The next batch the thread filled into cur, waiting for it: 0 when it will fill no more. */
+static int next_batch(pd_folded_ahead *a)
+{
+	pthread_mutex_lock(&a->lock);
+	while (a->nfilled == a->nreleased && !a->done)
+		pthread_cond_wait(&a->filled, &a->lock);
+	if (a->nfilled != a->nreleased) {
+		a->cur = &a->batch[a->nreleased % PD_FOLDED_AHEAD_BATCHES];
+		a->at = 0;
+	}
+	pthread_mutex_unlock(&a->lock);
+	return a->cur != NULL;
+}
+
+int pd_folded_ahead_take(pd_folded_ahead *a, uint64_t off, size_t len, const pd_folded_ahead_line **line,
+                         const pd_folded_batch **batch)
+{
+	while (a->running) {
+		if (!a->cur && !next_batch(a)) {
+			a->running = 0; /* the thread is through: the reader splits the rest */
+			break;
+		}
+		const pd_folded_batch *b = a->cur;
+		while (a->at < b->nlines && b->lines[a->at].off < off)
+			a->at++;
+		if (a->at == b->nlines) {
+			release(a);
+			continue;
+		}
+		const pd_folded_ahead_line *l = &b->lines[a->at];
+		if (l->off != off)
+			return 0;
+		a->at++;
+		if (l->len != len)
+			return 0;
+		*line = l;
+		*batch = b;
+		return 1;
+	}
+	return 0;
+}
+
+int pd_folded_ahead_peek(const pd_folded_ahead *a, size_t k, const pd_folded_ahead_line **line,
+                         const uint64_t **hashes)
+{
+	if (!a->cur || k == 0 || a->at + k - 1 >= a->cur->nlines)
+		return 0;
+	*line = &a->cur->lines[a->at + k - 1];
+	*hashes = a->cur->hashes + (*line)->first;
+	return 1;
+}
+
+void pd_folded_ahead_stop(pd_folded_ahead *a)
+{
+	if (!a->text)
+		return;
+	if (a->thread.fn) {
+		pthread_mutex_lock(&a->lock);
+		a->stop = 1;
+		pthread_cond_signal(&a->released);
+		pthread_mutex_unlock(&a->lock);
+		pd_beside_wait(&a->thread);
+		pthread_cond_destroy(&a->filled);
+		pthread_cond_destroy(&a->released);
+		pthread_mutex_destroy(&a->lock);
+	}
+	for (size_t i = 0; i < PD_FOLDED_AHEAD_BATCHES; i++)
+		PD_FREE_ALL(a->batch[i].lines, a->batch[i].ends, a->batch[i].hashes);
+	a->text = NULL;
+	a->running = 0;
+}
