@@ -227,7 +227,7 @@ static int intern_rehash(pd_intern *t)
 	uint64_t *slots = pd_huge_calloc(cap, sizeof(*slots));
 	if (!slots)
 		return PROFDATA_ENOMEM;
-	if (!t->slots)
+	if (!t->slots && !t->seeded)
 		t->seed = pd_hash_seed(t);
 	free(t->slots);
 	t->slots = slots;

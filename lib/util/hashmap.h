@@ -213,6 +213,7 @@ typedef struct pd_intern {
 	uint64_t *slots;
 	size_t mask;
 	uint64_t seed;
+	int seeded;        /* the seed was set (pd_intern_seed_as), not to be drawn */
 } pd_intern;
 
 #define PD_INTERN_HEAD 8
@@ -318,5 +319,15 @@ static inline const char *pd_intern_str(const pd_intern *t, uint32_t index, size
 	return head + PD_INTERN_HEAD;
 }
 void pd_intern_free(pd_intern *t);
+/*
+ * Hash as `other` does, before the first string (t zeroed): a table whose
+ * keys' hashes another table's owner takes (a thread that interns names
+ * ahead of a reader, codecs/folded/ahead.c) looks them up with those.
+ */
+static inline void pd_intern_seed_as(pd_intern *t, const pd_intern *other)
+{
+	t->seed = other->seed;
+	t->seeded = 1;
+}
 
 #endif

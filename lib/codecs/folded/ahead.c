@@ -38,13 +38,19 @@ static int add_line(pd_folded_ahead *a, pd_folded_batch *b, const unsigned char 
 	if (rc != 0)
 		return rc == 1 ? 0 : rc;
 	if (pd_grow((void **)&b->hashes, &b->hashes_cap, b->nframes + n, sizeof *b->hashes) ||
+	    pd_grow((void **)&b->names, &b->names_cap, b->nframes + n, sizeof *b->names) ||
 	    pd_grow((void **)&b->lines, &b->lines_cap, b->nlines + 1, sizeof *b->lines))
 		return PROFDATA_ENOMEM;
 	uint64_t *h = b->hashes + b->nframes;
 	const uint32_t *e = b->ends + b->nframes;
 	for (size_t j = 0; j < n; j++) {
-		uint32_t at = j ? e[j - 1] + 1 : 0;
-		h[j] = pd_intern_hash(&a->names, (const char *)s + at, e[j] - at);
+		uint32_t at = j ? e[j - 1] + 1 : 0, ix;
+		const char *name = (const char *)s + at;
+		h[j] = pd_intern_hash(&a->names, name, e[j] - at);
+		if (!pd_intern_find_hashed(&a->names, name, e[j] - at, h[j], &ix) &&
+		    pd_intern_add(&a->names, name, e[j] - at, &ix))
+			return PROFDATA_ENOMEM;
+		b->names[b->nframes + j] = ix + 1;
 	}
 	pd_folded_ahead_line *l = &b->lines[b->nlines++];
 	l->off = (uint64_t)(s - a->text);
@@ -105,7 +111,7 @@ void pd_folded_ahead_start(pd_folded_ahead *a, const unsigned char *text, uint64
 	a->size = size;
 	a->next = from;
 	a->ncounts = ncounts;
-	a->names.seed = names->seed;
+	pd_intern_seed_as(&a->names, names);
 	a->chain_seed = chain_seed;
 	if (pthread_mutex_init(&a->lock, NULL) != 0)
 		return;
@@ -200,7 +206,8 @@ void pd_folded_ahead_stop(pd_folded_ahead *a)
 		pthread_mutex_destroy(&a->lock);
 	}
 	for (size_t i = 0; i < PD_FOLDED_AHEAD_BATCHES; i++)
-		PD_FREE_ALL(a->batch[i].lines, a->batch[i].ends, a->batch[i].hashes);
+		PD_FREE_ALL(a->batch[i].lines, a->batch[i].ends, a->batch[i].hashes, a->batch[i].names);
+	pd_intern_free(&a->names);
 	a->text = NULL;
 	a->running = 0;
 }

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Folded lines split and hashed ahead of the reader, on a second thread.
+ * Folded lines split, hashed and their names numbered ahead of the reader,
+ * on a second thread.
  *
- * Why: on a file of distinct chains, finding each name's end and hashing
- * it is a fifth of the reader's time, and it needs nothing the reader
- * builds: only the text and two seeds. A second processor does it for the
- * lines ahead while the reader looks the names up, so the reader's own
- * work per line is the lookups and the stack.
+ * Why: on a file of distinct chains, finding each name's end, hashing it
+ * and looking it up among the names was half of the reader's time, and it
+ * needs nothing the reader builds: only the text and two seeds. A second
+ * processor does it for the lines ahead: it numbers the names in a table
+ * of its own, and the reader, once it knows which frame a number is,
+ * reads the frame from an array. The reader's own work per line is then
+ * mostly the stack.
  *
  * Only for input that stays where it is (a mapping, a buffer): the thread
  * reads the text itself, past the reader's window. What it gives is a hint
@@ -42,7 +45,8 @@ typedef struct pd_folded_batch {
 	size_t nlines, lines_cap;
 	uint32_t *ends;      /* per frame: where its name ends, from its chain's start */
 	uint64_t *hashes;    /* per frame: its name's hash */
-	size_t nframes, ends_cap, hashes_cap;
+	uint32_t *names;     /* per frame: its name's number in the thread's table (index + 1) */
+	size_t nframes, ends_cap, hashes_cap, names_cap;
 } pd_folded_batch;
 
 typedef struct pd_folded_ahead {
@@ -50,8 +54,9 @@ typedef struct pd_folded_ahead {
 	const unsigned char *text;
 	uint64_t size;
 	int ncounts;         /* counts a line ends in: 1, or 2 (a differential file) */
-	pd_intern names;     /* only its seed: pd_intern_hash() as the reader's names hash */
 	uint64_t chain_seed;
+	/* The thread's: every name it has met, hashed as the reader's names are. */
+	pd_intern names;
 	/* The thread's. */
 	uint64_t next;       /* where its next line starts */
 	/* Shared, under `lock`: batches filled and released, in turn through batch[]. */

@@ -65,7 +65,10 @@ typedef struct folded_decoder {
 	 * split it (`hashed`: the hashes and chain_hash are its). */
 	const uint32_t *ends;
 	const uint64_t *hashes;
+	const uint32_t *numbers; /* `hashed`: per frame, its name's number in the thread's table */
 	int hashed, prev_hashed;
+	uint32_t *id_of_number;  /* a name's number in the thread's table -> its frame id; 0 not yet met */
+	size_t id_of_number_cap;
 	uint32_t *own_ends;
 	uint64_t *own_hashes;
 	size_t own_ends_cap, own_hashes_cap;
@@ -120,32 +123,20 @@ static int frame_id(folded_decoder *d, const unsigned char *s, size_t len, uint6
 	return k.kind ? PD_EMIT(d->a, frame_kind, &k) : 0;
 }
 
-/*
- * What the next lines' lookups will read, asked of memory ahead, when the
- * thread ahead has split them: the names' slots two lines ahead, then
- * (those slots arrived by now) the names' strings and the stack's slot one
- * line ahead. Within a line the lookups would wait for these together;
- * a line ahead they do not wait.
- */
-static void prefetch_next_lines(const folded_decoder *d)
+/* The next line's stack slot asked of memory ahead, when the thread ahead has split that line. */
+static void prefetch_next_line(const folded_decoder *d)
 {
 	const pd_folded_ahead_line *l;
 	const uint64_t *h;
-	if (pd_folded_ahead_peek(&d->ahead, 2, &l, &h))
-		for (size_t j = 0; j < l->nframes; j++)
-			pd_intern_prefetch_slot(&d->names, h[j]);
-	if (pd_folded_ahead_peek(&d->ahead, 1, &l, &h)) {
-		for (size_t j = 0; j < l->nframes; j++)
-			pd_intern_prefetch_string(&d->names, h[j]);
+	if (pd_folded_ahead_peek(&d->ahead, 1, &l, &h))
 		pd_index_prefetch(&d->stacks, l->chain_hash);
-	}
 }
 
 /*
  * Chain [s, end) split (n frames): as the thread ahead split it, its
- * names' hashes then with it (d->hashed; read where the thread left them,
- * valid until the next line), else here. 0, 1 when a name is empty (*bad
- * where), or PROFDATA_ENOMEM.
+ * names' hashes and numbers then with it (d->hashed; read where the thread
+ * left them, valid until the next line), else here. 0, 1 when a name is
+ * empty (*bad where), or PROFDATA_ENOMEM.
  */
 static int split_line(folded_decoder *d, const unsigned char *s, const unsigned char *end, size_t *n,
                       const unsigned char **bad)
@@ -157,9 +148,10 @@ static int split_line(folded_decoder *d, const unsigned char *s, const unsigned 
 	if (d->hashed) {
 		d->ends = b->ends + l->first;
 		d->hashes = b->hashes + l->first;
+		d->numbers = b->names + l->first;
 		d->chain_hash = l->chain_hash;
 		*n = l->nframes;
-		prefetch_next_lines(d);
+		prefetch_next_line(d);
 		return 0;
 	}
 	int rc = pd_folded_split(s, end, &d->own_ends, &d->own_ends_cap, 0, n, bad);
@@ -221,9 +213,9 @@ static size_t frame_start(const folded_decoder *d, size_t k)
 }
 
 /*
- * Frames k .. n - 1 of chain s (split into ends): its name's hash into
- * own_hashes (unless the thread ahead gave them; from the first frame when
- * it gave the last line's, whose shared frames' hashes are then not
+ * Frames k .. n - 1 of chain s (split into ends), unless the thread ahead
+ * split it: its name's hash into own_hashes (from the first frame when the
+ * thread split the last line, whose shared frames' hashes are then not
  * there), and its name's slot and then string asked of memory ahead
  * (pd_intern_prefetch_slot): on files of many names each lookup is two
  * cache misses, and a line's frames then wait for theirs together rather
@@ -231,7 +223,9 @@ static size_t frame_start(const folded_decoder *d, size_t k)
  */
 static void hash_frames(folded_decoder *d, const unsigned char *s, size_t k, size_t n)
 {
-	for (size_t j = d->hashed ? n : d->prev_hashed ? 0 : k; j < n; j++) {
+	if (d->hashed)
+		return; /* nearly all its names are known by their numbers */
+	for (size_t j = d->prev_hashed ? 0 : k; j < n; j++) {
 		size_t at = frame_start(d, j);
 		d->own_hashes[j] = pd_intern_hash(&d->names, (const char *)s + at, d->ends[j] - at);
 	}
@@ -239,6 +233,33 @@ static void hash_frames(folded_decoder *d, const unsigned char *s, size_t k, siz
 		pd_intern_prefetch_slot(&d->names, d->hashes[j]);
 	for (size_t j = k; j < n; j++)
 		pd_intern_prefetch_string(&d->names, d->hashes[j]);
+}
+
+/*
+ * The frame id of frame k of chain s: by its name's number in the thread's
+ * table when the reader has met that number (an array read where a lookup
+ * among the names is a cache miss or two), else looked up (frame_id()) and
+ * then kept by its number.
+ */
+static int frame_of(folded_decoder *d, const unsigned char *s, size_t k, uint64_t *id)
+{
+	uint32_t num = d->hashed ? d->numbers[k] : 0;
+	if (num < d->id_of_number_cap && d->id_of_number[num]) {
+		*id = d->id_of_number[num];
+		return 0;
+	}
+	size_t at = frame_start(d, k);
+	int rc = frame_id(d, s + at, d->ends[k] - at, d->hashes[k], id);
+	if (rc != 0 || !num)
+		return rc;
+	if (num >= d->id_of_number_cap) {
+		size_t old = d->id_of_number_cap;
+		if (pd_grow((void **)&d->id_of_number, &d->id_of_number_cap, (size_t)num + 1, sizeof *d->id_of_number))
+			return PROFDATA_ENOMEM;
+		memset(d->id_of_number + old, 0, (d->id_of_number_cap - old) * sizeof *d->id_of_number);
+	}
+	d->id_of_number[num] = (uint32_t)*id; /* an interner's index + 1: below 2^32 */
+	return 0;
 }
 
 /*
@@ -261,11 +282,9 @@ static int chain_frames(folded_decoder *d, const unsigned char *s, const unsigne
 	if (!d->hashed)
 		d->chain_hash = pd_folded_chain_hash(d->hash_seed, d->hashes, n);
 	pd_index_prefetch(&d->stacks, d->chain_hash);
-	for (; k < n; k++) {
-		size_t at = frame_start(d, k);
-		if ((rc = frame_id(d, s + at, d->ends[k] - at, d->hashes[k], &d->prev_ids[k])) != 0)
+	for (; k < n; k++)
+		if ((rc = frame_of(d, s, k, &d->prev_ids[k])) != 0)
 			return rc;
-	}
 	d->prev_n = n;
 	return keep_text(d, s, (size_t)(end - s));
 }
@@ -481,7 +500,7 @@ int pd_folded_decode(const pd_decode_args *a)
 	pd_intern_free(&d.names);
 	pd_index_free(&d.stacks);
 	PD_FREE_ALL(d.framed, d.frame_ids, d.chain_key, d.stack_hash, d.chain_at, d.chain_len, d.kept_ids, d.prev_copy,
-	            d.prev_ids, d.own_ends, d.own_hashes);
+	            d.prev_ids, d.own_ends, d.own_hashes, d.id_of_number);
 	return rc;
 }
 
