@@ -43,10 +43,19 @@ static int add_line(pd_folded_ahead *a, pd_folded_batch *b, const unsigned char 
 		return PROFDATA_ENOMEM;
 	uint64_t *h = b->hashes + b->nframes;
 	const uint32_t *e = b->ends + b->nframes;
+	/* All the line's names hashed and their slots and strings asked of
+	 * memory before any is looked up: their cache misses then overlap (as
+	 * the reader's own lookups do, decode.c hash_frames). */
+	for (size_t j = 0; j < n; j++) {
+		uint32_t at = j ? e[j - 1] + 1 : 0;
+		h[j] = pd_intern_hash(&a->names, (const char *)s + at, e[j] - at);
+		pd_intern_prefetch_slot(&a->names, h[j]);
+	}
+	for (size_t j = 0; j < n; j++)
+		pd_intern_prefetch_string(&a->names, h[j]);
 	for (size_t j = 0; j < n; j++) {
 		uint32_t at = j ? e[j - 1] + 1 : 0, ix;
 		const char *name = (const char *)s + at;
-		h[j] = pd_intern_hash(&a->names, name, e[j] - at);
 		if (!pd_intern_find_hashed(&a->names, name, e[j] - at, h[j], &ix) &&
 		    pd_intern_add(&a->names, name, e[j] - at, &ix))
 			return PROFDATA_ENOMEM;
