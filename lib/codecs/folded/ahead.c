@@ -57,7 +57,7 @@ static int add_line(pd_folded_ahead *a, pd_folded_batch *b, const unsigned char 
 		uint32_t at = j ? e[j - 1] + 1 : 0, ix;
 		const char *name = (const char *)s + at;
 		if (!pd_intern_find_hashed(&a->names, name, e[j] - at, h[j], &ix) &&
-		    pd_intern_add(&a->names, name, e[j] - at, &ix))
+		    pd_intern_add(&a->names, name, e[j] - at, &ix) < 0)
 			return PROFDATA_ENOMEM;
 		b->names[b->nframes + j] = ix + 1;
 	}
