@@ -54,6 +54,10 @@ for line in sys.stdin:
 }
 
 # The same rows of ours, from --json, shares printed as pprof prints them (its measurement.Percentage).
+# pprof shows C++ names demangled, without their parameters; profdata keeps a
+# symbol's name as the symbol table holds it (libprofiler's own
+# `_Z18GetSystemCPUsCountv`, sampled now and then as the profiler starts), so
+# ours are demangled the same way (binutils' c++filt -p) before comparing.
 our_rows() {
 	"$profdata" top --json --quiet -n 1000000 "$@" | python3 -c '
 import json, sys
@@ -66,7 +70,8 @@ def share(v):
     return ("%.2f" if r >= 1.0 else "%.2g") % r
 mark = {"all": " (inline)", "partly": " (partial-inline)"}
 for r in rows:
-    print("%s%s\t%s\t%s" % (r["name"], mark.get(r.get("inlined"), ""), share(r["flat"]), share(r["cum"])))' | LC_ALL=C sort
+    print("%s%s\t%s\t%s" % (r["name"], mark.get(r.get("inlined"), ""), share(r["flat"]), share(r["cum"])))' |
+		c++filt -p | LC_ALL=C sort
 }
 
 status=0 compared=0
