@@ -63,7 +63,8 @@ void pd_prefault_ahead(pd_prefault *pf, void *block, size_t used, size_t cap)
 	pf->from = (char *)from;
 	pf->len = end - from;
 	pd_beside_start(&pf->job, populate, pf);
-	pf->running = 1;
+	/* Not started (one processor): populating at the wait would only fault the same pages earlier. */
+	pf->running = pf->job.started;
 #else
 	(void)pf;
 	(void)block;

@@ -38,7 +38,7 @@ static int add_line(pd_folded_ahead *a, pd_folded_batch *b, const unsigned char 
 	if (rc != 0)
 		return rc == 1 ? 0 : rc;
 	if (pd_grow((void **)&b->hashes, &b->hashes_cap, b->nframes + n, sizeof *b->hashes) ||
-	    pd_grow((void **)&b->names, &b->names_cap, b->nframes + n, sizeof *b->names) ||
+	    pd_grow((void **)&b->numbers, &b->numbers_cap, b->nframes + n, sizeof *b->numbers) ||
 	    pd_grow((void **)&b->lines, &b->lines_cap, b->nlines + 1, sizeof *b->lines))
 		return PROFDATA_ENOMEM;
 	uint64_t *h = b->hashes + b->nframes;
@@ -59,7 +59,7 @@ static int add_line(pd_folded_ahead *a, pd_folded_batch *b, const unsigned char 
 		if (!pd_intern_find_hashed(&a->names, name, e[j] - at, h[j], &ix) &&
 		    pd_intern_add(&a->names, name, e[j] - at, &ix) < 0)
 			return PROFDATA_ENOMEM;
-		b->names[b->nframes + j] = ix + 1;
+		b->numbers[b->nframes + j] = ix + 1;
 	}
 	pd_folded_ahead_line *l = &b->lines[b->nlines++];
 	l->off = (uint64_t)(s - a->text);
@@ -190,13 +190,11 @@ int pd_folded_ahead_take(pd_folded_ahead *a, uint64_t off, size_t len, const pd_
 	return 0;
 }
 
-int pd_folded_ahead_peek(const pd_folded_ahead *a, size_t k, const pd_folded_ahead_line **line,
-                         const uint64_t **hashes)
+int pd_folded_ahead_peek(const pd_folded_ahead *a, size_t k, const pd_folded_ahead_line **line)
 {
 	if (!a->cur || k == 0 || a->at + k - 1 >= a->cur->nlines)
 		return 0;
 	*line = &a->cur->lines[a->at + k - 1];
-	*hashes = a->cur->hashes + (*line)->first;
 	return 1;
 }
 
@@ -215,7 +213,7 @@ void pd_folded_ahead_stop(pd_folded_ahead *a)
 		pthread_mutex_destroy(&a->lock);
 	}
 	for (size_t i = 0; i < PD_FOLDED_AHEAD_BATCHES; i++)
-		PD_FREE_ALL(a->batch[i].lines, a->batch[i].ends, a->batch[i].hashes, a->batch[i].names);
+		PD_FREE_ALL(a->batch[i].lines, a->batch[i].ends, a->batch[i].hashes, a->batch[i].numbers);
 	pd_intern_free(&a->names);
 	a->text = NULL;
 	a->running = 0;

@@ -45,8 +45,8 @@ typedef struct pd_folded_batch {
 	size_t nlines, lines_cap;
 	uint32_t *ends;      /* per frame: where its name ends, from its chain's start */
 	uint64_t *hashes;    /* per frame: its name's hash */
-	uint32_t *names;     /* per frame: its name's number in the thread's table (index + 1) */
-	size_t nframes, ends_cap, hashes_cap, names_cap;
+	uint32_t *numbers;   /* per frame: its name's number in the thread's table (index + 1) */
+	size_t nframes, ends_cap, hashes_cap, numbers_cap;
 } pd_folded_batch;
 
 typedef struct pd_folded_ahead {
@@ -92,12 +92,11 @@ int pd_folded_ahead_take(pd_folded_ahead *a, uint64_t off, size_t len, const pd_
 
 /*
  * The line k lines after the one pd_folded_ahead_take() last gave (k >= 1),
- * when the thread has split it and in the same batch: 1 and *line, its
- * names' hashes at *hashes (valid until the next take); else 0. For
- * prefetching: the reader may not take that line.
+ * when the thread has split it and in the same batch: 1 and *line (valid
+ * until the next take); else 0. For prefetching: the reader may not take
+ * that line.
  */
-int pd_folded_ahead_peek(const pd_folded_ahead *a, size_t k, const pd_folded_ahead_line **line,
-                         const uint64_t **hashes);
+int pd_folded_ahead_peek(const pd_folded_ahead *a, size_t k, const pd_folded_ahead_line **line);
 
 /* Stop the thread and free what it held. Safe on a zeroed or never started one. */
 void pd_folded_ahead_stop(pd_folded_ahead *a);

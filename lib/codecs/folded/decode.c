@@ -127,8 +127,7 @@ static int frame_id(folded_decoder *d, const unsigned char *s, size_t len, uint6
 static void prefetch_next_line(const folded_decoder *d)
 {
 	const pd_folded_ahead_line *l;
-	const uint64_t *h;
-	if (pd_folded_ahead_peek(&d->ahead, 1, &l, &h))
+	if (pd_folded_ahead_peek(&d->ahead, 1, &l))
 		pd_index_prefetch(&d->stacks, l->chain_hash);
 }
 
@@ -148,7 +147,7 @@ static int split_line(folded_decoder *d, const unsigned char *s, const unsigned 
 	if (d->hashed) {
 		d->ends = b->ends + l->first;
 		d->hashes = b->hashes + l->first;
-		d->numbers = b->names + l->first;
+		d->numbers = b->numbers + l->first;
 		d->chain_hash = l->chain_hash;
 		*n = l->nframes;
 		prefetch_next_line(d);
