@@ -16,10 +16,20 @@
 /*
  * A hint that memory at p is about to be read (the prefetch functions
  * below, and decoders that know their next reads); nothing where the
- * compiler has no such builtin.
+ * compiler has no such builtin. The empty asm that takes the address
+ * emits nothing: it is there because GCC 12 at -O1, -O2 (the default
+ * build) and -Os deleted the prefetch of an address read from memory
+ * (pd_intern_prefetch_string()) wherever the helper was inlined, so that
+ * the hint compiled to nothing (-O3 and clang kept it); with the asm the
+ * hint has a use GCC must keep.
  */
 #if defined(__GNUC__) || defined(__clang__)
-#define PD_PREFETCH(p) __builtin_prefetch(p)
+#define PD_PREFETCH(p)                                        \
+	do {                                                  \
+		const void *pd_prefetch_at_ = (p);            \
+		__builtin_prefetch(pd_prefetch_at_);          \
+		__asm__ __volatile__("" : : "r"(pd_prefetch_at_)); \
+	} while (0)
 #else
 #define PD_PREFETCH(p) ((void)(p))
 #endif
