@@ -37,7 +37,22 @@ static void decoder_free(jfr_decoder *d)
 	pd_map_free(&d->thread_of);
 	pd_map_free(&d->kind_of);
 	pd_map_free(&d->counter_of_type);
-	PD_FREE_ALL(d->event_counts, d->vals, d->frame_ids, d->text.p);
+	PD_FREE_ALL(d->event_counts, d->vals, d->frame_ids, d->text.p, d->meta_repeats);
+}
+
+/*
+ * Whether chunk d->chunk_ix's metadata repeats the one before, noted in the
+ * first pass so that the second need not compare it again: the JDK's 230 KB
+ * chunks carry 100 KB of it, and comparing it in both passes was a sixth
+ * of JFR -> folded.
+ */
+static int note_repeat(jfr_decoder *d, int repeats)
+{
+	if (pd_grow((void **)&d->meta_repeats, &d->meta_repeats_cap, d->chunk_ix + 1, 1) != 0)
+		return PROFDATA_ENOMEM;
+	d->meta_repeats[d->chunk_ix] = (unsigned char)repeats;
+	d->meta_repeats_n = d->chunk_ix + 1;
+	return 0;
 }
 
 /* The chunk at `at`: its header checked, its metadata read. */
@@ -56,8 +71,15 @@ static int chunk_metadata(jfr_decoder *d, jfr_cur *c)
 		if (jfr_int(&head, 8, &ignored) != 0)
 			break;
 	size_t len = (size_t)(c->end - head.p);
-	if (d->meta_body && d->meta_len == len && d->meta_compressed == c->compressed &&
-	    memcmp(d->meta_body, head.p, len) == 0) {
+	int repeats;
+	if (d->meta_repeats_known && d->chunk_ix > 0) /* the first pass compared it, after the same chunk as now */
+		repeats = d->chunk_ix < d->meta_repeats_n && d->meta_repeats[d->chunk_ix];
+	else
+		repeats = d->meta_body && d->meta_len == len && d->meta_compressed == c->compressed &&
+		          memcmp(d->meta_body, head.p, len) == 0;
+	if (!d->meta_repeats_known && note_repeat(d, repeats) != 0)
+		return PROFDATA_ENOMEM;
+	if (repeats) {
 		jfr_meta_clear_pools(&d->meta);
 		return 0;
 	}
@@ -278,6 +300,7 @@ static int count_chunks(jfr_decoder *d)
 			rc = rc < 0 ? rc : 0;
 			break;
 		}
+		d->chunk_ix = d->nchunks;
 		if ((rc = open_chunk(d, p)) != 0 || (rc = count_chunk(d)) != 0)
 			break;
 		if (d->nchunks++ == 0)
@@ -285,6 +308,7 @@ static int count_chunks(jfr_decoder *d)
 		p += d->h.size;
 	}
 	end_pass(d);
+	d->meta_repeats_known = rc == 0;
 	return rc;
 }
 
@@ -415,7 +439,7 @@ static int read_chunks(jfr_decoder *d)
 {
 	const unsigned char *p = d->base;
 	int rc = 0;
-	while (rc == 0 && p < d->base + d->size) {
+	for (d->chunk_ix = 0; rc == 0 && p < d->base + d->size; d->chunk_ix++) {
 		if ((rc = open_chunk(d, p)) != 0 || (rc = walk_events(d, read_checkpoint)) != 0)
 			break;
 		jfr_typed_chunk_reset(d);

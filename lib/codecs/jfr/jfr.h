@@ -169,6 +169,10 @@ typedef struct jfr_decoder {
 	const unsigned char *meta_body; /* what `meta` was read from, after its times and id (chunk_metadata) */
 	size_t meta_len;
 	int meta_compressed;
+	size_t chunk_ix;             /* the chunk being read, counted from 0 in each pass */
+	unsigned char *meta_repeats; /* per chunk, from the first pass: 1 when its metadata is the one before's */
+	size_t meta_repeats_n, meta_repeats_cap;
+	int meta_repeats_known;      /* the first pass is over: meta_repeats stands */
 	uint64_t steps;
 	size_t row[JT_COUNT];
 	size_t fx[JT_COUNT][4];      /* the fields typed.c reads of each, by index (SIZE_MAX absent) */

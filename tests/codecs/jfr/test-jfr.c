@@ -123,6 +123,47 @@ START_TEST(chunks_share_what_they_name)
 }
 END_TEST
 
+/*
+ * Chunks whose metadata differ, one after another and repeated: the first
+ * pass notes which chunk's metadata repeats the one before, and the second
+ * trusts the note, so each chunk must still be read with its own types.
+ */
+START_TEST(chunks_of_other_metadata_read_alike)
+{
+	static const char folded[] = "main;work 1\nmain;rest 1\n";
+	char path[4096], why[512], *got;
+	size_t tiny_len, ours_len, at = 0;
+	profdata_profile *p = test_read_memory(folded, sizeof folded - 1, "folded", PROFDATA_MODE_STRICT, why, sizeof why);
+	ck_assert_msg(p != NULL, "%s", why);
+	unsigned char *ours = test_write(p, "jfr", NULL, &ours_len);
+	unsigned char *tiny = test_slurp(test_data_path(path, sizeof path, "jfr/synthetic/tiny.jfr"), &tiny_len);
+	ck_assert_ptr_nonnull(tiny);
+	unsigned char *all = malloc(3 * tiny_len + 2 * ours_len);
+	ck_assert_ptr_nonnull(all);
+	const unsigned char *order[] = { tiny, ours, tiny, tiny, ours }; /* metadata: T, W, T, T (repeats), W */
+	for (size_t i = 0; i < 5; i++) {
+		size_t n = order[i] == tiny ? tiny_len : ours_len;
+		memcpy(all + at, order[i], n);
+		at += n;
+	}
+	profdata_profile *q = test_read_memory(all, at, "jfr", PROFDATA_MODE_STRICT, why, sizeof why);
+	ck_assert_msg(q != NULL, "%s", why);
+	ck_assert_str_eq(comment(q, "jfr.chunks"), "5");
+	ck_assert_uint_eq(profdata_profile_count(q, PROFDATA_TABLE_SAMPLES), 3 * 3 + 2 * 2);
+	got = test_folded(q, NULL);
+	ck_assert_ptr_nonnull(strstr(got, "com.example.Main.main;com.example.Main.work 6\n"));
+	ck_assert_ptr_nonnull(strstr(got, "com.example.Main.main;com.example.Main.gr\xc3\xbcn 3\n"));
+	ck_assert_ptr_nonnull(strstr(got, "main;work 2\n"));
+	ck_assert_ptr_nonnull(strstr(got, "main;rest 2\n"));
+	free(got);
+	free(all);
+	free(tiny);
+	free(ours);
+	profdata_profile_free(q);
+	profdata_profile_free(p);
+}
+END_TEST
+
 START_TEST(a_chunk_cut_short_keeps_the_ones_before)
 {
 	char why[512];
@@ -437,6 +478,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, a_recording_reaches_the_model);
 	tcase_add_test(tc, fixed_size_integers_read_alike);
 	tcase_add_test(tc, chunks_share_what_they_name);
+	tcase_add_test(tc, chunks_of_other_metadata_read_alike);
 	tcase_add_test(tc, a_chunk_cut_short_keeps_the_ones_before);
 	tcase_add_loop_test(tc, broken_recordings_are_refused_at_their_byte, 0, sizeof broken / sizeof broken[0]);
 	tcase_add_test(tc, every_cut_of_a_recording_is_refused_or_read);
