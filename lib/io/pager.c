@@ -28,6 +28,7 @@ struct pd_pager {
 	pthread_mutex_t lock;
 	pthread_cond_t moved;
 	uint64_t cursor;       /* the pass's position, as last told (under lock) */
+	int rewound;           /* the pass went back to cursor (under lock): fault and release from there */
 	int stop;
 	/* random passes */
 	uint64_t page_shift;
@@ -74,6 +75,19 @@ static void *run(void *arg)
 	while (!pg->stop) {
 		uint64_t cursor = pg->cursor;
 		uint64_t limit = cursor + AHEAD < pg->size ? cursor + AHEAD : pg->size;
+		if (pg->rewound) {
+			pg->rewound = 0;
+			/* A short step back finds its pages still mapped (what was released lies
+			 * behind it): nothing to do. A long one (a new pass) faults from the new
+			 * position again, and releases what it had mapped past the new window,
+			 * which the pass would otherwise find resident only when it got there. */
+			if (pg->released > cursor) {
+				touched = cursor;
+				pg->released = cursor;
+				if (limit < pg->size)
+					pd_blob_done(pg->blob, limit, pg->size);
+			}
+		}
 		if (touched < cursor)
 			touched = cursor; /* the pass overtook us: fault from where it is */
 		if (!release_due(pg, cursor) && touched >= limit) {
@@ -179,6 +193,23 @@ void pd_pager_advance(pd_pager *pg, uint64_t pos)
 	}
 	pthread_mutex_lock(&pg->lock);
 	pg->cursor = pos;
+	pthread_cond_signal(&pg->moved);
+	pthread_mutex_unlock(&pg->lock);
+}
+
+void pd_pager_rewind(pd_pager *pg, uint64_t pos)
+{
+	if (!pg || pos >= pg->told)
+		return;
+	pg->told = pos;
+	if (!pg->threaded) {
+		if (pg->released > pos)
+			pg->released = pos;
+		return;
+	}
+	pthread_mutex_lock(&pg->lock);
+	pg->cursor = pos;
+	pg->rewound = 1;
 	pthread_cond_signal(&pg->moved);
 	pthread_mutex_unlock(&pg->lock);
 }

@@ -27,6 +27,13 @@ pd_pager *pd_pager_start(pd_blob *blob);
 /* The pass moved to `pos` (cheap: acts every few MiB). */
 void pd_pager_advance(pd_pager *pg, uint64_t pos);
 /*
+ * The pass starts again at `pos`, before where it was (a format read in
+ * several walks: JFR's chunks): pages from there are faulted in ahead of
+ * it again, and released behind it again. NULL, or a `pos` not behind the
+ * pass, is a no-op.
+ */
+void pd_pager_rewind(pd_pager *pg, uint64_t pos);
+/*
  * The front-to-back pass read bytes it had moved past again (a folded
  * file's chain compared with one far above it): their pages are mapped
  * again, and no later release covers them. Every so many such reads, all

@@ -538,6 +538,15 @@ void pd_in_looked_back(profdata_reader *r)
 	pd_pager_looked_back(r->pager);
 }
 
+void pd_in_rewind(profdata_reader *r, uint64_t offset)
+{
+	if (!stable(r) || offset >= r->blob_pos)
+		return;
+	r->offset -= r->blob_pos - offset;
+	r->blob_pos = offset;
+	pd_pager_rewind(r->pager, offset);
+}
+
 void pd_in_skip(profdata_reader *r, size_t n)
 {
 	if (PD_UNLIKELY(r->progress != NULL))

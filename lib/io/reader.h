@@ -33,6 +33,15 @@ void pd_in_skip(profdata_reader *r, size_t n);
  * memory and streamed inputs.
  */
 void pd_in_looked_back(profdata_reader *r);
+/*
+ * The caller reads a stable input in several passes (JFR: a pass that
+ * counts, then one that reads, walking each chunk twice): the position goes
+ * back to `offset`, and the pager faults the pages ahead of it in and
+ * releases those behind it again (pd_pager_rewind()). A no-op unless the
+ * input is stable (pd_in_blob() is not NULL) and `offset` lies behind the
+ * position.
+ */
+void pd_in_rewind(profdata_reader *r, uint64_t offset);
 /* Consume `n` bytes, reading through them when not yet available. Returns
  * n, fewer at the end of input, or negative on error. */
 int64_t pd_in_discard(profdata_reader *r, uint64_t n);

@@ -194,6 +194,40 @@ START_TEST(large_mapped_file_reads_through_the_pager)
 }
 END_TEST
 
+START_TEST(a_pass_rewound_reads_right_again)
+{
+	/* A decoder that walks a mapped file twice (JFR) rewinds the reader: the pager's thread
+	 * faults from there again and releases behind the second walk too; every byte reads right. */
+	const size_t big = (size_t)160 << 20, step = (size_t)3 << 20;
+	const char *path;
+	unsigned char *twice;
+	profdata_reader *r = open_periodic("rewound.bin", big, &path, &twice);
+	const unsigned char *base;
+	size_t len;
+	ck_assert_int_eq(pd_in_fill_all(r, &base, &len), 0);
+	ck_assert_uint_eq(len, big);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t pos = 0; pos < big; pos += step) {
+			check_periodic(base + pos, pos, 4096, twice);
+			if (pos >= step) { /* a short step back, as a chunk's second walk takes */
+				pd_in_rewind(r, pos - step / 2);
+				check_periodic(base + pos - step / 2, pos - step / 2, 4096, twice);
+				pd_in_skip(r, step / 2);
+			}
+			pd_in_skip(r, step);
+		}
+		ck_assert_uint_eq(pd_in_offset(r), big);
+		pd_in_rewind(r, 0);
+		ck_assert_uint_eq(pd_in_offset(r), 0);
+	}
+	pd_in_rewind(r, big); /* not behind: nothing */
+	ck_assert_uint_eq(pd_in_offset(r), 0);
+	profdata_reader_free(r);
+	unlink(path);
+	free(twice);
+}
+END_TEST
+
 START_TEST(readahead_keeps_the_tail_and_ends_cleanly)
 {
 	/* Odd chunk and headroom sizes: every boundary falls inside a kept tail somewhere. */
@@ -306,6 +340,13 @@ START_TEST(pager_releases_behind_a_pass_without_a_thread)
 		pd_pager_looked_back(pass);
 	}
 	pd_pager_looked_back(NULL);
+	/* A second pass: rewound, it releases behind itself again and reads right. */
+	pd_pager_rewind(NULL, 0);
+	pd_pager_rewind(pass, 0);
+	for (size_t pos = 0; pos < size; pos += (size_t)1 << 20) {
+		check_periodic(data + pos, pos, 4096, twice);
+		pd_pager_advance(pass, pos);
+	}
 	pd_pager_stop(pass);
 	check_periodic(data, 0, 4096, twice); /* released pages map again */
 	pd_blob_release(blob);
@@ -841,6 +882,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, memory_is_stable_and_whole);
 	tcase_add_test(tc, path_is_mapped);
 	tcase_add_test(tc, large_mapped_file_reads_through_the_pager);
+	tcase_add_test(tc, a_pass_rewound_reads_right_again);
 	tcase_add_test(tc, readahead_keeps_the_tail_and_ends_cleanly);
 	tcase_add_test(tc, streamed_file_reads_like_the_mapped_one);
 	tcase_add_test(tc, pager_releases_behind_a_pass_without_a_thread);

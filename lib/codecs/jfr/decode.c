@@ -123,49 +123,37 @@ static int open_chunk(jfr_decoder *d, const unsigned char *at)
 
 typedef int (*event_fn)(jfr_decoder *d, uint64_t type, jfr_cur *body);
 
-/* Release in steps of this much, keeping the last MiB behind the walk. */
-#define JFR_RELEASE_STEP ((size_t)8 << 20)
-#define JFR_RELEASE_LAG ((size_t)1 << 20)
-#define JFR_RELEASE_ALIGN ((uintptr_t)2 << 20)
+/* How far a walk moves before it tells the reader (a compare per event, a call per step). */
+#define JFR_TELL_STEP ((uint64_t)1 << 20)
 
 /*
- * A mapped input's pages before `upto` leave the resident set: they stay
- * in the page cache, and a later look (a pool entry, the metadata, the
- * next pass) maps them again. A recording then costs its tables, not its
- * size, in memory. They leave in steps of JFR_RELEASE_STEP, at 2 MiB
- * boundaries (all of them when `all`), across chunks: releasing each
- * chunk of a recording of 230 KB chunks at its end took 4,400 calls that
- * split the file's huge page mappings, 11 % of JFR -> folded.
+ * A walk of a mapped input is at p: the reader is told, so that its pager
+ * faults the pages ahead in on its thread and releases those behind (a
+ * recording then costs its tables, not its size, in memory; a later look
+ * at a pool or at the metadata maps a page again). A walk that starts
+ * behind the last one (the second walk of a chunk, the second pass)
+ * rewinds it.
  */
-static void release_before(jfr_decoder *d, const unsigned char *upto, int all)
+static void tell(jfr_decoder *d, const unsigned char *p)
 {
-	uintptr_t end = (uintptr_t)upto;
-	if (!all)
-		end &= ~(JFR_RELEASE_ALIGN - 1);
-	if (!d->blob || end <= (uintptr_t)d->base)
+	uint64_t at = (uint64_t)(p - d->base);
+	if (!d->blob)
 		return;
-	size_t to = (size_t)(end - (uintptr_t)d->base);
-	if (to <= d->released || (!all && to - d->released < JFR_RELEASE_STEP))
-		return;
-	pd_blob_done(d->blob, d->released, to);
-	d->released = to;
+	if (at < d->told)
+		pd_in_rewind(d->in, at);
+	else
+		pd_in_skip(d->in, (size_t)(at - d->told));
+	d->told = at;
 }
 
-/*
- * Every event of the current chunk, in order: fn with its type id and a
- * cursor over the rest of it; the pages the walk has left JFR_RELEASE_LAG
- * behind released (those of a chunk walked again are mapped again: a
- * recording of one 500 MB chunk would otherwise keep it all resident).
- */
+/* Every event of the current chunk, in order: fn with its type id and a cursor over the rest of it. */
 static int walk_events(jfr_decoder *d, event_fn fn)
 {
 	const unsigned char *p = d->chunk.p + JFR_HEADER_SIZE;
-	size_t chunk_at = (size_t)(d->chunk.p - d->base);
-	if (d->released > chunk_at) /* a second walk maps again what the first released: release it again */
-		d->released = chunk_at;
+	tell(d, d->chunk.p);
 	while (p < d->chunk.end) {
-		if ((size_t)(p - d->base) > JFR_RELEASE_LAG)
-			release_before(d, p - JFR_RELEASE_LAG, 0);
+		if ((uint64_t)(p - d->base) >= d->told + JFR_TELL_STEP)
+			tell(d, p);
 		jfr_cur c = d->chunk;
 		uint64_t size, type;
 		int rc;
@@ -185,11 +173,10 @@ static int walk_events(jfr_decoder *d, event_fn fn)
 	return 0;
 }
 
-/* The end of a pass over the chunks: every page of it released, and the next pass starting from the first. */
+/* The end of a pass over the chunks: the reader told, so that all its pages are released. */
 static void end_pass(jfr_decoder *d)
 {
-	release_before(d, d->base + d->size, 1);
-	d->released = 0;
+	tell(d, d->base + d->size);
 }
 
 /* The name an event of type id `type` is counted under (as `jfr summary` names them). */
@@ -465,7 +452,7 @@ int pd_jfr_decode(const pd_decode_args *a)
 	if (rc == 0 &&
 	    (rc = count_chunks(&d)) == 0 && (rc = emit_begin(&d, &text)) == 0 &&
 	    (rc = emit_sample_types(&d)) == 0 && (rc = read_chunks(&d)) == 0) {
-		pd_in_skip(d.in, d.size);
+		pd_in_skip(d.in, (size_t)(d.size - d.told));
 		rc = PD_EMIT0(a, end);
 	}
 	if (rc == PROFDATA_ENOMEM && !pd_in_diag(d.in)->has_err)

@@ -161,7 +161,7 @@ typedef struct jfr_decoder {
 	const unsigned char *base;   /* the whole input */
 	size_t size;
 	pd_blob *blob;               /* the input when it is mapped there, else NULL */
-	size_t released;             /* its pages below here left the resident set (release_behind) */
+	uint64_t told;               /* blob: the offset the reader was last told (tell()) */
 	jfr_header h;                /* the chunk being read */
 	jfr_header first;            /* the first chunk's */
 	jfr_cur chunk;               /* over it: p its first byte, end its last + 1 */
