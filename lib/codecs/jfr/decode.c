@@ -51,7 +51,6 @@ static int note_repeat(jfr_decoder *d, int repeats)
 	if (pd_grow((void **)&d->meta_repeats, &d->meta_repeats_cap, d->chunk_ix + 1, 1) != 0)
 		return PROFDATA_ENOMEM;
 	d->meta_repeats[d->chunk_ix] = (unsigned char)repeats;
-	d->meta_repeats_n = d->chunk_ix + 1;
 	return 0;
 }
 
@@ -73,7 +72,7 @@ static int chunk_metadata(jfr_decoder *d, jfr_cur *c)
 	size_t len = (size_t)(c->end - head.p);
 	int repeats;
 	if (d->meta_repeats_known && d->chunk_ix > 0) /* the first pass compared it, after the same chunk as now */
-		repeats = d->chunk_ix < d->meta_repeats_n && d->meta_repeats[d->chunk_ix];
+		repeats = d->chunk_ix < d->nchunks && d->meta_repeats[d->chunk_ix];
 	else
 		repeats = d->meta_body && d->meta_len == len && d->meta_compressed == c->compressed &&
 		          memcmp(d->meta_body, head.p, len) == 0;
@@ -152,7 +151,7 @@ static int walk_events(jfr_decoder *d, event_fn fn)
 	const unsigned char *p = d->chunk.p + JFR_HEADER_SIZE;
 	tell(d, d->chunk.p);
 	while (p < d->chunk.end) {
-		if ((uint64_t)(p - d->base) >= d->told + JFR_TELL_STEP)
+		if (d->blob && (uint64_t)(p - d->base) >= d->told + JFR_TELL_STEP) /* else told stays 0 */
 			tell(d, p);
 		jfr_cur c = d->chunk;
 		uint64_t size, type;

@@ -171,7 +171,7 @@ typedef struct jfr_decoder {
 	int meta_compressed;
 	size_t chunk_ix;             /* the chunk being read, counted from 0 in each pass */
 	unsigned char *meta_repeats; /* per chunk, from the first pass: 1 when its metadata is the one before's */
-	size_t meta_repeats_n, meta_repeats_cap;
+	size_t meta_repeats_cap;     /* entries: d->nchunks, one per chunk of the first pass */
 	int meta_repeats_known;      /* the first pass is over: meta_repeats stands */
 	uint64_t steps;
 	size_t row[JT_COUNT];
