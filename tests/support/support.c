@@ -150,6 +150,21 @@ unsigned char *test_write(const profdata_profile *p, const char *format, const c
 	return copy;
 }
 
+void test_assert_write_refused(const profdata_profile *p, const char *format, const char *options, int code,
+                               const char *says)
+{
+	profdata_writer *w;
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	profdata_write_options o = PROFDATA_WRITE_OPTIONS_INIT;
+	o.format = format;
+	o.options = options;
+	ck_assert_int_eq(profdata_write(p, w, &o), code);
+	ck_assert_ptr_nonnull(profdata_writer_error(w));
+	ck_assert_msg(strstr(profdata_writer_error(w)->message, says) != NULL, "write %s: \"%s\" does not say \"%s\"",
+	              format, profdata_writer_error(w)->message, says);
+	profdata_writer_free(w);
+}
+
 char *test_folded(const profdata_profile *p, size_t *len)
 {
 	size_t n;

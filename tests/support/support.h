@@ -51,6 +51,9 @@ profdata_profile *test_read(const char *path, const char *format, int mode);
 
 /* Write `p` as `format` with `options` into memory; returns malloc'd bytes. */
 unsigned char *test_write(const profdata_profile *p, const char *format, const char *options, size_t *len);
+/* Writing p as format (with options) fails with `code`, and the error's message holds `says`. */
+void test_assert_write_refused(const profdata_profile *p, const char *format, const char *options, int code,
+                               const char *says);
 
 /* Read a memory buffer into a model (NULL with the error text in msg on failure). */
 profdata_profile *test_read_memory(const void *buf, size_t len, const char *format, int mode,
