@@ -18,6 +18,7 @@ typedef struct model_encoder {
 	const profdata_format *format;
 	const pd_options *opts;
 	int began, ended, failed;
+	uint64_t skip;                 /* events not built: unknown records of another format's source (on_begin) */
 } model_encoder;
 
 /* The builder keeps its error on the profile; the caller of an encoder looks on the writer. */
@@ -41,9 +42,17 @@ static int ensure_begun(model_encoder *m)
 	return forward_result(m, m->build.begin(m->profile, &meta));
 }
 
+/*
+ * Records a decoder kept unread are its format's bytes, which only that
+ * format's writer can put back (pprof's fields, a recording's events): a
+ * model for another format would hold them for nothing. A source that
+ * names no format is taken at its word.
+ */
 static int on_begin(void *payload, const profdata_meta *meta)
 {
 	model_encoder *m = payload;
+	if (meta->format && strcmp(meta->format, m->format->name) != 0)
+		m->skip |= PD_EVENT_BIT(unknown);
 	m->began = 1;
 	return forward_result(m, m->build.begin(m->profile, meta));
 }
@@ -65,7 +74,9 @@ static int on_string(void *payload, uint64_t id, const char *utf8, size_t len)
 	{ \
 		model_encoder *m = payload; \
 		int rc = ensure_begun(m); \
-		return rc ? rc : forward_result(m, m->build.member(m->profile, arg)); \
+		if (rc || (m->skip & PD_EVENT_BIT(member))) \
+			return rc; \
+		return forward_result(m, m->build.member(m->profile, arg)); \
 	}
 #define FORWARD_META_PROFILE(member, type)
 #define FORWARD_STRING_PROFILE(member, type)

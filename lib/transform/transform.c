@@ -32,9 +32,10 @@ static void base_init(pd_transform_base *base, const profdata_events *own, const
 	base->down = down;
 	base->down_payload = down_payload;
 	base->events = pass_all;
+	/* An event nobody after the transform takes is NULL here too: a decoder can tell that none wants it
+	 * (jfr keeps its other events only for a consumer of unknown records). */
 #define OWN(a, shape, member, ...) \
-	if (own->member) \
-		base->events.member = own->member;
+	base->events.member = own->member ? own->member : down->member ? pass_all.member : NULL;
 	PD_EVENT_LIST(OWN, ~)
 #undef OWN
 }

@@ -84,6 +84,7 @@ typedef struct hprof_encoder {
 
 	uint64_t n_times_clamped, n_counts_clamped, n_values_dropped, n_thread_dropped;
 	uint64_t n_frames_no_fn, n_addresses;
+	int foreign_unknowns; /* the source is not HPROF: its unknown records are dropped */
 	uint64_t n_unknown_dropped, n_refs_dropped, n_zero_filled, n_stripped, n_android;
 	uint64_t n_sample_types;
 } hprof_encoder;
@@ -373,6 +374,8 @@ static int on_begin(void *payload, const profdata_meta *m)
 		pd_out_warn(e->w, "a second begin event was ignored");
 		return 0;
 	}
+	/* another format's records kept unread (a recording's events) are no HPROF records */
+	e->foreign_unknowns = m->format && strcmp(m->format, "hprof") != 0;
 	return write_file_header(e, m);
 }
 
@@ -1193,7 +1196,7 @@ static int on_unknown(void *payload, const profdata_unknown *u)
 
 	if (start_event(e))
 		return e->err;
-	if (u->tag > 0xFF || u->len > UINT32_MAX - 1) {
+	if (e->foreign_unknowns || u->tag > 0xFF || u->len > UINT32_MAX - 1) {
 		e->n_unknown_dropped++;
 		return 0;
 	}
