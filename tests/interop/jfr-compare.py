@@ -15,18 +15,43 @@
 #                               events as lines, sorted: whether the stack
 #                               is truncated, then each frame's class and
 #                               method name, line and frame type
+#   other-events JSON           `jfr print --json`'s other events, each as
+#                               one line of JSON (keys sorted), sorted
+#   counts SUMMARY              `jfr summary`'s Count column as "NAME N"
+#                               lines (a name's rows summed), but for
+#                               jdk.Metadata and jdk.CheckPoint
 import json
 import re
 import sys
 
 
-def summary(summary_path, info_path):
+def summary_counts(summary_path):
     want = {}
     for line in open(summary_path, encoding="utf-8"):
         m = re.match(r"^ (\S+)\s+(\d+)\s+\d+\s*$", line)
-        # a name stands twice when chunks number its type differently (recordings joined)
+        # a name stands twice when chunks number its type differently (recordings joined, JFR -> JFR)
         if m and int(m.group(2)) > 0:
             want[m.group(1)] = want.get(m.group(1), 0) + int(m.group(2))
+    return want
+
+
+def counts(summary_path):
+    for name, n in sorted(summary_counts(summary_path).items()):
+        if name not in ("jdk.Metadata", "jdk.CheckPoint"):
+            print(name, n)
+    return 0
+
+
+def other_events(path):
+    lines = [json.dumps(event, sort_keys=True) for event in json.load(open(path, encoding="utf-8"))["recording"]["events"]
+             if event["type"] != "jdk.ExecutionSample"]
+    for line in sorted(lines):
+        print(line)
+    return 0
+
+
+def summary(summary_path, info_path):
+    want = summary_counts(summary_path)
     got = json.load(open(info_path, encoding="utf-8"))["events"]
     bad = 0
     for name in sorted(set(want) | set(got)):
@@ -122,4 +147,8 @@ if __name__ == "__main__":
         sys.exit(settings(sys.argv[2], sys.argv[3]))
     if cmd == "frame-types":
         sys.exit(frame_types(sys.argv[2]))
+    if cmd == "other-events":
+        sys.exit(other_events(sys.argv[2]))
+    if cmd == "counts":
+        sys.exit(counts(sys.argv[2]))
     sys.exit(expected(sys.argv[2], sys.argv[3]))

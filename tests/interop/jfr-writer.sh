@@ -14,7 +14,10 @@
 #      whose weights, read back, equal its alloc_space per stack;
 #   5. JFR -> JFR keeps each sample's frame types (interpreted, JIT
 #      compiled, inlined, native) and whether its stack was truncated, as
-#      `jfr print --json` shows them (also of the corpus's recordings,
+#      `jfr print --json` shows them, and every other event: `jfr summary`
+#      counts each type alike (but jdk.Metadata and jdk.CheckPoint: the
+#      chunk of samples adds one of each), and `jfr print --json` prints the
+#      same events, each byte for byte (also of the corpus's recordings,
 #      ../shared/corpus/jfr, when it is there).
 # Usage: jfr-writer.sh PROFDATA SRCDIR BUILDDIR. 77 (skip) without java,
 # javac and jfr.
@@ -100,6 +103,32 @@ kinds_kept() { # RECORDING (gzip'd) NAME
 	else
 		failed "$2 -> jfr: classes, methods, lines, frame types or truncation differ"
 		diff "$scratch/in.types" "$scratch/out.types" | cut -c1-160 | head -6
+	fi
+	others_kept "$2"
+}
+
+# Every other event of in.jfr is in out.jfr, as the JDK counts and prints it.
+others_kept() { # NAME
+	local side types
+	for side in in out; do
+		jfr summary "$scratch/$side.jfr" >"$scratch/$side.summary"
+		$compare counts "$scratch/$side.summary" >"$scratch/$side.counts"
+	done
+	# the samples are not printed again: 200,000 of them in async-profiler's recording
+	types=$(awk '$1 != "jdk.ExecutionSample" { print $1 }' "$scratch/in.counts" | paste -sd, -)
+	for side in in out; do
+		jfr print --json --events "${types:-none}" "$scratch/$side.jfr" >"$scratch/$side.json"
+		$compare other-events "$scratch/$side.json" >"$scratch/$side.events"
+	done
+	if ! cmp -s "$scratch/in.counts" "$scratch/out.counts"; then
+		failed "$1 -> jfr: jfr summary counts other events"
+		diff "$scratch/in.counts" "$scratch/out.counts" | head -6
+	elif ! cmp -s "$scratch/in.events" "$scratch/out.events"; then
+		failed "$1 -> jfr: jfr print --json prints other events"
+		diff "$scratch/in.events" "$scratch/out.events" | cut -c1-160 | head -6
+	else
+		echo "ok   $1 -> jfr: every other event kept ($(wc -l <"$scratch/in.events") events of" \
+			"$(grep -vc '^jdk.ExecutionSample ' "$scratch/in.counts") types), as jfr summary and jfr print --json show them"
 	fi
 }
 for f in "$data"/jfr/*.jfr.gz; do

@@ -16,6 +16,8 @@ int jfr_fail(const jfr_cur *c, const unsigned char *at, int code, const char *fm
 {
 	char msg[256];
 	va_list ap;
+	if (!c->in) /* the writer's cursor over bytes the model kept (write_kept.c): the caller says what failed */
+		return code;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);

@@ -7,7 +7,8 @@
  * counts (meta comments jfr.events.NAME, what `jfr summary` shows) and
  * the first chunk's settings (settings.c); the
  * second reads each chunk's checkpoints into pools, then its events, the
- * sample events into the model (typed.c).
+ * sample events into the model (typed.c) and, for a consumer of unknown
+ * records, every other event kept as it stands (JFR_KEPT_HEADER).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -165,6 +166,7 @@ static int walk_events(jfr_decoder *d, event_fn fn)
 		c.end = p + size;
 		if (c.p > c.end)
 			return jfr_fail(&c, p, PROFDATA_EFORMAT, "an event of %" PRIu64 " bytes, shorter than its size", size);
+		d->event_at = p;
 		if ((rc = jfr_int(&c, 8, &type)) != 0 || (rc = fn(d, type, &c)) != 0)
 			return rc;
 		p += size;
@@ -410,25 +412,60 @@ static int emit_sample_types(jfr_decoder *d)
 	return rc;
 }
 
-static int read_event(jfr_decoder *d, uint64_t type, jfr_cur *c)
+/* Which of the event types events= chooses an event of type id `type` is (d->spec), or SIZE_MAX. */
+static size_t sample_spec(const jfr_decoder *d, uint64_t type)
 {
 	for (size_t i = 0; i < d->nspec; i++) {
 		size_t row = d->row[JT_SAMPLE + i];
 		if (row != SIZE_MAX && d->meta.types[row].id == type)
-			return jfr_emit_sample(d, c, i);
+			return i;
 	}
-	return 0;
+	return SIZE_MAX;
 }
 
-/* Pass 2: each chunk's pools, then its events. */
+/* Pass 2's first walk of a chunk: its checkpoints into pools, and whether it has an event to keep. */
+static int read_pools(jfr_decoder *d, uint64_t type, jfr_cur *c)
+{
+	if (d->keep && type > 1 && sample_spec(d, type) == SIZE_MAX)
+		d->chunk_kept = 1;
+	return read_checkpoint(d, type, c);
+}
+
+/* The bytes [at, end) kept as an unknown record tagged `tag`. */
+static int keep_bytes(jfr_decoder *d, uint32_t tag, const unsigned char *at, const unsigned char *end)
+{
+	profdata_unknown u = { .tag = tag, .data = at, .len = (uint64_t)(end - at) };
+	return PD_EMIT(d->a, unknown, &u);
+}
+
+/* Pass 2's second walk: a sample into the model; any other event kept when the chunk is. */
+static int read_event(jfr_decoder *d, uint64_t type, jfr_cur *c)
+{
+	size_t i = sample_spec(d, type);
+	if (i != SIZE_MAX)
+		return jfr_emit_sample(d, c, i);
+	if (!d->chunk_kept)
+		return 0;
+	uint32_t tag = type < JFR_KEPT_HEADER ? (uint32_t)type : JFR_KEPT_HEADER - 1;
+	if (type == 0 && d->event_at != d->chunk.p + d->h.meta_offset)
+		tag = JFR_KEPT_HEADER - 1; /* not the metadata the header names: kept as any other event */
+	return keep_bytes(d, tag, d->event_at, c->end);
+}
+
+/* Pass 2: each chunk's pools, then its events (its header first when it is kept). */
 static int read_chunks(jfr_decoder *d)
 {
 	const unsigned char *p = d->base;
 	int rc = 0;
 	for (d->chunk_ix = 0; rc == 0 && p < d->base + d->size; d->chunk_ix++) {
-		if ((rc = open_chunk(d, p)) != 0 || (rc = walk_events(d, read_checkpoint)) != 0)
+		if ((rc = open_chunk(d, p)) != 0)
 			break;
 		jfr_typed_chunk_reset(d);
+		d->chunk_kept = 0;
+		if ((rc = walk_events(d, read_pools)) != 0)
+			break;
+		if (d->chunk_kept && (rc = keep_bytes(d, JFR_KEPT_HEADER, p, p + JFR_HEADER_SIZE)) != 0)
+			break;
 		if ((rc = walk_events(d, read_event)) == 0)
 			p += d->h.size;
 	}
@@ -445,6 +482,7 @@ int pd_jfr_decode(const pd_decode_args *a)
 	memset(&text, 0, sizeof text);
 	d.a = a;
 	d.in = a->in;
+	d.keep = a->ev->unknown != NULL;
 	if ((rc = pd_in_fill_all(d.in, &d.base, &d.size)) == 0 && (d.blob = pd_in_blob(d.in)) != NULL &&
 	    pd_blob_data(d.blob) != d.base)
 		d.blob = NULL; /* not the input's first byte: nothing to release by offset */

@@ -34,6 +34,18 @@ typedef struct jfr_cur {
 	uint64_t *steps, max_steps;
 } jfr_cur;
 
+/*
+ * What the reader keeps of a chunk when its consumer takes unknown records
+ * (the model, for JFR -> JFR; write_kept.c writes them back): the header
+ * first, as a record of this tag (its 68 bytes), then every event but the
+ * samples, byte for byte, tagged with its type id (0 the metadata the
+ * header names, 1 a checkpoint; an id past 2^32 - 2, and any other metadata
+ * event, as JFR_KEPT_HEADER - 1). A chunk whose
+ * events are all samples, metadata or checkpoints is not kept: the samples
+ * are written again from the model, and its pools served only them.
+ */
+#define JFR_KEPT_HEADER UINT32_MAX
+
 /* String encodings. */
 enum { JFR_STR_NULL, JFR_STR_EMPTY, JFR_STR_POOL, JFR_STR_UTF8, JFR_STR_CHARS, JFR_STR_LATIN1 };
 
@@ -199,6 +211,10 @@ typedef struct jfr_decoder {
 	uint64_t setting_type[2];    /* the first chunk's ids of jdk.ActiveSetting, jdk.ActiveRecording; 0 absent */
 	jfr_held *held;              /* the first chunk's checkpoints and settings, held by the counting walk */
 	size_t nheld, held_cap;
+	/* JFR -> JFR: events kept unread, as unknown records (JFR_KEPT_HEADER) */
+	int keep;                    /* the consumer takes unknown records */
+	int chunk_kept;              /* the current chunk has an event to keep other than metadata and checkpoints */
+	const unsigned char *event_at; /* the first byte of the event walk_events is at */
 } jfr_decoder;
 
 /* typed.c: an event of d->spec[i] into the model. */

@@ -10,7 +10,9 @@
  * types and the one thread state. Methods: one per function, else one per
  * frame name; a function without a class is split at its last "." before
  * any "/", "(" or " " into class and method, so that every reader puts the
- * same name back together (doc/formats-jfr.md, "Writing").
+ * same name back together (doc/formats-jfr.md, "Writing"). A profile read
+ * from a recording has its other events written back first, as the chunks
+ * they came from (write_kept.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -57,6 +59,8 @@ typedef struct jfr_writer {
 	uint64_t start_ns;          /* the chunk's start: the source's, else the first sample's */
 	pd_strbuf chunk, body, text;
 	pd_strbuf pools;            /* the checkpoint's pools */
+	uint64_t meta_id;           /* the metadata number of the chunk before ours (write_kept.c); 0 none */
+	uint64_t ids[JW_NTYPES];    /* each type's class id (jw_type_ids) */
 	size_t npools;
 } jfr_writer;
 
@@ -370,7 +374,7 @@ static int sample_event(jfr_writer *jw, const profdata_sample *s, size_t stack_i
 	int alloc = jw->alloc_index != SIZE_MAX;
 	pd_strbuf *b = &jw->body;
 	b->n = 0;
-	if (jw_varint(b, JW_ID(alloc ? JW_ALLOCATION_SAMPLE : JW_EXECUTION_SAMPLE)) ||
+	if (jw_varint(b, jw->ids[alloc ? JW_ALLOCATION_SAMPLE : JW_EXECUTION_SAMPLE]) ||
 	    jw_varint(b, s->time_ns ? s->time_ns : jw->first_ns) || jw_varint(b, thread) ||
 	    jw_varint(b, stack_index + 1))
 		return PROFDATA_ENOMEM;
@@ -421,7 +425,7 @@ static int pool_head(jfr_writer *jw, unsigned type, size_t count)
 	if (!count)
 		return 0;
 	jw->npools++;
-	return jw_varint(&jw->pools, JW_ID(type)) || jw_varint(&jw->pools, count) ? PROFDATA_ENOMEM : 0;
+	return jw_varint(&jw->pools, jw->ids[type]) || jw_varint(&jw->pools, count) ? PROFDATA_ENOMEM : 0;
 }
 
 static int put_frame(jfr_writer *jw, uint64_t frame_id)
@@ -598,7 +602,7 @@ static int write_chunk(jfr_writer *jw)
 		rc = write_events(jw);
 	size_t meta_offset = jw->chunk.n;
 	if (rc == 0)
-		rc = jw_metadata(&jw->chunk, jw->first_ns);
+		rc = jw_metadata(&jw->chunk, jw->first_ns, jw->meta_id + 1, jw->ids);
 	size_t cpool_offset = jw->chunk.n;
 	if (rc == 0)
 		rc = checkpoint(jw);
@@ -612,13 +616,19 @@ int pd_jfr_write_model(const profdata_profile *p, profdata_writer *w, const pd_o
 {
 	jfr_writer jw;
 	(void)opts;
-	int rc = pd_need_samples(p, w, "jfr");
-	if (rc < 0)
-		return rc;
+	int samples = profdata_profile_count(p, PROFDATA_TABLE_SAMPLES) > 0, kept = 0, rc;
 	memset(&jw, 0, sizeof jw);
 	jw.p = p;
 	jw.w = w;
-	rc = write_chunk(&jw);
+	if ((rc = jw_type_ids(p, jw.ids)) != 0)
+		return jw_fail(&jw, rc);
+	/* a recording's events kept unread first (write_kept.c), then the chunk of samples, when there are any */
+	if (jw_has_kept(p) && (kept = jw_write_kept(p, w, &jw.chunk, &jw.body, !samples, &jw.meta_id)) < 0)
+		rc = kept == PROFDATA_ENOMEM ? jw_fail(&jw, kept) : kept;
+	if (rc == 0 && (samples || !kept) && (rc = pd_need_samples(p, w, "jfr")) == 0) {
+		jw.chunk.n = 0;
+		rc = write_chunk(&jw);
+	}
 	pd_frame_names_free(&jw.names);
 	pd_intern_free(&jw.symbols);
 	pd_intern_free(&jw.classes);

@@ -108,6 +108,7 @@ typedef struct jw_tree {
 	pd_intern strings;
 	pd_strbuf b;
 	int rc;
+	const uint64_t *ids; /* each type's class id */
 } jw_tree;
 
 static void put_index(jw_tree *t, const char *s)
@@ -147,7 +148,7 @@ static void field_element(jw_tree *t, const jw_field *f)
 	char type_id[24], ts_id[24];
 	const char *kv[8] = { "name", f->name, "class", type_id };
 	size_t n = 2;
-	snprintf(type_id, sizeof type_id, "%llu", (unsigned long long)JW_ID(f->type));
+	snprintf(type_id, sizeof type_id, "%llu", (unsigned long long)t->ids[f->type]);
 	if (f->pooled)
 		attribute(kv, &n, "constantPool", "true");
 	if (f->array)
@@ -156,7 +157,7 @@ static void field_element(jw_tree *t, const jw_field *f)
 	put_count(t, f->ticks);
 	if (!f->ticks)
 		return;
-	snprintf(ts_id, sizeof ts_id, "%llu", (unsigned long long)JW_ID(JW_TIMESTAMP));
+	snprintf(ts_id, sizeof ts_id, "%llu", (unsigned long long)t->ids[JW_TIMESTAMP]);
 	element(t, "annotation", 2, (const char *const[]){ "class", ts_id, "value", "TICKS" });
 	put_count(t, 0);
 }
@@ -166,7 +167,7 @@ static void class_element(jw_tree *t, size_t type)
 	const jw_class *c = &classes[type];
 	char id[24];
 	size_t nfields = 0;
-	snprintf(id, sizeof id, "%llu", (unsigned long long)JW_ID(type));
+	snprintf(id, sizeof id, "%llu", (unsigned long long)t->ids[type]);
 	const char *kv[8] = { "id", id, "name", c->name };
 	size_t n = 2;
 	if (c->super)
@@ -194,9 +195,9 @@ static void root_element(jw_tree *t)
 }
 
 /* The event: its type (0), start, duration, id, the string table, the tree. */
-static int metadata_body(jw_tree *t, uint64_t ticks, pd_strbuf *body)
+static int metadata_body(jw_tree *t, uint64_t ticks, uint64_t id, pd_strbuf *body)
 {
-	if (jw_varint(body, 0) || jw_varint(body, ticks) || jw_varint(body, 0) || jw_varint(body, 1) ||
+	if (jw_varint(body, 0) || jw_varint(body, ticks) || jw_varint(body, 0) || jw_varint(body, id) ||
 	    jw_varint(body, t->strings.n))
 		return PROFDATA_ENOMEM;
 	for (size_t i = 0; i < t->strings.n; i++) {
@@ -208,13 +209,14 @@ static int metadata_body(jw_tree *t, uint64_t ticks, pd_strbuf *body)
 	return pd_strbuf_add(body, t->b.p, t->b.n);
 }
 
-int jw_metadata(pd_strbuf *out, uint64_t ticks)
+int jw_metadata(pd_strbuf *out, uint64_t ticks, uint64_t id, const uint64_t ids[JW_NTYPES])
 {
 	jw_tree t;
 	pd_strbuf body = { 0, 0, 0 };
 	memset(&t, 0, sizeof t);
+	t.ids = ids;
 	root_element(&t);
-	int rc = t.rc ? t.rc : metadata_body(&t, ticks, &body);
+	int rc = t.rc ? t.rc : metadata_body(&t, ticks, id, &body);
 	if (rc == 0)
 		rc = jw_event(out, &body, NULL);
 	pd_intern_free(&t.strings);

@@ -101,12 +101,22 @@ START_TEST(a_recording_reaches_the_model)
 }
 END_TEST
 
+/* tiny.jfr in the fixed-size layout: the same model, but for the bytes of the events kept unread. */
 START_TEST(fixed_size_integers_read_alike)
 {
 	profdata_profile *p = read_synthetic("tiny.jfr", PROFDATA_MODE_STRICT, NULL, 0);
 	profdata_profile *q = read_synthetic("tiny-fixed.jfr", PROFDATA_MODE_STRICT, NULL, 0);
 	ck_assert_ptr_nonnull(q);
-	test_assert_equal(p, q, "compressed and fixed-size integers");
+	check_tiny(q, "3");
+	/* the events kept for JFR -> JFR are the file's bytes, which differ; the same events are kept */
+	size_t n = profdata_profile_count(p, PROFDATA_TABLE_UNKNOWN);
+	ck_assert_uint_eq(profdata_profile_count(q, PROFDATA_TABLE_UNKNOWN), n);
+	for (size_t i = 0; i < n; i++) {
+		profdata_unknown a, b;
+		profdata_profile_unknown(p, i, &a);
+		profdata_profile_unknown(q, i, &b);
+		ck_assert_uint_eq(a.tag, b.tag);
+	}
 	profdata_profile_free(p);
 	profdata_profile_free(q);
 }
@@ -313,16 +323,45 @@ END_TEST
 
 /* ---- the writer ---- */
 
-/* p written as JFR, its header checked, read back: the same folded stacks (and the back's model to *out). */
+static uint64_t be64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/*
+ * The chunks of a recording we wrote: each a header of its own size, the
+ * kept ones (JFR -> JFR) as their source wrote them, the last one ours
+ * (integers compressed) and the only one flagged the last. How many.
+ */
+static size_t check_chunks(const unsigned char *b, size_t len)
+{
+	size_t at = 0, n = 0;
+	while (at < len) {
+		ck_assert_uint_ge(len - at, 68);
+		ck_assert_mem_eq(b + at, "FLR\0\0\2", 6);
+		uint64_t size = be64(b + at + 8);
+		ck_assert_uint_ge(size, 68);
+		ck_assert_uint_le(size, len - at);
+		ck_assert_uint_eq(b[at + 67] & 2, at + size == len ? 2 : 0); /* the last chunk */
+		if (at + size == len)
+			ck_assert_uint_eq(b[at + 67] & 1, 1); /* ours: integers compressed */
+		at += size;
+		n++;
+	}
+	return n;
+}
+
+/* p written as JFR, its chunks checked, read back: the same folded stacks (and the back's model to *out). */
 static void check_written(const profdata_profile *p, profdata_profile **out)
 {
 	size_t len;
 	char why[512];
 	unsigned char *b = test_write(p, "jfr", NULL, &len);
 	ck_assert_uint_gt(len, 68);
-	ck_assert_mem_eq(b, "FLR\0\0\2\0\1", 8);
-	ck_assert_uint_eq(((uint64_t)b[12] << 24 | (uint64_t)b[13] << 16 | (uint64_t)b[14] << 8 | b[15]), len);
-	ck_assert_uint_eq(b[67], 3); /* integers compressed, the last chunk */
+	check_chunks(b, len);
 	profdata_profile *back = test_read_memory(b, len, NULL, PROFDATA_MODE_STRICT, why, sizeof why);
 	ck_assert_msg(back != NULL, "reading it back: %s", why);
 	char *want = test_folded(p, NULL), *got = test_folded(back, NULL);
@@ -437,6 +476,115 @@ START_TEST(settings_and_recording_are_metadata)
 }
 END_TEST
 
+/* The value of meta comment `key` as a number, 0 when absent. */
+static uint64_t count_of(const profdata_profile *p, const char *key)
+{
+	const char *v = comment(p, key);
+	return v ? strtoull(v, NULL, 10) : 0;
+}
+
+/*
+ * JFR -> JFR keeps every event: each type's count comes back (the chunk of
+ * samples adds one jdk.Metadata and one jdk.CheckPoint), and a second round
+ * trip writes the same bytes as the first (tests/interop/jfr-writer.sh
+ * checks that the JDK prints every kept event as it printed the input's).
+ */
+START_TEST(jfr_to_jfr_keeps_every_event)
+{
+	char path[4096], why[512];
+	size_t len, len2;
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, jdk_recordings[_i]), NULL, PROFDATA_MODE_STRICT);
+	unsigned char *b = test_write(p, "jfr", NULL, &len);
+	size_t chunks = check_chunks(b, len);
+	profdata_profile *back = test_read_memory(b, len, "jfr", PROFDATA_MODE_STRICT, why, sizeof why);
+	ck_assert_msg(back != NULL, "%s", why);
+	ck_assert_uint_eq(count_of(back, "jfr.chunks"), chunks);
+	ck_assert_uint_eq(count_of(back, "jfr.events.jdk.Metadata"), chunks);
+	ck_assert_uint_eq(count_of(back, "jfr.events.jdk.CheckPoint"), count_of(p, "jfr.events.jdk.CheckPoint") + 1);
+	const profdata_meta *m = profdata_profile_meta(p);
+	size_t types = 0;
+	for (size_t i = 0; i < m->ncomments; i++) {
+		const char *key = m->comments[i].key;
+		if (strncmp(key, "jfr.events.", 11) != 0 || strcmp(key, "jfr.events.jdk.Metadata") == 0 ||
+		    strcmp(key, "jfr.events.jdk.CheckPoint") == 0)
+			continue;
+		ck_assert_msg(count_of(back, key) == count_of(p, key), "%s: %s, back %s", key, m->comments[i].value,
+		              comment(back, key));
+		types++;
+	}
+	ck_assert_uint_gt(types, 40);
+	unsigned char *b2 = test_write(back, "jfr", NULL, &len2);
+	ck_assert_uint_eq(len2, len);
+	ck_assert_mem_eq(b2, b, len);
+	free(b2);
+	free(b);
+	profdata_profile_free(back);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* A chunk of fixed-size integers is kept in its layout: its checkpoint's distance back is 8 bytes again. */
+START_TEST(fixed_size_chunks_are_kept_too)
+{
+	char why[512];
+	size_t len;
+	profdata_profile *p = read_synthetic("tiny-fixed.jfr", PROFDATA_MODE_STRICT, NULL, 0);
+	ck_assert_ptr_nonnull(p);
+	unsigned char *b = test_write(p, "jfr", NULL, &len);
+	ck_assert_uint_eq(check_chunks(b, len), 2);
+	ck_assert_uint_eq(b[67] & 1, 0); /* the kept chunk: integers not compressed */
+	profdata_profile *back = test_read_memory(b, len, "jfr", PROFDATA_MODE_STRICT, why, sizeof why);
+	ck_assert_msg(back != NULL, "%s", why);
+	ck_assert_str_eq(comment(back, "jfr.events.test.Other"), "2");
+	ck_assert_str_eq(comment(back, "jfr.events.jdk.ExecutionSample"), "3");
+	free(b);
+	profdata_profile_free(back);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* A recording's events are its format's: written as another (HPROF, streaming), none of them goes along. */
+START_TEST(kept_events_stay_out_of_other_formats)
+{
+	char path[4096], why[512];
+	size_t len;
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, "jfr/jdk17-default.jfr.gz"), NULL,
+	                                PROFDATA_MODE_STRICT);
+	ck_assert_uint_gt(profdata_profile_count(p, PROFDATA_TABLE_UNKNOWN), 1000);
+	unsigned char *b = test_write(p, "hprof", NULL, &len);
+	profdata_profile *back = test_read_memory(b, len, "hprof", PROFDATA_MODE_STRICT, why, sizeof why);
+	ck_assert_msg(back != NULL, "%s", why);
+	ck_assert_uint_eq(profdata_profile_count(back, PROFDATA_TABLE_UNKNOWN), 0);
+	ck_assert_uint_gt(profdata_profile_count(back, PROFDATA_TABLE_SAMPLES), 0);
+	free(b);
+	profdata_profile_free(back);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* Kept records that are no recording's (a profile built by hand says it is JFR) are refused or left out, never read past. */
+START_TEST(kept_records_that_do_not_parse_are_refused)
+{
+	static const unsigned char bad_checkpoint[] = { 0xff };
+	unsigned char header[68] = { 'F', 'L', 'R', 0, 0, 2, 0, 1 };
+	profdata_profile *p;
+	const profdata_events *ev = profdata_profile_builder_events();
+	profdata_meta m = { .format = "jfr" };
+	profdata_unknown stray = { .tag = 7, .data = "x", .len = 1 };
+	profdata_unknown head = { .tag = UINT32_MAX, .data = header, .len = sizeof header };
+	profdata_unknown cp = { .tag = 1, .data = bad_checkpoint, .len = sizeof bad_checkpoint };
+	header[67] = 1;
+	ck_assert_int_eq(profdata_profile_new(&p), 0);
+	ck_assert_int_eq(ev->begin(p, &m), 0);
+	ck_assert_int_eq(ev->unknown(p, &stray), 0);
+	ck_assert_int_eq(ev->unknown(p, &head), 0);
+	ck_assert_int_eq(ev->unknown(p, &cp), 0);
+	ck_assert_int_eq(ev->end(p), 0);
+	test_assert_write_refused(p, "jfr", NULL, PROFDATA_EFORMAT, "kept chunk 1");
+	profdata_profile_free(p);
+}
+END_TEST
+
 /* Names without a class are split into class and method where every reader joins them back alike. */
 START_TEST(names_without_a_class_come_back_whole)
 {
@@ -493,6 +641,10 @@ Suite *suite_main(void)
 	tcase_add_test(tc, settings_and_recording_are_metadata);
 	tcase_add_test(tc, names_without_a_class_come_back_whole);
 	tcase_add_test(tc, a_huge_count_is_one_event);
+	tcase_add_loop_test(tc, jfr_to_jfr_keeps_every_event, 0, sizeof jdk_recordings / sizeof *jdk_recordings);
+	tcase_add_test(tc, fixed_size_chunks_are_kept_too);
+	tcase_add_test(tc, kept_events_stay_out_of_other_formats);
+	tcase_add_test(tc, kept_records_that_do_not_parse_are_refused);
 	suite_add_tcase(s, tc);
 	if (test_case_requested("corpus")) {
 		tc = tcase_create("corpus");
