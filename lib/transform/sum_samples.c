@@ -61,14 +61,6 @@ static int on_sample(void *payload, const profdata_sample *x)
 	return 0;
 }
 
-/* The writers this is for do not read labels. */
-static int on_sample_labels(void *payload, const profdata_sample_labels *l)
-{
-	(void)payload;
-	(void)l;
-	return 0;
-}
-
 /* The sums, once: before the end event, or at the chain's finish when events come without one (an encoder's). */
 static int pass_sums(void *state)
 {
@@ -90,7 +82,7 @@ static int on_end(void *payload)
 }
 
 static const profdata_events sum_samples_events = {
-	.sample = on_sample, .sample_labels = on_sample_labels, .end = on_end,
+	.sample = on_sample, .end = on_end,
 };
 
 static void sum_samples_free(void *state)
@@ -104,6 +96,7 @@ const pd_transform_desc pd_transform_sum_samples = {
 	.name = "sum_samples",
 	.state_size = sizeof(sum_samples),
 	.events = &sum_samples_events,
+	.swallows = PD_EVENT_BIT(sample_labels), /* the writers this is for do not read labels */
 	.finish = pass_sums,
 	.free = sum_samples_free,
 };

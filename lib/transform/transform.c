@@ -25,17 +25,21 @@ struct pd_transform_chain {
 PD_EVENT_LIST(PD_EVENT_HANDLER, pass_)
 #undef PD_EVENT_BODY_pass_
 
-static void base_init(pd_transform_base *base, const profdata_events *own, const profdata_events *down,
+static void base_init(pd_transform_base *base, const pd_transform_desc *desc, const profdata_events *down,
                       void *down_payload)
 {
+	const profdata_events *own = desc->events;
 	static const profdata_events pass_all = { PD_EVERY_EVENT(pass_) };
 	base->down = down;
 	base->down_payload = down_payload;
 	base->events = pass_all;
-	/* An event nobody after the transform takes is NULL here too: a decoder can tell that none wants it
-	 * (jfr keeps its other events only for a consumer of unknown records). */
+	/* An event the transform takes out, or that nobody after it takes, is NULL here too: a decoder can
+	 * tell that none wants it (jfr keeps its other events only for a consumer of unknown records). */
 #define OWN(a, shape, member, ...) \
-	base->events.member = own->member ? own->member : down->member ? pass_all.member : NULL;
+	base->events.member = (desc->swallows & PD_EVENT_BIT(member)) ? NULL \
+	                      : own->member                            ? own->member \
+	                      : down->member                           ? pass_all.member \
+	                                                               : NULL;
 	PD_EVENT_LIST(OWN, ~)
 #undef OWN
 }
@@ -68,7 +72,7 @@ static int build_link(pd_transform_chain *c, size_t i, const pd_transform_desc *
 	pd_transform_base *base = calloc(1, desc->state_size);
 	if (!base)
 		return pd_diag_error(diag, PROFDATA_ENOMEM, PD_NO_OFFSET, 0, "%s: out of memory", desc->name);
-	base_init(base, desc->events, next, next_payload);
+	base_init(base, desc, next, next_payload);
 	base->diag = diag;
 	l->desc = desc;
 	l->state = base;

@@ -30,6 +30,11 @@ typedef struct pd_transform_desc {
 	/* The events it changes, the others passing straight on (pd_transform_base). */
 	const profdata_events *events;
 	/*
+	 * The events it takes out of the stream (PD_EVENT_BIT()s): NULL in its
+	 * table, so that a decoder need not make them (sum_samples: labels).
+	 */
+	uint64_t swallows;
+	/*
 	 * Set up the rest of a new state (NULL: nothing to set up). Errors and
 	 * warnings go to `diag`; on an error the chain calls `free`.
 	 */

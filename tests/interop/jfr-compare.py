@@ -12,9 +12,10 @@
 #   settings HELPER INFO_JSON   the helper's settings equal to `profdata
 #                               info --json`'s
 #   frame-types JSON            `jfr print --json`'s jdk.ExecutionSample
-#                               events as lines, sorted: whether the stack
-#                               is truncated, then each frame's class and
-#                               method name, line and frame type
+#                               events as lines, sorted: the thread state,
+#                               whether the stack is truncated, then each
+#                               frame's class and method name, line and
+#                               frame type
 #   other-events JSON           `jfr print --json`'s other events, each as
 #                               one line of JSON (keys sorted), sorted
 #   counts SUMMARY              `jfr summary`'s Count column as "NAME N"
@@ -115,7 +116,8 @@ def frame_types(path):
         # a native frame's class is its library in async-profiler's recordings ("libc-2.17.so"): kept as it was
         frames = ["%s.%s:%s[%s]" % ((f["method"].get("type") or {}).get("name"), f["method"]["name"], f["lineNumber"],
                                     f["type"]) for f in trace["frames"]]
-        lines.append(("truncated " if trace["truncated"] else "whole ") + ";".join(frames))
+        lines.append("%s %s %s" % (event["values"].get("state"), "truncated" if trace["truncated"] else "whole",
+                                   ";".join(frames)))
     for line in sorted(lines):
         print(line)
     return 0

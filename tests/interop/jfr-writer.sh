@@ -12,8 +12,9 @@
 #   3. our reader reads the same stacks back;
 #   4. a pprof allocation profile becomes jdk.ObjectAllocationSample events
 #      whose weights, read back, equal its alloc_space per stack;
-#   5. JFR -> JFR keeps each sample's frame types (interpreted, JIT
-#      compiled, inlined, native) and whether its stack was truncated, as
+#   5. JFR -> JFR keeps each sample's thread state, frame types
+#      (interpreted, JIT compiled, inlined, native) and whether its stack
+#      was truncated, as
 #      `jfr print --json` shows them, and every other event: `jfr summary`
 #      counts each type alike (but jdk.Metadata and jdk.CheckPoint: the
 #      chunk of samples adds one of each), and `jfr print --json` prints the
@@ -97,11 +98,12 @@ kinds_kept() { # RECORDING (gzip'd) NAME
 		$compare frame-types "$scratch/$side.json" >"$scratch/$side.types"
 	done
 	if cmp -s "$scratch/in.types" "$scratch/out.types"; then
-		echo "ok   $2 -> jfr: $(wc -l <"$scratch/in.types") samples' classes, methods, lines, frame types and truncation kept" \
-			"($(grep -c '^truncated' "$scratch/in.types" || true) truncated;" \
+		echo "ok   $2 -> jfr: $(wc -l <"$scratch/in.types") samples' states, classes, methods, lines, frame types and truncation kept" \
+			"($(grep -c '^[^ ]* truncated' "$scratch/in.types" || true) truncated;" \
+			"states $(cut -d' ' -f1 "$scratch/in.types" | sort -u | paste -sd, -);" \
 			"$(grep -oE '\[[A-Za-z0-9+ ]+\](;|$)' "$scratch/in.types" | tr -d '[];' | sort -u | paste -sd, -))"
 	else
-		failed "$2 -> jfr: classes, methods, lines, frame types or truncation differ"
+		failed "$2 -> jfr: states, classes, methods, lines, frame types or truncation differ"
 		diff "$scratch/in.types" "$scratch/out.types" | cut -c1-160 | head -6
 	fi
 	others_kept "$2"

@@ -37,6 +37,7 @@ static void decoder_free(jfr_decoder *d)
 	pd_map_free(&d->class_of);
 	pd_map_free(&d->thread_of);
 	pd_map_free(&d->kind_of);
+	pd_map_free(&d->state_of);
 	pd_map_free(&d->counter_of_type);
 	PD_FREE_ALL(d->event_counts, d->vals, d->frame_ids, d->text.p, d->meta_repeats);
 }

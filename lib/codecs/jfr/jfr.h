@@ -148,8 +148,10 @@ int jfr_pool_at(const jfr_cur *chunk_cur, const jfr_type *t, const unsigned char
 extern const char *const jfr_frame_type_names[JFR_FRAME_KINDS];
 
 /* The rows of the types the reader puts into the model, in the current chunk (SIZE_MAX: absent). */
-enum { JT_STACK_TRACE, JT_STACK_FRAME, JT_METHOD, JT_CLASS, JT_SYMBOL, JT_THREAD, JT_STRING, JT_FRAME_TYPE, JT_SAMPLE,
-       JT_COUNT = JT_SAMPLE + 3 };
+enum { JT_STACK_TRACE, JT_STACK_FRAME, JT_METHOD, JT_CLASS, JT_SYMBOL, JT_THREAD, JT_STRING, JT_FRAME_TYPE,
+       JT_THREAD_STATE, JT_SAMPLE, JT_COUNT = JT_SAMPLE + 3 };
+/* The fields typed.c reads of a type, at most: a sample's time, thread, stack, value and thread state. */
+#define JFR_PICKED 5
 
 /*
  * An event type read as samples (events=): its values are 1 and its
@@ -187,7 +189,7 @@ typedef struct jfr_decoder {
 	int meta_repeats_known;      /* the first pass is over: meta_repeats stands */
 	uint64_t steps;
 	size_t row[JT_COUNT];
-	size_t fx[JT_COUNT][4];      /* the fields typed.c reads of each, by index (SIZE_MAX absent) */
+	size_t fx[JT_COUNT][JFR_PICKED]; /* the fields typed.c reads of each, by index (SIZE_MAX absent) */
 	jfr_sample_spec spec[JT_COUNT - JT_SAMPLE]; /* the event types read as samples (events=), rows JT_SAMPLE + i */
 	size_t nspec, nvalues;
 	/* every event type's count, by name, over all chunks */
@@ -199,6 +201,8 @@ typedef struct jfr_decoder {
 	pd_intern strings, classes, functions, frames, stacks, threads;
 	/* the current chunk's pool indexes to those ids */
 	pd_map stack_of, method_of, class_of, thread_of, kind_of; /* kind_of: a frame type's kind + 1 */
+	pd_map state_of;             /* a thread state's string id (emitted at first use) */
+	uint64_t state_key;          /* the string id of the label key "state"; 0 before its first use */
 	jfr_value *vals;             /* a struct's fields being read */
 	size_t vals_cap;
 	uint64_t *frame_ids;

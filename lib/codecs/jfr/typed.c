@@ -12,18 +12,20 @@
 
 #include "codecs/jfr/jfr.h"
 
-/* The types read, their names, and the fields read of each (at most 4). */
+/* The types read, their names, and the fields read of each (at most 4; a sample's are sample_fields'). */
 static const char *const type_names[JT_COUNT] = { "jdk.types.StackTrace", "jdk.types.StackFrame", "jdk.types.Method",
 	                                          "java.lang.Class", "jdk.types.Symbol", "java.lang.Thread",
-	                                          "java.lang.String", "jdk.types.FrameType", NULL };
+	                                          "java.lang.String", "jdk.types.FrameType", "jdk.types.ThreadState",
+	                                          NULL };
 static const char *const field_names[JT_COUNT][4] = {
 	{ "truncated", "frames", NULL, NULL },         { "method", "lineNumber", "type", NULL },
 	{ "type", "name", "descriptor", NULL },        { "name", NULL, NULL, NULL },
 	{ "string", NULL, NULL, NULL },                { "javaName", "osName", "javaThreadId", "osThreadId" },
 	{ NULL, NULL, NULL, NULL },                    { "description", NULL, NULL, NULL },
+	{ "name", NULL, NULL, NULL },
 };
 
-/* The fields read of a sample event: its time, thread (either name), stack and value. */
+/* The fields read of a sample event: its time, thread (either name), stack, value and thread state. */
 static void sample_fields(jfr_decoder *d, size_t k, const jfr_sample_spec *spec)
 {
 	const jfr_type *t = &d->meta.types[d->row[k]];
@@ -33,11 +35,13 @@ static void sample_fields(jfr_decoder *d, size_t k, const jfr_sample_spec *spec)
 		d->fx[k][1] = jfr_field_find(&d->meta, t, "eventThread");
 	d->fx[k][2] = jfr_field_find(&d->meta, t, "stackTrace");
 	d->fx[k][3] = spec->value ? jfr_field_find(&d->meta, t, spec->value) : SIZE_MAX;
+	d->fx[k][4] = jfr_field_find(&d->meta, t, "state");
 }
 
 void jfr_typed_chunk_reset(jfr_decoder *d)
 {
-	pd_map *const per_chunk[] = { &d->stack_of, &d->method_of, &d->class_of, &d->thread_of, &d->kind_of };
+	pd_map *const per_chunk[] = { &d->stack_of, &d->method_of, &d->class_of, &d->thread_of, &d->kind_of,
+		                      &d->state_of };
 	for (size_t i = 0; i < sizeof per_chunk / sizeof *per_chunk; i++) {
 		pd_map_free(per_chunk[i]);
 		memset(per_chunk[i], 0, sizeof *per_chunk[i]);
@@ -49,8 +53,8 @@ void jfr_typed_chunk_reset(jfr_decoder *d)
 			sample_fields(d, k, &d->spec[k - JT_SAMPLE]);
 			continue;
 		}
-		for (int f = 0; f < 4; f++)
-			d->fx[k][f] = d->row[k] == SIZE_MAX || !field_names[k][f]
+		for (int f = 0; f < JFR_PICKED; f++)
+			d->fx[k][f] = d->row[k] == SIZE_MAX || f >= 4 || !field_names[k][f]
 			                      ? SIZE_MAX
 			                      : jfr_field_find(&d->meta, &d->meta.types[d->row[k]], field_names[k][f]);
 	}
@@ -74,19 +78,22 @@ int jfr_string_id(jfr_decoder *d, const char *s, size_t len, uint64_t *id)
 	return rc || !is_new ? rc : PD_EMIT(d->a, string, *id, s, len);
 }
 
-/* The wanted fields of a value of type `kind` at c into out[0..4) (absent ones zero). */
+/* The wanted fields of a value of type `kind` at c into out[0..JFR_PICKED) (absent ones zero). */
 static int pick(jfr_decoder *d, jfr_cur *c, size_t kind, jfr_value *out)
 {
 	const jfr_type *t = &d->meta.types[d->row[kind]];
-	memset(out, 0, 4 * sizeof *out);
+	const size_t *want = d->fx[kind];
+	memset(out, 0, JFR_PICKED * sizeof *out);
 	for (size_t i = 0; i < t->nfields; i++) {
-		jfr_value v;
-		int rc = jfr_read_field(c, &d->meta, &t->fields[i], &v, 0);
+		jfr_value skipped, *v = &skipped; /* a wanted field is read into its place, not copied there */
+		for (int k = 0; k < JFR_PICKED; k++)
+			if (want[k] == i) {
+				v = &out[k];
+				break;
+			}
+		int rc = jfr_read_field(c, &d->meta, &t->fields[i], v, 0);
 		if (rc)
 			return rc;
-		for (int k = 0; k < 4; k++)
-			if (d->fx[kind][k] == i)
-				out[k] = v;
 	}
 	return 0;
 }
@@ -132,7 +139,7 @@ int jfr_field_text(jfr_decoder *d, const jfr_field *f, const jfr_value *v)
 /* The text of symbol `index` into d->text. */
 static int symbol_text(jfr_decoder *d, uint64_t index, const unsigned char *at)
 {
-	jfr_value v[4];
+	jfr_value v[JFR_PICKED];
 	jfr_cur c;
 	int rc = entry(d, JT_SYMBOL, index, at, &c);
 	d->text.n = 0;
@@ -154,7 +161,7 @@ static int field_symbol(jfr_decoder *d, int kind, int k, const jfr_value *v)
 /* Class `index` of the pool: its serial, its class_load emitted at first sight of its name. */
 static int class_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint64_t *serial)
 {
-	jfr_value v[4];
+	jfr_value v[JFR_PICKED];
 	jfr_cur c;
 	uint64_t name_id;
 	int is_new, rc;
@@ -178,7 +185,7 @@ static int class_serial(jfr_decoder *d, uint64_t index, const unsigned char *at,
 /* Method `index` of the pool: its function id, emitted at first sight of its class, name and descriptor. */
 static int method_id(jfr_decoder *d, uint64_t index, const unsigned char *at, uint64_t *id)
 {
-	jfr_value v[4];
+	jfr_value v[JFR_PICKED];
 	jfr_cur c;
 	uint64_t key[3] = { 0, 0, 0 };
 	int is_new, rc;
@@ -208,7 +215,7 @@ static int method_id(jfr_decoder *d, uint64_t index, const unsigned char *at, ui
 /* FrameType `index` of the pool: its kind (PROFDATA_FRAME_KIND_UNKNOWN for a description not known). */
 static int frame_kind(jfr_decoder *d, uint64_t index, const unsigned char *at, uint64_t *kind)
 {
-	jfr_value v[4];
+	jfr_value v[JFR_PICKED];
 	jfr_cur c;
 	int rc;
 	uint32_t known = pd_map_get(&d->kind_of, index);
@@ -234,7 +241,7 @@ static int frame_kind(jfr_decoder *d, uint64_t index, const unsigned char *at, u
  */
 static int frame_id(jfr_decoder *d, jfr_cur *c, uint64_t *id)
 {
-	jfr_value v[4];
+	jfr_value v[JFR_PICKED];
 	uint64_t key[3] = { 0, 0, 0 };
 	int is_new, rc;
 	if ((rc = pick(d, c, JT_STACK_FRAME, v)) != 0)
@@ -289,7 +296,7 @@ static int emit_stack(jfr_decoder *d, uint32_t serial, size_t n, int truncated)
 /* Stack trace `index` of the pool: its serial, emitted at first sight of its frames. */
 static int stack_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint32_t *serial)
 {
-	jfr_value v[4];
+	jfr_value v[JFR_PICKED];
 	jfr_cur c;
 	uint64_t id;
 	size_t n = 0;
@@ -317,7 +324,7 @@ static int stack_serial(jfr_decoder *d, uint64_t index, const unsigned char *at,
 /* Thread `index` of the pool: its serial, its thread_start emitted at first sight (ids and name). */
 static int thread_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint32_t *serial)
 {
-	jfr_value v[4];
+	jfr_value v[JFR_PICKED];
 	jfr_cur c;
 	uint64_t id, name_id;
 	int is_new, rc;
@@ -365,17 +372,53 @@ static void sample_values(const jfr_decoder *d, const jfr_sample_spec *spec, int
 	out[1] = has_value ? (int64_t)v : 0;
 }
 
+/* The string id of a sample's thread state (its `state`: a jdk.types.ThreadState's name); 0 none. */
+static int state_id(jfr_decoder *d, size_t k, const jfr_value *v, uint64_t *id)
+{
+	const jfr_field *f = field_of(d, k, 4);
+	jfr_value s[JFR_PICKED];
+	jfr_cur c;
+	int rc;
+	*id = 0;
+	if (!f || !f->pooled || d->row[JT_THREAD_STATE] == SIZE_MAX || !field_of(d, JT_THREAD_STATE, 0))
+		return 0;
+	if ((*id = pd_map_get(&d->state_of, v->u)) != 0)
+		return 0;
+	if ((rc = entry(d, JT_THREAD_STATE, v->u, v->at, &c)) != 0)
+		return rc < 0 ? rc : 0;
+	if ((rc = pick(d, &c, JT_THREAD_STATE, s)) != 0 ||
+	    (rc = jfr_field_text(d, field_of(d, JT_THREAD_STATE, 0), &s[0])) != 0)
+		return rc;
+	if (!d->text.n || (rc = jfr_string_id(d, d->text.p, d->text.n, id)) != 0)
+		return rc;
+	return pd_map_put(&d->state_of, v->u, (uint32_t)*id) ? PROFDATA_ENOMEM : 0;
+}
+
+/* The label "state" of the sample that follows, when it has one (async-profiler's and the JDK's states). */
+static int emit_state(jfr_decoder *d, uint64_t state)
+{
+	int rc;
+	if (!d->state_key && (rc = jfr_string_id(d, "state", 5, &d->state_key)) != 0)
+		return rc;
+	profdata_label label = { .key_id = d->state_key, .str_id = state };
+	profdata_sample_labels labels = { &label, 1 };
+	return PD_EMIT(d->a, sample_labels, &labels);
+}
+
 int jfr_emit_sample(jfr_decoder *d, jfr_cur *c, size_t i)
 {
 	size_t k = JT_SAMPLE + i;
-	jfr_value v[4];
+	jfr_value v[JFR_PICKED];
 	uint32_t stack = 0, thread = 0;
+	uint64_t state = 0;
 	int64_t values[2];
 	int rc = pick(d, c, k, v);
 	if (rc == 0 && field_of(d, k, 2) && field_of(d, k, 2)->pooled)
 		rc = stack_serial(d, v[2].u, v[2].at, &stack);
 	if (rc == 0 && field_of(d, k, 1) && field_of(d, k, 1)->pooled)
 		rc = thread_serial(d, v[1].u, v[1].at, &thread);
+	if (rc == 0 && d->a->ev->sample_labels && (rc = state_id(d, k, &v[4], &state)) == 0 && state)
+		rc = emit_state(d, state);
 	if (rc)
 		return rc;
 	sample_values(d, &d->spec[i], field_of(d, k, 3) != NULL, v[3].u, values);

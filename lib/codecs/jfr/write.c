@@ -7,7 +7,7 @@
  * jdk.ObjectAllocationSample per sample of an allocation profile), then
  * the metadata event (write_meta.c), then one checkpoint with the pools the
  * events refer to: stack traces, methods, classes, symbols, threads, frame
- * types and the one thread state. Methods: one per function, else one per
+ * types and the thread states. Methods: one per function, else one per
  * frame name; a function without a class is split at its last "." before
  * any "/", "(" or " " into class and method, so that every reader puts the
  * same name back together (doc/formats-jfr.md, "Writing"). A profile read
@@ -41,6 +41,7 @@ typedef struct jfr_writer {
 	pd_intern symbols;          /* symbol key = index + 1 */
 	pd_intern classes;          /* class names, internal form: key = index + 1 */
 	pd_intern named_methods;    /* names of frames without a function */
+	pd_intern states;           /* the samples' thread states: key = index + 1 */
 	uint32_t *named_key;        /* their index -> method key */
 	size_t named_key_cap;
 	jw_method *methods;         /* method key - 1 -> its class, name and descriptor */
@@ -366,10 +367,10 @@ static void plan_events(jfr_writer *jw)
 
 /*
  * One sample's event: its type, time, thread and stack, then a execution
- * sample's state (key 1, the one state) or an allocation's class (none:
+ * sample's thread state (state_key) or an allocation's class (none:
  * profiles do not say it) and weight.
  */
-static int sample_event(jfr_writer *jw, const profdata_sample *s, size_t stack_index, uint64_t thread)
+static int sample_event(jfr_writer *jw, const profdata_sample *s, size_t stack_index, uint64_t thread, uint64_t state)
 {
 	int alloc = jw->alloc_index != SIZE_MAX;
 	pd_strbuf *b = &jw->body;
@@ -380,18 +381,42 @@ static int sample_event(jfr_writer *jw, const profdata_sample *s, size_t stack_i
 		return PROFDATA_ENOMEM;
 	if (alloc)
 		return jw_varint(b, 0) || jw_varint(b, (uint64_t)s->values[jw->alloc_index]) ? PROFDATA_ENOMEM : 0;
-	return jw_varint(b, 1);
+	return jw_varint(b, state);
 }
 
-/* A sample's events: the same bytes `events_of` times over. */
-static int sample_events(jfr_writer *jw, const profdata_sample *s, size_t stack_index, uint32_t stack_thread)
+/*
+ * The pool key of sample i's thread state: its label "state" (a recording's
+ * jdk.ExecutionSample state, as the reader labels it), else STATE_RUNNABLE.
+ */
+static int state_key(jfr_writer *jw, size_t i, uint64_t *key)
 {
-	uint64_t thread, n = events_of(jw, s);
+	const profdata_label *labels;
+	size_t n, len = 14, key_len;
+	const char *state = "STATE_RUNNABLE";
+	uint32_t index;
+	profdata_profile_sample_labels(&labels, &n, jw->p, i);
+	for (size_t k = 0; k < n; k++) {
+		const char *name = pd_profile_text(jw->p, labels[k].key_id, &key_len);
+		if (labels[k].str_id && name && key_len == 5 && memcmp(name, "state", 5) == 0)
+			state = pd_profile_text(jw->p, labels[k].str_id, &len);
+	}
+	if (!state || pd_intern_put(&jw->states, state, len, &index) < 0)
+		return PROFDATA_ENOMEM;
+	*key = (uint64_t)index + 1;
+	return 0;
+}
+
+/* Sample `sample`'s events: the same bytes `events_of` times over. */
+static int sample_events(jfr_writer *jw, size_t sample, const profdata_sample *s, size_t stack_index,
+                         uint32_t stack_thread)
+{
+	uint64_t thread, state = 0, n = events_of(jw, s);
 	size_t start = jw->chunk.n;
 	if (!n)
 		return 0;
 	if (thread_key(jw, s->thread_serial ? s->thread_serial : stack_thread, &thread) ||
-	    sample_event(jw, s, stack_index, thread) || jw_event(&jw->chunk, &jw->body, NULL))
+	    (jw->alloc_index == SIZE_MAX && state_key(jw, sample, &state)) ||
+	    sample_event(jw, s, stack_index, thread, state) || jw_event(&jw->chunk, &jw->body, NULL))
 		return PROFDATA_ENOMEM;
 	size_t len = jw->chunk.n - start, more = (size_t)n - 1; /* n <= JW_MAX_EVENTS */
 	if (more && pd_grow((void **)&jw->chunk.p, &jw->chunk.cap, jw->chunk.n + len * more + 1, 1))
@@ -411,7 +436,7 @@ static int write_events(jfr_writer *jw)
 	while (rc == 0 && (rc = pd_sample_walk_next(&walk, &s, &stack_index)) > 0) {
 		profdata_stack st;
 		profdata_profile_stack(jw->p, stack_index, &st);
-		rc = sample_events(jw, &s, stack_index, st.thread_serial);
+		rc = sample_events(jw, walk.next - 1, &s, stack_index, st.thread_serial);
 	}
 	pd_sample_walk_free(&walk);
 	return rc;
@@ -534,7 +559,7 @@ static int class_and_symbol_pools(jfr_writer *jw)
 	return rc;
 }
 
-/* The frame types (keyed by their kinds) and the one thread state: fixed entries. */
+/* The frame types (keyed by their kinds) and the samples' thread states. */
 static int fixed_pools(jfr_writer *jw)
 {
 	int rc = pool_head(jw, JW_FRAME_TYPE, JFR_FRAME_KINDS - 1);
@@ -542,8 +567,12 @@ static int fixed_pools(jfr_writer *jw)
 		rc = jw_varint(&jw->pools, k) ||
 		     jw_string(&jw->pools, jfr_frame_type_names[k], strlen(jfr_frame_type_names[k])) ? PROFDATA_ENOMEM : 0;
 	if (rc == 0)
-		rc = pool_head(jw, JW_THREAD_STATE, 1) || jw_varint(&jw->pools, 1) ||
-		     jw_string(&jw->pools, "STATE_RUNNABLE", 14) ? PROFDATA_ENOMEM : 0;
+		rc = pool_head(jw, JW_THREAD_STATE, jw->states.n);
+	for (uint32_t i = 0; i < jw->states.n && rc == 0; i++) {
+		size_t len;
+		const char *state = pd_intern_str(&jw->states, i, &len);
+		rc = jw_varint(&jw->pools, i + 1) || jw_string(&jw->pools, state, len) ? PROFDATA_ENOMEM : 0;
+	}
 	return rc;
 }
 
@@ -633,6 +662,7 @@ int pd_jfr_write_model(const profdata_profile *p, profdata_writer *w, const pd_o
 	pd_intern_free(&jw.symbols);
 	pd_intern_free(&jw.classes);
 	pd_intern_free(&jw.named_methods);
+	pd_intern_free(&jw.states);
 	pd_map_free(&jw.thread_key);
 	PD_FREE_ALL(jw.methods, jw.named_key, jw.function_method, jw.frame_method, jw.frame_type, jw.kind_given, jw.threads,
 	            jw.chunk.p, jw.body.p, jw.text.p, jw.pools.p);

@@ -543,6 +543,37 @@ START_TEST(fixed_size_chunks_are_kept_too)
 }
 END_TEST
 
+/* Sample i's label `key` (a string's text), or NULL. */
+static const char *label_of(const profdata_profile *p, size_t i, const char *key)
+{
+	const profdata_label *labels;
+	size_t n;
+	ck_assert_int_eq(profdata_profile_sample_labels(&labels, &n, p, i), 0);
+	for (size_t k = 0; k < n; k++)
+		if (strcmp(text(p, labels[k].key_id), key) == 0 && labels[k].str_id)
+			return text(p, labels[k].str_id);
+	return NULL;
+}
+
+/* A sample's thread state (jdk.ExecutionSample's `state`) is its label "state", and JFR -> JFR keeps it. */
+START_TEST(thread_states_are_labels)
+{
+	char path[4096];
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, "jfr/jdk17-deep.jfr.gz"), NULL,
+	                                PROFDATA_MODE_STRICT), *back;
+	size_t n = profdata_profile_count(p, PROFDATA_TABLE_SAMPLES);
+	ck_assert_uint_gt(n, 0);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(label_of(p, i, "state"), "STATE_RUNNABLE");
+	check_written(p, &back);
+	ck_assert_uint_eq(profdata_profile_count(back, PROFDATA_TABLE_SAMPLES), n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(label_of(back, i, "state"), "STATE_RUNNABLE");
+	profdata_profile_free(back);
+	profdata_profile_free(p);
+}
+END_TEST
+
 /* A recording's events are its format's: written as another (HPROF, streaming), none of them goes along. */
 START_TEST(kept_events_stay_out_of_other_formats)
 {
@@ -643,6 +674,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, a_huge_count_is_one_event);
 	tcase_add_loop_test(tc, jfr_to_jfr_keeps_every_event, 0, sizeof jdk_recordings / sizeof *jdk_recordings);
 	tcase_add_test(tc, fixed_size_chunks_are_kept_too);
+	tcase_add_test(tc, thread_states_are_labels);
 	tcase_add_test(tc, kept_events_stay_out_of_other_formats);
 	tcase_add_test(tc, kept_records_that_do_not_parse_are_refused);
 	suite_add_tcase(s, tc);
