@@ -150,11 +150,17 @@ int input_choose_sample(tool_input *in, int by_default)
 	return 0;
 }
 
-int input_skip_primitive_data(tool_input *in)
+int input_skip_unread(tool_input *in)
 {
-	if (input_reads_option(in, "primitive_data") && !strstr(in->option_text, "primitive_data="))
-		return input_add_option(in, "primitive_data", "0");
-	return 0;
+	static const char *const unread[] = { "primitive_data", "other_events" };
+	int status = 0;
+	for (size_t i = 0; i < sizeof unread / sizeof *unread && status == 0; i++) {
+		char key[32];
+		snprintf(key, sizeof key, "%s=", unread[i]);
+		if (input_reads_option(in, unread[i]) && !strstr(in->option_text, key))
+			status = input_add_option(in, unread[i], "0");
+	}
+	return status;
 }
 
 int load_profile(tool_input *in, const tool_args *a, profdata_profile **out)
@@ -167,7 +173,7 @@ int load_profile_from(tool_input *in, const tool_args *a, const char *path, prof
 	*out = NULL;
 	int status = input_open(in, a, path);
 	if (status == 0)
-		status = input_skip_primitive_data(in);
+		status = input_skip_unread(in);
 	if (status == 0 && command_takes(a->command, OPT_SYMBOLIZE))
 		status = input_name_frames(in, a, 1);
 	if (status == 0)

@@ -43,12 +43,14 @@ int input_read(tool_input *in, profdata_profile **out);
 int input_name_frames(tool_input *in, const tool_args *a, int by_default);
 
 /*
- * Ask the reader to skip primitive arrays' elements (HPROF's
- * primitive_data=0) unless --read-option says otherwise: an analysis never
- * reads them, and a gzip'd dump holding a 512 MiB byte[] then costs no
- * 512 MiB. 0, or EXIT_USAGE.
+ * Ask the reader to skip what the tool's model never reads, unless
+ * --read-option says otherwise: primitive arrays' elements (HPROF's
+ * primitive_data=0: a gzip'd dump holding a 512 MiB byte[] then costs no
+ * 512 MiB) and a recording's events other than its samples (JFR's
+ * other_events=0: only a JFR writer writes them back, and they are most of
+ * a recording's bytes). 0, or EXIT_USAGE.
  */
-int input_skip_primitive_data(tool_input *in);
+int input_skip_unread(tool_input *in);
 /* sample=default for a pprof input (the sample type pprof shows) unless chosen or by_default is 0. */
 int input_choose_sample(tool_input *in, int by_default);
 

@@ -253,7 +253,7 @@ static int diff_input(const tool_args *a, const char *path, int graph, profdata_
 	tool_input in;
 	int status = input_open(&in, a, path);
 	if (status == 0)
-		status = input_skip_primitive_data(&in);
+		status = input_skip_unread(&in);
 	if (status == 0)
 		status = input_choose_sample(&in, graph);
 	if (status == 0)

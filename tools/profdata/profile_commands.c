@@ -282,7 +282,7 @@ int cmd_check(const tool_args *a)
 	 * of validity. Primitive arrays' elements are not: an HPROF stream (gzip,
 	 * a pipe) reads past them rather than hold a 512 MiB array.
 	 */
-	status = input_skip_primitive_data(&in);
+	status = input_skip_unread(&in);
 	if (status == 0)
 		status = input_read(&in, &p);
 	size_t problems = status == 0 ? profdata_reader_warning_count(in.reader) : 0;

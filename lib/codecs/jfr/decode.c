@@ -483,7 +483,10 @@ int pd_jfr_decode(const pd_decode_args *a)
 	memset(&text, 0, sizeof text);
 	d.a = a;
 	d.in = a->in;
-	d.keep = a->ev->unknown != NULL;
+	long long others = 1; /* other_events=0: a model that nobody will write as JFR need not hold them */
+	if (pd_options_int(a->opts, "other_events", 1, 0, 1, &others, pd_in_diag(a->in)))
+		return PROFDATA_EINVAL;
+	d.keep = a->ev->unknown != NULL && others;
 	if ((rc = pd_in_fill_all(d.in, &d.base, &d.size)) == 0 && (d.blob = pd_in_blob(d.in)) != NULL &&
 	    pd_blob_data(d.blob) != d.base)
 		d.blob = NULL; /* not the input's first byte: nothing to release by offset */

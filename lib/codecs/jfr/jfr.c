@@ -34,6 +34,6 @@ const struct profdata_format pd_format_jfr = {
 	.bid = jfr_bid,
 	.decode = pd_jfr_decode,
 	.write_model = pd_jfr_write_model,
-	.read_options = (const char *const[]){ "events", NULL },
+	.read_options = (const char *const[]){ "events", "other_events", NULL },
 	.write_transforms = pd_transforms_samples,
 };

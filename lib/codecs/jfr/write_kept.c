@@ -147,7 +147,6 @@ static int put_chunk(const profdata_profile *p, kept_chunk *k, pd_strbuf *out, p
 	return 0;
 }
 
-
 /* The class ids metadata event u declares, put in `used`; 0, PROFDATA_EFORMAT or PROFDATA_ENOMEM. */
 static int note_ids(const profdata_unknown *u, int compressed, pd_map *used)
 {

@@ -574,6 +574,34 @@ START_TEST(thread_states_are_labels)
 }
 END_TEST
 
+/* other_events=0 keeps none of them, and changes nothing else; other_events=2 is refused. */
+START_TEST(other_events_0_keeps_none)
+{
+	char path[4096];
+	profdata_reader *r;
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	profdata_profile *p = NULL, *all = test_read(test_data_path(path, sizeof path, "jfr/jdk17-profile.jfr.gz"),
+	                                             NULL, PROFDATA_MODE_STRICT);
+	o.options = "other_events=0";
+	ck_assert_int_eq(profdata_reader_open_path(&r, path), 0);
+	ck_assert_int_eq(profdata_read(&p, r, &o), 0);
+	profdata_reader_free(r);
+	ck_assert_uint_gt(profdata_profile_count(all, PROFDATA_TABLE_UNKNOWN), 0);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_UNKNOWN), 0);
+	char *want = test_folded(all, NULL), *got = test_folded(p, NULL);
+	ck_assert_str_eq(got, want);
+	ck_assert_str_eq(comment(p, "jfr.events.jdk.GCPhaseParallel"), comment(all, "jfr.events.jdk.GCPhaseParallel"));
+	free(want);
+	free(got);
+	profdata_profile_free(p);
+	o.options = "other_events=2";
+	ck_assert_int_eq(profdata_reader_open_path(&r, path), 0);
+	ck_assert_int_eq(profdata_read(&p, r, &o), PROFDATA_EINVAL);
+	profdata_reader_free(r);
+	profdata_profile_free(all);
+}
+END_TEST
+
 /* A recording's events are its format's: written as another (HPROF, streaming), none of them goes along. */
 START_TEST(kept_events_stay_out_of_other_formats)
 {
@@ -675,6 +703,7 @@ Suite *suite_main(void)
 	tcase_add_loop_test(tc, jfr_to_jfr_keeps_every_event, 0, sizeof jdk_recordings / sizeof *jdk_recordings);
 	tcase_add_test(tc, fixed_size_chunks_are_kept_too);
 	tcase_add_test(tc, thread_states_are_labels);
+	tcase_add_test(tc, other_events_0_keeps_none);
 	tcase_add_test(tc, kept_events_stay_out_of_other_formats);
 	tcase_add_test(tc, kept_records_that_do_not_parse_are_refused);
 	suite_add_tcase(s, tc);
