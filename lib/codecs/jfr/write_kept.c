@@ -34,6 +34,20 @@ static int is_header(const profdata_unknown *u)
 	return u->tag == JFR_KEPT_HEADER && u->len == JFR_HEADER_SIZE && memcmp(u->data, "FLR\0", 4) == 0;
 }
 
+/* A cursor over a kept record's bytes, integers as its chunk encodes them (no reader: errors are the caller's). */
+static jfr_cur kept_cur(const profdata_unknown *u, int compressed, uint64_t *steps)
+{
+	const unsigned char *bytes = u->data;
+	jfr_cur c = { bytes, bytes + u->len, bytes, compressed, NULL, steps, 64 * u->len + 1000000 };
+	return c;
+}
+
+/* Whether a kept chunk header says its integers are compressed (flag bit 0). */
+static int header_compressed(const profdata_unknown *h)
+{
+	return (pd_be32((const unsigned char *)h->data + 64) & 1) != 0;
+}
+
 /*
  * The part of a metadata event after its size, type, start, duration and
  * number (*id): what chunks repeat. NULL when those do not parse.
@@ -41,7 +55,7 @@ static int is_header(const profdata_unknown *u)
 static const unsigned char *meta_tree(const profdata_unknown *u, int compressed, uint64_t *id)
 {
 	uint64_t steps = 0;
-	jfr_cur c = { u->data, (const unsigned char *)u->data + u->len, u->data, compressed, NULL, &steps, 0 };
+	jfr_cur c = kept_cur(u, compressed, &steps);
 	for (int i = 0; i < 5; i++)
 		if (jfr_int(&c, i ? 8 : 4, id))
 			return NULL;
@@ -58,7 +72,7 @@ static int put_checkpoint(pd_strbuf *out, pd_strbuf *body, const profdata_unknow
 {
 	uint64_t steps = 0, size, field;
 	const unsigned char *bytes = u->data;
-	jfr_cur c = { bytes, bytes + u->len, bytes, compressed, NULL, &steps, 0 };
+	jfr_cur c = kept_cur(u, compressed, &steps);
 	int rc = jfr_int(&c, 4, &size);
 	const unsigned char *after_size = c.p;
 	for (int i = 0; i < 3 && rc == 0; i++) /* type, start, duration */
@@ -126,7 +140,7 @@ static int put_chunk(const profdata_profile *p, kept_chunk *k, pd_strbuf *out, p
 {
 	profdata_unknown h;
 	profdata_profile_unknown(p, k->first, &h);
-	k->compressed = (pd_be32((const unsigned char *)h.data + 64) & 1) != 0;
+	k->compressed = header_compressed(&h);
 	out->n = 0;
 	int rc = pd_strbuf_add(out, h.data, JFR_HEADER_SIZE) ? PROFDATA_ENOMEM : 0;
 	k->first++;
@@ -151,8 +165,7 @@ static int put_chunk(const profdata_profile *p, kept_chunk *k, pd_strbuf *out, p
 static int note_ids(const profdata_unknown *u, int compressed, pd_map *used)
 {
 	uint64_t steps = 0, size, type;
-	jfr_cur c = { u->data, (const unsigned char *)u->data + u->len, u->data, compressed, NULL, &steps,
-		      64 * u->len + 1000000 };
+	jfr_cur c = kept_cur(u, compressed, &steps);
 	jfr_meta m;
 	memset(&m, 0, sizeof m);
 	int rc = jfr_int(&c, 4, &size) || jfr_int(&c, 8, &type) ? PROFDATA_EFORMAT : jfr_meta_read(&m, &c);
@@ -177,7 +190,7 @@ static int kept_ids(const profdata_profile *p, pd_map *used)
 		profdata_unknown u;
 		profdata_profile_unknown(p, i, &u);
 		if (is_header(&u))
-			compressed = (pd_be32((const unsigned char *)u.data + 64) & 1) != 0;
+			compressed = header_compressed(&u);
 		if (u.tag != 0 || compressed < 0)
 			continue;
 		uint64_t id;
