@@ -54,7 +54,8 @@
 	X(a, RECORD, trace_context, profdata_trace_context, 2, PROFILE, "trace contexts") \
 	X(a, RECORD, sample_labels, profdata_sample_labels, 3, PROFILE, "sample label sets") \
 	X(a, RECORD, frame_kind, profdata_frame_kind, 4, PROFILE, "frame kinds") \
-	X(a, RECORD, stack_truncated, profdata_stack_truncated, 4, PROFILE, "truncated stacks")
+	X(a, RECORD, stack_truncated, profdata_stack_truncated, 4, PROFILE, "truncated stacks") \
+	X(a, RECORD, object_sample, profdata_object_sample, 5, PROFILE, "object samples")
 
 /*
  * PD_TABLE_LIST(T) calls T(TABLE, name) for every profdata_table, in the
@@ -69,7 +70,8 @@
 	T(CONTROL_SETTINGS, "control_settings") T(MAPPINGS, "mappings") T(TRACE_EVENTS, "trace_events") \
 	T(UNKNOWN, "unknown_records") T(ATTACHMENTS, "attachments") T(UNLOADS, "class_unloads") \
 	T(CLASS_LOADS, "class_loads") T(CLASS_DUMPS, "class_dumps") T(TRACE_CONTEXTS, "trace_contexts") \
-	T(LABEL_SETS, "label_sets") T(FRAME_KINDS, "frame_kinds") T(TRUNCATED_STACKS, "truncated_stacks")
+	T(LABEL_SETS, "label_sets") T(FRAME_KINDS, "frame_kinds") T(TRUNCATED_STACKS, "truncated_stacks") \
+	T(OBJECT_SAMPLES, "object_samples")
 
 /*
  * PD_MODEL_PLAIN_LIST(X) calls X(member, type, vec, TABLE) for the events
@@ -85,7 +87,8 @@
 	X(control_settings, profdata_control_settings, controls, CONTROL_SETTINGS) \
 	X(mapping, profdata_mapping, mappings, MAPPINGS) \
 	X(frame_kind, profdata_frame_kind, frame_kinds, FRAME_KINDS) \
-	X(stack_truncated, profdata_stack_truncated, truncated_stacks, TRUNCATED_STACKS)
+	X(stack_truncated, profdata_stack_truncated, truncated_stacks, TRUNCATED_STACKS) \
+	X(object_sample, profdata_object_sample, object_samples, OBJECT_SAMPLES)
 
 /* The position of each event in profdata_events after `version`: PD_EVENT_INDEX_begin is 0. */
 #define PD_EVENT_INDEX_ENUM(a, shape, member, ...) PD_EVENT_INDEX_##member,

@@ -45,7 +45,7 @@
 extern "C" {
 #endif
 
-#define PROFDATA_EVENTS_VERSION 4
+#define PROFDATA_EVENTS_VERSION 5
 
 /* A key/value pair of UTF-8 strings. */
 typedef struct profdata_kv {
@@ -458,6 +458,25 @@ typedef struct profdata_stack_truncated {
 } profdata_stack_truncated;
 
 /*
+ * (events version 5, 0.3) An object the source sampled while it lived, as
+ * JDK Flight Recorder's old object samples (jdk.OldObjectSample: the
+ * objects its leak search keeps). The object itself is an object event of
+ * a heap dump, with its class, its allocation stack as trace_serial, and
+ * the objects on its path from a GC root holding references to it; this
+ * event adds when it was allocated, its age and the root its path starts
+ * at. Comes after the dump that holds the object.
+ */
+typedef struct profdata_object_sample {
+	uint64_t object_id;       /* an object of a heap dump */
+	uint64_t time_ns;         /* when the source sampled it, nanoseconds since 1970; 0 unknown */
+	uint64_t allocation_ns;   /* when it was allocated, nanoseconds since 1970; 0 unknown */
+	uint64_t age_ns;          /* its age when sampled, as the source measured it; 0 unknown */
+	uint64_t heap_used;       /* bytes of heap in use when last known (JFR's lastKnownHeapUsage); 0 unknown */
+	uint32_t thread_serial;   /* the thread that allocated it; 0 unknown */
+	uint64_t root_name_id;    /* string id: the GC root of its path as the source names it; 0 none */
+} profdata_object_sample;
+
+/*
  * The callbacks. A consumer allocates the table: initialise it with
  * profdata_events_init(&ev, sizeof ev) (or PROFDATA_EVENTS_INIT), then set
  * what it consumes; members left NULL are skipped. `version` says which
@@ -498,6 +517,8 @@ typedef struct profdata_events {
 	/* version 4 (0.3) */
 	int (*frame_kind)(void *payload, const profdata_frame_kind *k);
 	int (*stack_truncated)(void *payload, const profdata_stack_truncated *t);
+	/* version 5 (0.3) */
+	int (*object_sample)(void *payload, const profdata_object_sample *s);
 } profdata_events;
 
 /*

@@ -143,6 +143,7 @@ typedef enum profdata_table {
 	PROFDATA_TABLE_LABEL_SETS,     /* 0.3: distinct label sets of samples */
 	PROFDATA_TABLE_FRAME_KINDS,    /* 0.3, events version 4: frames of a known kind */
 	PROFDATA_TABLE_TRUNCATED_STACKS, /* 0.3, events version 4: stacks cut short */
+	PROFDATA_TABLE_OBJECT_SAMPLES, /* 0.3, events version 5: objects the source sampled while they lived */
 	PROFDATA_TABLE_COUNT_
 } profdata_table;
 
@@ -326,6 +327,11 @@ PROFDATA_API int profdata_profile_stack_truncated_sized(const profdata_profile *
                                                         profdata_stack_truncated *out, size_t out_size);
 #define profdata_profile_stack_truncated(p, i, out) \
 	profdata_profile_stack_truncated_sized((p), (i), (out), sizeof(*(out)))
+/* (0.3) Object samples (JFR's old objects: allocation time, age, root), in the source's order. */
+PROFDATA_API int profdata_profile_object_sample_sized(const profdata_profile *p, size_t i,
+                                                      profdata_object_sample *out, size_t out_size);
+#define profdata_profile_object_sample(p, i, out) \
+	profdata_profile_object_sample_sized((p), (i), (out), sizeof(*(out)))
 PROFDATA_API int profdata_profile_trace_event_sized(const profdata_profile *p, size_t i,
                                                     profdata_trace_event *out, size_t out_size);
 #define profdata_profile_trace_event(p, i, out) \

@@ -79,6 +79,11 @@ static int eq_stack_truncated(const profdata_stack_truncated *x, const profdata_
 {
 	return F(stack_serial);
 }
+static int eq_object_sample(const profdata_object_sample *x, const profdata_object_sample *y)
+{
+	return F(object_id) && F(time_ns) && F(allocation_ns) && F(age_ns) && F(heap_used) && F(thread_serial) &&
+	       F(root_name_id);
+}
 static int eq_class_unload(const profdata_class_unload *x, const profdata_class_unload *y) { return F(time_us) && F(serial); }
 static int eq_class_load(const profdata_class_load *x, const profdata_class_load *y)
 {

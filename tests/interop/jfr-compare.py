@@ -21,6 +21,11 @@
 #   counts SUMMARY              `jfr summary`'s Count column as "NAME N"
 #                               lines (a name's rows summed), but for
 #                               jdk.Metadata and jdk.CheckPoint
+#   old-objects JSON CLASSIC    `jfr print --json`'s jdk.OldObjectSample
+#                               events (each object and the objects of its
+#                               path to a GC root) against our objects
+#                               written as IBM classic text: the same
+#                               addresses, classes and references
 import json
 import re
 import sys
@@ -49,6 +54,51 @@ def other_events(path):
     for line in sorted(lines):
         print(line)
     return 0
+
+
+def jdk_old_objects(json_path):
+    """Each object of the samples' paths by address: its class, and (referrer, object) pairs."""
+    with open(json_path) as f:
+        events = json.load(f)["recording"]["events"]
+    classes, refs = {}, set()
+    for e in events:
+        o, below = e["values"]["object"], None
+        while o:
+            classes.setdefault(o["address"], o["type"]["name"] if o["type"] else "?")
+            if below is not None:
+                refs.add((o["address"], below))
+            below = o["address"]
+            o = o["referrer"]["object"] if o["referrer"] else None
+    return len(events), classes, refs
+
+
+def classic_objects(path):
+    """An IBM classic heapdump's OBJ records: class by address, and (object, reference) pairs."""
+    classes, refs, at = {}, set(), None
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if line.startswith("0x") and len(words) >= 4 and words[2] == "OBJ":
+                at = int(words[0], 16)
+                classes[at] = words[3]
+            elif line.startswith("\t") and at is not None:
+                refs.update((at, int(w, 16)) for w in words)
+            else:
+                at = None
+    return classes, refs
+
+
+def old_objects(json_path, classic_path):
+    n, want_classes, want_refs = jdk_old_objects(json_path)
+    got_classes, got_refs = classic_objects(classic_path)
+    bad = [f"0x{a:x}: {want_classes.get(a)} vs {got_classes.get(a)}"
+           for a in sorted(set(want_classes) | set(got_classes)) if want_classes.get(a) != got_classes.get(a)]
+    bad += [f"reference 0x{a:x} -> 0x{b:x} only in the JDK's" for a, b in sorted(want_refs - got_refs)]
+    bad += [f"reference 0x{a:x} -> 0x{b:x} only in ours" for a, b in sorted(got_refs - want_refs)]
+    for line in bad[:10]:
+        print(line)
+    print(f"{n} samples, {len(want_classes)} objects, {len(want_refs)} references; {len(bad)} differences")
+    return 1 if bad else 0
 
 
 def summary(summary_path, info_path):
@@ -151,6 +201,8 @@ if __name__ == "__main__":
         sys.exit(frame_types(sys.argv[2]))
     if cmd == "other-events":
         sys.exit(other_events(sys.argv[2]))
+    if cmd == "old-objects":
+        sys.exit(old_objects(sys.argv[2], sys.argv[3]))
     if cmd == "counts":
         sys.exit(counts(sys.argv[2]))
     sys.exit(expected(sys.argv[2], sys.argv[3]))

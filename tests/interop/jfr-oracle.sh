@@ -7,7 +7,10 @@
 #      `jfr summary`'s Count column;
 #   2. the jdk.ExecutionSample events per stack (our folded output) equal
 #      what jdk.jfr.consumer.RecordingFile reads (JfrStacks.java, compiled
-#      here into the build folder).
+#      here into the build folder);
+#   3. the objects of the jdk.OldObjectSample events and of their paths to
+#      GC roots (`jfr print --json`) equal our heap dump's (written as IBM
+#      classic text): addresses, classes and references.
 # For the corpus files, another converter's collapsed stacks (expected/)
 # are compared too and the result printed: a different reading (its frame
 # names carry lines, its units are nanoseconds), reported, not required.
@@ -41,6 +44,7 @@ check() { # FILE (plain .jfr) NAME [counts]
 		fail=$((fail + 1))
 	fi
 	[ "${3:-}" != counts ] || return 0
+	old_objects "$f" "$name"
 	java -cp "$classes" JfrStacks "$f" jdk.ExecutionSample >"$scratch/helper"
 	if out=$($compare settings "$scratch/helper" "$scratch/info.json"); then
 		echo "ok   $name settings: $(tail -1 <<<"$out"), as RecordingFile reads them"
@@ -56,6 +60,18 @@ check() { # FILE (plain .jfr) NAME [counts]
 	else
 		echo "FAIL $name stacks differ from RecordingFile's"
 		diff "$scratch/want" "$scratch/got" | head -6
+		fail=$((fail + 1))
+	fi
+}
+
+old_objects() { # FILE NAME
+	jfr print --json --events jdk.OldObjectSample "$1" >"$scratch/old.json"
+	grep -q '"jdk.OldObjectSample"' "$scratch/old.json" || return 0
+	"$profdata" convert --quiet "$1" "$scratch/old.phd" --to ibm-classic
+	if out=$($compare old-objects "$scratch/old.json" "$scratch/old.phd"); then
+		echo "ok   $2 old objects: $(tail -1 <<<"$out"), as jfr print shows them"
+	else
+		echo "FAIL $2 old objects: $out"
 		fail=$((fail + 1))
 	fi
 }

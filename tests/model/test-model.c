@@ -131,6 +131,8 @@ static void fill_every_table(const profdata_events *ev, void *p, unsigned id_siz
 	ck_assert_int_eq(ev->object(p, &o6), 0);
 	ck_assert_int_eq(ev->object(p, &o7), 0);
 	ck_assert_int_eq(ev->dump_end(p), 0);
+	profdata_object_sample os = { 0x4010, 2000000000, 1000000000, 999000000, 1 << 20, 1, 109 };
+	ck_assert_int_eq(ev->object_sample(p, &os), 0);
 
 	profdata_class_unload un = { 30, 3 };
 	ck_assert_int_eq(ev->class_unload(p, &un), 0);

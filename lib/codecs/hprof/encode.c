@@ -1289,7 +1289,8 @@ static void encoder_free(void *state)
 
 /* HPROF has no record for these. */
 #define HPROF_DROPS \
-	(PD_EVENT_BIT(mapping) | PD_EVENT_BIT(attachment) | PD_EVENT_BIT(trace_event) | PD_EVENT_BIT(trace_context))
+	(PD_EVENT_BIT(mapping) | PD_EVENT_BIT(attachment) | PD_EVENT_BIT(trace_event) | PD_EVENT_BIT(trace_context) | \
+	 PD_EVENT_BIT(object_sample))
 
 static const pd_encoder_ops hprof_encoder_ops = {
 	.events = {

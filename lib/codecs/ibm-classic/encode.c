@@ -1070,7 +1070,7 @@ static const pd_encoder_ops classic_ops = {
 	.free = enc_free,
 	/* Besides these, what describes code (functions, frames, mappings) is left out without a word. */
 	.drops = PD_EVENT_BIT(thread_start) | PD_EVENT_BIT(stack) | PD_EVENT_BIT(sample) | PD_EVENT_BIT(unknown) |
-	         PD_EVENT_BIT(trace_event),
+	         PD_EVENT_BIT(trace_event) | PD_EVENT_BIT(object_sample),
 };
 
 /* Each option: its key, its values and the numbers they stand for, and where they go. */

@@ -39,6 +39,7 @@ static void decoder_free(jfr_decoder *d)
 	pd_map_free(&d->kind_of);
 	pd_map_free(&d->state_of);
 	pd_map_free(&d->counter_of_type);
+	jfr_old_free(&d->old);
 	PD_FREE_ALL(d->event_counts, d->vals, d->frame_ids, d->text.p, d->meta_repeats);
 }
 
@@ -443,6 +444,9 @@ static int keep_bytes(jfr_decoder *d, uint32_t tag, const unsigned char *at, con
 static int read_event(jfr_decoder *d, uint64_t type, jfr_cur *c)
 {
 	size_t i = sample_spec(d, type);
+	int rc = jfr_old_note_chunk(d, type);
+	if (rc)
+		return rc;
 	if (i != SIZE_MAX)
 		return jfr_emit_sample(d, c, i);
 	if (!d->chunk_kept)
@@ -462,6 +466,7 @@ static int read_chunks(jfr_decoder *d)
 		if ((rc = open_chunk(d, p)) != 0)
 			break;
 		jfr_typed_chunk_reset(d);
+		jfr_old_chunk_reset(d);
 		d->chunk_kept = 0;
 		if ((rc = walk_events(d, read_pools)) != 0)
 			break;
@@ -472,6 +477,30 @@ static int read_chunks(jfr_decoder *d)
 	}
 	end_pass(d);
 	return rc;
+}
+
+/*
+ * Pass 3: the chunks that hold old object samples again, their pools then
+ * those events, after every other event: what they name (stacks, threads,
+ * classes) is then numbered after what the samples name, in whatever order
+ * the chunks come (JFR -> JFR writes its chunk of samples last, and a
+ * second round trip must give the same bytes). Each chunk's metadata is
+ * compared with the last one read (chunk_ix 0), not the first pass's note.
+ */
+static int read_old_objects(jfr_decoder *d)
+{
+	int rc = 0;
+	for (size_t i = 0; i < d->old.nchunks && rc == 0; i++) {
+		d->chunk_ix = 0;
+		if ((rc = open_chunk(d, d->old.chunks[i])) != 0)
+			break;
+		jfr_typed_chunk_reset(d);
+		jfr_old_chunk_reset(d);
+		if ((rc = walk_events(d, read_checkpoint)) == 0)
+			rc = walk_events(d, jfr_old_event);
+	}
+	end_pass(d);
+	return rc == 0 ? jfr_old_emit(d) : rc;
 }
 
 int pd_jfr_decode(const pd_decode_args *a)
@@ -492,7 +521,7 @@ int pd_jfr_decode(const pd_decode_args *a)
 		d.blob = NULL; /* not the input's first byte: nothing to release by offset */
 	if (rc == 0 &&
 	    (rc = count_chunks(&d)) == 0 && (rc = emit_begin(&d, &text)) == 0 &&
-	    (rc = emit_sample_types(&d)) == 0 && (rc = read_chunks(&d)) == 0) {
+	    (rc = emit_sample_types(&d)) == 0 && (rc = read_chunks(&d)) == 0 && (rc = read_old_objects(&d)) == 0) {
 		pd_in_skip(d.in, (size_t)(d.size - d.told));
 		rc = PD_EMIT0(a, end);
 	}

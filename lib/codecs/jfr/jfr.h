@@ -4,7 +4,8 @@
  * chunk.c reads a chunk's header and its primitive values (compressed or
  * fixed-size integers, strings in every encoding), metadata.c the metadata
  * event into type descriptors, pool.c checkpoint events into constant pools
- * and any value by its descriptor, decode.c drives the events.
+ * and any value by its descriptor, decode.c drives the events, typed.c
+ * and old_objects.c put the JVM's types into the model.
  */
 #ifndef PD_JFR_H
 #define PD_JFR_H
@@ -149,7 +150,7 @@ extern const char *const jfr_frame_type_names[JFR_FRAME_KINDS];
 
 /* The rows of the types the reader puts into the model, in the current chunk (SIZE_MAX: absent). */
 enum { JT_STACK_TRACE, JT_STACK_FRAME, JT_METHOD, JT_CLASS, JT_SYMBOL, JT_THREAD, JT_STRING, JT_FRAME_TYPE,
-       JT_THREAD_STATE, JT_SAMPLE, JT_COUNT = JT_SAMPLE + 3 };
+       JT_THREAD_STATE, JT_OLD_OBJECT, JT_REFERENCE, JT_OLD_ARRAY, JT_GC_ROOT, JT_SAMPLE, JT_COUNT = JT_SAMPLE + 3 };
 /* The fields typed.c reads of a type, at most: a sample's time, thread, stack, value and thread state. */
 #define JFR_PICKED 5
 
@@ -162,6 +163,43 @@ typedef struct jfr_sample_spec {
 	const char *event, *value;
 	int ticks;
 } jfr_sample_spec;
+
+/* old_objects.c: an object of an old object sample's path, to be emitted in the dump at the end. */
+typedef struct jfr_old_object {
+	uint64_t address, class_id, length;
+	uint64_t size;               /* as the recording states it (objectSize, JDK 18 on); 0 not stated */
+	uint32_t trace;              /* its allocation stack: the sample's, for the sampled object */
+	uint8_t kind, elem_type;     /* profdata_object_kind; a primitive array's profdata_basic_type */
+} jfr_old_object;
+
+/* A reference on a path: object row `from` holds one to the object at address `to`. */
+typedef struct jfr_old_ref {
+	uint64_t to;
+	uint32_t from;
+} jfr_old_ref;
+
+/* The fields old_objects.c reads of a jdk.OldObjectSample. */
+#define JFR_OLD_FIELDS 10
+
+/* The old object samples of every chunk: their objects, the paths' references and roots, the samples. */
+typedef struct jfr_old_objects {
+	jfr_old_object *objs;
+	size_t nobjs, objs_cap;
+	pd_map row_of;               /* address -> row + 1 */
+	jfr_old_ref *refs;
+	size_t nrefs, refs_cap;
+	profdata_root *roots;
+	size_t nroots, roots_cap;
+	pd_map rooted;               /* the roots' addresses -> 1 */
+	profdata_object_sample *samples;
+	size_t nsamples, samples_cap;
+	uint64_t *ids;               /* one object's references while it is emitted */
+	size_t ids_cap;
+	const unsigned char **chunks; /* the chunks that hold old object samples, read again after the others */
+	size_t nchunks, chunks_cap;
+	size_t row;                  /* jdk.OldObjectSample's row in the current chunk's metadata; SIZE_MAX absent */
+	size_t fx[JFR_OLD_FIELDS];   /* its fields read, by index (old_objects.c's sample_field names) */
+} jfr_old_objects;
 
 /* An event held for later: its type id and a cursor over its body. */
 typedef struct jfr_held {
@@ -219,6 +257,7 @@ typedef struct jfr_decoder {
 	int keep;                    /* the consumer takes unknown records */
 	int chunk_kept;              /* the current chunk has an event to keep other than metadata and checkpoints */
 	const unsigned char *event_at; /* the first byte of the event walk_events is at */
+	jfr_old_objects old;         /* old object samples, when the consumer takes objects */
 } jfr_decoder;
 
 /* typed.c: an event of d->spec[i] into the model. */
@@ -228,6 +267,32 @@ int jfr_string_id(jfr_decoder *d, const char *s, size_t len, uint64_t *id);
 void jfr_typed_chunk_reset(jfr_decoder *d);
 /* The text of string field f's value v into d->text, a pool string looked up (empty for a field of another type). */
 int jfr_field_text(jfr_decoder *d, const jfr_field *f, const jfr_value *v);
+/*
+ * typed.c's readers, shared with old_objects.c: the wanted fields of a
+ * value of type `kind` (JT_*) at c into out[0..JFR_PICKED); field k of a
+ * kind as the metadata has it (or NULL); a cursor at a pool entry (0, 1
+ * when it has none: a warning, or an error); the ids of a class, stack
+ * and thread of the pool, emitted at first sight; the chunk's ticks as
+ * nanoseconds since 1970, and a span of ticks as nanoseconds.
+ */
+int jfr_pick(jfr_decoder *d, jfr_cur *c, size_t kind, jfr_value *out);
+const jfr_field *jfr_field_of(const jfr_decoder *d, size_t kind, int k);
+int jfr_entry(jfr_decoder *d, int kind, uint64_t index, const unsigned char *at, jfr_cur *out);
+int jfr_class_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint64_t *serial);
+int jfr_stack_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint32_t *serial);
+int jfr_thread_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint32_t *serial);
+uint64_t jfr_ticks_ns(const jfr_header *h, uint64_t ticks);
+uint64_t jfr_span_ns(const jfr_header *h, uint64_t ticks);
+
+/* old_objects.c: the current chunk's jdk.OldObjectSample fields (after jfr_typed_chunk_reset). */
+void jfr_old_chunk_reset(jfr_decoder *d);
+/* old_objects.c: pass 2 met an event of type id `type`: the chunk noted when it is a jdk.OldObjectSample. */
+int jfr_old_note_chunk(jfr_decoder *d, uint64_t type);
+/* old_objects.c: pass 3, an event of type id `type`; one of jdk.OldObjectSample noted with its path (else nothing). */
+int jfr_old_event(jfr_decoder *d, uint64_t type, jfr_cur *c);
+/* old_objects.c: the objects noted, as one heap dump, then their object samples; nothing when none. */
+int jfr_old_emit(jfr_decoder *d);
+void jfr_old_free(jfr_old_objects *o);
 
 /* settings.c: the ids of the setting types in the current chunk's metadata (d->setting_type). */
 void jfr_find_setting_types(jfr_decoder *d);

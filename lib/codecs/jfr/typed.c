@@ -16,13 +16,16 @@
 static const char *const type_names[JT_COUNT] = { "jdk.types.StackTrace", "jdk.types.StackFrame", "jdk.types.Method",
 	                                          "java.lang.Class", "jdk.types.Symbol", "java.lang.Thread",
 	                                          "java.lang.String", "jdk.types.FrameType", "jdk.types.ThreadState",
-	                                          NULL };
+	                                          "jdk.types.OldObject", "jdk.types.Reference", "jdk.types.OldObjectArray",
+	                                          "jdk.types.OldObjectGcRoot", NULL };
 static const char *const field_names[JT_COUNT][4] = {
 	{ "truncated", "frames", NULL, NULL },         { "method", "lineNumber", "type", NULL },
 	{ "type", "name", "descriptor", NULL },        { "name", NULL, NULL, NULL },
 	{ "string", NULL, NULL, NULL },                { "javaName", "osName", "javaThreadId", "osThreadId" },
 	{ NULL, NULL, NULL, NULL },                    { "description", NULL, NULL, NULL },
-	{ "name", NULL, NULL, NULL },
+	{ "name", NULL, NULL, NULL },                  { "address", "type", "referrer", NULL },
+	{ "array", "object", NULL, NULL },             { "size", NULL, NULL, NULL },
+	{ "system", "type", "description", NULL },
 };
 
 /* The fields read of a sample event: its time, thread (either name), stack, value and thread state. */
@@ -79,7 +82,7 @@ int jfr_string_id(jfr_decoder *d, const char *s, size_t len, uint64_t *id)
 }
 
 /* The wanted fields of a value of type `kind` at c into out[0..JFR_PICKED) (absent ones zero). */
-static int pick(jfr_decoder *d, jfr_cur *c, size_t kind, jfr_value *out)
+int jfr_pick(jfr_decoder *d, jfr_cur *c, size_t kind, jfr_value *out)
 {
 	const jfr_type *t = &d->meta.types[d->row[kind]];
 	const size_t *want = d->fx[kind];
@@ -99,13 +102,13 @@ static int pick(jfr_decoder *d, jfr_cur *c, size_t kind, jfr_value *out)
 }
 
 /* Field k of type `kind` as the metadata has it, or NULL. */
-static const jfr_field *field_of(const jfr_decoder *d, size_t kind, int k)
+const jfr_field *jfr_field_of(const jfr_decoder *d, size_t kind, int k)
 {
 	return d->fx[kind][k] == SIZE_MAX ? NULL : &d->meta.types[d->row[kind]].fields[d->fx[kind][k]];
 }
 
 /* A cursor at entry `index` of type `kind`'s pool: 0, 1 when there is none (damage: a warning), or an error. */
-static int entry(jfr_decoder *d, int kind, uint64_t index, const unsigned char *at, jfr_cur *out)
+int jfr_entry(jfr_decoder *d, int kind, uint64_t index, const unsigned char *at, jfr_cur *out)
 {
 	if (d->row[kind] == SIZE_MAX)
 		return 1;
@@ -128,7 +131,7 @@ int jfr_field_text(jfr_decoder *d, const jfr_field *f, const jfr_value *v)
 	if (!f || d->meta.types[f->type].kind != JFR_STRING || f->array)
 		return 0;
 	if (f->pooled || s.enc == JFR_STR_POOL) {
-		if ((rc = entry(d, JT_STRING, f->pooled ? v->u : s.index, v->at, &c)) != 0)
+		if ((rc = jfr_entry(d, JT_STRING, f->pooled ? v->u : s.index, v->at, &c)) != 0)
 			return rc < 0 ? rc : 0;
 		if ((rc = jfr_string(&c, &s)) != 0)
 			return rc;
@@ -141,17 +144,17 @@ static int symbol_text(jfr_decoder *d, uint64_t index, const unsigned char *at)
 {
 	jfr_value v[JFR_PICKED];
 	jfr_cur c;
-	int rc = entry(d, JT_SYMBOL, index, at, &c);
+	int rc = jfr_entry(d, JT_SYMBOL, index, at, &c);
 	d->text.n = 0;
 	if (rc)
 		return rc < 0 ? rc : 0;
-	return (rc = pick(d, &c, JT_SYMBOL, v)) != 0 ? rc : jfr_field_text(d, field_of(d, JT_SYMBOL, 0), &v[0]);
+	return (rc = jfr_pick(d, &c, JT_SYMBOL, v)) != 0 ? rc : jfr_field_text(d, jfr_field_of(d, JT_SYMBOL, 0), &v[0]);
 }
 
 /* A pooled field's symbol text: field k of `kind`, value v. */
 static int field_symbol(jfr_decoder *d, int kind, int k, const jfr_value *v)
 {
-	const jfr_field *f = field_of(d, kind, k);
+	const jfr_field *f = jfr_field_of(d, kind, k);
 	d->text.n = 0;
 	if (!f || !f->pooled || d->meta.types[f->type].kind == JFR_STRING)
 		return jfr_field_text(d, f, v);
@@ -159,7 +162,7 @@ static int field_symbol(jfr_decoder *d, int kind, int k, const jfr_value *v)
 }
 
 /* Class `index` of the pool: its serial, its class_load emitted at first sight of its name. */
-static int class_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint64_t *serial)
+int jfr_class_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint64_t *serial)
 {
 	jfr_value v[JFR_PICKED];
 	jfr_cur c;
@@ -167,9 +170,9 @@ static int class_serial(jfr_decoder *d, uint64_t index, const unsigned char *at,
 	int is_new, rc;
 	if ((*serial = pd_map_get(&d->class_of, index)) != 0)
 		return 0;
-	if ((rc = entry(d, JT_CLASS, index, at, &c)) != 0)
+	if ((rc = jfr_entry(d, JT_CLASS, index, at, &c)) != 0)
 		return rc < 0 ? rc : 0;
-	if ((rc = pick(d, &c, JT_CLASS, v)) != 0 || (rc = field_symbol(d, JT_CLASS, 0, &v[0])) != 0 ||
+	if ((rc = jfr_pick(d, &c, JT_CLASS, v)) != 0 || (rc = field_symbol(d, JT_CLASS, 0, &v[0])) != 0 ||
 	    (rc = intern_id(&d->classes, d->text.p ? d->text.p : "", d->text.n, serial, &is_new)) != 0)
 		return rc;
 	if (is_new) {
@@ -191,12 +194,12 @@ static int method_id(jfr_decoder *d, uint64_t index, const unsigned char *at, ui
 	int is_new, rc;
 	if ((*id = pd_map_get(&d->method_of, index)) != 0)
 		return 0;
-	if ((rc = entry(d, JT_METHOD, index, at, &c)) != 0)
+	if ((rc = jfr_entry(d, JT_METHOD, index, at, &c)) != 0)
 		return rc < 0 ? rc : 0;
-	if ((rc = pick(d, &c, JT_METHOD, v)) != 0)
+	if ((rc = jfr_pick(d, &c, JT_METHOD, v)) != 0)
 		return rc;
-	if (field_of(d, JT_METHOD, 0) && field_of(d, JT_METHOD, 0)->pooled &&
-	    (rc = class_serial(d, v[0].u, v[0].at, &key[0])) != 0)
+	if (jfr_field_of(d, JT_METHOD, 0) && jfr_field_of(d, JT_METHOD, 0)->pooled &&
+	    (rc = jfr_class_serial(d, v[0].u, v[0].at, &key[0])) != 0)
 		return rc;
 	for (int k = 1; k <= 2; k++)
 		if ((rc = field_symbol(d, JT_METHOD, k, &v[k])) != 0 ||
@@ -224,9 +227,9 @@ static int frame_kind(jfr_decoder *d, uint64_t index, const unsigned char *at, u
 		*kind = known - 1;
 		return 0;
 	}
-	if ((rc = entry(d, JT_FRAME_TYPE, index, at, &c)) != 0)
+	if ((rc = jfr_entry(d, JT_FRAME_TYPE, index, at, &c)) != 0)
 		return rc < 0 ? rc : 0;
-	if ((rc = pick(d, &c, JT_FRAME_TYPE, v)) != 0 || (rc = jfr_field_text(d, field_of(d, JT_FRAME_TYPE, 0), &v[0])) != 0)
+	if ((rc = jfr_pick(d, &c, JT_FRAME_TYPE, v)) != 0 || (rc = jfr_field_text(d, jfr_field_of(d, JT_FRAME_TYPE, 0), &v[0])) != 0)
 		return rc;
 	for (uint32_t k = 1; k < JFR_FRAME_KINDS; k++)
 		if (d->text.n == strlen(jfr_frame_type_names[k]) && memcmp(d->text.p, jfr_frame_type_names[k], d->text.n) == 0)
@@ -244,13 +247,13 @@ static int frame_id(jfr_decoder *d, jfr_cur *c, uint64_t *id)
 	jfr_value v[JFR_PICKED];
 	uint64_t key[3] = { 0, 0, 0 };
 	int is_new, rc;
-	if ((rc = pick(d, c, JT_STACK_FRAME, v)) != 0)
+	if ((rc = jfr_pick(d, c, JT_STACK_FRAME, v)) != 0)
 		return rc;
-	if (field_of(d, JT_STACK_FRAME, 0) && field_of(d, JT_STACK_FRAME, 0)->pooled &&
+	if (jfr_field_of(d, JT_STACK_FRAME, 0) && jfr_field_of(d, JT_STACK_FRAME, 0)->pooled &&
 	    (rc = method_id(d, v[0].u, v[0].at, &key[0])) != 0)
 		return rc;
 	key[1] = (uint32_t)v[1].u;
-	if (field_of(d, JT_STACK_FRAME, 2) && field_of(d, JT_STACK_FRAME, 2)->pooled &&
+	if (jfr_field_of(d, JT_STACK_FRAME, 2) && jfr_field_of(d, JT_STACK_FRAME, 2)->pooled &&
 	    (rc = frame_kind(d, v[2].u, v[2].at, &key[2])) != 0)
 		return rc;
 	if ((rc = intern_id(&d->frames, key, sizeof key, id, &is_new)) != 0 || !is_new)
@@ -265,7 +268,7 @@ static int frame_id(jfr_decoder *d, jfr_cur *c, uint64_t *id)
 /* The frames of a stack trace's `frames` field (inline StackFrames) into d->frame_ids, with room for one more. */
 static int stack_frames(jfr_decoder *d, const jfr_value *frames, size_t *n)
 {
-	const jfr_field *f = field_of(d, JT_STACK_TRACE, 1);
+	const jfr_field *f = jfr_field_of(d, JT_STACK_TRACE, 1);
 	jfr_cur c = d->chunk;
 	*n = 0;
 	if (!f || !f->array || f->pooled || d->row[JT_STACK_FRAME] == SIZE_MAX ||
@@ -294,7 +297,7 @@ static int emit_stack(jfr_decoder *d, uint32_t serial, size_t n, int truncated)
 }
 
 /* Stack trace `index` of the pool: its serial, emitted at first sight of its frames. */
-static int stack_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint32_t *serial)
+int jfr_stack_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint32_t *serial)
 {
 	jfr_value v[JFR_PICKED];
 	jfr_cur c;
@@ -305,9 +308,9 @@ static int stack_serial(jfr_decoder *d, uint64_t index, const unsigned char *at,
 		return 0;
 	if (pd_grow((void **)&d->frame_ids, &d->frames_cap, 1, sizeof *d->frame_ids))
 		return PROFDATA_ENOMEM;
-	if ((rc = entry(d, JT_STACK_TRACE, index, at, &c)) < 0)
+	if ((rc = jfr_entry(d, JT_STACK_TRACE, index, at, &c)) < 0)
 		return rc;
-	if (rc == 0 && ((rc = pick(d, &c, JT_STACK_TRACE, v)) != 0 || (rc = stack_frames(d, &v[1], &n)) != 0))
+	if (rc == 0 && ((rc = jfr_pick(d, &c, JT_STACK_TRACE, v)) != 0 || (rc = stack_frames(d, &v[1], &n)) != 0))
 		return rc;
 	/* a truncated stack is keyed apart from a whole one of the same frames: frame id 0 (none) ends its key */
 	int truncated = rc == 0 && v[0].u != 0;
@@ -322,7 +325,7 @@ static int stack_serial(jfr_decoder *d, uint64_t index, const unsigned char *at,
 }
 
 /* Thread `index` of the pool: its serial, its thread_start emitted at first sight (ids and name). */
-static int thread_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint32_t *serial)
+int jfr_thread_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint32_t *serial)
 {
 	jfr_value v[JFR_PICKED];
 	jfr_cur c;
@@ -330,11 +333,11 @@ static int thread_serial(jfr_decoder *d, uint64_t index, const unsigned char *at
 	int is_new, rc;
 	if ((*serial = pd_map_get(&d->thread_of, index)) != 0 || index == 0)
 		return 0;
-	if ((rc = entry(d, JT_THREAD, index, at, &c)) != 0)
+	if ((rc = jfr_entry(d, JT_THREAD, index, at, &c)) != 0)
 		return rc < 0 ? rc : 0;
-	if ((rc = pick(d, &c, JT_THREAD, v)) != 0 || (rc = jfr_field_text(d, field_of(d, JT_THREAD, 0), &v[0])) != 0)
+	if ((rc = jfr_pick(d, &c, JT_THREAD, v)) != 0 || (rc = jfr_field_text(d, jfr_field_of(d, JT_THREAD, 0), &v[0])) != 0)
 		return rc;
-	if (d->text.n == 0 && (rc = jfr_field_text(d, field_of(d, JT_THREAD, 1), &v[1])) != 0)
+	if (d->text.n == 0 && (rc = jfr_field_text(d, jfr_field_of(d, JT_THREAD, 1), &v[1])) != 0)
 		return rc;
 	if ((rc = jfr_string_id(d, d->text.p ? d->text.p : "", d->text.n, &name_id)) != 0)
 		return rc;
@@ -350,8 +353,7 @@ static int thread_serial(jfr_decoder *d, uint64_t index, const unsigned char *at
 	return pd_map_put(&d->thread_of, index, *serial) ? PROFDATA_ENOMEM : 0;
 }
 
-/* Ticks of the chunk's clock as nanoseconds since 1970. */
-static uint64_t ticks_ns(const jfr_header *h, uint64_t ticks)
+uint64_t jfr_ticks_ns(const jfr_header *h, uint64_t ticks)
 {
 	if (h->ticks_per_second <= 0)
 		return 0;
@@ -360,14 +362,20 @@ static uint64_t ticks_ns(const jfr_header *h, uint64_t ticks)
 	return (uint64_t)h->start_nanos + delta / tps * 1000000000u + (uint64_t)rest;
 }
 
+uint64_t jfr_span_ns(const jfr_header *h, uint64_t ticks)
+{
+	if (h->ticks_per_second <= 0)
+		return ticks;
+	double ns = (double)ticks * 1e9 / (double)h->ticks_per_second;
+	/* a duration past 2^63 ns (292 years) is damage: kept as the largest, not converted out of range */
+	return ns < 9.2e18 ? (uint64_t)ns : (uint64_t)INT64_MAX;
+}
+
 /* The sample values of spec's event: 1 and its value (a duration in nanoseconds), or its value alone. */
 static void sample_values(const jfr_decoder *d, const jfr_sample_spec *spec, int has_value, uint64_t v, int64_t *out)
 {
-	if (has_value && spec->ticks && d->h.ticks_per_second > 0) {
-		double ns = (double)v * 1e9 / (double)d->h.ticks_per_second;
-		/* a duration past 2^63 ns (292 years) is damage: kept as the largest, not converted out of range */
-		v = ns < 9.2e18 ? (uint64_t)ns : (uint64_t)INT64_MAX;
-	}
+	if (has_value && spec->ticks)
+		v = jfr_span_ns(&d->h, v);
 	out[0] = d->nvalues == 2 || !has_value ? 1 : (int64_t)v;
 	out[1] = has_value ? (int64_t)v : 0;
 }
@@ -375,19 +383,19 @@ static void sample_values(const jfr_decoder *d, const jfr_sample_spec *spec, int
 /* The string id of a sample's thread state (its `state`: a jdk.types.ThreadState's name); 0 none. */
 static int state_id(jfr_decoder *d, size_t k, const jfr_value *v, uint64_t *id)
 {
-	const jfr_field *f = field_of(d, k, 4);
+	const jfr_field *f = jfr_field_of(d, k, 4);
 	jfr_value s[JFR_PICKED];
 	jfr_cur c;
 	int rc;
 	*id = 0;
-	if (!f || !f->pooled || d->row[JT_THREAD_STATE] == SIZE_MAX || !field_of(d, JT_THREAD_STATE, 0))
+	if (!f || !f->pooled || d->row[JT_THREAD_STATE] == SIZE_MAX || !jfr_field_of(d, JT_THREAD_STATE, 0))
 		return 0;
 	if ((*id = pd_map_get(&d->state_of, v->u)) != 0)
 		return 0;
-	if ((rc = entry(d, JT_THREAD_STATE, v->u, v->at, &c)) != 0)
+	if ((rc = jfr_entry(d, JT_THREAD_STATE, v->u, v->at, &c)) != 0)
 		return rc < 0 ? rc : 0;
-	if ((rc = pick(d, &c, JT_THREAD_STATE, s)) != 0 ||
-	    (rc = jfr_field_text(d, field_of(d, JT_THREAD_STATE, 0), &s[0])) != 0)
+	if ((rc = jfr_pick(d, &c, JT_THREAD_STATE, s)) != 0 ||
+	    (rc = jfr_field_text(d, jfr_field_of(d, JT_THREAD_STATE, 0), &s[0])) != 0)
 		return rc;
 	if (!d->text.n || (rc = jfr_string_id(d, d->text.p, d->text.n, id)) != 0)
 		return rc;
@@ -412,17 +420,17 @@ int jfr_emit_sample(jfr_decoder *d, jfr_cur *c, size_t i)
 	uint32_t stack = 0, thread = 0;
 	uint64_t state = 0;
 	int64_t values[2];
-	int rc = pick(d, c, k, v);
-	if (rc == 0 && field_of(d, k, 2) && field_of(d, k, 2)->pooled)
-		rc = stack_serial(d, v[2].u, v[2].at, &stack);
-	if (rc == 0 && field_of(d, k, 1) && field_of(d, k, 1)->pooled)
-		rc = thread_serial(d, v[1].u, v[1].at, &thread);
+	int rc = jfr_pick(d, c, k, v);
+	if (rc == 0 && jfr_field_of(d, k, 2) && jfr_field_of(d, k, 2)->pooled)
+		rc = jfr_stack_serial(d, v[2].u, v[2].at, &stack);
+	if (rc == 0 && jfr_field_of(d, k, 1) && jfr_field_of(d, k, 1)->pooled)
+		rc = jfr_thread_serial(d, v[1].u, v[1].at, &thread);
 	if (rc == 0 && d->a->ev->sample_labels && (rc = state_id(d, k, &v[4], &state)) == 0 && state)
 		rc = emit_state(d, state);
 	if (rc)
 		return rc;
-	sample_values(d, &d->spec[i], field_of(d, k, 3) != NULL, v[3].u, values);
+	sample_values(d, &d->spec[i], jfr_field_of(d, k, 3) != NULL, v[3].u, values);
 	profdata_sample s = { .stack_serial = stack, .thread_serial = thread, .values = values, .nvalues = d->nvalues,
-		              .time_ns = field_of(d, k, 0) ? ticks_ns(&d->h, v[0].u) : 0 };
+		              .time_ns = jfr_field_of(d, k, 0) ? jfr_ticks_ns(&d->h, v[0].u) : 0 };
 	return PD_EMIT(d->a, sample, &s);
 }

@@ -229,7 +229,7 @@ END_TEST
 
 /* The JDK's recordings (tests/interop/jfr-gen/gen.sh). */
 static const char *const jdk_recordings[] = { "jfr/jdk17-default.jfr.gz", "jfr/jdk17-profile.jfr.gz",
-	                                      "jfr/jdk17-deep.jfr.gz" };
+	                                      "jfr/jdk17-deep.jfr.gz", "jfr/jdk17-leak.jfr.gz" };
 
 /* The JDK's recordings: jdk.ExecutionSample as many samples as events counted. */
 START_TEST(jdk_recordings_read)
@@ -451,6 +451,79 @@ START_TEST(frame_kinds_and_truncation_come_back)
 	ck_assert_mem_eq(got, want, sizeof want);
 	ck_assert_uint_eq(got_cut, want_cut);
 	profdata_profile_free(back);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* Object i's class name (internal form), "" without one. */
+static const char *class_of_object(const profdata_profile *p, size_t i)
+{
+	profdata_object o;
+	profdata_class_info c;
+	size_t row;
+	ck_assert_int_eq(profdata_profile_object(p, i, &o), 0);
+	if (!o.class_id || profdata_profile_find_class(p, o.class_id, &row) != 0)
+		return "";
+	ck_assert_int_eq(profdata_profile_class(p, row, &c), 0);
+	return c.name ? c.name : "";
+}
+
+/* An object sample's object: allocated before it was sampled, with an allocation stack; 1 when it names a root. */
+static int check_object_sample(const profdata_profile *p, const profdata_object_sample *s)
+{
+	profdata_object o;
+	size_t row;
+	ck_assert_int_eq(profdata_profile_find_object(p, s->object_id, &row), 0);
+	ck_assert_int_eq(profdata_profile_object(p, row, &o), 0);
+	ck_assert_int_eq(profdata_profile_find_stack(p, o.trace_serial, &row), 0);
+	ck_assert_uint_gt(s->allocation_ns, 0);
+	ck_assert_uint_lt(s->allocation_ns, s->time_ns);
+	ck_assert_uint_gt(s->age_ns, 0);
+	ck_assert_uint_gt(s->heap_used, 0);
+	ck_assert_int_eq(profdata_profile_find_thread(p, s->thread_serial, &row), 0);
+	if (!s->root_name_id) /* the recorder found no path to a root */
+		return 0;
+	ck_assert_str_eq(text(p, s->root_name_id), "Class Loader Data");
+	return 1;
+}
+
+/*
+ * jdk17-leak (a static HashMap filled for two seconds, recorded with
+ * path-to-gc-roots=true): each jdk.OldObjectSample is an object sample,
+ * its object and the objects of its path to a GC root a heap dump, and
+ * most paths pass through the map's table (tests/interop/jfr-oracle.sh
+ * compares every object and reference with `jfr print`).
+ */
+START_TEST(old_objects_are_a_heap_dump)
+{
+	char path[4096];
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, "jfr/jdk17-leak.jfr.gz"), NULL,
+	                                PROFDATA_MODE_STRICT);
+	size_t n = profdata_profile_count(p, PROFDATA_TABLE_OBJECT_SAMPLES), table_refs = 0, rooted = 0;
+	profdata_object_sample s;
+	profdata_root r;
+	ck_assert_ptr_nonnull(comment(p, "jfr.events.jdk.OldObjectSample"));
+	ck_assert_uint_eq(n, strtoull(comment(p, "jfr.events.jdk.OldObjectSample"), NULL, 10));
+	ck_assert_uint_gt(n, 100);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_int_eq(profdata_profile_object_sample(p, i, &s), 0);
+		rooted += (size_t)check_object_sample(p, &s);
+	}
+	ck_assert_uint_gt(rooted, n / 2);
+	ck_assert_uint_gt(profdata_profile_count(p, PROFDATA_TABLE_ROOTS), 0);
+	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_ROOTS); i++) {
+		ck_assert_int_eq(profdata_profile_root(p, i, &r, NULL), 0);
+		ck_assert_uint_eq(r.kind, PROFDATA_ROOT_STICKY_CLASS);
+	}
+	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_OBJECTS); i++) {
+		profdata_object o;
+		ck_assert_int_eq(profdata_profile_object(p, i, &o), 0);
+		if (strcmp(class_of_object(p, i), "[Ljava/util/HashMap$Node;") == 0 && o.nrefs > table_refs) {
+			table_refs = o.nrefs;
+			ck_assert_uint_ge(o.length, o.nrefs);
+		}
+	}
+	ck_assert_uint_gt(table_refs, n / 2);
 	profdata_profile_free(p);
 }
 END_TEST
@@ -703,6 +776,7 @@ Suite *suite_main(void)
 	tcase_add_loop_test(tc, jfr_to_jfr_keeps_every_event, 0, sizeof jdk_recordings / sizeof *jdk_recordings);
 	tcase_add_test(tc, fixed_size_chunks_are_kept_too);
 	tcase_add_test(tc, thread_states_are_labels);
+	tcase_add_test(tc, old_objects_are_a_heap_dump);
 	tcase_add_test(tc, other_events_0_keeps_none);
 	tcase_add_test(tc, kept_events_stay_out_of_other_formats);
 	tcase_add_test(tc, kept_records_that_do_not_parse_are_refused);

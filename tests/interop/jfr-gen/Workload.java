@@ -6,8 +6,13 @@
 // recording starts after a second, so the recording holds two chunks.
 // With "deep", one thread computes 80 calls deep and another 3 deep for a
 // second: under a stack depth of 32 the first one's stacks are truncated.
+// With "leak", the main thread fills a static map for two seconds and
+// never lets go: the old object samples of the recording (with
+// path-to-gc-roots=true) are its entries, on paths from the map's class.
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 public class Workload {
 	static final Object LOCK = new Object();
@@ -56,7 +61,23 @@ public class Workload {
 		worker.join();
 	}
 
+	static final Map<Integer, Object[]> CACHE = new HashMap<>();
+
+	static void leak() throws Exception {
+		long until = System.nanoTime() + 2_000_000_000L;
+		for (int i = 0; System.nanoTime() < until; i++) {
+			CACHE.put(i, new Object[] { new byte[256], "entry " + i });
+			sink += new int[128].length; /* garbage beside the leak */
+			if (i % 1000 == 999)
+				Thread.sleep(1);
+		}
+	}
+
 	public static void main(String[] args) throws Exception {
+		if (args.length > 0 && args[0].equals("leak")) {
+			leak();
+			return;
+		}
 		if (args.length > 0 && args[0].equals("deep")) {
 			deep();
 			return;

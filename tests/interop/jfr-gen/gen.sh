@@ -6,7 +6,9 @@
 # once with `profile` (execution samples every 10 or 20 ms, allocation and
 # lock events, and two chunks: Workload rotates the chunk half-way), and
 # once more with `default`, a stack depth of 32 and Workload's `deep` (a
-# thread 80 calls deep: truncated stacks), each gzip'd.
+# thread 80 calls deep: truncated stacks), and once with `profile`,
+# path-to-gc-roots=true and Workload's `leak` (old object samples with
+# their paths from GC roots), each gzip'd.
 # Usage: gen.sh [OUTDIR]   (default: tests/data/jfr)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,4 +27,7 @@ done
 java -XX:FlightRecorderOptions=stackdepth=32 -XX:StartFlightRecording=filename="$tmp/deep.jfr",settings=default \
 	-cp "$tmp" Workload deep >/dev/null 2>&1
 gzip -9n <"$tmp/deep.jfr" >"$out/jdk$v-deep.jfr.gz"
+java -XX:StartFlightRecording=filename="$tmp/leak.jfr",settings=profile,path-to-gc-roots=true \
+	-cp "$tmp" Workload leak >/dev/null 2>&1
+gzip -9n <"$tmp/leak.jfr" >"$out/jdk$v-leak.jfr.gz"
 ls -l "$out"
