@@ -54,10 +54,10 @@ static int refers_to(const jfr_decoder *d, int k, int kind)
 
 /*
  * Whether field k refers to an entry of the chunk's own pool of `kind`. The
- * JDK writes an old object's allocation stack and thread once, in the
- * chunk of its allocation, and a sample in a later chunk refers to them
- * there (its reader keeps pools from chunk to chunk): such a reference is
- * left unknown here, not taken for damage.
+ * JDK names some old objects' allocation stacks by ids its recording holds
+ * no entry for (jdk17-profile: 11 of 12 after a chunk rotation; `jfr
+ * print` shows them null): such a stack or thread is left unknown, not
+ * taken for damage.
  */
 static int in_chunk_pool(const jfr_decoder *d, int k, int kind)
 {

@@ -528,6 +528,30 @@ START_TEST(old_objects_are_a_heap_dump)
 }
 END_TEST
 
+/*
+ * jdk17-profile's old objects (two chunks, no paths): the JDK names 11 of
+ * the 12 allocation stacks by ids the recording holds no entry for (`jfr
+ * print` shows them null): unknown, and no damage.
+ */
+START_TEST(old_objects_without_their_stacks)
+{
+	char path[4096];
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, "jfr/jdk17-profile.jfr.gz"), NULL,
+	                                PROFDATA_MODE_STRICT);
+	size_t n = profdata_profile_count(p, PROFDATA_TABLE_OBJECT_SAMPLES), unknown = 0;
+	profdata_object o;
+	ck_assert_uint_eq(n, 12);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_OBJECTS), n);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_ROOTS), 0);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_int_eq(profdata_profile_object(p, i, &o), 0);
+		unknown += o.trace_serial == 0;
+	}
+	ck_assert_uint_eq(unknown, 11);
+	profdata_profile_free(p);
+}
+END_TEST
+
 /* Settings (jdk.ActiveSetting: event type, name, value) and the recording's record as meta comments. */
 START_TEST(settings_and_recording_are_metadata)
 {
@@ -777,6 +801,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, fixed_size_chunks_are_kept_too);
 	tcase_add_test(tc, thread_states_are_labels);
 	tcase_add_test(tc, old_objects_are_a_heap_dump);
+	tcase_add_test(tc, old_objects_without_their_stacks);
 	tcase_add_test(tc, other_events_0_keeps_none);
 	tcase_add_test(tc, kept_events_stay_out_of_other_formats);
 	tcase_add_test(tc, kept_records_that_do_not_parse_are_refused);
