@@ -84,7 +84,8 @@ typedef struct hprof_encoder {
 
 	uint64_t n_times_clamped, n_counts_clamped, n_values_dropped, n_thread_dropped;
 	uint64_t n_frames_no_fn, n_addresses;
-	int foreign_unknowns; /* the source is not HPROF: its unknown records are dropped */
+	/* the source is not HPROF: its unknown records are dropped, its arrays of unrecorded elements zeros */
+	int foreign;
 	uint64_t n_unknown_dropped, n_refs_dropped, n_zero_filled, n_stripped, n_android;
 	uint64_t n_sample_types;
 } hprof_encoder;
@@ -375,7 +376,7 @@ static int on_begin(void *payload, const profdata_meta *m)
 		return 0;
 	}
 	/* another format's records kept unread (a recording's events) are no HPROF records */
-	e->foreign_unknowns = m->format && strcmp(m->format, "hprof") != 0;
+	e->foreign = m->format && strcmp(m->format, "hprof") != 0;
 	return write_file_header(e, m);
 }
 
@@ -1158,6 +1159,8 @@ static int write_prim_array(hprof_encoder *e, const profdata_object *o)
 		nodata = 0;
 		data = NULL;
 	}
+	if (nodata && e->foreign) /* JFR's old objects: a HotSpot reader knows no 0xC3 */
+		nodata = 0;
 	buf_u1(&e->rec, nodata ? HPROF_GC_PRIM_ARRAY_NODATA : HPROF_GC_PRIM_ARRAY_DUMP);
 	buf_id(e, &e->rec, o->id);
 	buf_u4(&e->rec, o->trace_serial);
@@ -1196,7 +1199,7 @@ static int on_unknown(void *payload, const profdata_unknown *u)
 
 	if (start_event(e))
 		return e->err;
-	if (e->foreign_unknowns || u->tag > 0xFF || u->len > UINT32_MAX - 1) {
+	if (e->foreign || u->tag > 0xFF || u->len > UINT32_MAX - 1) {
 		e->n_unknown_dropped++;
 		return 0;
 	}

@@ -529,6 +529,44 @@ START_TEST(old_objects_are_a_heap_dump)
 END_TEST
 
 /*
+ * The old objects written as HPROF: the same objects and references, and
+ * the primitive arrays, whose elements the recording does not hold, as
+ * arrays of zeros of their length (a HotSpot reader knows no Android 0xC3).
+ */
+START_TEST(old_objects_written_as_hprof)
+{
+	char path[4096];
+	size_t len, nprim = 0;
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, "jfr/jdk17-leak.jfr.gz"), NULL,
+	                                PROFDATA_MODE_STRICT);
+	unsigned char *bytes = test_write(p, "hprof", NULL, &len);
+	profdata_profile *back = test_read_memory(bytes, len, "hprof", PROFDATA_MODE_STRICT, NULL, 0);
+	size_t n = profdata_profile_count(p, PROFDATA_TABLE_OBJECTS);
+	ck_assert_uint_eq(profdata_profile_count(back, PROFDATA_TABLE_OBJECTS), n);
+	ck_assert_uint_eq(profdata_profile_reference_count(back), profdata_profile_reference_count(p));
+	for (size_t i = 0; i < n; i++) {
+		profdata_object o, b;
+		size_t row;
+		ck_assert_int_eq(profdata_profile_object(p, i, &o), 0);
+		ck_assert_int_eq(profdata_profile_find_object(back, o.id, &row), 0);
+		ck_assert_int_eq(profdata_profile_object(back, row, &b), 0);
+		ck_assert_uint_eq(b.kind, o.kind);
+		if (o.kind != PROFDATA_OBJECT_PRIM_ARRAY)
+			continue;
+		nprim++;
+		ck_assert_uint_eq(o.flags, PROFDATA_OBJECT_NODATA);
+		ck_assert_uint_eq(b.flags, 0);
+		ck_assert_uint_eq(b.length, o.length);
+		ck_assert_uint_eq(profdata_profile_object_size(back, row), profdata_profile_object_size(p, i));
+	}
+	ck_assert_uint_gt(nprim, 100);
+	profdata_profile_free(back);
+	profdata_profile_free(p);
+	free(bytes);
+}
+END_TEST
+
+/*
  * jdk17-profile's old objects (two chunks, no paths): the JDK names 11 of
  * the 12 allocation stacks by ids the recording holds no entry for (`jfr
  * print` shows them null): unknown, and no damage.
@@ -802,6 +840,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, thread_states_are_labels);
 	tcase_add_test(tc, old_objects_are_a_heap_dump);
 	tcase_add_test(tc, old_objects_without_their_stacks);
+	tcase_add_test(tc, old_objects_written_as_hprof);
 	tcase_add_test(tc, other_events_0_keeps_none);
 	tcase_add_test(tc, kept_events_stay_out_of_other_formats);
 	tcase_add_test(tc, kept_records_that_do_not_parse_are_refused);
