@@ -6,7 +6,7 @@
 # turns an Android 1.0.3 file (which VisualVM refuses: 0xC3) into one it opens,
 # and the objects of a JFR recording's old object samples (their primitive
 # arrays without elements, written as zeros) open with `profdata histo`'s
-# histogram of the recording.
+# instance counts and array bytes of the recording.
 #
 # Usage: hprof-visualvm.sh PROFDATA_TOOL SOURCE_ROOT
 # Exit 77 (skip) when VisualVM or Java is not installed.
@@ -53,11 +53,15 @@ android=$root/tests/data/hprof/synthetic/android-1.0.3-tiny-segments.hprof
 histo "$work/a2h.hprof" "$work/a2h.tsv"
 grep -q "^int\[\]	3	" "$work/a2h.tsv" || { echo "android_to_hotspot=1: unexpected histogram" >&2; cat "$work/a2h.tsv" >&2; exit 1; }
 echo "ok: android_to_hotspot=1: VisualVM opens the result"
+# The recording states no instance's fields: the writer makes them up from
+# its references, so instances are compared by count, arrays by bytes too.
 leak=$root/tests/data/jfr/jdk17-leak.jfr.gz
 "$tool" convert "$leak" "$work/leak.hprof" --to hprof --quiet
 histo "$work/leak.hprof" "$work/leak.tsv"
-"$tool" histo "$leak" | awk 'NR > 1 && $4 != "" { print $4 "\t" $2 "\t" $3 }' | LC_ALL=C sort >"$work/leak-ours.tsv"
-diff -u "$work/leak-ours.tsv" <(LC_ALL=C sort "$work/leak.tsv") >&2 ||
+by_count_and_array_bytes() { awk -F '\t' '{ print $1 "\t" $2 ($1 ~ /\[\]$/ ? "\t" $3 : "") }' | LC_ALL=C sort; }
+"$tool" histo "$leak" | awk 'NR > 1 && $4 != "" { print $4 "\t" $2 "\t" $3 }' | by_count_and_array_bytes \
+    >"$work/leak-ours.tsv"
+diff -u "$work/leak-ours.tsv" <(by_count_and_array_bytes <"$work/leak.tsv") >&2 ||
     { echo "JFR old objects: VisualVM's histogram differs from ours" >&2; exit 1; }
-echo "ok: JFR old objects: VisualVM opens them written as HPROF, with our histogram of the recording"
+echo "ok: JFR old objects: VisualVM opens them written as HPROF, with our instance counts and array bytes"
 echo "5 passed, 0 failed"

@@ -379,7 +379,7 @@ static int emit_object(jfr_decoder *d, size_t r, size_t first, size_t end)
 	} else {
 		out.refs = d->old.ids + first;
 		out.nrefs = n;
-		if (out.length < n)
+		if (obj->kind == PROFDATA_OBJECT_ARRAY && out.length < n) /* an array's size the path did not say */
 			out.length = n;
 	}
 	return PD_EMIT(d->a, object, &out);

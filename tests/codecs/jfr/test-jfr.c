@@ -468,8 +468,8 @@ static const char *class_of_object(const profdata_profile *p, size_t i)
 	return c.name ? c.name : "";
 }
 
-/* An object sample's object: allocated before it was sampled, with an allocation stack; 1 when it names a root. */
-static int check_object_sample(const profdata_profile *p, const profdata_object_sample *s)
+/* An object sample's object: allocated before it was sampled, with an allocation stack; 1 when it names `root`. */
+static int check_object_sample(const profdata_profile *p, const profdata_object_sample *s, const char *root)
 {
 	profdata_object o;
 	size_t row;
@@ -483,7 +483,7 @@ static int check_object_sample(const profdata_profile *p, const profdata_object_
 	ck_assert_int_eq(profdata_profile_find_thread(p, s->thread_serial, &row), 0);
 	if (!s->root_name_id) /* the recorder found no path to a root */
 		return 0;
-	ck_assert_str_eq(text(p, s->root_name_id), "Class Loader Data");
+	ck_assert_str_eq(text(p, s->root_name_id), root);
 	return 1;
 }
 
@@ -507,7 +507,7 @@ START_TEST(old_objects_are_a_heap_dump)
 	ck_assert_uint_gt(n, 100);
 	for (size_t i = 0; i < n; i++) {
 		ck_assert_int_eq(profdata_profile_object_sample(p, i, &s), 0);
-		rooted += (size_t)check_object_sample(p, &s);
+		rooted += (size_t)check_object_sample(p, &s, "Class Loader Data");
 	}
 	ck_assert_uint_gt(rooted, n / 2);
 	ck_assert_uint_gt(profdata_profile_count(p, PROFDATA_TABLE_ROOTS), 0);
@@ -524,6 +524,59 @@ START_TEST(old_objects_are_a_heap_dump)
 		}
 	}
 	ck_assert_uint_gt(table_refs, n / 2);
+	profdata_profile_free(p);
+}
+END_TEST
+
+/* Object `id` of p: its class name, kind, length and references (at most 4) into refs; the count of them. */
+static size_t synthetic_object(const profdata_profile *p, uint64_t id, const char *class_name, int kind,
+                               uint64_t length, uint64_t *refs)
+{
+	profdata_object o;
+	size_t row;
+	ck_assert_int_eq(profdata_profile_find_object(p, id, &row), 0);
+	ck_assert_int_eq(profdata_profile_object(p, row, &o), 0);
+	ck_assert_str_eq(class_of_object(p, row), class_name);
+	ck_assert_int_eq(o.kind, kind);
+	ck_assert_uint_eq(o.length, length);
+	long n = profdata_profile_object_refs(p, row, 1, refs, 4);
+	ck_assert_int_ge(n, 0);
+	return (size_t)n;
+}
+
+/*
+ * old-objects.jfr (make-synthetic.py): a path 0x3000 (a root, "Threads,
+ * Stack Variable") -> 0x2000 (Object[4]) -> 0x1000 (byte[16]), an object
+ * 0x4000 that is its own referrer (a cycle of the pool), an object of
+ * address 0 (none), and a sample of 0x2000, met first on 0x1000's path.
+ */
+START_TEST(old_objects_of_a_synthetic_recording)
+{
+	profdata_profile *p = read_synthetic("old-objects.jfr", PROFDATA_MODE_STRICT, NULL, 0);
+	profdata_object_sample s;
+	profdata_root r;
+	uint64_t refs[4];
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_OBJECTS), 4);
+	ck_assert_uint_eq(synthetic_object(p, 0x1000, "[B", PROFDATA_OBJECT_PRIM_ARRAY, 16, refs), 0);
+	ck_assert_uint_eq(synthetic_object(p, 0x2000, "[Ljava/lang/Object;", PROFDATA_OBJECT_ARRAY, 4, refs), 1);
+	ck_assert_uint_eq(refs[0], 0x1000);
+	ck_assert_uint_eq(synthetic_object(p, 0x3000, "java/util/HashMap", PROFDATA_OBJECT_INSTANCE, 0, refs), 1);
+	ck_assert_uint_eq(refs[0], 0x2000);
+	ck_assert_uint_eq(synthetic_object(p, 0x4000, "java/util/HashMap", PROFDATA_OBJECT_INSTANCE, 0, refs), 1);
+	ck_assert_uint_eq(refs[0], 0x4000);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_ROOTS), 1);
+	ck_assert_int_eq(profdata_profile_root(p, 0, &r, NULL), 0);
+	ck_assert_uint_eq(r.kind, PROFDATA_ROOT_JAVA_FRAME);
+	ck_assert_uint_eq(r.object_id, 0x3000);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_OBJECT_SAMPLES), 3);
+	static const uint64_t sampled[3] = { 0x1000, 0x4000, 0x2000 };
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert_int_eq(profdata_profile_object_sample(p, i, &s), 0);
+		ck_assert_uint_eq(s.object_id, sampled[i]);
+		ck_assert_uint_eq(s.age_ns, 1000); /* ticks of a nanosecond */
+		ck_assert_int_eq(check_object_sample(p, &s, "Threads, Stack Variable"), i != 1);
+	}
 	profdata_profile_free(p);
 }
 END_TEST
@@ -839,6 +892,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, fixed_size_chunks_are_kept_too);
 	tcase_add_test(tc, thread_states_are_labels);
 	tcase_add_test(tc, old_objects_are_a_heap_dump);
+	tcase_add_test(tc, old_objects_of_a_synthetic_recording);
 	tcase_add_test(tc, old_objects_without_their_stacks);
 	tcase_add_test(tc, old_objects_written_as_hprof);
 	tcase_add_test(tc, other_events_0_keeps_none);

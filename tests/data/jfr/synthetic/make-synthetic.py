@@ -12,7 +12,8 @@ import sys
 # class ids
 LONG, INT, BOOLEAN, STRING = 20, 21, 22, 23
 THREAD, CLASS, METHOD, SYMBOL, TRACE, FRAME, LOOP = 30, 31, 32, 33, 34, 35, 60
-SAMPLE, OTHER = 100, 101
+SAMPLE, OTHER, OLD_SAMPLE = 100, 101, 102
+OLD_OBJECT, REFERENCE, OLD_ARRAY, OLD_FIELD, GC_ROOT, ROOT_SYSTEM, ROOT_TYPE = 70, 71, 72, 73, 74, 75, 76
 
 
 class Writer:
@@ -81,7 +82,28 @@ def cls(id_, name, fields=(), super_=None):
     return ("class", attrs, list(fields))
 
 
-def types(loop=False):
+def old_types():
+    """jdk.OldObjectSample and its types, as JDK 17 declares them (modifiers as an int)."""
+    return [
+        cls(OLD_OBJECT, "jdk.types.OldObject", [field("address", LONG), field("type", CLASS, True),
+                                                field("description", STRING), field("referrer", REFERENCE, True)]),
+        cls(REFERENCE, "jdk.types.Reference", [field("array", OLD_ARRAY, True), field("field", OLD_FIELD, True),
+                                               field("object", OLD_OBJECT, True), field("skip", INT)]),
+        cls(OLD_ARRAY, "jdk.types.OldObjectArray", [field("size", INT), field("index", INT)]),
+        cls(OLD_FIELD, "jdk.types.OldObjectField", [field("name", STRING), field("modifiers", INT)]),
+        cls(GC_ROOT, "jdk.types.OldObjectGcRoot", [field("description", STRING), field("system", ROOT_SYSTEM, True),
+                                                   field("type", ROOT_TYPE, True)]),
+        cls(ROOT_SYSTEM, "jdk.types.OldObjectRootSystem", [field("system", STRING)]),
+        cls(ROOT_TYPE, "jdk.types.OldObjectRootType", [field("type", STRING)]),
+        cls(OLD_SAMPLE, "jdk.OldObjectSample",
+            [field("startTime", LONG), field("eventThread", THREAD, True), field("stackTrace", TRACE, True),
+             field("allocationTime", LONG), field("objectAge", LONG), field("lastKnownHeapUsage", LONG),
+             field("object", OLD_OBJECT, True), field("arrayElements", INT), field("root", GC_ROOT, True)],
+            "jdk.jfr.Event"),
+    ]
+
+
+def types(loop=False, old=False):
     t = [cls(LONG, "long"), cls(INT, "int"), cls(BOOLEAN, "boolean"), cls(STRING, "java.lang.String"),
          cls(THREAD, "java.lang.Thread", [field("osName", STRING), field("osThreadId", LONG),
                                           field("javaName", STRING), field("javaThreadId", LONG)]),
@@ -96,10 +118,10 @@ def types(loop=False):
          cls(OTHER, "test.Other", [field("startTime", LONG), field("message", STRING)], "jdk.jfr.Event")]
     if loop:
         t.append(cls(LOOP, "test.Loop", [field("next", LOOP)]))
-    return t
+    return t + (old_types() if old else [])
 
 
-def metadata(w, loop=False):
+def metadata(w, loop=False, old=False):
     strings = []
 
     def ix(s):
@@ -117,7 +139,7 @@ def metadata(w, loop=False):
             out += element(c)
         return out
 
-    tree = element(("root", {}, [("metadata", {}, types(loop)), ("region", {"locale": "en_US"}, [])]))
+    tree = element(("root", {}, [("metadata", {}, types(loop, old)), ("region", {"locale": "en_US"}, [])]))
     body = w.long(0) + w.long(0) + w.long(1) + w.int(len(strings)) + b"".join(w.utf8(s) for s in strings) + tree
     return w.event(0, body)
 
@@ -146,13 +168,40 @@ def checkpoint(w, extra=(), frames_count=None):
     return w.event(1, body)
 
 
-def chunk(compressed=True, loop=False, frames_count=None, events_extra=b""):
+def old_pools(w):
+    """A path 0x3000 (a root) -> 0x2000 -> 0x1000, an object 0x4000 its own referrer, one of address 0."""
+    obj = lambda address, class_index, referrer: w.long(address) + w.long(class_index) + b"\x00" + w.long(referrer)
+    return [
+        pool(w, SYMBOL, [(8, w.utf8("[B")), (9, w.utf8("java/util/HashMap")), (11, w.utf8("[Ljava/lang/Object;"))]),
+        pool(w, CLASS, [(11, w.long(8)), (12, w.long(9)), (13, w.long(11))]),
+        pool(w, OLD_OBJECT, [(1, obj(0x1000, 11, 1)), (2, obj(0x2000, 13, 2)), (3, obj(0x3000, 12, 0)),
+                             (4, obj(0x4000, 12, 3)), (5, obj(0, 12, 0))]),
+        pool(w, REFERENCE, [(1, w.long(1) + w.long(0) + w.long(2) + w.int(0)),
+                            (2, w.long(0) + w.long(1) + w.long(3) + w.int(0)),
+                            (3, w.long(0) + w.long(0) + w.long(4) + w.int(0))]),
+        pool(w, OLD_ARRAY, [(1, w.int(4) + w.int(2))]),
+        pool(w, OLD_FIELD, [(1, w.utf8("table") + w.int(2))]),
+        pool(w, GC_ROOT, [(1, b"\x00" + w.long(1) + w.long(1))]),
+        pool(w, ROOT_SYSTEM, [(1, w.utf8("Threads"))]),
+        pool(w, ROOT_TYPE, [(1, w.utf8("Stack Variable"))]),
+    ]
+
+
+def old_samples(w):
+    """Samples of 0x1000 (rooted), 0x4000 (no root), the object of address 0, then 0x2000 (met on the first path)."""
+    sample = lambda obj, elements, root: w.event(OLD_SAMPLE, w.long(2500) + w.long(50) + w.long(41) + w.long(1500) +
+                                                 w.long(1000) + w.long(1 << 20) + w.long(obj) + w.int(elements) +
+                                                 w.long(root))
+    return sample(1, 16, 1) + sample(4, (1 << 32) - 1, 0) + sample(5, 0, 0) + sample(2, 4, 1)
+
+
+def chunk(compressed=True, loop=False, frames_count=None, events_extra=b"", old=False):
     w = Writer(compressed)
-    meta = metadata(w, loop)
+    meta = metadata(w, loop, old)
     events = b"".join(w.event(SAMPLE, w.long(2000 + i) + w.long(50) + w.long(40 if i < 2 else 41)) for i in range(3))
     events += w.event(OTHER, w.long(2100) + w.utf8("hello")) + w.event(OTHER, w.long(2200) + b"\x00")
-    events += events_extra
-    extra = [pool(w, LOOP, [(1, b"")])] if loop else []
+    events += events_extra + (old_samples(w) if old else b"")
+    extra = ([pool(w, LOOP, [(1, b"")])] if loop else []) + (old_pools(w) if old else [])
     cp = checkpoint(w, extra, frames_count)
     meta_at = 68
     cp_at = meta_at + len(meta) + len(events)
@@ -185,6 +234,7 @@ def main():
         # a size of 2 written in 3 bytes (a varint may carry zeros): the event ends inside its own size
         "event-shorter-than-size.jfr": chunk(events_extra=b"\x82\x80\x00" + w.long(OTHER)),
         "metadata-size-zero.jfr": metadata_size_zero(),
+        "old-objects.jfr": chunk(old=True),
     }
     for name, data in files.items():
         with open(os.path.join(out, name), "wb") as f:
