@@ -19,7 +19,8 @@
 #include "jvm/jvm.h"
 
 /* The fields of jdk.OldObjectSample read, in jfr_old_objects.fx's order. */
-enum { OS_TIME, OS_THREAD, OS_STACK, OS_ALLOCATED, OS_AGE, OS_HEAP, OS_OBJECT, OS_ELEMENTS, OS_ROOT, OS_SIZE, OS_FIELDS };
+enum { OS_TIME, OS_THREAD, OS_STACK, OS_ALLOCATED, OS_AGE, OS_HEAP, OS_OBJECT, OS_ELEMENTS, OS_ROOT, OS_SIZE,
+       OS_FIELDS };
 /* one index per field in jfr_old_objects.fx (C99 has no static assertion) */
 typedef char jfr_old_fields_match[OS_FIELDS == JFR_OLD_FIELDS ? 1 : -1];
 static const char *const sample_field[OS_FIELDS] = { "startTime",          "eventThread", "stackTrace",
@@ -123,7 +124,8 @@ static int add_ref(jfr_old_objects *o, uint32_t from, uint64_t to)
 	return 0;
 }
 
-/* The referrer of an OldObject's picked value v: *object the referring OldObject's index (0 none), *length its array's size. */
+/* The referrer of an OldObject's picked value v: *object the referring OldObject's index (0 none), *length
+ * its array's size. */
 static int referrer(jfr_decoder *d, const jfr_value *v, uint64_t *object, uint64_t *length)
 {
 	jfr_value r[JFR_PICKED], a[JFR_PICKED];

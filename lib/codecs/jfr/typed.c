@@ -148,7 +148,8 @@ static int symbol_text(jfr_decoder *d, uint64_t index, const unsigned char *at)
 	d->text.n = 0;
 	if (rc)
 		return rc < 0 ? rc : 0;
-	return (rc = jfr_pick(d, &c, JT_SYMBOL, v)) != 0 ? rc : jfr_field_text(d, jfr_field_of(d, JT_SYMBOL, 0), &v[0]);
+	return (rc = jfr_pick(d, &c, JT_SYMBOL, v)) != 0 ? rc
+	                                                 : jfr_field_text(d, jfr_field_of(d, JT_SYMBOL, 0), &v[0]);
 }
 
 /* A pooled field's symbol text: field k of `kind`, value v. */
@@ -229,7 +230,8 @@ static int frame_kind(jfr_decoder *d, uint64_t index, const unsigned char *at, u
 	}
 	if ((rc = jfr_entry(d, JT_FRAME_TYPE, index, at, &c)) != 0)
 		return rc < 0 ? rc : 0;
-	if ((rc = jfr_pick(d, &c, JT_FRAME_TYPE, v)) != 0 || (rc = jfr_field_text(d, jfr_field_of(d, JT_FRAME_TYPE, 0), &v[0])) != 0)
+	if ((rc = jfr_pick(d, &c, JT_FRAME_TYPE, v)) != 0 ||
+	    (rc = jfr_field_text(d, jfr_field_of(d, JT_FRAME_TYPE, 0), &v[0])) != 0)
 		return rc;
 	for (uint32_t k = 1; k < JFR_FRAME_KINDS; k++)
 		if (d->text.n == strlen(jfr_frame_type_names[k]) && memcmp(d->text.p, jfr_frame_type_names[k], d->text.n) == 0)
@@ -335,7 +337,8 @@ int jfr_thread_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, u
 		return 0;
 	if ((rc = jfr_entry(d, JT_THREAD, index, at, &c)) != 0)
 		return rc < 0 ? rc : 0;
-	if ((rc = jfr_pick(d, &c, JT_THREAD, v)) != 0 || (rc = jfr_field_text(d, jfr_field_of(d, JT_THREAD, 0), &v[0])) != 0)
+	if ((rc = jfr_pick(d, &c, JT_THREAD, v)) != 0 ||
+	    (rc = jfr_field_text(d, jfr_field_of(d, JT_THREAD, 0), &v[0])) != 0)
 		return rc;
 	if (d->text.n == 0 && (rc = jfr_field_text(d, jfr_field_of(d, JT_THREAD, 1), &v[1])) != 0)
 		return rc;
@@ -353,6 +356,7 @@ int jfr_thread_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, u
 	return pd_map_put(&d->thread_of, index, *serial) ? PROFDATA_ENOMEM : 0;
 }
 
+/* Ticks of the chunk's clock as nanoseconds since 1970 (jfr.h). */
 uint64_t jfr_ticks_ns(const jfr_header *h, uint64_t ticks)
 {
 	if (h->ticks_per_second <= 0)
@@ -362,6 +366,7 @@ uint64_t jfr_ticks_ns(const jfr_header *h, uint64_t ticks)
 	return (uint64_t)h->start_nanos + delta / tps * 1000000000u + (uint64_t)rest;
 }
 
+/* A span of ticks as nanoseconds (jfr.h). */
 uint64_t jfr_span_ns(const jfr_header *h, uint64_t ticks)
 {
 	if (h->ticks_per_second <= 0)
