@@ -464,7 +464,9 @@ typedef struct profdata_stack_truncated {
  * a heap dump, with its class, its allocation stack as trace_serial, and
  * the objects on its path from a GC root holding references to it; this
  * event adds when it was allocated, its age and the root its path starts
- * at. Comes after the dump that holds the object.
+ * at. A decoder sends it after the dump that holds the object; a model's
+ * replay sends it before its dumps (with the other plain lists), so a
+ * consumer finds the object by its id, not by order.
  */
 typedef struct profdata_object_sample {
 	uint64_t object_id;       /* an object of a heap dump */
