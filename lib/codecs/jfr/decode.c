@@ -484,19 +484,24 @@ static int read_chunks(jfr_decoder *d)
  * those events, after every other event: what they name (stacks, threads,
  * classes) is then numbered after what the samples name, in whatever order
  * the chunks come (JFR -> JFR writes its chunk of samples last, and a
- * second round trip must give the same bytes). Each chunk's metadata is
- * compared with the last one read (chunk_ix 0), not the first pass's note.
+ * second round trip must give the same bytes). The chunk pass 2 ended on
+ * (where the JDK writes them: at a recording's end) keeps its pools; another
+ * is opened again, its metadata compared with the last one read (chunk_ix
+ * 0), not the first pass's note.
  */
 static int read_old_objects(jfr_decoder *d)
 {
 	int rc = 0;
 	for (size_t i = 0; i < d->old.nchunks && rc == 0; i++) {
-		d->chunk_ix = 0;
-		if ((rc = open_chunk(d, d->old.chunks[i])) != 0)
-			break;
-		jfr_typed_chunk_reset(d);
-		jfr_old_chunk_reset(d);
-		if ((rc = walk_events(d, read_checkpoint)) == 0)
+		if (d->old.chunks[i] != d->chunk.p) { /* else pass 2 ended on it: its pools stand */
+			d->chunk_ix = 0;
+			if ((rc = open_chunk(d, d->old.chunks[i])) != 0)
+				break;
+			jfr_typed_chunk_reset(d);
+			jfr_old_chunk_reset(d);
+			rc = walk_events(d, read_checkpoint);
+		}
+		if (rc == 0)
 			rc = walk_events(d, jfr_old_event);
 	}
 	end_pass(d);

@@ -44,13 +44,17 @@ void jfr_old_free(jfr_old_objects *o)
 	PD_FREE_ALL(o->objs, o->refs, o->roots, o->samples, o->ids, o->chunks);
 }
 
-/* Whether field k of the sample read (d->vals) is a pool reference to type `kind` (a JT_*), and not null. */
+/* Whether field f (NULL: absent), of value v, refers to a pool entry of type `to` (a JT_*), not null. */
+static int is_ref(const jfr_decoder *d, const jfr_field *f, const jfr_value *v, int to)
+{
+	return f && f->pooled && !f->array && d->row[to] != SIZE_MAX && f->type == d->row[to] && v->u != 0;
+}
+
+/* Whether field k of the sample read (d->vals) refers to a pool entry of type `kind`. */
 static int refers_to(const jfr_decoder *d, int k, int kind)
 {
-	if (d->old.fx[k] == SIZE_MAX || d->row[kind] == SIZE_MAX)
-		return 0;
-	const jfr_field *f = &d->meta.types[d->old.row].fields[d->old.fx[k]];
-	return f->pooled && !f->array && f->type == d->row[kind] && d->vals[d->old.fx[k]].u != 0;
+	size_t i = d->old.fx[k];
+	return i != SIZE_MAX && is_ref(d, &d->meta.types[d->old.row].fields[i], &d->vals[i], kind);
 }
 
 /*
@@ -67,11 +71,10 @@ static int in_chunk_pool(const jfr_decoder *d, int k, int kind)
 	       jfr_pool_at(&d->chunk, &d->meta.types[d->row[kind]], d->chunk.p, d->vals[d->old.fx[k]].u, &c) == 0;
 }
 
-/* Field k of a picked value of `kind` refers to a pool entry (not null) of type `to`. */
+/* Field k of a picked value v of type `kind` refers to a pool entry of type `to`. */
 static int picked_ref(const jfr_decoder *d, int kind, int k, const jfr_value *v, int to)
 {
-	const jfr_field *f = jfr_field_of(d, (size_t)kind, k);
-	return f && f->pooled && !f->array && d->row[to] != SIZE_MAX && f->type == d->row[to] && v[k].u != 0;
+	return is_ref(d, jfr_field_of(d, (size_t)kind, k), &v[k], to);
 }
 
 /* The kind of an object of class `name` (JVM internal form), and a primitive array's element type. */
