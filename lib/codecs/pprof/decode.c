@@ -252,6 +252,35 @@ static int keep_number(pprof_decoder *d, int64_t v, uint32_t *out)
 	return keep_text(d, buf, (size_t)n, out);
 }
 
+/* Span s up to its first NUL: the text the model keeps of a string. */
+static size_t text_len(pb_span s)
+{
+	const unsigned char *nul = s.p != s.end ? memchr(s.p, 0, (size_t)(s.end - s.p)) : NULL;
+	return (size_t)((nul ? nul : s.end) - s.p);
+}
+
+/*
+ * Whether string `index` is the type of a sample type: what a
+ * default_sample_type must name for go tool pprof to use the file, and all
+ * the writer writes of one. Reads the types again; what that counts of
+ * unknown fields was counted before.
+ */
+static int names_a_sample_type(pprof_decoder *d, int64_t index)
+{
+	pb_span want = string_at(d, index);
+	uint64_t unknown = d->nested_unknown;
+	int found = 0;
+	for (size_t i = 0; i < d->types.n && !found; i++) {
+		uint64_t type, unit;
+		if (value_type(d, d->types.v[i], &type, &unit) != 0)
+			break;
+		pb_span have = string_at(d, (int64_t)type);
+		found = text_len(have) == text_len(want) && memcmp(have.p, want.p, text_len(want)) == 0;
+	}
+	d->nested_unknown = unknown;
+	return found;
+}
+
 /*
  * The meta comments (pprof.h): each pprof comment, then the fields the
  * model has no place for, as key and value text indexes into d->text.
@@ -271,6 +300,12 @@ static int meta_comments(pprof_decoder *d, uint32_t *kv, size_t *n)
 	for (size_t i = 0; i < TOP_COUNT && rc == 0; i++) {
 		if (!keys[i] || !d->top[i])
 			continue;
+		if (i == TOP_DEFAULT_TYPE && (uint64_t)d->top[i] < d->strings.n &&
+		    !names_a_sample_type(d, d->top[i])) {
+			pd_in_warn(d->in, 0, (uint64_t)(d->top_at[i] - d->base),
+			           "default_sample_type names no sample type: left out");
+			continue;
+		}
 		if (!is_string[i])
 			rc = keep_number(d, d->top[i], &kv[2 * *n + 1]);
 		else if ((rc = check_index(d, d->top[i], d->top_at[i], keys[i])) == 0)

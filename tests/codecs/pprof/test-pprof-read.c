@@ -286,6 +286,31 @@ START_TEST(odd_profiles_rewrite_equal)
 }
 END_TEST
 
+/*
+ * A default_sample_type that names no sample type (go tool pprof refuses to
+ * use such a file) is left out with a warning, so a rewrite, which writes
+ * only one that names a written type, reads back the same. One that names a
+ * type is kept.
+ */
+START_TEST(a_default_type_that_names_no_type_is_left_out)
+{
+	msg m;
+	int code;
+	profile(&m);
+	put_int(&m, 14, S_HELLO);
+	profdata_profile *p = read_with(&m, NULL, &code, NULL);
+	ck_assert_int_eq(code, 0);
+	ck_assert_ptr_null(comment(p, "pprof.default_sample_type"));
+	profdata_profile_free(p);
+	assert_rewrites_equal(&m, "pprof with a default type of no sample type -> pprof");
+	put_int(&m, 14, S_SAMPLES);
+	p = read_with(&m, NULL, &code, NULL);
+	ck_assert_str_eq(comment(p, "pprof.default_sample_type"), "samples");
+	profdata_profile_free(p);
+	assert_rewrites_equal(&m, "pprof with a default type -> pprof");
+}
+END_TEST
+
 START_TEST(the_sample_option_keeps_one_value)
 {
 	msg m;
@@ -383,6 +408,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, every_field_reaches_the_model);
 	tcase_add_test(tc, a_rewrite_reads_back_equal);
 	tcase_add_test(tc, odd_profiles_rewrite_equal);
+	tcase_add_test(tc, a_default_type_that_names_no_type_is_left_out);
 	tcase_add_test(tc, the_sample_option_keeps_one_value);
 	tcase_add_test(tc, broken_messages_are_refused_at_their_byte);
 	tcase_add_test(tc, raw_protobuf_is_sniffed);
