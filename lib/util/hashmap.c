@@ -194,6 +194,13 @@ int pd_map_remove(pd_map *m, uint64_t key)
 	return 1;
 }
 
+void pd_map_clear(pd_map *m)
+{
+	if (m->cap)
+		memset(m->vals, 0, m->cap * sizeof *m->vals);
+	m->n = 0;
+}
+
 void pd_map_free(pd_map *m)
 {
 	free(m->keys);

@@ -145,6 +145,8 @@ static inline void pd_map_prefetch(const pd_map *m, uint64_t key)
 int pd_map_put(pd_map *m, uint64_t key, uint32_t val);
 /* Remove `key`: 1 when it was there, else 0. */
 int pd_map_remove(pd_map *m, uint64_t key);
+/* Empty the map, keeping its slots: a map filled again to about the same size allocates nothing. */
+void pd_map_clear(pd_map *m);
 void pd_map_free(pd_map *m);
 
 /*

@@ -316,6 +316,31 @@ START_TEST(map_remove_keeps_every_other_key)
 }
 END_TEST
 
+/* A cleared map is empty, keeps its slots, and takes the same keys again without growing. */
+START_TEST(map_clear_keeps_its_slots)
+{
+	pd_map m;
+	memset(&m, 0, sizeof m);
+	for (uint64_t k = 1; k <= 1000; k++)
+		ck_assert_int_eq(pd_map_put(&m, k * 31, (uint32_t)k), 0);
+	size_t cap = m.cap;
+	uint32_t *vals = m.vals;
+	pd_map_clear(&m);
+	ck_assert_uint_eq(m.n, 0);
+	ck_assert_uint_eq(m.cap, cap);
+	for (uint64_t k = 1; k <= 1000; k++)
+		ck_assert_uint_eq(pd_map_get(&m, k * 31), 0);
+	for (uint64_t k = 1; k <= 1000; k++)
+		ck_assert_int_eq(pd_map_put(&m, k * 17, (uint32_t)k + 1), 0);
+	ck_assert_ptr_eq(m.vals, vals);
+	ck_assert_uint_eq(pd_map_get(&m, 17 * 500), 501);
+	ck_assert_uint_eq(m.n, 1000);
+	pd_map_free(&m);
+	pd_map_clear(&m); /* an empty map: nothing to clear */
+	ck_assert_uint_eq(m.cap, 0);
+}
+END_TEST
+
 /*
  * Keys numbered from some start (as decoders number frames) need no table
  * until one breaks the run; after it, and after a reserve, every row is
@@ -645,6 +670,7 @@ Suite *suite_main(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("map");
 	tcase_add_test(tc, map_remove_keeps_every_other_key);
+	tcase_add_test(tc, map_clear_keeps_its_slots);
 	tcase_add_test(tc, index_run_then_table);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("column");
