@@ -26,6 +26,7 @@ static void decoder_free(jfr_decoder *d)
 	pd_intern_free(&d->setting_values);
 	free(d->setting_value);
 	free(d->held);
+	free(d->checkpoints);
 	pd_intern_free(&d->strings);
 	pd_intern_free(&d->classes);
 	pd_intern_free(&d->functions);
@@ -234,6 +235,11 @@ static int count_event(jfr_decoder *d, uint64_t type, jfr_cur *c)
 	if (d->nchunks == 0 && (type == 1 || (type > 1 && (type == d->setting_type[0] || type == d->setting_type[1]))) &&
 	    hold_event(d, type, c) < 0)
 		return PROFDATA_ENOMEM;
+	if (type == 1 && pd_grow((void **)&d->checkpoints, &d->checkpoints_cap, d->ncheckpoints + 1,
+	                         sizeof *d->checkpoints))
+		return PROFDATA_ENOMEM;
+	if (type == 1)
+		d->checkpoints[d->ncheckpoints++] = (uint64_t)(d->event_at - d->base);
 	uint32_t ix = pd_map_get(&d->counter_of_type, type);
 	if (ix) {
 		d->event_counts[ix - 1]++;
@@ -457,6 +463,30 @@ static int read_event(jfr_decoder *d, uint64_t type, jfr_cur *c)
 	return keep_bytes(d, tag, d->event_at, c->end);
 }
 
+/*
+ * Pass 2's first walk of a chunk when no event is kept: only its
+ * checkpoints, where pass 1 found them (and checked their size and type).
+ */
+static int read_noted_checkpoints(jfr_decoder *d)
+{
+	int rc = 0;
+	while (rc == 0 && d->next_checkpoint < d->ncheckpoints) {
+		const unsigned char *at = d->base + d->checkpoints[d->next_checkpoint];
+		if (at >= d->chunk.end)
+			break;
+		d->next_checkpoint++;
+		jfr_cur c = d->chunk;
+		uint64_t size, type;
+		c.p = at;
+		if ((rc = jfr_int(&c, 4, &size)) == 0 && (rc = jfr_int(&c, 8, &type)) == 0) {
+			c.end = at + size;
+			d->event_at = at;
+			rc = read_checkpoint(d, type, &c);
+		}
+	}
+	return rc;
+}
+
 /* Pass 2: each chunk's pools, then its events (its header first when it is kept). */
 static int read_chunks(jfr_decoder *d)
 {
@@ -468,7 +498,7 @@ static int read_chunks(jfr_decoder *d)
 		jfr_typed_chunk_reset(d);
 		jfr_old_chunk_reset(d);
 		d->chunk_kept = 0;
-		if ((rc = walk_events(d, read_pools)) != 0)
+		if ((rc = d->keep ? walk_events(d, read_pools) : read_noted_checkpoints(d)) != 0)
 			break;
 		if (d->chunk_kept && (rc = keep_bytes(d, JFR_KEPT_HEADER, p, p + JFR_HEADER_SIZE)) != 0)
 			break;

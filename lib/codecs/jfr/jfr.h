@@ -91,6 +91,8 @@ typedef struct jfr_field {
 	uint32_t type;     /* row in the types, resolved from its class id */
 	uint8_t array;     /* dimension 1 */
 	uint8_t pooled;    /* constantPool="true": the value is a pool index */
+	uint8_t varint;    /* a varint in a compressed chunk (integers, pool indexes), else `width` bytes */
+	uint8_t width;     /* its bytes when not a varint; 0 when not flat (a string, a struct, an array) */
 } jfr_field;
 
 typedef struct jfr_type {
@@ -98,6 +100,7 @@ typedef struct jfr_type {
 	uint32_t name;     /* index in the metadata's names */
 	uint8_t kind;      /* JFR_COMPLEX or a primitive's */
 	uint8_t is_event;  /* superType jdk.jfr.Event */
+	uint8_t flat;      /* fields, each of a width (jfr_field): what pool.c skips without a walk */
 	jfr_field *fields;
 	size_t nfields, fields_cap;
 	pd_map pool;       /* pool index -> offset of its value in the chunk + 1 */
@@ -113,7 +116,7 @@ typedef struct jfr_meta {
 
 int jfr_meta_read(jfr_meta *m, jfr_cur *c);
 void jfr_meta_free(jfr_meta *m);
-/* Empty every type's pool, for a chunk that shares the metadata of the one before. */
+/* Empty every type's pool, for a chunk that shares the metadata of the one before (their slots stay). */
 void jfr_meta_clear_pools(jfr_meta *m);
 const char *jfr_type_name(const jfr_meta *m, const jfr_type *t);
 /* The row of the type named `name`, or SIZE_MAX. */
@@ -235,6 +238,9 @@ typedef struct jfr_decoder {
 	uint64_t *event_counts;
 	pd_map counter_of_type;      /* type id -> its name's counter + 1, while the metadata stands */
 	size_t counts_cap, nchunks;
+	/* every checkpoint event's offset in the input, in order (pass 1), and the next one pass 2 reads */
+	uint64_t *checkpoints;
+	size_t ncheckpoints, checkpoints_cap, next_checkpoint;
 	/* what was emitted, keyed by content so that chunks share it: ids are index + 1 */
 	pd_intern strings, classes, functions, frames, stacks, threads;
 	/* the current chunk's pool indexes to those ids */

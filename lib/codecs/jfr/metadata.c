@@ -66,7 +66,7 @@ void jfr_meta_free(jfr_meta *m)
 void jfr_meta_clear_pools(jfr_meta *m)
 {
 	for (size_t i = 0; i < m->ntypes; i++)
-		pd_map_free(&m->types[i].pool);
+		pd_map_clear(&m->types[i].pool);
 }
 
 static uint8_t kind_of(const char *name)
@@ -248,6 +248,29 @@ static int resolve_fields(meta_walk *w, const jfr_cur *c)
 	return 0;
 }
 
+/*
+ * Each field's width, and which types are flat: made of fields that are
+ * each one integer, pool index, boolean or float. Method, class, stack
+ * frame and most pool types are: pool.c skips their values byte by byte.
+ */
+static void note_widths(jfr_meta *m)
+{
+	/* by kind: JFR_COMPLEX, BOOLEAN, BYTE, CHAR, SHORT, INT, LONG, FLOAT, DOUBLE, STRING */
+	static const uint8_t width[] = { 0, 1, 1, 2, 2, 4, 8, 4, 8, 0 };
+	static const uint8_t varint[] = { 0, 0, 0, 1, 1, 1, 1, 0, 0, 0 };
+	for (size_t i = 0; i < m->ntypes; i++) {
+		jfr_type *t = &m->types[i];
+		t->flat = t->nfields > 0;
+		for (size_t k = 0; k < t->nfields; k++) {
+			jfr_field *f = &t->fields[k];
+			uint8_t kind = m->types[f->type].kind;
+			f->varint = f->pooled || varint[kind];
+			f->width = f->array ? 0 : f->pooled ? 8 : width[kind];
+			t->flat &= f->width != 0;
+		}
+	}
+}
+
 int jfr_meta_read(jfr_meta *m, jfr_cur *c)
 {
 	meta_walk w = { m, NULL, 0, NULL, 0, 0 };
@@ -258,6 +281,8 @@ int jfr_meta_read(jfr_meta *m, jfr_cur *c)
 		rc = jfr_int(c, 8, &ignored);
 	if (rc == 0 && (rc = read_strings(&w, c)) == 0 && (rc = read_element(&w, c, SIZE_MAX, 0)) == 0)
 		rc = resolve_fields(&w, c);
+	if (rc == 0)
+		note_widths(m);
 	free(w.str);
 	free(w.field_ids);
 	return rc;

@@ -20,6 +20,45 @@ static int step(jfr_cur *c)
 	return 0;
 }
 
+/*
+ * n values of flat type t (jfr.h) passed over, each counted as the walk
+ * counts it (`extra` for an array's element, then its fields): 0, or 1
+ * when they do not fit in the event, c left as it was (the walk then says
+ * where and why). Most of a chunk's pools are such values, and each is
+ * passed over once to find the next.
+ */
+static int skip_flat(jfr_cur *c, const jfr_type *t, uint64_t n, unsigned extra)
+{
+	const unsigned char *p = c->p, *end = c->end;
+	uint64_t steps = n * (extra + t->nfields);
+	if (p > end)
+		return 1;
+	if (c->steps && (*c->steps += steps) > c->max_steps)
+		goto refused;
+	for (uint64_t e = 0; e < n; e++)
+		for (size_t i = 0; i < t->nfields; i++) {
+			const jfr_field *f = &t->fields[i];
+			if (f->varint && c->compressed) {
+				/* up to 8 bytes with the high bit set, then one more */
+				for (unsigned k = 0; k < 8 && p < end && (*p & 0x80); k++)
+					p++;
+				if (p >= end)
+					goto refused;
+				p++;
+			} else if ((size_t)(end - p) >= f->width) {
+				p += f->width;
+			} else {
+				goto refused;
+			}
+		}
+	c->p = p;
+	return 0;
+refused:
+	if (c->steps)
+		*c->steps -= steps;
+	return 1;
+}
+
 int jfr_read_value(jfr_cur *c, const jfr_meta *m, const jfr_type *t, jfr_value *v, unsigned depth)
 {
 	const unsigned char *p = NULL;
@@ -63,6 +102,8 @@ int jfr_read_field(jfr_cur *c, const jfr_meta *m, const jfr_field *f, jfr_value 
 		return jfr_fail(c, v->at, PROFDATA_EFORMAT, "an array of %" PRIu64 " elements in %zu bytes", v->u,
 		                (size_t)(c->end - c->p));
 	v->at = c->p; /* the first element */
+	if (!f->pooled && t->flat && skip_flat(c, t, v->u, 1) == 0)
+		return 0;
 	for (uint64_t i = 0; i < v->u; i++) {
 		if ((rc = step(c)) != 0)
 			return rc;
@@ -77,6 +118,8 @@ int jfr_read_struct(jfr_cur *c, const jfr_meta *m, const jfr_type *t, jfr_value 
 {
 	jfr_value skip;
 	int rc;
+	if (!vals && t->flat && skip_flat(c, t, 1, 0) == 0)
+		return 0;
 	if (depth > JFR_MAX_DEPTH)
 		return jfr_fail(c, c->p, PROFDATA_EFORMAT, "type %s nested deeper than %d (a type that holds itself?)",
 		                jfr_type_name(m, t), JFR_MAX_DEPTH);
