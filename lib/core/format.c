@@ -325,6 +325,26 @@ int profdata_write(const profdata_profile *p, profdata_writer *w, const profdata
 	return e;
 }
 
+/*
+ * profdata_decode() into `enc`. A model built for another format's writer
+ * drops the records a decoder kept unread (core/model_encoder.c): the
+ * decoder is told that nobody takes them, and makes none (a recording's
+ * other events are most of its events).
+ */
+static int decode_into(profdata_encoder *enc, profdata_reader *in, const profdata_read_options *ropts)
+{
+	const profdata_format *f = NULL;
+	profdata_events ev;
+	int e = check_opts(ropts);
+	if (e < 0 || pd_events_adopt(&ev, profdata_encoder_events(enc)) < 0)
+		return pd_in_error(in, PROFDATA_EINVAL, PD_NO_OFFSET, "invalid options or events version");
+	if ((e = choose(in, ropts, &f)) < 0)
+		return e;
+	if (!enc->f->encoder_new && strcmp(f->name, enc->f->name) != 0)
+		ev.unknown = NULL;
+	return run_decoder(f, in, ropts, &ev, profdata_encoder_payload(enc), 0);
+}
+
 int profdata_convert(profdata_reader *in, const profdata_read_options *ropts, profdata_writer *out,
                      const profdata_write_options *wopts)
 {
@@ -336,7 +356,7 @@ int profdata_convert(profdata_reader *in, const profdata_read_options *ropts, pr
 	 * and a big file reads faster on a second thread (io/readahead.h); the model encoder's model points into it. */
 	if (enc->f->encoder_new)
 		pd_in_stream(in);
-	e = profdata_decode(in, ropts, profdata_encoder_events(enc), profdata_encoder_payload(enc));
+	e = decode_into(enc, in, ropts);
 	/* Encoders return negative codes, which arrive unchanged; a stop can only
 	 * come from a decoder that calls the encoder without PD_EMIT. */
 	if (e == PROFDATA_STOPPED && pd_in_stop_code(in, 0) == 0)

@@ -809,6 +809,55 @@ START_TEST(kept_events_stay_out_of_other_formats)
 }
 END_TEST
 
+/* profdata_convert() of `path` into `format`: the bytes (free them) and their length. */
+static unsigned char *convert(const char *path, const char *format, size_t *len)
+{
+	profdata_reader *r;
+	profdata_writer *w;
+	profdata_write_options o = PROFDATA_WRITE_OPTIONS_INIT;
+	const void *bytes;
+	o.format = format;
+	ck_assert_int_eq(profdata_reader_open_path(&r, path), 0);
+	ck_assert_int_eq(profdata_writer_open_memory(&w), 0);
+	ck_assert_int_eq(profdata_convert(r, NULL, w, &o), 0);
+	ck_assert_int_eq(profdata_writer_close(w), 0);
+	ck_assert_int_eq(profdata_writer_memory(w, &bytes, len), 0);
+	unsigned char *copy = malloc(*len + 1);
+	ck_assert_ptr_nonnull(copy);
+	memcpy(copy, bytes, *len);
+	profdata_writer_free(w);
+	profdata_reader_free(r);
+	return copy;
+}
+
+/*
+ * A conversion to another format than JFR, for which the reader makes no
+ * record of the other events (the model would drop them), writes what a
+ * read and a write give; JFR -> JFR keeps every one.
+ */
+START_TEST(convert_matches_read_then_write)
+{
+	char path[4096];
+	size_t len, jlen;
+	profdata_profile *p = test_read(test_data_path(path, sizeof path, "jfr/jdk17-profile.jfr.gz"), NULL,
+	                                PROFDATA_MODE_STRICT);
+	char *want = test_folded(p, NULL);
+	unsigned char *got = convert(path, "folded", &len);
+	ck_assert_uint_eq(len, strlen(want));
+	ck_assert_mem_eq(got, want, len);
+	unsigned char *j = convert(path, "jfr", &jlen);
+	profdata_profile *back = test_read_memory(j, jlen, "jfr", PROFDATA_MODE_STRICT, NULL, 0);
+	ck_assert_ptr_nonnull(back);
+	ck_assert_uint_eq(profdata_profile_count(back, PROFDATA_TABLE_UNKNOWN),
+	                  profdata_profile_count(p, PROFDATA_TABLE_UNKNOWN));
+	free(want);
+	free(got);
+	free(j);
+	profdata_profile_free(back);
+	profdata_profile_free(p);
+}
+END_TEST
+
 /* Kept records that are no recording's (a profile built by hand says it is JFR) are refused or left out, never read past. */
 START_TEST(kept_records_that_do_not_parse_are_refused)
 {
@@ -897,6 +946,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, old_objects_written_as_hprof);
 	tcase_add_test(tc, other_events_0_keeps_none);
 	tcase_add_test(tc, kept_events_stay_out_of_other_formats);
+	tcase_add_test(tc, convert_matches_read_then_write);
 	tcase_add_test(tc, kept_records_that_do_not_parse_are_refused);
 	suite_add_tcase(s, tc);
 	if (test_case_requested("corpus")) {
