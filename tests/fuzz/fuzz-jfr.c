@@ -28,6 +28,29 @@ static void write_and_read_back(const profdata_profile *p)
 	free(bytes);
 }
 
+/*
+ * Read with no other event kept (what a conversion to another format
+ * asks), the reader goes to a chunk's checkpoints where its first pass
+ * found them instead of walking every event again: it must read where the
+ * full read does, into the same stacks.
+ */
+static void read_without_other_events(const uint8_t *data, size_t size, const profdata_profile *full)
+{
+	profdata_profile *p = fuzz_read(data, size, "jfr", PROFDATA_MODE_STRICT, "other_events=0");
+	size_t len, full_len;
+	if (!p != !full)
+		fail(p ? "other_events=0 reads where the full read fails" : "other_events=0 fails where the full read reads",
+		     NULL);
+	if (p) {
+		unsigned char *got = fuzz_write(p, "folded", NULL, &len), *want = fuzz_write(full, "folded", NULL, &full_len);
+		if (!got != !want || (got && (len != full_len || memcmp(got, want, len) != 0)))
+			fail("other_events=0 reads other stacks", NULL);
+		free(got);
+		free(want);
+	}
+	profdata_profile_free(p);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	profdata_profile *p = fuzz_read(data, size, "jfr", PROFDATA_MODE_PERMISSIVE, NULL);
@@ -37,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fail("strict read succeeded where permissive failed", NULL);
 	if (ps && !profdata_profile_equal(p, ps, why, sizeof why))
 		fail("strict and permissive reads differ", why);
+	read_without_other_events(data, size, ps);
 	if (ps)
 		write_and_read_back(ps);
 	profdata_profile_free(ps);
