@@ -204,6 +204,23 @@ typedef struct jfr_old_objects {
 	size_t fx[JFR_OLD_FIELDS];   /* its fields read, by index (old_objects.c's sample_field names) */
 } jfr_old_objects;
 
+/*
+ * What the first pass noted of a chunk for the second: whether its metadata
+ * repeats the one before's, and where its wanted events stand (the samples
+ * events= chooses, and old object samples for a consumer of objects), so
+ * that the second pass reads those alone, and nothing of a chunk without
+ * one (the JDK's chunks hold thousands of other events and a few samples).
+ */
+typedef struct jfr_chunk_note {
+	size_t first;              /* its wanted events' offsets in the chunk: d->wanted[first .. first + n) */
+	uint32_t n;
+	uint8_t repeats;           /* its metadata is the one before's, byte for byte */
+	uint8_t complete;          /* every wanted event of it is noted; else the second pass walks it */
+} jfr_chunk_note;
+
+/* Wanted events noted at most, in all (4 bytes each); the chunks past them are walked. */
+#define JFR_WANTED_MAX ((size_t)1 << 20)
+
 /* An event held for later: its type id and a cursor over its body. */
 typedef struct jfr_held {
 	uint64_t type;
@@ -225,14 +242,21 @@ typedef struct jfr_decoder {
 	size_t meta_len;
 	int meta_compressed;
 	size_t chunk_ix;             /* the chunk being read, counted from 0 in each pass */
-	unsigned char *meta_repeats; /* per chunk, from the first pass: 1 when its metadata is the one before's */
-	size_t meta_repeats_cap;     /* entries: d->nchunks, one per chunk of the first pass */
-	int meta_repeats_known;      /* the first pass is over: meta_repeats stands */
+	jfr_chunk_note *notes;       /* per chunk, from the first pass (d->nchunks of them) */
+	size_t notes_cap;
+	int notes_known;             /* the first pass is over: notes stand */
+	uint32_t *wanted;            /* the wanted events' offsets in their chunks, chunk after chunk */
+	size_t nwanted, wanted_cap;
+	uint64_t want_id[JT_COUNT - JT_SAMPLE + 1]; /* the wanted event types' ids in the current metadata */
+	size_t nwant;
+	int noting;                  /* the first pass still notes wanted events (fewer than JFR_WANTED_MAX) */
+	uint64_t chunk_events;       /* events of the chunk pass 1 walks, so far */
 	uint64_t steps;
 	size_t row[JT_COUNT];
 	size_t fx[JT_COUNT][JFR_PICKED]; /* the fields typed.c reads of each, by index (SIZE_MAX absent) */
 	jfr_sample_spec spec[JT_COUNT - JT_SAMPLE]; /* the event types read as samples (events=), rows JT_SAMPLE + i */
 	size_t nspec, nvalues;
+	const char *sample_type[2][2]; /* their sample types' type and unit names */
 	/* every event type's count, by name, over all chunks */
 	pd_intern event_names;
 	uint64_t *event_counts;

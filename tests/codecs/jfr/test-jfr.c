@@ -790,6 +790,60 @@ START_TEST(other_events_0_keeps_none)
 }
 END_TEST
 
+/* A read of `path` with read options `options` (strict). */
+static profdata_profile *read_with(const char *path, const char *options)
+{
+	profdata_reader *r;
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	profdata_profile *p = NULL;
+	o.options = options;
+	ck_assert_int_eq(profdata_reader_open_path(&r, path), 0);
+	ck_assert_msg(profdata_read(&p, r, &o) == 0, "%s: %s", path, profdata_reader_error(r)->message);
+	profdata_reader_free(r);
+	return p;
+}
+
+/*
+ * Without the other events, pass 2 reads the wanted ones where pass 1
+ * noted them (the JDK's chunks, where they are few), or walks a chunk where
+ * they are many (jdk.BooleanFlag: a burst at each chunk's start): either
+ * way the samples, their stacks and the old objects are those of a read
+ * that walks every event.
+ */
+START_TEST(wanted_events_read_where_they_were_noted)
+{
+	static const char *const files[] = { "jfr/jdk17-profile.jfr.gz", "jfr/jdk17-leak.jfr.gz",
+		                             "jfr/jdk17-default.jfr.gz", "jfr/synthetic/two-chunks.jfr",
+		                             "jfr/synthetic/old-objects.jfr" };
+	static const char *const events[] = { "events=cpu", "events=lock", "events=jdk.ObjectAllocationSample",
+		                              "events=wall", "events=jdk.BooleanFlag" };
+	char path[4096], all_opts[64], few_opts[80];
+	test_data_path(path, sizeof path, files[_i / 5]);
+	snprintf(all_opts, sizeof all_opts, "%s", events[_i % 5]);
+	snprintf(few_opts, sizeof few_opts, "%s,other_events=0", events[_i % 5]);
+	profdata_profile *all = read_with(path, all_opts), *few = read_with(path, few_opts);
+	ck_assert_uint_eq(profdata_profile_count(few, PROFDATA_TABLE_UNKNOWN), 0);
+	ck_assert_uint_eq(profdata_profile_count(few, PROFDATA_TABLE_SAMPLES),
+	                  profdata_profile_count(all, PROFDATA_TABLE_SAMPLES));
+	ck_assert_uint_eq(profdata_profile_count(few, PROFDATA_TABLE_OBJECTS),
+	                  profdata_profile_count(all, PROFDATA_TABLE_OBJECTS));
+	ck_assert_uint_eq(profdata_profile_count(few, PROFDATA_TABLE_STACKS),
+	                  profdata_profile_count(all, PROFDATA_TABLE_STACKS));
+	for (size_t i = 0; i < profdata_profile_count(all, PROFDATA_TABLE_SAMPLES); i++) {
+		profdata_sample a, f;
+		ck_assert_int_eq(profdata_profile_sample(all, i, &a), 0);
+		ck_assert_int_eq(profdata_profile_sample(few, i, &f), 0);
+		ck_assert_uint_eq(f.stack_serial, a.stack_serial);
+		ck_assert_uint_eq(f.thread_serial, a.thread_serial);
+		ck_assert_uint_eq(f.time_ns, a.time_ns);
+		ck_assert_uint_eq(f.nvalues, a.nvalues);
+		ck_assert_mem_eq(f.values, a.values, a.nvalues * sizeof *a.values);
+	}
+	profdata_profile_free(few);
+	profdata_profile_free(all);
+}
+END_TEST
+
 /* A recording's events are its format's: written as another (HPROF, streaming), none of them goes along. */
 START_TEST(kept_events_stay_out_of_other_formats)
 {
@@ -947,6 +1001,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, other_events_0_keeps_none);
 	tcase_add_test(tc, kept_events_stay_out_of_other_formats);
 	tcase_add_test(tc, convert_matches_read_then_write);
+	tcase_add_loop_test(tc, wanted_events_read_where_they_were_noted, 0, 5 * 5);
 	tcase_add_test(tc, kept_records_that_do_not_parse_are_refused);
 	suite_add_tcase(s, tc);
 	if (test_case_requested("corpus")) {
