@@ -298,14 +298,27 @@ static int emit_stack(jfr_decoder *d, uint32_t serial, size_t n, int truncated)
 	return rc || !truncated ? rc : PD_EMIT(d->a, stack_truncated, &t);
 }
 
+/* The serial of the stack of the n frames in d->frame_ids (room for one more), emitted when new. */
+static int stack_of_frames(jfr_decoder *d, size_t n, int truncated, uint32_t *serial)
+{
+	uint64_t id;
+	int is_new, rc;
+	/* a truncated stack is keyed apart from a whole one of the same frames: frame id 0 (none) ends its key */
+	d->frame_ids[n] = 0;
+	if ((rc = intern_id(&d->stacks, d->frame_ids, (n + (size_t)truncated) * sizeof *d->frame_ids, &id,
+	                    &is_new)) != 0)
+		return rc;
+	*serial = (uint32_t)id;
+	return is_new ? emit_stack(d, *serial, n, truncated) : 0;
+}
+
 /* Stack trace `index` of the pool: its serial, emitted at first sight of its frames. */
 int jfr_stack_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, uint32_t *serial)
 {
 	jfr_value v[JFR_PICKED];
 	jfr_cur c;
-	uint64_t id;
 	size_t n = 0;
-	int is_new, rc;
+	int rc;
 	if ((*serial = pd_map_get(&d->stack_of, index)) != 0)
 		return 0;
 	if (pd_grow((void **)&d->frame_ids, &d->frames_cap, 1, sizeof *d->frame_ids))
@@ -314,16 +327,23 @@ int jfr_stack_serial(jfr_decoder *d, uint64_t index, const unsigned char *at, ui
 		return rc;
 	if (rc == 0 && ((rc = jfr_pick(d, &c, JT_STACK_TRACE, v)) != 0 || (rc = stack_frames(d, &v[1], &n)) != 0))
 		return rc;
-	/* a truncated stack is keyed apart from a whole one of the same frames: frame id 0 (none) ends its key */
-	int truncated = rc == 0 && v[0].u != 0;
-	d->frame_ids[n] = 0;
-	if ((rc = intern_id(&d->stacks, d->frame_ids, (n + (size_t)truncated) * sizeof *d->frame_ids, &id,
-	                    &is_new)) != 0)
-		return rc;
-	*serial = (uint32_t)id;
-	if (is_new && (rc = emit_stack(d, *serial, n, truncated)) != 0)
+	if ((rc = stack_of_frames(d, n, rc == 0 && v[0].u != 0, serial)) != 0)
 		return rc;
 	return pd_map_put(&d->stack_of, index, *serial) ? PROFDATA_ENOMEM : 0;
+}
+
+/*
+ * The serial of the stack of no frames: a sample of an event type that has
+ * no stack trace (events=jdk.BooleanFlag), or whose stack trace is null
+ * (0: the JDK's with stackTrace=false in the settings), is on it, as one
+ * whose stack the pool lacks is, so that every writer takes it (stack
+ * serial 0 names no stack).
+ */
+static int no_stack_serial(jfr_decoder *d, uint32_t *serial)
+{
+	if (pd_grow((void **)&d->frame_ids, &d->frames_cap, 1, sizeof *d->frame_ids))
+		return PROFDATA_ENOMEM;
+	return stack_of_frames(d, 0, 0, serial);
 }
 
 /* Thread `index` of the pool: its serial, its thread_start emitted at first sight (ids and name). */
@@ -425,9 +445,11 @@ int jfr_emit_sample(jfr_decoder *d, jfr_cur *c, size_t i)
 	uint32_t stack = 0, thread = 0;
 	uint64_t state = 0;
 	int64_t values[2];
+	const jfr_field *trace = jfr_field_of(d, k, 2);
 	int rc = jfr_pick(d, c, k, v);
-	if (rc == 0 && jfr_field_of(d, k, 2) && jfr_field_of(d, k, 2)->pooled)
-		rc = jfr_stack_serial(d, v[2].u, v[2].at, &stack);
+	if (rc == 0)
+		rc = trace && trace->pooled && v[2].u != 0 ? jfr_stack_serial(d, v[2].u, v[2].at, &stack)
+		                                           : no_stack_serial(d, &stack);
 	if (rc == 0 && jfr_field_of(d, k, 1) && jfr_field_of(d, k, 1)->pooled)
 		rc = jfr_thread_serial(d, v[1].u, v[1].at, &thread);
 	if (rc == 0 && d->a->ev->sample_labels && (rc = state_id(d, k, &v[4], &state)) == 0 && state)

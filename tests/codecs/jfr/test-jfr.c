@@ -844,6 +844,49 @@ START_TEST(wanted_events_read_where_they_were_noted)
 }
 END_TEST
 
+/* Whether sample i of p is on a stack of no frames. */
+static int on_no_frames(const profdata_profile *p, size_t i)
+{
+	profdata_sample s;
+	profdata_stack st;
+	size_t ix;
+	ck_assert_int_eq(profdata_profile_sample(p, i, &s), 0);
+	ck_assert_int_eq(profdata_profile_find_stack(p, s.stack_serial, &ix), 0);
+	ck_assert_int_eq(profdata_profile_stack(p, ix, &st), 0);
+	return st.nframes == 0;
+}
+
+/*
+ * A sample whose stack trace is null (the JDK's with stackTrace=false), and
+ * one of an event type without a stack trace (events=jdk.BooleanFlag), are
+ * on the stack of no frames, which every writer takes: before, the first
+ * was refused as a missing pool entry and the second named stack 0.
+ */
+START_TEST(a_sample_without_a_stack_is_on_no_frames)
+{
+	char path[4096];
+	profdata_profile *p = read_synthetic("null-stack.jfr", PROFDATA_MODE_STRICT, NULL, 0);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), 4);
+	ck_assert(!on_no_frames(p, 0));
+	ck_assert(on_no_frames(p, 3));
+	char *folded = test_folded(p, NULL);
+	ck_assert_ptr_nonnull(folded);
+	free(folded);
+	profdata_profile_free(p);
+	p = read_with(test_data_path(path, sizeof path, "jfr/jdk17-profile.jfr.gz"), "events=jdk.BooleanFlag");
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES),
+	                  strtoull(comment(p, "jfr.events.jdk.BooleanFlag"), NULL, 10));
+	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_SAMPLES); i++)
+		ck_assert(on_no_frames(p, i));
+	size_t len;
+	unsigned char *pb = test_write(p, "pprof", NULL, &len);
+	ck_assert_uint_gt(len, 0);
+	free(pb);
+	profdata_profile_free(p);
+}
+END_TEST
+
 /* A recording's events are its format's: written as another (HPROF, streaming), none of them goes along. */
 START_TEST(kept_events_stay_out_of_other_formats)
 {
@@ -1002,6 +1045,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, kept_events_stay_out_of_other_formats);
 	tcase_add_test(tc, convert_matches_read_then_write);
 	tcase_add_loop_test(tc, wanted_events_read_where_they_were_noted, 0, 5 * 5);
+	tcase_add_test(tc, a_sample_without_a_stack_is_on_no_frames);
 	tcase_add_test(tc, kept_records_that_do_not_parse_are_refused);
 	suite_add_tcase(s, tc);
 	if (test_case_requested("corpus")) {

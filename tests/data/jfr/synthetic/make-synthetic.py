@@ -235,6 +235,8 @@ def main():
         "event-shorter-than-size.jfr": chunk(events_extra=b"\x82\x80\x00" + w.long(OTHER)),
         "metadata-size-zero.jfr": metadata_size_zero(),
         "old-objects.jfr": chunk(old=True),
+        # a fourth sample whose stackTrace is null (0), as the JDK writes with stackTrace=false
+        "null-stack.jfr": chunk(events_extra=w.event(SAMPLE, w.long(2300) + w.long(50) + w.long(0))),
     }
     for name, data in files.items():
         with open(os.path.join(out, name), "wb") as f:
