@@ -14,6 +14,9 @@
 #              1.8 GB jcmd dump, against VisualVM's heap library
 #   heap       `top -n 50` on the 7 M-object dump, against VisualVM's
 #              retained sizes, and on the 37 M-object dump
+#   report     `report` (suspects, waste, histogram, tree in one page) of
+#              the 7 M- and 37 M-object dumps, beside `top` alone, and
+#              `suspects` and `waste` alone (issue #26)
 #   shaped     histo, info and top on a dump of another shape
 #              (gen-shaped-hprof.c: ids out of order, thousands of classes)
 #   gperftools gperftools -> folded on a wide profile (60,000 stacks, random
@@ -52,7 +55,7 @@ src=$(cd "$here/../.." && pwd)
 build=${1:-$src/build}
 shift || true
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(hprof heap shaped gperftools svg classic model symbolize tracexml pprof cpuprofile text jfr)
+[ ${#parts[@]} -gt 0 ] || parts=(hprof heap report shaped gperftools svg classic model symbolize tracexml pprof cpuprofile text jfr)
 dir=${PD_BENCH_DIR:-/tmp}
 runs=${PD_BENCH_RUNS:-3}
 peer_runs=${PD_BENCH_PEER_RUNS:-$runs}
@@ -198,6 +201,46 @@ bench_heap() {
   met=$(less "${T_WALL[ours-top]}" 10 && [ "${T_RSS[ours-top]}" -le "$limit" ] && echo yes || echo no)
   verdict "top -n 50, $name" "< 10 s in <= 1.1 GB" "${T_WALL[ours-top]} s, $(mib ours-top) MiB" "$met" \
     "$(short ours-top)" "—" "$(short "$(bare_floor)")"
+}
+
+# `report` of FILE (one page: the suspects, the waste, the retained
+# histogram, the top of the dominator tree), beside `top -n 50` alone in the
+# same run, and `suspects` and `waste` alone, each a load and an analysis of
+# its own. Sets REPORT_RATIO, report's wall time over top's.
+report_rows() {
+  local name=$1 f=$2 size
+  size=$(stat -c %s "$f")
+  echo "== report: $name, $f, $(mb "$f") MB (machine load: $(cut -d' ' -f1-3 /proc/loadavg))"
+  cmd ours-top "$pd" top -n 50 "$f"
+  cmd ours-suspects "$pd" suspects "$f"
+  cmd ours-waste "$pd" waste "$f"
+  cmd ours-report "$pd" report "$f" -o "$scratch/report.html"
+  bare_reads "$f"
+  interleave ours-top ours-suspects ours-waste ours-report bare-cat bare-read
+  show ours-report "profdata report (suspects, waste, histogram, tree)" "$size"
+  show ours-top "profdata top -n 50 alone" "$size"
+  show ours-suspects "profdata suspects alone" "$size"
+  show ours-waste "profdata waste alone" "$size"
+  show_bare "$size"
+  REPORT_RATIO=$(per "${T_WALL[ours-report]}" "${T_WALL[ours-top]}")
+}
+
+# Issue #26's answers: the report within 2x of top on the service dump, and
+# on the 37 M-object dump in under 15 s and 1.3 GB.
+bench_report() {
+  [ -f "$service" ] || bash "$here/gen-service-hprof.sh" "$service" || { echo "cannot make $service"; return; }
+  local name limit=$((1300000000 / 1024)) met
+  name="$(millions "$service")M-object dump"
+  report_rows "$name" "$service"
+  met=$(less "$REPORT_RATIO" 2.0001 && echo yes || echo no)
+  verdict "report, $name" "<= 2x top -n 50" "$(printf '%.2f' "$REPORT_RATIO")x top" "$met" \
+    "$(short ours-report)" "top: $(short ours-top)" "$(short "$(bare_floor)")"
+  [ -f "$big" ] || { echo "no $big: make it with tests/bench/gen-big-hprof.sh (run.sh hprof does)"; return; }
+  name="$(millions "$big")M-object dump"
+  report_rows "$name" "$big"
+  met=$(less "${T_WALL[ours-report]}" 15 && [ "${T_RSS[ours-report]}" -le "$limit" ] && echo yes || echo no)
+  verdict "report, $name" "< 15 s in <= 1.3 GB" "${T_WALL[ours-report]} s, $(mib ours-report) MiB" "$met" \
+    "$(short ours-report)" "top: $(short ours-top)" "$(short "$(bare_floor)")"
 }
 
 # A dump of another shape than the JDK's: histo, info and top, beside VisualVM.
