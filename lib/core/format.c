@@ -152,21 +152,37 @@ static int check_opts(const profdata_read_options *opts)
 	return opts && opts->version != PROFDATA_READ_OPTIONS_VERSION ? PROFDATA_EINVAL : 0;
 }
 
+/*
+ * The decoder chosen for `in`, into ev. `model_of`, when not NULL, is the
+ * format a model that ev builds will be written as: a model for another
+ * format's writer drops the records a decoder kept unread
+ * (core/model_encoder.c), so the decoder is told that nobody takes them,
+ * and makes none (a recording's other events are most of its events).
+ */
+static int decode_for(profdata_reader *in, const profdata_read_options *opts, const profdata_events *ev,
+                      void *payload, unsigned flags, const profdata_format *model_of)
+{
+	const profdata_format *f = NULL;
+	profdata_events full;
+	int e = check_opts(opts);
+	if (e < 0 || pd_events_adopt(&full, ev) < 0)
+		return pd_in_error(in, PROFDATA_EINVAL, PD_NO_OFFSET, "invalid options or events version");
+	if ((e = choose(in, opts, &f)) < 0)
+		return e;
+	if (model_of && strcmp(f->name, model_of->name) != 0)
+		full.unknown = NULL;
+	return run_decoder(f, in, opts, &full, payload, flags);
+}
+
 int profdata_decode(profdata_reader *in, const profdata_read_options *opts, const profdata_events *ev, void *payload)
 {
-	return pd_decode_with_flags(in, opts, ev, payload, 0);
+	return decode_for(in, opts, ev, payload, 0, NULL);
 }
 
 int pd_decode_with_flags(profdata_reader *in, const profdata_read_options *opts, const profdata_events *ev,
                          void *payload, unsigned flags)
 {
-	const profdata_format *f = NULL;
-	int e = check_opts(opts);
-	if (e < 0 || !ev || pd_events_size(ev->version) == 0)
-		return pd_in_error(in, PROFDATA_EINVAL, PD_NO_OFFSET, "invalid options or events version");
-	if ((e = choose(in, opts, &f)) < 0)
-		return e;
-	return run_decoder(f, in, opts, ev, payload, flags);
+	return decode_for(in, opts, ev, payload, flags, NULL);
 }
 
 int profdata_read(profdata_profile **out, profdata_reader *in, const profdata_read_options *opts)
@@ -325,24 +341,11 @@ int profdata_write(const profdata_profile *p, profdata_writer *w, const profdata
 	return e;
 }
 
-/*
- * profdata_decode() into `enc`. A model built for another format's writer
- * drops the records a decoder kept unread (core/model_encoder.c): the
- * decoder is told that nobody takes them, and makes none (a recording's
- * other events are most of its events).
- */
+/* profdata_decode() into `enc`: a streaming encoder, or a model for its format's writer (decode_for). */
 static int decode_into(profdata_encoder *enc, profdata_reader *in, const profdata_read_options *ropts)
 {
-	const profdata_format *f = NULL;
-	profdata_events ev;
-	int e = check_opts(ropts);
-	if (e < 0 || pd_events_adopt(&ev, profdata_encoder_events(enc)) < 0)
-		return pd_in_error(in, PROFDATA_EINVAL, PD_NO_OFFSET, "invalid options or events version");
-	if ((e = choose(in, ropts, &f)) < 0)
-		return e;
-	if (!enc->f->encoder_new && strcmp(f->name, enc->f->name) != 0)
-		ev.unknown = NULL;
-	return run_decoder(f, in, ropts, &ev, profdata_encoder_payload(enc), 0);
+	return decode_for(in, ropts, profdata_encoder_events(enc), profdata_encoder_payload(enc), 0,
+	                  enc->f->encoder_new ? NULL : enc->f);
 }
 
 int profdata_convert(profdata_reader *in, const profdata_read_options *ropts, profdata_writer *out,
