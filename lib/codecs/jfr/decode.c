@@ -191,7 +191,8 @@ static int walk_events(jfr_decoder *d, event_fn fn)
 		jfr_cur c;
 		uint64_t type;
 		tell_due(d, p);
-		PD_PREFETCH(p + 4096);
+		if (d->chunk.end - p > 4096) /* no pointer past the input is formed */
+			PD_PREFETCH(p + 4096);
 		int rc = open_event(d, p, &type, &c);
 		p = c.end;
 		if (rc || (rc = fn(d, type, &c)) != 0)
@@ -265,9 +266,11 @@ static void find_wanted_types(jfr_decoder *d)
 
 /*
  * An event of type id `type` noted for the second pass when it is wanted,
- * while the notes have room. A chunk where a quarter of the events or more
- * are wanted is walked instead, its notes dropped: a walk costs no more
- * there, and the notes would grow with its samples.
+ * while the notes have room. A chunk where, from the 64th wanted event on,
+ * more than a quarter of the events so far are wanted is walked instead,
+ * its notes dropped: a walk costs no more there, and the notes would grow
+ * with its samples (a burst of samples early in a sparse chunk has it
+ * walked too: slower, never wrong).
  */
 static int note_wanted(jfr_decoder *d, uint64_t type)
 {
@@ -284,6 +287,8 @@ static int note_wanted(jfr_decoder *d, uint64_t type)
 		return 0;
 	}
 	if (d->nwanted >= JFR_WANTED_MAX) { /* this chunk and those after it are walked */
+		d->nwanted = n->first;
+		n->n = 0;
 		d->noting = 0;
 		n->complete = 0;
 		return 0;

@@ -822,11 +822,11 @@ START_TEST(wanted_events_read_where_they_were_noted)
 	snprintf(all_opts, sizeof all_opts, "%s", events[_i % 5]);
 	snprintf(few_opts, sizeof few_opts, "%s,other_events=0", events[_i % 5]);
 	profdata_profile *all = read_with(path, all_opts), *few = read_with(path, few_opts);
+	if (strstr(path, "jdk17")) /* kept: the read walked every event */
+		ck_assert_uint_gt(profdata_profile_count(all, PROFDATA_TABLE_UNKNOWN), 0);
 	ck_assert_uint_eq(profdata_profile_count(few, PROFDATA_TABLE_UNKNOWN), 0);
 	ck_assert_uint_eq(profdata_profile_count(few, PROFDATA_TABLE_SAMPLES),
 	                  profdata_profile_count(all, PROFDATA_TABLE_SAMPLES));
-	ck_assert_uint_eq(profdata_profile_count(few, PROFDATA_TABLE_OBJECTS),
-	                  profdata_profile_count(all, PROFDATA_TABLE_OBJECTS));
 	ck_assert_uint_eq(profdata_profile_count(few, PROFDATA_TABLE_STACKS),
 	                  profdata_profile_count(all, PROFDATA_TABLE_STACKS));
 	for (size_t i = 0; i < profdata_profile_count(all, PROFDATA_TABLE_SAMPLES); i++) {
@@ -839,6 +839,10 @@ START_TEST(wanted_events_read_where_they_were_noted)
 		ck_assert_uint_eq(f.nvalues, a.nvalues);
 		ck_assert_mem_eq(f.values, a.values, a.nvalues * sizeof *a.values);
 	}
+	static const profdata_table tables[] = { PROFDATA_TABLE_OBJECTS, PROFDATA_TABLE_ROOTS, PROFDATA_TABLE_OBJECT_SAMPLES,
+		                                 PROFDATA_TABLE_CLASSES, PROFDATA_TABLE_FRAMES, PROFDATA_TABLE_THREADS };
+	for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+		ck_assert_uint_eq(profdata_profile_count(few, tables[i]), profdata_profile_count(all, tables[i]));
 	profdata_profile_free(few);
 	profdata_profile_free(all);
 }
@@ -875,8 +879,9 @@ START_TEST(a_sample_without_a_stack_is_on_no_frames)
 	free(folded);
 	profdata_profile_free(p);
 	p = read_with(test_data_path(path, sizeof path, "jfr/jdk17-profile.jfr.gz"), "events=jdk.BooleanFlag");
-	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES),
-	                  strtoull(comment(p, "jfr.events.jdk.BooleanFlag"), NULL, 10));
+	const char *flags = comment(p, "jfr.events.jdk.BooleanFlag");
+	ck_assert_ptr_nonnull(flags);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), strtoull(flags, NULL, 10));
 	for (size_t i = 0; i < profdata_profile_count(p, PROFDATA_TABLE_SAMPLES); i++)
 		ck_assert(on_no_frames(p, i));
 	size_t len;
