@@ -253,15 +253,20 @@ static int hold_event(jfr_decoder *d, uint64_t type, const jfr_cur *c)
  * metadata: the samples events= chooses (as sample_spec finds them), and
  * old object samples for a consumer of objects (as old_objects.c does).
  */
+static void want_type(jfr_decoder *d, const char *name)
+{
+	size_t row = jfr_type_find(&d->meta, name);
+	if (row != SIZE_MAX)
+		d->want_id[d->nwant++] = d->meta.types[row].id;
+}
+
 static void find_wanted_types(jfr_decoder *d)
 {
 	d->nwant = 0;
-	for (size_t i = 0; i <= d->nspec; i++) {
-		const char *name = i < d->nspec ? d->spec[i].event : d->a->ev->object ? "jdk.OldObjectSample" : NULL;
-		size_t row = name ? jfr_type_find(&d->meta, name) : SIZE_MAX;
-		if (row != SIZE_MAX)
-			d->want_id[d->nwant++] = d->meta.types[row].id;
-	}
+	for (size_t i = 0; i < d->nspec; i++)
+		want_type(d, d->spec[i].event);
+	if (d->a->ev->object)
+		want_type(d, "jdk.OldObjectSample");
 }
 
 /*

@@ -208,8 +208,8 @@ typedef struct jfr_old_objects {
  * What the first pass noted of a chunk for the second: whether its metadata
  * repeats the one before's, and where its wanted events stand (the samples
  * events= chooses, and old object samples for a consumer of objects), so
- * that the second pass reads those alone, and nothing of a chunk without
- * one (the JDK's chunks hold thousands of other events and a few samples).
+ * that the second pass reads those alone after the chunk's pools (the
+ * JDK's chunks hold thousands of other events and a few samples).
  */
 typedef struct jfr_chunk_note {
 	size_t first;              /* its wanted events' offsets in the chunk: d->wanted[first .. first + n) */

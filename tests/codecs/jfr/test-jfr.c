@@ -875,7 +875,7 @@ START_TEST(a_sample_without_a_stack_is_on_no_frames)
 	ck_assert(!on_no_frames(p, 0));
 	ck_assert(on_no_frames(p, 3));
 	char *folded = test_folded(p, NULL);
-	ck_assert_ptr_nonnull(folded);
+	ck_assert_ptr_nonnull(strstr(folded, "[empty] 1\n")); /* the folded writer's name for no frames */
 	free(folded);
 	profdata_profile_free(p);
 	p = read_with(test_data_path(path, sizeof path, "jfr/jdk17-profile.jfr.gz"), "events=jdk.BooleanFlag");
