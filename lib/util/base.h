@@ -23,6 +23,19 @@
 #define PD_UNLIKELY(x) (x)
 #endif
 
+/* The index of x's lowest set bit; x must not be 0. */
+static inline unsigned pd_ctz64(uint64_t x)
+{
+#if defined(__GNUC__)
+	return (unsigned)__builtin_ctzll(x);
+#else
+	unsigned i = 0;
+	for (; !(x & 1); x >>= 1)
+		i++;
+	return i;
+#endif
+}
+
 /* A growable byte buffer, kept NUL-terminated so that its text can be used as a C string. */
 typedef struct pd_strbuf {
 	char *p;

@@ -5,6 +5,7 @@
 
 #include "profdata/common.h"
 #include "util/json.h"
+#include "util/numtext.h"
 
 int pd_json_open(pd_json *j, const yajl_callbacks *cb, void *ctx)
 {
@@ -116,4 +117,124 @@ int pd_json_ints_next(pd_json_ints *c, int64_t *v)
 	}
 	c->p = p;
 	return read_int(c, v);
+}
+
+static int is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Per byte of v, its top bit (0x80): set where the byte is a ',', returned, and where it is neither that nor a digit, in *other. */
+static uint64_t commas_and_other(uint64_t v, uint64_t *other)
+{
+	const uint64_t ones = 0x0101010101010101ULL, low7 = ones * 0x7F, top = ones * 0x80;
+	/* on the low seven bits no sum carries out of its byte: each test is exact per byte */
+	uint64_t b = v & low7, x = v ^ (ones * ',');
+	uint64_t digits = (b + ones * (0x80 - '0')) & ~(b + ones * (0x80 - '9' - 1)) & ~v & top;
+	uint64_t commas = ~(((x & low7) + low7) | x) & top;
+	*other = ~(digits | commas) & top;
+	return commas;
+}
+
+/* The top bits of v's bytes (0x80 each) as eight bits, the first byte's lowest. */
+static unsigned byte_flags(uint64_t f)
+{
+	return (unsigned)(((f >> 7) * 0x0102040810204080ULL) >> 56);
+}
+
+/*
+ * From a ',' at p with 72 bytes readable: the numbers of the 64 bytes
+ * from p while those bytes are only digits and commas, each number of 1
+ * to 8 digits between two commas. Both kinds of byte are found for all 64
+ * at once, then each number is converted on its own: no number waits for
+ * the end of the one before, as a scan byte after byte makes it. p moves
+ * to the comma after the last number taken; 0 taken leaves the window to
+ * the scan.
+ */
+static size_t take_window(const unsigned char **pp, int64_t *out, size_t max)
+{
+	const unsigned char *p = *pp;
+	uint64_t others = 0, commas = 0;
+	for (unsigned w = 0; w < 8; w++) {
+		uint64_t other, c = commas_and_other(pd_load8_le(p + 8 * w), &other);
+		others |= other;
+		commas |= (uint64_t)byte_flags(c) << (8 * w);
+	}
+	if (others || (commas & (commas >> 1)))
+		return 0;
+	uint64_t after = commas & (commas - 1);
+	unsigned at = 0;
+	size_t n = 0;
+	while (after && n < max) {
+		unsigned next = pd_ctz64(after), len = next - at - 1;
+		if (len > 8)
+			break;
+		out[n++] = pd_dec8_value(pd_load8_le(p + at + 1), len);
+		at = next;
+		after &= after - 1;
+	}
+	*pp = p + at;
+	return n;
+}
+
+/*
+ * The values that follow while each is a ',' (spaces around it allowed)
+ * and a number of 1 to 7 digits, perhaps negative, with 8 bytes readable
+ * from its first digit: whole 64-byte windows where they hold only digits
+ * and commas, else one number from one 8-byte load. Anything else (the
+ * ']', a number of 8 digits or more, the last bytes, a bad value) is left
+ * at c->p for pd_json_ints_next, which decides it. The ']' that ends the
+ * span is not a digit and not a space, so no loop here passes it.
+ */
+static size_t take_short(pd_json_ints *c, int64_t *out, size_t max)
+{
+	const unsigned char *p = c->p, *end = c->end;
+	size_t n = 0;
+	while (n < max) {
+		const unsigned char *q = p;
+		size_t k = end - p >= 72 && *p == ',' ? take_window(&p, out + n, max - n) : 0;
+		if (k) {
+			n += k;
+			continue;
+		}
+		while (is_space(*q))
+			q++;
+		if (*q != ',')
+			break;
+		q++;
+		while (is_space(*q))
+			q++;
+		int neg = *q == '-';
+		q += neg;
+		unsigned len;
+		if (end - q < 8)
+			break;
+		uint32_t x = pd_dec8(q, &len);
+		if (len == 0 || len == 8 || q[len] == '.' || (q[len] | 0x20) == 'e')
+			break;
+		out[n++] = neg ? -(int64_t)x : (int64_t)x;
+		p = q + len;
+	}
+	c->p = p;
+	return n;
+}
+
+size_t pd_json_ints_take(pd_json_ints *c, int64_t *out, size_t max, int *stop)
+{
+	size_t n = 0;
+	int bounded = c->end - c->p >= 2 && c->end[-1] == ']';
+	*stop = 0;
+	while (n < max) {
+		if (bounded && c->started)
+			n += take_short(c, out + n, max - n);
+		if (n == max)
+			break;
+		int r = pd_json_ints_next(c, &out[n]);
+		if (r <= 0) {
+			*stop = r < 0 ? -1 : 1;
+			break;
+		}
+		n++;
+	}
+	return n;
 }

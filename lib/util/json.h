@@ -52,4 +52,14 @@ typedef struct pd_json_ints {
 /* 1 and *v: the next integer; 0 at the array's end; -1 when the array holds something else (p at it). */
 int pd_json_ints_next(pd_json_ints *c, int64_t *v);
 
+/*
+ * Up to `max` next integers into out[], as pd_json_ints_next reads them one
+ * by one: how many, with *stop 0 (more may follow), 1 (the array ended
+ * after them) or -1 (the value after them is not an integer: p at it).
+ * Call again only after *stop 0. The cursor must span the array from its
+ * '[' to past its ']', as pd_json_array_span gives it: the ']' stops the
+ * scan of a number without a bound check per byte.
+ */
+size_t pd_json_ints_take(pd_json_ints *c, int64_t *out, size_t max, int *stop);
+
 #endif

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/base.h"
+
 /* The most bytes pd_put_dec writes. */
 #define PD_DEC_MAX 20
 
@@ -139,6 +141,50 @@ static inline const char *pd_parse_hex(const char *p, const char *end, uint64_t 
 		return NULL;
 	*out = v;
 	return p;
+}
+
+/* The eight bytes at p (all readable) as a number, the first byte lowest. */
+static inline uint64_t pd_load8_le(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+/* The value of the n (1 to 8) decimal digits that begin v (pd_load8_le), whatever follows them. */
+static inline uint32_t pd_dec8_value(uint64_t v, unsigned n)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	/* the digits moved to the top bytes, zeros (leading ones) below, then summed in pairs, fours, eights */
+	v = (v & (ones * 0x0F)) << (8 * (8 - n));
+	v = (v * 2561) >> 8 & 0x00FF00FF00FF00FFULL;
+	v = (v * 6553601) >> 16 & 0x0000FFFF0000FFFFULL;
+	return (uint32_t)((v * 42949672960001ULL) >> 32);
+}
+
+/*
+ * The decimal digits that begin the eight bytes at p (all eight must be
+ * readable): their count (0 to 8) in *len and their value. All eight bytes
+ * are tested and converted at once, with no branch per digit: on short
+ * numbers of varying length (a profile's node ids and time deltas) the
+ * branch that ends a digit loop was mispredicted at nearly every number.
+ */
+static inline uint32_t pd_dec8(const unsigned char *p, unsigned *len)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = ones * 0xF0;
+	uint64_t v = pd_load8_le(p);
+	/*
+	 * A byte is a digit when its high nibble is 3 and stays 3 with 6 added.
+	 * The addition can carry into the next byte only from a byte of 0xFA or
+	 * more, which is not a digit: only bytes after the first non-digit change.
+	 */
+	uint64_t other = ((v & high) ^ (ones * 0x30)) | (((v + ones * 6) & high) ^ (ones * 0x30));
+	unsigned n = other ? pd_ctz64(other) / 8 : 8;
+	*len = n;
+	return n ? pd_dec8_value(v, n) : 0;
 }
 
 /*

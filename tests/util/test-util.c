@@ -562,6 +562,28 @@ START_TEST(numbers_as_text_match_printf)
 }
 END_TEST
 
+/* pd_dec8 reads the digits that begin eight bytes as a loop over them does, whatever the bytes are. */
+START_TEST(eight_bytes_of_digits_as_a_loop_reads_them)
+{
+	static const unsigned char kinds[] = { ',', ']', ' ', '-', '.', '/', ':', 0x00, 0xB0, 0xB9, 0xFA, 0xFF };
+	uint64_t x = 7;
+	for (int round = 0; round < 200000; round++) {
+		unsigned char b[8];
+		for (int i = 0; i < 8; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			unsigned r = (unsigned)(x >> 40) % 24;
+			b[i] = r < 12 ? (unsigned char)('0' + r % 10) : kinds[r - 12];
+		}
+		unsigned len, want_len = 0;
+		uint32_t want = 0, got = pd_dec8(b, &len);
+		while (want_len < 8 && b[want_len] >= '0' && b[want_len] <= '9')
+			want = want * 10 + (uint32_t)(b[want_len++] - '0');
+		ck_assert_uint_eq(len, want_len);
+		ck_assert_uint_eq(got, want);
+	}
+}
+END_TEST
+
 /* A repeated id is found at its first row and every later row is reported, dense (bitmap) or sparse (hash). */
 START_TEST(id_index_repeats_found_at_first_row)
 {
@@ -677,6 +699,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, column_narrow_until_a_value_does_not_fit);
 	tcase_add_test(tc, column_lower_bound_narrow_and_wide);
 	tcase_add_test(tc, numbers_as_text_match_printf);
+	tcase_add_test(tc, eight_bytes_of_digits_as_a_loop_reads_them);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("id_index");
 	tcase_add_test(tc, id_index_dense_ids_by_rank);

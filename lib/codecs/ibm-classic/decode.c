@@ -267,7 +267,7 @@ static const unsigned char *blank_or_end(const unsigned char *p, const unsigned 
 		uint64_t hit = ((sp - ONES) & ~sp) | ((tab - ONES) & ~tab) | ((lf - ONES) & ~lf);
 		hit &= ONES * 0x80;
 		if (hit)
-			return p + (__builtin_ctzll(hit) >> 3);
+			return p + (pd_ctz64(hit) >> 3);
 	}
 	while (p < end && *p != ' ' && *p != '\t' && *p != '\n')
 		p++;
