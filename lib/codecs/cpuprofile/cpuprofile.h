@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "util/hashmap.h"
 #include "util/json.h"
+#include "util/relay.h"
 
 /* A call frame: a function of the model (id index + 1), and a frame of the same id. */
 typedef struct js_function {
@@ -69,6 +70,58 @@ typedef struct cpu_decoder {
 	uint32_t root_name;        /* "(root)"'s string index + 1; 0 none */
 	int rc;                    /* what stopped the parse */
 } cpu_decoder;
+
+/* A node's key in cpu_decoder.node_of: its profile and its id (below 2^44). */
+static inline uint64_t pd_cpuprofile_node_key(uint32_t profile, uint64_t id)
+{
+	return (uint64_t)profile << 44 | id;
+}
+
+/* ---- the samples, read a batch at a time (samples.c) ---- */
+
+enum { CPU_BATCH = 2048, CPU_BATCH_SLOTS = 4 };
+
+/* What stopped a batch short: nothing, a sample of a node the profile lacks, a bad delta, a bad sample. */
+enum { CPU_FAULT_NONE, CPU_FAULT_NODE, CPU_FAULT_DELTA, CPU_FAULT_SAMPLE };
+
+typedef struct cpu_batch {
+	size_t chunk;              /* index in cpu_decoder.chunks */
+	size_t n;                  /* samples to emit: nodes[] and deltas[] */
+	size_t missing;            /* samples read without a time delta (0 taken); only read when nothing faulted */
+	int fault;                 /* what follows them */
+	uint64_t fault_at;         /* a bad value's offset */
+	int64_t fault_id;          /* the node id the profile lacks */
+	pd_json_ints from;         /* the samples' cursor before the batch, to find a sample's offset again */
+	int64_t ids[CPU_BATCH], deltas[CPU_BATCH];
+	uint32_t nodes[CPU_BATCH]; /* node index + 1 */
+} cpu_batch;
+
+/* A chunk's cursors, and what stopped each (pd_json_ints_take). */
+typedef struct cpu_chunk_cursor {
+	pd_json_ints s, t;
+	int s_stop, t_stop;
+} cpu_chunk_cursor;
+
+/* The samples of every chunk in turn: the batches, and the thread that fills them when there is one. */
+typedef struct cpu_samples {
+	const cpu_decoder *d;
+	size_t chunk;              /* the chunk being read */
+	int open;                  /* its cursor is set */
+	cpu_chunk_cursor cc;
+	int last;                  /* the batch filled last was the last one */
+	cpu_batch *batches;        /* CPU_BATCH_SLOTS of them */
+	pd_relay relay;
+	int ahead;                 /* the relay's thread fills them */
+} cpu_samples;
+
+/* Begin reading d's samples: 0 or PROFDATA_ENOMEM. */
+int pd_cpuprofile_samples_start(cpu_samples *s, const cpu_decoder *d);
+/* The next batch, or NULL after the last (valid until the next call). */
+const cpu_batch *pd_cpuprofile_samples_next(cpu_samples *s);
+/* Stop reading: safe after a failed start. */
+void pd_cpuprofile_samples_stop(cpu_samples *s);
+/* Where sample `index` of batch b ends in the input: for messages, read again. */
+uint64_t pd_cpuprofile_sample_at(const cpu_decoder *d, const cpu_batch *b, size_t index);
 
 int pd_cpuprofile_decode(const pd_decode_args *a);
 /* The events, once the JSON pass has kept the nodes and found the samples (emit.c). */

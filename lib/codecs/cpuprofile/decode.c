@@ -246,7 +246,7 @@ static int commit_nodes(cpu_parse *ps, uint32_t pi)
 	cpu_decoder *d = ps->d;
 	for (size_t i = ps->nodes_from; i < d->nnodes; i++) {
 		js_node *n = &d->nodes[i];
-		uint64_t key = (uint64_t)pi << 44 | n->id;
+		uint64_t key = pd_cpuprofile_node_key(pi, n->id);
 		n->profile = pi;
 		if (n->id >= (UINT64_C(1) << 44) || pd_map_get(&d->node_of, key)) {
 			pd_cpuprofile_fail(d, ps->at, PROFDATA_EFORMAT, "node id %" PRIu64 " %s", n->id,

@@ -13,13 +13,11 @@
 
 #include "codecs/cpuprofile/cpuprofile.h"
 
-static uint64_t node_key(uint32_t profile, uint64_t id) { return (uint64_t)profile << 44 | id; }
-
 static int resolve_edges(cpu_decoder *d)
 {
 	for (size_t i = 0; i < d->nedges; i++) {
 		const js_edge *e = &d->edges[i];
-		uint32_t other = e->other >> 44 ? 0 : pd_map_get(&d->node_of, node_key(d->nodes[e->node].profile, e->other));
+		uint32_t other = e->other >> 44 ? 0 : pd_map_get(&d->node_of, pd_cpuprofile_node_key(d->nodes[e->node].profile, e->other));
 		if (!other)
 			return pd_cpuprofile_fail(d, e->at, PROFDATA_EFORMAT, "node %" PRIu64 " names node %" PRIu64
 			                          ", which its profile lacks", d->nodes[e->node].id, e->other);
@@ -60,17 +58,6 @@ static int dense_rows(cpu_decoder *d)
 	free(max);
 	free(count);
 	return rc;
-}
-
-/* Node `id` of profile `pi`: its index + 1, 0 when the profile lacks it. */
-static uint32_t node_of(const cpu_decoder *d, uint32_t pi, int64_t id)
-{
-	const js_profile *p = &d->profiles[pi];
-	if (id < 0 || id >= (INT64_C(1) << 44))
-		return 0;
-	if (p->rows)
-		return (uint64_t)id < p->nrows ? p->rows[id] : 0;
-	return pd_map_get(&d->node_of, node_key(pi, (uint64_t)id));
 }
 
 static int emit_begin(cpu_decoder *d, uint32_t *type, uint32_t *unit)
@@ -122,16 +109,14 @@ static int emit_definitions(cpu_decoder *d, uint32_t type, uint32_t unit)
 }
 
 /* Node k's stack (serial k + 1), emitted the first time: its frames up to the root, "(root)" itself left out. */
-static int stack_of(cpu_decoder *d, uint32_t k, uint64_t at)
+static int stack_of(cpu_decoder *d, uint32_t k, const cpu_batch *b, size_t index)
 {
 	size_t n = 0;
-	if (d->sent[k])
-		return 0;
 	for (uint32_t i = k;;) {
 		const js_node *node = &d->nodes[i];
 		if (n > d->nnodes)
-			return pd_cpuprofile_fail(d, at, PROFDATA_EFORMAT, "node %" PRIu64 ": its parents make a cycle",
-			                          d->nodes[k].id);
+			return pd_cpuprofile_fail(d, pd_cpuprofile_sample_at(d, b, index), PROFDATA_EFORMAT,
+			                          "node %" PRIu64 ": its parents make a cycle", d->nodes[k].id);
 		if (node->parent || d->functions[node->function].name != d->root_name) {
 			if (pd_grow((void **)&d->frame_ids, &d->frames_cap, n + 1, sizeof *d->frame_ids))
 				return PROFDATA_ENOMEM;
@@ -149,47 +134,49 @@ static int stack_of(cpu_decoder *d, uint32_t k, uint64_t at)
 	 */
 	d->nframes_out += n;
 	if (d->nframes_out > (uint64_t)32 << 20 && d->nframes_out / 8 > d->size)
-		return pd_cpuprofile_fail(d, at, PROFDATA_ELIMIT, "the nodes' stacks hold %" PRIu64 " frames, more than "
-		                          "8 per byte of input", d->nframes_out);
+		return pd_cpuprofile_fail(d, pd_cpuprofile_sample_at(d, b, index), PROFDATA_ELIMIT, "the nodes' stacks hold %" PRIu64
+		                          " frames, more than 8 per byte of input", d->nframes_out);
 	profdata_stack st = { .serial = k + 1, .frame_ids = d->frame_ids, .nframes = n };
 	return PD_EMIT(d->a, stack, &st);
 }
 
-/* The next time delta of a chunk: 1 and *delta, 0 (delta 0) when the list is missing or shorter. */
-static int next_delta(cpu_decoder *d, pd_json_ints *t, int64_t *delta, size_t *missing)
+/* A batch's samples (samples.c), then what stopped it short. */
+static int emit_batch(cpu_decoder *d, const cpu_batch *b, size_t *missing)
 {
-	int r = t->p ? pd_json_ints_next(t, delta) : 0;
-	if (r < 0)
-		return pd_cpuprofile_fail(d, (uint64_t)(t->p - d->base), PROFDATA_EFORMAT, "timeDeltas: not an integer");
-	if (r == 0) {
-		*delta = 0;
-		(*missing)++;
-	}
-	return 0;
-}
-
-static int emit_chunk(cpu_decoder *d, const js_chunk *c, size_t *missing)
-{
-	js_profile *p = &d->profiles[c->profile];
-	pd_json_ints s = { c->samples, c->samples_end, 0 }, t = { c->deltas, c->deltas_end, 0 };
-	int64_t id, delta, one = 1;
-	int r, rc = 0;
-	while (rc == 0 && c->samples && (r = pd_json_ints_next(&s, &id)) != 0) {
-		uint64_t at = (uint64_t)(s.p - d->base);
-		uint32_t node = r > 0 ? node_of(d, c->profile, id) : 0;
-		if (r < 0)
-			return pd_cpuprofile_fail(d, at, PROFDATA_EFORMAT, "samples: not an integer");
-		if (!node)
-			return pd_cpuprofile_fail(d, at, PROFDATA_EFORMAT, "a sample of node %" PRId64 ", which the profile "
-			                          "lacks", id);
-		if ((rc = next_delta(d, &t, &delta, missing)) != 0 || (rc = stack_of(d, node - 1, at)) != 0)
-			return rc;
-		p->time_us = pd_wrapping_add(p->time_us, delta);
+	js_profile *p = &d->profiles[d->chunks[b->chunk].profile];
+	/* the time in a local: the profile's line is the one the reading thread reads the node table from */
+	int64_t one = 1, time_us = p->time_us;
+	int rc = 0;
+	for (size_t j = 0; j < b->n && rc == 0; j++) {
+		uint32_t node = b->nodes[j];
+		if (!d->sent[node - 1] && (rc = stack_of(d, node - 1, b, j)) != 0)
+			break;
+		time_us = pd_wrapping_add(time_us, b->deltas[j]);
 		profdata_sample smp = { .stack_serial = node, .thread_serial = p->thread,
-			                .time_ns = p->time_us > 0 && p->time_us < INT64_MAX / 1000 ? (uint64_t)p->time_us * 1000 : 0,
+			                .time_ns = time_us > 0 && time_us < INT64_MAX / 1000 ? (uint64_t)time_us * 1000 : 0,
 			                .values = &one, .nvalues = 1 };
 		rc = PD_EMIT(d->a, sample, &smp);
 	}
+	p->time_us = time_us;
+	*missing += b->missing;
+	if (rc == 0 && b->fault == CPU_FAULT_NODE)
+		return pd_cpuprofile_fail(d, pd_cpuprofile_sample_at(d, b, b->n), PROFDATA_EFORMAT, "a sample of node %"
+		                          PRId64 ", which the profile lacks", b->fault_id);
+	if (rc == 0 && b->fault != CPU_FAULT_NONE)
+		return pd_cpuprofile_fail(d, b->fault_at, PROFDATA_EFORMAT, "%s: not an integer",
+		                          b->fault == CPU_FAULT_DELTA ? "timeDeltas" : "samples");
+	return rc;
+}
+
+/* Every chunk's samples, read ahead on a second thread when there is one (samples.c). */
+static int emit_samples(cpu_decoder *d, size_t *missing)
+{
+	cpu_samples s;
+	int rc = pd_cpuprofile_samples_start(&s, d);
+	const cpu_batch *b;
+	while (rc == 0 && (b = pd_cpuprofile_samples_next(&s)) != NULL)
+		rc = emit_batch(d, b, missing);
+	pd_cpuprofile_samples_stop(&s);
 	return rc;
 }
 
@@ -204,8 +191,8 @@ int pd_cpuprofile_emit(cpu_decoder *d)
 		rc = PROFDATA_ENOMEM;
 	if (rc == 0 && (rc = emit_begin(d, &type, &unit)) == 0)
 		rc = emit_definitions(d, type, unit);
-	for (size_t i = 0; i < d->nchunks && rc == 0; i++)
-		rc = emit_chunk(d, &d->chunks[i], &missing);
+	if (rc == 0)
+		rc = emit_samples(d, &missing);
 	if (rc == 0 && missing)
 		rc = pd_in_damage(d->in, d->a->mode, PROFDATA_EFORMAT, PD_NO_OFFSET, 0,
 		                  "%zu samples without a time delta (taken as 0)", missing);
