@@ -89,27 +89,32 @@ static int fill(pd_folded_ahead *a, pd_folded_batch *b)
 	return rc;
 }
 
-static void run(void *arg)
+/* Pass over about `bytes` of text, to the start of a line. */
+static void skip_lines(pd_folded_ahead *a, uint64_t bytes)
+{
+	uint64_t to = a->size - a->next > bytes ? a->next + bytes : a->size;
+	const unsigned char *nl = to < a->size ? memchr(a->text + to, '\n', (size_t)(a->size - to)) : NULL;
+	a->next = nl ? (uint64_t)(nl - a->text) + 1 : a->size;
+}
+
+/*
+ * Fill slot `slot` on the thread (relay.h): the last one at the text's
+ * end, nothing after a failure. When the reader has nothing left to take
+ * but the batch it holds, it is about to wait on this thread: the thread
+ * then leaves it the next lines (half a batch's text) to split
+ * itself, so that both work rather than one waiting. Where the reader is
+ * the slower, the batches queue up and the thread leaves it nothing.
+ */
+static int fill_slot(void *arg, unsigned slot)
 {
 	pd_folded_ahead *a = arg;
-	for (unsigned k = 0;; k++) {
-		pthread_mutex_lock(&a->lock);
-		while (!a->stop && a->nfilled - a->nreleased == PD_FOLDED_AHEAD_BATCHES)
-			pthread_cond_wait(&a->released, &a->lock);
-		int stop = a->stop;
-		pthread_mutex_unlock(&a->lock);
-		if (stop)
-			return;
-		int rc = fill(a, &a->batch[k % PD_FOLDED_AHEAD_BATCHES]);
-		pthread_mutex_lock(&a->lock);
-		a->nfilled += rc == 0;
-		a->done = rc != 0 || a->next >= a->size;
-		pthread_cond_signal(&a->filled);
-		stop = a->done;
-		pthread_mutex_unlock(&a->lock);
-		if (stop)
-			return;
-	}
+	if (a->last_bytes && pd_relay_queued(&a->relay) <= 1)
+		skip_lines(a, a->last_bytes / 2);
+	uint64_t from = a->next;
+	if (fill(a, &a->batch[slot]) != 0)
+		return -1;
+	a->last_bytes = a->next - from;
+	return a->next >= a->size;
 }
 
 void pd_folded_ahead_start(pd_folded_ahead *a, const unsigned char *text, uint64_t size, uint64_t from, int ncounts,
@@ -122,43 +127,16 @@ void pd_folded_ahead_start(pd_folded_ahead *a, const unsigned char *text, uint64
 	a->ncounts = ncounts;
 	pd_intern_seed_as(&a->names, names);
 	a->chain_seed = chain_seed;
-	if (pthread_mutex_init(&a->lock, NULL) != 0)
-		return;
-	if (pthread_cond_init(&a->filled, NULL) != 0) {
-		pthread_mutex_destroy(&a->lock);
-		return;
-	}
-	if (pthread_cond_init(&a->released, NULL) != 0) {
-		pthread_cond_destroy(&a->filled);
-		pthread_mutex_destroy(&a->lock);
-		return;
-	}
-	/* On one processor it does not start: pd_folded_ahead_stop() then runs it, told to stop at once. */
-	pd_beside_start(&a->thread, run, a);
-	a->running = a->thread.started;
+	/* On one processor it does not start, and the reader splits every line itself. */
+	a->running = pd_relay_start(&a->relay, PD_FOLDED_AHEAD_BATCHES, fill_slot, a);
 }
 
-/* Give batch cur back to the thread. */
-static void release(pd_folded_ahead *a)
-{
-	pthread_mutex_lock(&a->lock);
-	a->nreleased++;
-	pthread_cond_signal(&a->released);
-	pthread_mutex_unlock(&a->lock);
-	a->cur = NULL;
-}
-
-/* The next batch the thread filled into cur, waiting for it: 0 when it will fill no more. */
+/* The next batch the thread filled into cur (the one before given back), waiting for it: 0 when no more come. */
 static int next_batch(pd_folded_ahead *a)
 {
-	pthread_mutex_lock(&a->lock);
-	while (a->nfilled == a->nreleased && !a->done)
-		pthread_cond_wait(&a->filled, &a->lock);
-	if (a->nfilled != a->nreleased) {
-		a->cur = &a->batch[a->nreleased % PD_FOLDED_AHEAD_BATCHES];
-		a->at = 0;
-	}
-	pthread_mutex_unlock(&a->lock);
+	unsigned slot;
+	a->cur = pd_relay_next(&a->relay, &slot) ? &a->batch[slot] : NULL;
+	a->at = 0;
 	return a->cur != NULL;
 }
 
@@ -174,7 +152,7 @@ int pd_folded_ahead_take(pd_folded_ahead *a, uint64_t off, size_t len, const pd_
 		while (a->at < b->nlines && b->lines[a->at].off < off)
 			a->at++;
 		if (a->at == b->nlines) {
-			release(a);
+			a->cur = NULL;
 			continue;
 		}
 		const pd_folded_ahead_line *l = &b->lines[a->at];
@@ -202,16 +180,7 @@ void pd_folded_ahead_stop(pd_folded_ahead *a)
 {
 	if (!a->text)
 		return;
-	if (a->thread.fn) {
-		pthread_mutex_lock(&a->lock);
-		a->stop = 1;
-		pthread_cond_signal(&a->released);
-		pthread_mutex_unlock(&a->lock);
-		pd_beside_wait(&a->thread);
-		pthread_cond_destroy(&a->filled);
-		pthread_cond_destroy(&a->released);
-		pthread_mutex_destroy(&a->lock);
-	}
+	pd_relay_stop(&a->relay);
 	for (size_t i = 0; i < PD_FOLDED_AHEAD_BATCHES; i++)
 		PD_FREE_ALL(a->batch[i].lines, a->batch[i].ends, a->batch[i].hashes, a->batch[i].numbers);
 	pd_intern_free(&a->names);

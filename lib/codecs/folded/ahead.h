@@ -23,11 +23,10 @@
 #ifndef PD_CODECS_FOLDED_AHEAD_H
 #define PD_CODECS_FOLDED_AHEAD_H
 
-#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/beside.h"
+#include "util/relay.h"
 #include "util/hashmap.h"
 
 #define PD_FOLDED_AHEAD_BATCHES 4
@@ -59,14 +58,11 @@ typedef struct pd_folded_ahead {
 	pd_intern names;
 	/* The thread's. */
 	uint64_t next;       /* where its next line starts */
-	/* Shared, under `lock`: batches filled and released, in turn through batch[]. */
-	pthread_mutex_t lock;
-	pthread_cond_t filled, released;
+	uint64_t last_bytes; /* the text its last batch took */
+	/* Filled on the thread and handed to the reader in turn (relay.h). */
 	pd_folded_batch batch[PD_FOLDED_AHEAD_BATCHES];
-	unsigned nfilled, nreleased;
-	int done, stop;
+	pd_relay relay;
 	/* The reader's. */
-	pd_beside thread;
 	int running;         /* the thread was started: hints may come */
 	pd_folded_batch *cur;
 	size_t at;           /* the next line of cur to offer */
