@@ -190,12 +190,18 @@ static size_t take_short(pd_json_ints *c, int64_t *out, size_t max)
 {
 	const unsigned char *p = c->p, *end = c->end;
 	size_t n = 0;
+	/* after a window that was not plain, the next few numbers are read one by one: a spaced list pays no window per number */
+	unsigned plain_again = 0;
 	while (n < max) {
 		const unsigned char *q = p;
-		size_t k = end - p >= 72 && *p == ',' ? take_window(&p, out + n, max - n) : 0;
-		if (k) {
+		if (plain_again == 0 && end - p >= 72 && p[0] == ',' && (unsigned)(p[1] - '0') < 10) {
+			size_t k = take_window(&p, out + n, max - n);
 			n += k;
-			continue;
+			if (k)
+				continue;
+			plain_again = 8;
+		} else if (plain_again) {
+			plain_again--;
 		}
 		while (is_space(*q))
 			q++;
