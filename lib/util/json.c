@@ -124,7 +124,10 @@ static int is_space(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* Per byte of v, its top bit (0x80): set where the byte is a ',', returned, and where it is neither that nor a digit, in *other. */
+/*
+ * Per byte of v, its top bit (0x80): set where the byte is a ',', returned,
+ * and where it is neither that nor a digit, in *other.
+ */
 static uint64_t commas_and_other(uint64_t v, uint64_t *other)
 {
 	const uint64_t ones = 0x0101010101010101ULL, low7 = ones * 0x7F, top = ones * 0x80;
@@ -190,7 +193,7 @@ static size_t take_short(pd_json_ints *c, int64_t *out, size_t max)
 {
 	const unsigned char *p = c->p, *end = c->end;
 	size_t n = 0;
-	/* after a window that was not plain, the next few numbers are read one by one: a spaced list pays no window per number */
+	/* after a window that was not plain the next few numbers are read one by one: a spaced list pays no windows */
 	unsigned plain_again = 0;
 	while (n < max) {
 		const unsigned char *q = p;

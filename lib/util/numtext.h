@@ -147,9 +147,12 @@ static inline const char *pd_parse_hex(const char *p, const char *end, uint64_t 
 static inline uint64_t pd_load8_le(const unsigned char *p)
 {
 	uint64_t v;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
+#else
+	v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
 #endif
 	return v;
 }

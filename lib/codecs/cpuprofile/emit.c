@@ -17,7 +17,8 @@ static int resolve_edges(cpu_decoder *d)
 {
 	for (size_t i = 0; i < d->nedges; i++) {
 		const js_edge *e = &d->edges[i];
-		uint32_t other = e->other >> 44 ? 0 : pd_map_get(&d->node_of, pd_cpuprofile_node_key(d->nodes[e->node].profile, e->other));
+		uint64_t key = pd_cpuprofile_node_key(d->nodes[e->node].profile, e->other);
+		uint32_t other = e->other >> 44 ? 0 : pd_map_get(&d->node_of, key);
 		if (!other)
 			return pd_cpuprofile_fail(d, e->at, PROFDATA_EFORMAT, "node %" PRIu64 " names node %" PRIu64
 			                          ", which its profile lacks", d->nodes[e->node].id, e->other);
@@ -134,8 +135,9 @@ static int stack_of(cpu_decoder *d, uint32_t k, const cpu_batch *b, size_t index
 	 */
 	d->nframes_out += n;
 	if (d->nframes_out > (uint64_t)32 << 20 && d->nframes_out / 8 > d->size)
-		return pd_cpuprofile_fail(d, pd_cpuprofile_sample_at(d, b, index), PROFDATA_ELIMIT, "the nodes' stacks hold %" PRIu64
-		                          " frames, more than 8 per byte of input", d->nframes_out);
+		return pd_cpuprofile_fail(d, pd_cpuprofile_sample_at(d, b, index), PROFDATA_ELIMIT,
+		                          "the nodes' stacks hold %" PRIu64 " frames, more than 8 per byte of input",
+		                          d->nframes_out);
 	profdata_stack st = { .serial = k + 1, .frame_ids = d->frame_ids, .nframes = n };
 	return PD_EMIT(d->a, stack, &st);
 }
