@@ -142,29 +142,30 @@ static void make_long_profile(long_profile *lp, int fault)
 	const size_t nsamples = 700000;
 	size_t cap = 64 + 16 * nsamples, n = 0;
 	uint64_t x = 1;
-	lp->text = malloc(cap);
-	ck_assert_ptr_nonnull(lp->text);
+	char *t = malloc(cap);
+	ck_assert_ptr_nonnull(t);
 	lp->on_a = lp->on_b = lp->fault_at = 0;
 	lp->last_time = 1000;
-	n += (size_t)sprintf(lp->text, "{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\"},\"children\":[2]},"
+	n += (size_t)snprintf(t, cap, "{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\"},\"children\":[2]},"
 	                               "{\"id\":2,\"callFrame\":{\"functionName\":\"a\"},\"children\":[3]},"
 	                               "{\"id\":3,\"callFrame\":{\"functionName\":\"b\"}}],\"startTime\":1000,\"samples\":[");
 	for (size_t i = 0; i < nsamples; i++) {
 		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
 		int node = fault == 1 && i == nsamples - 10 ? 9 : 2 + (int)((x >> 33) & 1);
-		n += (size_t)sprintf(lp->text + n, "%s%d", i ? "," : "", node);
+		n += (size_t)snprintf(t + n, cap - n, "%s%d", i ? "," : "", node);
 		if (node == 9)
 			lp->fault_at = n;
 		*(node == 2 ? &lp->on_a : &lp->on_b) += node != 9;
 	}
-	n += (size_t)sprintf(lp->text + n, "],\"timeDeltas\":[");
+	n += (size_t)snprintf(t + n, cap - n, "],\"timeDeltas\":[");
 	for (size_t i = 0; i < nsamples - (fault == 2 ? 5 : 0); i++) {
 		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
 		int delta = (int)((x >> 40) % 2000) - (i % 1000 == 0 ? 500 : 0);
-		n += (size_t)sprintf(lp->text + n, "%s%d", i ? "," : "", delta);
+		n += (size_t)snprintf(t + n, cap - n, "%s%d", i ? "," : "", delta);
 		lp->last_time += delta;
 	}
-	n += (size_t)sprintf(lp->text + n, "]}");
+	n += (size_t)snprintf(t + n, cap - n, "]}");
+	lp->text = t;
 	lp->len = n;
 }
 
