@@ -51,15 +51,9 @@ static size_t take_deltas(cpu_chunk_cursor *cc, cpu_batch *b, size_t n)
 /* The nodes of the batch's n ids: how many before the first the profile lacks. */
 static size_t find_nodes(const cpu_decoder *d, uint32_t profile, cpu_batch *b, size_t n)
 {
-	const uint32_t *rows = d->profiles[profile].rows;
-	uint64_t nrows = d->profiles[profile].nrows;
-	for (size_t j = 0; j < n; j++) {
-		int64_t id = b->ids[j];
-		/* the dense table read here once, not through the profile the other thread updates */
-		b->nodes[j] = rows ? (id >= 0 && (uint64_t)id < nrows ? rows[id] : 0) : node_of(d, profile, id);
-		if (!b->nodes[j])
+	for (size_t j = 0; j < n; j++)
+		if (!(b->nodes[j] = node_of(d, profile, b->ids[j])))
 			return j;
-	}
 	return n;
 }
 
