@@ -48,6 +48,7 @@ typedef struct scan {
 	pd_waste_class *classes;
 	uint8_t *value_bits;           /* per object: a string's value array */
 	pd_dup_table strings, arrays;
+	pd_dup_sieve sieve;            /* the pass being sieved (strings, then arrays) */
 	pd_units a, b;                 /* the string being added; the first copy it is compared with */
 	uint32_t rep_array;            /* the first copy's value array, as the comparison read it */
 	const unsigned char *cur;      /* the array being added: its payload, kind byte and length */
@@ -151,18 +152,34 @@ static int group_bytes(scan *s, pd_dup_group *gr, uint32_t group, uint32_t i, ui
 	return counted || pd_map_put(&s->array_group, array, group + 1) == 0 ? add_member(s, i, group) : PROFDATA_ENOMEM;
 }
 
-/* String local node i: its bytes counted, grouped by its contents. */
-static int add_string(scan *s, uint32_t i, const pd_waste_class *c)
+/* The bytes of String local node i with its value array `array`. */
+static uint64_t string_bytes(const scan *s, uint32_t i, uint32_t array)
 {
+	return pd_heap_size(s->g, i) + pd_heap_size(s->g, array);
+}
+
+/* String local node i, first pass: its bytes counted, its value array marked, its contents sieved. */
+static int note_string(scan *s, uint32_t i, const pd_waste_class *c)
+{
+	uint32_t array;
+	int e = pd_waste_string_units(s->h, c, i, &s->a, &array);
+	if (e <= 0)
+		return e;
+	s->w->totals.strings++;
+	s->w->totals.string_bytes += bit(s->value_bits, array) ? pd_heap_size(s->g, i) : string_bytes(s, i, array);
+	set_bit(s->value_bits, array);
+	pd_dup_sieve_note(&s->sieve, pd_hash_bytes(s->a.u, s->a.n * sizeof *s->a.u, s->strings.seed), i);
+	return 0;
+}
+
+/* String local node i, its contents hashed to `hash`, second pass: grouped by its contents. */
+static int group_string(scan *s, uint32_t i, uint64_t hash)
+{
+	const pd_waste_class *c = &s->classes[pd_obj_class(s->p, s->g->first + i)];
 	uint32_t array, group;
 	int created, e = pd_waste_string_units(s->h, c, i, &s->a, &array);
 	if (e <= 0)
 		return e;
-	uint64_t full = pd_heap_size(s->g, i) + pd_heap_size(s->g, array);
-	s->w->totals.strings++;
-	s->w->totals.string_bytes += bit(s->value_bits, array) ? pd_heap_size(s->g, i) : full;
-	set_bit(s->value_bits, array);
-	uint64_t hash = pd_hash_bytes(s->a.u, s->a.n * sizeof *s->a.u, s->strings.seed);
 	e = pd_dup_add(&s->strings, hash, i, same_string, s, &group, &created);
 	if (e || group == UINT32_MAX)
 		return e;
@@ -170,10 +187,9 @@ static int add_string(scan *s, uint32_t i, const pd_waste_class *c)
 	if (created) {
 		gr->first_bytes = UINT64_MAX;
 		gr->count = 0;
-		e = group_bytes(s, gr, group, gr->rep, s->rep_array,
-		                pd_heap_size(s->g, gr->rep) + pd_heap_size(s->g, s->rep_array));
+		e = group_bytes(s, gr, group, gr->rep, s->rep_array, string_bytes(s, gr->rep, s->rep_array));
 	}
-	return e ? e : group_bytes(s, gr, group, i, array, full);
+	return e ? e : group_bytes(s, gr, group, i, array, string_bytes(s, i, array));
 }
 
 /* ---- collections and boxes ---- */
@@ -249,7 +265,7 @@ static int add_instance(scan *s, uint32_t i)
 	if (c->role == PD_WASTE_NONE)
 		return 0;
 	if (c->role == PD_WASTE_STRING)
-		return add_string(s, i, c);
+		return note_string(s, i, c);
 	uint64_t len;
 	const unsigned char *d = pd_object_data(s->p, m, &len);
 	if (!d)
@@ -273,21 +289,36 @@ static int same_array(void *ctx, uint32_t rep)
 	       (!len || memcmp(d, s->cur, len) == 0);
 }
 
-static int add_array(scan *s, uint32_t i)
+/* Array local node i as the current one (its payload, kind and length): 0 when its payload is not in the dump. */
+static int set_current(scan *s, uint32_t i)
 {
 	size_t m = s->g->first + i;
-	uint32_t group;
-	int created;
 	s->cur_kind = pd_obj_kind(s->p, m);
 	s->cur_n = s->p->obj_len[m];
 	s->cur = pd_object_data(s->p, m, &s->cur_len);
-	if (!s->cur)
-		return 0;
-	pd_pager_touch(s->g->pages, pd_obj_payload(s->p, m));
+	if (s->cur)
+		pd_pager_touch(s->g->pages, pd_obj_payload(s->p, m));
+	return s->cur != NULL;
+}
+
+/* Primitive array local node i, first pass: its contents sieved. */
+static void note_array(scan *s, uint32_t i)
+{
+	if (!set_current(s, i))
+		return;
 	/* the element type and the length in the seed: a byte[8] and a long[1] of one content stay apart */
 	uint64_t seed = s->arrays.seed ^ pd_hash64((uint64_t)(s->cur_kind >> 2 & 15) << 56 ^ s->cur_n);
-	int e = pd_dup_add(&s->arrays, pd_hash_bytes(s->cur, (size_t)s->cur_len, seed), i, same_array, s, &group,
-	                   &created);
+	pd_dup_sieve_note(&s->sieve, pd_hash_bytes(s->cur, (size_t)s->cur_len, seed), i);
+}
+
+/* Primitive array local node i, its contents hashed to `hash`, second pass: grouped by its contents. */
+static int group_array(scan *s, uint32_t i, uint64_t hash)
+{
+	uint32_t group;
+	int created;
+	if (!set_current(s, i))
+		return 0;
+	int e = pd_dup_add(&s->arrays, hash, i, same_array, s, &group, &created);
 	if (e || group == UINT32_MAX)
 		return e;
 	pd_dup_group *gr = &s->arrays.groups[group];
@@ -300,18 +331,55 @@ static int add_array(scan *s, uint32_t i)
 
 /* ---- the passes ---- */
 
+/* Whether reachable local node i is a primitive array that is not a string's value. */
+static int lone_array(const scan *s, uint32_t i)
+{
+	return s->h->num[i] && (pd_obj_kind(s->p, s->g->first + i) & 3) == PROFDATA_OBJECT_PRIM_ARRAY &&
+	       !bit(s->value_bits, i);
+}
+
+/* How many reachable Strings there are: the strings' sieve needs room for no more. */
+static size_t count_strings(const scan *s)
+{
+	size_t count = 0;
+	for (uint32_t i = 0; i < s->g->n; i++) {
+		size_t m = s->g->first + i;
+		uint32_t cls = pd_obj_class(s->p, m);
+		count += s->h->num[i] && cls != UINT32_MAX && (pd_obj_kind(s->p, m) & 3) == PROFDATA_OBJECT_INSTANCE &&
+		         s->classes[cls].role == PD_WASTE_STRING;
+	}
+	return count;
+}
+
+/* The sieved candidates that may have a copy, to the table (group_string or group_array). */
+static int group_sieved(scan *s, int (*group)(scan *, uint32_t, uint64_t))
+{
+	int e = 0;
+	for (size_t k = 0; k < s->sieve.n && e == 0; k++)
+		if (pd_dup_sieve_twice(&s->sieve, k))
+			e = group(s, s->sieve.nodes[k], s->sieve.hashes[k]);
+	pd_dup_sieve_free(&s->sieve);
+	return e;
+}
+
 static int scan_objects(scan *s)
 {
 	const profdata_heap *h = s->h;
-	int e = 0;
+	int e = pd_dup_sieve_start(&s->sieve, count_strings(s));
 	for (uint32_t i = 0; i < s->g->n && e == 0; i++)
 		if (h->num[i])
 			e = add_instance(s, i);
+	if (e == 0)
+		e = group_sieved(s, group_string);
+	size_t arrays = 0;
 	for (uint32_t i = 0; i < s->g->n && e == 0; i++)
-		if (h->num[i] && (pd_obj_kind(s->p, s->g->first + i) & 3) == PROFDATA_OBJECT_PRIM_ARRAY &&
-		    !bit(s->value_bits, i))
-			e = add_array(s, i);
-	return e;
+		arrays += (size_t)lone_array(s, i);
+	if (e == 0)
+		e = pd_dup_sieve_start(&s->sieve, arrays);
+	for (uint32_t i = 0; i < s->g->n && e == 0; i++)
+		if (lone_array(s, i))
+			note_array(s, i);
+	return e ? e : group_sieved(s, group_array);
 }
 
 /* Owner `node` of listed string k, unless the sample is full or has it; 1 when the sample became full. */
@@ -556,6 +624,7 @@ static void scan_free(scan *s)
 		pd_map_free(&s->box_values[r]);
 	pd_dup_free(&s->strings);
 	pd_dup_free(&s->arrays);
+	pd_dup_sieve_free(&s->sieve);
 	pd_map_free(&s->array_group);
 	PD_FREE_ALL(s->classes, s->value_bits, s->a.u, s->b.u, s->members, s->box_values);
 }

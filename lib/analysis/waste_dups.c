@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "analysis/waste_impl.h"
+#include "util/huge.h"
 
 static int new_group(pd_dup_table *t, uint64_t key, uint32_t rep, uint32_t *group)
 {
@@ -83,4 +84,44 @@ uint32_t *pd_dup_ranked(const pd_dup_table *t)
 		out[k] = r[k].group;
 	free(r);
 	return out;
+}
+
+/* 16 bits a candidate, a power of two: a lone hash shares its bit with another about once in 16. */
+int pd_dup_sieve_start(pd_dup_sieve *v, size_t most)
+{
+	unsigned log2_bits = 12;
+	while (log2_bits < 63 && ((uint64_t)1 << log2_bits) / 16 < most)
+		log2_bits++;
+	memset(v, 0, sizeof *v);
+	if (log2_bits > 40 || most > SIZE_MAX / sizeof *v->hashes)
+		return PROFDATA_ENOMEM;
+	size_t bytes = (size_t)1 << (log2_bits - 3);
+	v->shift = 64 - log2_bits;
+	v->cap = most;
+	v->hashes = pd_huge_malloc((most ? most : 1) * sizeof *v->hashes);
+	v->nodes = pd_huge_malloc((most ? most : 1) * sizeof *v->nodes);
+	v->once = pd_huge_calloc(bytes, 1);
+	v->twice = pd_huge_calloc(bytes, 1);
+	if (!v->hashes || !v->nodes || !v->once || !v->twice) {
+		pd_dup_sieve_free(v);
+		return PROFDATA_ENOMEM;
+	}
+	return 0;
+}
+
+void pd_dup_sieve_note(pd_dup_sieve *v, uint64_t hash, uint32_t node)
+{
+	uint64_t b = hash >> v->shift;
+	uint8_t mask = (uint8_t)(1u << (b & 7));
+	if (v->once[b >> 3] & mask)
+		v->twice[b >> 3] |= mask;
+	v->once[b >> 3] |= mask;
+	v->hashes[v->n] = hash;
+	v->nodes[v->n++] = node;
+}
+
+void pd_dup_sieve_free(pd_dup_sieve *v)
+{
+	PD_FREE_ALL(v->hashes, v->nodes, v->once, v->twice);
+	memset(v, 0, sizeof *v);
 }
