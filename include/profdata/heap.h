@@ -45,7 +45,7 @@
  *
  * Memory: the analysis adds 12.25 bytes per object of the dump while it runs
  * (12, and an id index of 0.25 when the ids are sorted) and keeps 12 (16 when the dump's sizes are not multiples of 8 or the retained
- * total passes 8 GiB); the per-class totals, computed on first use, take 12
+ * total passes 8 GiB); the per-class totals, computed on first use, take 8
  * more per object for the time of that call. A heap of the graph only keeps
  * 4. doc/heap-analysis.md has the accounting.
  */

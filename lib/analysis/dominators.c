@@ -370,7 +370,8 @@ static int find_dominators(profdata_heap *h, uint32_t **work, size_t cap, const 
 int pd_heap_analyze(profdata_heap *h)
 {
 	size_t n = h->g.nodes;
-	h->num = pd_huge_calloc(n, sizeof(*h->num));
+	/* one more than the nodes: the class sums borrow the array for a table over numbers 0 .. m (retained.c) */
+	h->num = pd_huge_calloc(n + 1, sizeof(*h->num));
 	h->idom = pd_huge_malloc((n + 1) * sizeof(*h->idom));
 	uint32_t *work = pd_huge_malloc((n + 1) * sizeof(*work));
 	if (!h->num || !h->idom || !work) {

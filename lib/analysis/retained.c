@@ -175,29 +175,46 @@ static int walk_classes(profdata_heap *h, const uint32_t *object_of, const uint3
 	return 0;
 }
 
+/* num again from its inverse, once the walk that borrowed num's memory is done. */
+static void restore_num(profdata_heap *h, const uint32_t *object_of)
+{
+	memset(h->num, 0, (h->g.nodes + 1) * sizeof *h->num);
+	for (uint32_t r = 1; r <= h->m; r++)
+		h->num[object_of[r]] = r;
+}
+
+/*
+ * The walk needs each number's node (object_of), its first child and its
+ * next sibling; num is not read while it runs, so its memory (nodes + 1
+ * entries, at least m + 1) holds the first children and num is rebuilt from
+ * object_of after: 8 bytes a reachable object instead of 12 (148 MB less on a
+ * 37M-object dump, where the walk set the report's peak). The first call
+ * writes the heap anyway (profdata/heap.h: made before the heap is shared).
+ */
 static int compute_classes(profdata_heap *h)
 {
 	size_t nslots = h->g.p->classes.n + PD_HEAP_ELEM_TYPES + 1, m = h->m;
 	uint32_t *object_of = pd_huge_malloc((m + 1) * sizeof(*object_of));
-	uint32_t *first_child = pd_huge_malloc((m + 1) * sizeof(*first_child));
 	uint32_t *next_sibling = pd_huge_malloc((m + 1) * sizeof(*next_sibling));
 	uint32_t *on_path = calloc(nslots, sizeof(*on_path));
 	uint64_t *class_ret = calloc(nslots, sizeof(*class_ret));
-	int e = object_of && first_child && next_sibling && on_path && class_ret ? 0 : PROFDATA_ENOMEM;
+	int e = object_of && next_sibling && on_path && class_ret ? 0 : PROFDATA_ENOMEM;
 	if (e == 0) {
+		object_of[0] = PD_HEAP_NONE; /* the virtual root */
 		for (uint32_t i = 0; i < h->g.nodes; i++)
 			if (h->num[i])
 				object_of[h->num[i]] = i;
+		uint32_t *first_child = h->num;
 		link_children(h, first_child, next_sibling);
 		h->class_ret = class_ret;
 		e = walk_classes(h, object_of, first_child, next_sibling, on_path);
+		restore_num(h, object_of);
 		if (e != 0)
 			h->class_ret = NULL;
 	}
 	if (e != 0)
 		free(class_ret);
 	free(object_of);
-	free(first_child);
 	free(next_sibling);
 	free(on_path);
 	return e;
