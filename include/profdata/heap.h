@@ -71,7 +71,8 @@ typedef struct profdata_heap_options {
 	long dump;                     /* which dump (0-based); VisualVM shows the first: 0 */
 	/* Called now and then with phase "graph", "dominators", "retained", then
 	 * "classes" (by the first per-class call), `done` of `total` objects;
-	 * may be NULL. Its return stops the work as common.h says. */
+	 * may be NULL. Its return stops the work as common.h says. It must not
+	 * read the heap: during "classes" the heap's tables hold the walk's. */
 	profdata_progress_cb progress;
 	void *payload;                 /* progress's; borrowed for the heap's life */
 	/* (0.3, version 2) 1: the graph only, for paths from GC roots: reachability, counts, sizes and

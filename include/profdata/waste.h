@@ -35,8 +35,9 @@
  * do, one made with graph_only too (it needs reachability only). Threads:
  * made on the calling thread, the only user of the heap meanwhile; a
  * finished handle may be read from several threads at once. Memory while it
- * runs: a bit per object, and per distinct string, array and boxed value
- * about 24 bytes of hash table.
+ * runs: a bit per object, 16-20 bytes per string or array while its kind
+ * is sieved, and about 24 bytes of hash table per string or array whose
+ * contents may repeat (the sieve's pass) and per distinct boxed value.
  */
 #ifndef PROFDATA_WASTE_H
 #define PROFDATA_WASTE_H

@@ -86,7 +86,7 @@ uint32_t *pd_dup_ranked(const pd_dup_table *t)
 	return out;
 }
 
-/* 16 bits a candidate, a power of two: a lone hash shares its bit with another about once in 16. */
+/* 16-32 bits a candidate in each bitmap (a power of two): a lone hash shares its bit with another once in 16-32. */
 int pd_dup_sieve_start(pd_dup_sieve *v, size_t most)
 {
 	unsigned log2_bits = 12;
@@ -111,6 +111,8 @@ int pd_dup_sieve_start(pd_dup_sieve *v, size_t most)
 
 void pd_dup_sieve_note(pd_dup_sieve *v, uint64_t hash, uint32_t node)
 {
+	if (v->n == v->cap)
+		return; /* the callers count exactly; this only keeps a miscount from writing past the room */
 	uint64_t b = hash >> v->shift;
 	uint8_t mask = (uint8_t)(1u << (b & 7));
 	if (v->once[b >> 3] & mask)

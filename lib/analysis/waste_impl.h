@@ -72,8 +72,8 @@ uint32_t *pd_dup_ranked(const pd_dup_table *t);
  * once and which twice or more; pass two gives the table only the
  * candidates whose bit was hit twice: every copy of any contents seen twice
  * (equal contents hash alike), in the same order as before, and the few
- * lone contents whose bit another hash shares. About 12 bytes and 4 bits a
- * candidate, freed after pass two.
+ * lone contents whose bit another hash shares. About 16-20 bytes a candidate
+ * (12, and 16-32 bits in each bitmap), freed after pass two.
  */
 typedef struct pd_dup_sieve {
 	uint64_t *hashes;              /* per candidate, in the order noted */
