@@ -254,15 +254,22 @@ static int add_box(scan *s, uint32_t i, const pd_waste_class *c, const unsigned 
 	return n == UINT32_MAX || pd_map_put(m, value, n + 1) == 0 ? 0 : PROFDATA_ENOMEM;
 }
 
-/* Reachable instance i, when its class is one the search reads. */
-static int add_instance(scan *s, uint32_t i)
+/* The search's view of local node i's class when i is an instance of a class with a role, else NULL. */
+static const pd_waste_class *instance_class(const scan *s, uint32_t i)
 {
 	size_t m = s->g->first + i;
 	uint32_t cls = pd_obj_class(s->p, m);
 	if (cls == UINT32_MAX || (pd_obj_kind(s->p, m) & 3) != PROFDATA_OBJECT_INSTANCE)
-		return 0;
-	const pd_waste_class *c = &s->classes[cls];
-	if (c->role == PD_WASTE_NONE)
+		return NULL;
+	return s->classes[cls].role == PD_WASTE_NONE ? NULL : &s->classes[cls];
+}
+
+/* Reachable instance i, when its class is one the search reads. */
+static int add_instance(scan *s, uint32_t i)
+{
+	size_t m = s->g->first + i;
+	const pd_waste_class *c = instance_class(s, i);
+	if (!c)
 		return 0;
 	if (c->role == PD_WASTE_STRING)
 		return note_string(s, i, c);
@@ -343,10 +350,8 @@ static size_t count_strings(const scan *s)
 {
 	size_t count = 0;
 	for (uint32_t i = 0; i < s->g->n; i++) {
-		size_t m = s->g->first + i;
-		uint32_t cls = pd_obj_class(s->p, m);
-		count += s->h->num[i] && cls != UINT32_MAX && (pd_obj_kind(s->p, m) & 3) == PROFDATA_OBJECT_INSTANCE &&
-		         s->classes[cls].role == PD_WASTE_STRING;
+		const pd_waste_class *c = s->h->num[i] ? instance_class(s, i) : NULL;
+		count += c && c->role == PD_WASTE_STRING;
 	}
 	return count;
 }
@@ -362,24 +367,33 @@ static int group_sieved(scan *s, int (*group)(scan *, uint32_t, uint64_t))
 	return e;
 }
 
-static int scan_objects(scan *s)
+/* Strings (sieved, then grouped), collections and boxes. */
+static int scan_instances(scan *s)
 {
-	const profdata_heap *h = s->h;
 	int e = pd_dup_sieve_start(&s->sieve, count_strings(s));
 	for (uint32_t i = 0; i < s->g->n && e == 0; i++)
-		if (h->num[i])
+		if (s->h->num[i])
 			e = add_instance(s, i);
-	if (e == 0)
-		e = group_sieved(s, group_string);
+	return e ? e : group_sieved(s, group_string);
+}
+
+/* The primitive arrays that are no string's value (the strings marked theirs), sieved, then grouped. */
+static int scan_arrays(scan *s)
+{
 	size_t arrays = 0;
-	for (uint32_t i = 0; i < s->g->n && e == 0; i++)
+	for (uint32_t i = 0; i < s->g->n; i++)
 		arrays += (size_t)lone_array(s, i);
-	if (e == 0)
-		e = pd_dup_sieve_start(&s->sieve, arrays);
+	int e = pd_dup_sieve_start(&s->sieve, arrays);
 	for (uint32_t i = 0; i < s->g->n && e == 0; i++)
 		if (lone_array(s, i))
 			note_array(s, i);
 	return e ? e : group_sieved(s, group_array);
+}
+
+static int scan_objects(scan *s)
+{
+	int e = scan_instances(s);
+	return e ? e : scan_arrays(s);
 }
 
 /* Owner `node` of listed string k, unless the sample is full or has it; 1 when the sample became full. */

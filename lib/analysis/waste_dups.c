@@ -7,6 +7,7 @@
  * (a collision, or input made to collide) take the next key of a fixed
  * sequence, so a group only ever holds equal contents.
  */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "analysis/waste_impl.h"
@@ -93,8 +94,8 @@ int pd_dup_sieve_start(pd_dup_sieve *v, size_t most)
 	while (log2_bits < 63 && ((uint64_t)1 << log2_bits) / 16 < most)
 		log2_bits++;
 	memset(v, 0, sizeof *v);
-	if (log2_bits > 40 || most > SIZE_MAX / sizeof *v->hashes)
-		return PROFDATA_ENOMEM;
+	if (most > SIZE_MAX / sizeof *v->hashes || log2_bits - 3 >= sizeof(size_t) * CHAR_BIT)
+		return PROFDATA_ENOMEM; /* more candidates than memory can hold: the bitmaps' bytes would not fit a size_t */
 	size_t bytes = (size_t)1 << (log2_bits - 3);
 	v->shift = 64 - log2_bits;
 	v->cap = most;

@@ -66,8 +66,8 @@ uint32_t *pd_dup_ranked(const pd_dup_table *t);
 
 /*
  * What comes before the table: most contents of a dump are there once, and
- * a map entry for each cost a 37M-object dump 400 MB and a sixth of its
- * report's time. Pass one notes every candidate's hash and node in order,
+ * a map entry for each cost a 37M-object dump 400 MB and an eighth of its
+ * report's time (perf: 12% in pd_dup_add). Pass one notes every candidate's hash and node in order,
  * and in two bitmaps (indexed by the hash's top bits) which bits were hit
  * once and which twice or more; pass two gives the table only the
  * candidates whose bit was hit twice: every copy of any contents seen twice
