@@ -42,6 +42,11 @@ static const char *pprof_missing(void)
 	return profdata_format_find("pprof") ? NULL : "built without protobuf-c: no pprof reader";
 }
 
+static const char *under_valgrind(void)
+{
+	return getenv("PD_UNDER_VALGRIND") ? "under valgrind (PD_UNDER_VALGRIND is set), where it takes minutes" : NULL;
+}
+
 const char *test_unmet_need(const char *name)
 {
 	static const struct {
@@ -51,6 +56,7 @@ const char *test_unmet_need(const char *name)
 		{ "corpus", corpus_missing },
 		{ "beyond-4gib", no_sparse_files },
 		{ "pprof", pprof_missing },
+		{ "big", under_valgrind },
 	};
 	for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++)
 		if (strcmp(needs[i].name, name) == 0)

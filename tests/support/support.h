@@ -28,8 +28,9 @@ Suite *suite_main(void);
  *   "corpus"      the corpus folder (PROFDATA_CORPUS, else -Dcorpus, else
  *                 ../shared/corpus beside the source root);
  *   "beyond-4gib" 64-bit sizes and a sparse file of 6 GiB in /tmp;
- *   "big-file"    a run outside valgrind (PD_UNDER_VALGRIND unset), where
- *                 hundreds of MiB take minutes.
+ *   "big"         a run outside valgrind (PD_UNDER_VALGRIND unset): inputs
+ *                 of a million objects or hundreds of MiB, which take
+ *                 minutes under it.
  */
 int test_case_requested(const char *name);
 
