@@ -2,7 +2,8 @@
 /*
  * Heap analysis (profdata/heap.h) on small graphs built through events,
  * where dominators, retained sizes and paths are known by hand; a chain of
- * 300 000 objects checks that nothing recurses.
+ * 300 000 objects checks that nothing recurses, and one of a million (case
+ * "big") a stop in the retained histogram's walk.
  */
 /* profdata_heap_tree_top() is experimental. */
 #define PROFDATA_EXPERIMENTAL
@@ -579,18 +580,19 @@ START_TEST(paths_name_fields_indexes_and_statics)
 }
 END_TEST
 
-/* Counts its calls in *payload, and returns `rc` in phase "retained". */
+/* Counts its calls in *payload, and returns `rc` in phase `phase`. */
 typedef struct stopper {
 	int calls, rc;
+	const char *phase;
 } stopper;
 
-static int stop_at_retained(void *payload, const char *phase, uint64_t done, uint64_t total)
+static int stop_in_phase(void *payload, const char *phase, uint64_t done, uint64_t total)
 {
 	stopper *st = payload;
 	(void)done;
 	(void)total;
 	st->calls++;
-	return strcmp(phase, "retained") == 0 ? st->rc : 0;
+	return strcmp(phase, st->phase) == 0 ? st->rc : 0;
 }
 
 /* One reachable Node: the smallest dump there is. */
@@ -619,9 +621,9 @@ static void assert_failed(profdata_heap *h, int code, const char *words)
 START_TEST(progress_can_stop_the_work_and_says_where)
 {
 	profdata_profile *p = one_object();
-	stopper st = { 0, 1 };
+	stopper st = { 0, 1, "retained" };
 	profdata_heap_options o = PROFDATA_HEAP_OPTIONS_INIT;
-	o.progress = stop_at_retained;
+	o.progress = stop_in_phase;
 	o.payload = &st;
 	profdata_heap *h;
 	ck_assert_int_eq(profdata_heap_new(&h, p, &o), PROFDATA_STOPPED);
@@ -634,6 +636,46 @@ START_TEST(progress_can_stop_the_work_and_says_where)
 	assert_failed(h, PROFDATA_EUSER - 7, "stopped by the progress callback");
 	ck_assert_str_eq(profdata_strerror(PROFDATA_EUSER - 7), "a callback's own error");
 	profdata_profile_free(p);
+}
+END_TEST
+
+/*
+ * The retained histogram's walk reports every 2^20 objects and borrows the
+ * heap's tables: stopped there, it must still give them back whole, and a
+ * second call must compute the histogram.
+ */
+START_TEST(a_stop_in_the_histogram_leaves_the_heap_whole)
+{
+	enum { N = (1 << 20) + 5 };
+	graph g;
+	begin(&g, 0);
+	root(&g, OID(0), PROFDATA_ROOT_JNI_GLOBAL);
+	for (uint64_t n = 0; n < N; n++)
+		instance(&g, n, NODE, n + 1 < N ? OID(n + 1) : 0, 0);
+	ck_assert_int_eq(g.ev->dump_end(g.p), 0);
+	ck_assert_int_eq(g.ev->end(g.p), 0);
+	stopper st = { 0, 1, "classes" };
+	profdata_heap_options o = PROFDATA_HEAP_OPTIONS_INIT;
+	o.progress = stop_in_phase;
+	o.payload = &st;
+	profdata_heap *h;
+	ck_assert_int_eq(profdata_heap_new(&h, g.p, &o), 0);
+	size_t node_row;
+	uint64_t bytes = 7, s = size_of(&g, 0);
+	ck_assert_int_eq(profdata_profile_find_class(g.p, NODE, &node_row), 0);
+	ck_assert_int_eq(profdata_heap_retained_by_class(&bytes, h, node_row), PROFDATA_STOPPED);
+	ck_assert_ptr_nonnull(strstr(profdata_heap_error(h)->message, "phase classes"));
+	for (uint64_t n = 1; n < N; n += N / 7)
+		assert_idom(&g, h, n, (long)n - 1);
+	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, N / 2)), (uint64_t)(N - N / 2) * s);
+	ck_assert_int_eq(path_steps(h, at(&g, N - 1), NULL, 0), N);
+	st.rc = 0;
+	ck_assert_int_eq(profdata_heap_retained_by_class(&bytes, h, node_row), 0);
+	ck_assert_uint_eq(bytes, (uint64_t)N * s);
+	for (uint64_t n = 1; n < N; n += N / 7)
+		assert_idom(&g, h, n, (long)n - 1);
+	profdata_heap_free(h);
+	profdata_profile_free(g.p);
 }
 END_TEST
 
@@ -785,9 +827,45 @@ static void reach_from(const int (*succ)[5], const int *nsucc, const int *is_roo
 	free(stack);
 }
 
+static void assert_dominators(const graph *g, const profdata_heap *h, const int *reach, const int *idom)
+{
+	for (int v = 0; v < RN; v++) {
+		ck_assert_int_eq(profdata_heap_reachable(h, at(g, (uint64_t)v)), reach[v]);
+		if (reach[v])
+			assert_idom(g, h, (uint64_t)v, idom[v]);
+	}
+}
+
+/*
+ * The retained histogram's row of class `cls` (whose objects are those with
+ * is_array[v] == array) the slow way: the retained sizes of its reachable
+ * instances that no instance of it dominates.
+ */
+static void assert_class_retained(const graph *g, profdata_heap *h, const int *reach, const int *idom,
+                                  const int *is_array, uint64_t cls, int array)
+{
+	uint64_t want = 0;
+	int counted = 0;
+	for (int v = 0; v < RN; v++) {
+		if (!reach[v] || is_array[v] != array)
+			continue;
+		int d = idom[v];
+		while (d >= 0 && is_array[d] != array)
+			d = idom[d];
+		if (d < 0)
+			want += profdata_heap_retained(h, at(g, (uint64_t)v)), counted++;
+	}
+	ck_assert_int_gt(counted, 0);
+	size_t row;
+	uint64_t got;
+	ck_assert_int_eq(profdata_profile_find_class(g->p, cls, &row), 0);
+	ck_assert_int_eq(profdata_heap_retained_by_class(&got, h, row), 0);
+	ck_assert_uint_eq(got, want);
+}
+
 START_TEST(random_graphs_match_the_slow_way)
 {
-	static int succ[RN][5], nsucc[RN], is_root[RN], reach[RN];
+	static int succ[RN][5], nsucc[RN], is_root[RN], reach[RN], is_array[RN];
 	static uint64_t dom[RN][RW];
 	unsigned seed = 12345u + (unsigned)_i;
 	/*
@@ -823,7 +901,8 @@ START_TEST(random_graphs_match_the_slow_way)
 		for (int k = 0; k < nsucc[v]; k++)
 			if (succ[v][k] >= 0)
 				succ[v][n++] = succ[v][k];
-		if (nsucc[v] == 5)
+		is_array[v] = nsucc[v] == 5;
+		if (is_array[v])
 			array(&g, (uint64_t)v, ids, 5);
 		else
 			instance(&g, (uint64_t)v, NODE, ids[0], ids[1]);
@@ -832,16 +911,19 @@ START_TEST(random_graphs_match_the_slow_way)
 	profdata_heap *h = finish(&g);
 	reach_from(succ, nsucc, is_root, reach);
 	slow_dominators(succ, nsucc, is_root, reach, dom);
-	for (int v = 0; v < RN; v++) {
-		ck_assert_int_eq(profdata_heap_reachable(h, at(&g, (uint64_t)v)), reach[v]);
-		if (reach[v])
-			assert_idom(&g, h, (uint64_t)v, slow_idom(dom, v));
-	}
+	static int idom[RN];
+	for (int v = 0; v < RN; v++)
+		idom[v] = reach[v] ? slow_idom(dom, v) : -1;
+	assert_dominators(&g, h, reach, idom);
 	int nreach = 0, deep = 0;
 	for (int v = 0; v < RN; v++)
-		nreach += reach[v], deep += reach[v] && slow_idom(dom, v) >= 0;
+		nreach += reach[v], deep += reach[v] && idom[v] >= 0;
 	ck_assert_int_gt(deep, RN / 8); /* a test of something: many objects have an object as dominator */
 	ck_assert_int_lt(nreach, RN);   /* and some are unreachable */
+	/* The retained histogram's walk borrows num's and idom's memory: they must come back as they were. */
+	assert_class_retained(&g, h, reach, idom, is_array, NODE, 0);
+	assert_class_retained(&g, h, reach, idom, is_array, ARRAY, 1);
+	assert_dominators(&g, h, reach, idom);
 	assert_graph_only_agrees(g.p, h, 0, 1);
 	profdata_heap_free(h);
 	profdata_profile_free(g.p);
@@ -1054,5 +1136,11 @@ Suite *suite_main(void)
 	tcase_add_test(tc, graph_only_refuses_dominators_and_retained_sizes);
 	tcase_add_test(tc, version_1_heap_options_still_work);
 	suite_add_tcase(s, tc);
+	if (test_case_requested("big")) {
+		tc = tcase_create("big");
+		tcase_set_timeout(tc, 120);
+		tcase_add_test(tc, a_stop_in_the_histogram_leaves_the_heap_whole);
+		suite_add_tcase(s, tc);
+	}
 	return s;
 }
