@@ -360,9 +360,9 @@ static size_t count_strings(const scan *s)
 static int group_sieved(scan *s, int (*group)(scan *, uint32_t, uint64_t))
 {
 	int e = 0;
+	pd_dup_sieve_sift(&s->sieve);
 	for (size_t k = 0; k < s->sieve.n && e == 0; k++)
-		if (pd_dup_sieve_twice(&s->sieve, k))
-			e = group(s, s->sieve.nodes[k], s->sieve.hashes[k]);
+		e = group(s, s->sieve.nodes[k], s->sieve.hashes[k]);
 	pd_dup_sieve_free(&s->sieve);
 	return e;
 }

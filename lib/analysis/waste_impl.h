@@ -67,32 +67,33 @@ uint32_t *pd_dup_ranked(const pd_dup_table *t);
 /*
  * What comes before the table: most contents of a dump are there once, and
  * a map entry for each cost a 37M-object dump 400 MB and an eighth of its
- * report's time (perf: 12% in pd_dup_add). Pass one notes every candidate's hash and node in order,
- * and in two bitmaps (indexed by the hash's top bits) which bits were hit
- * once and which twice or more; pass two gives the table only the
- * candidates whose bit was hit twice: every copy of any contents seen twice
- * (equal contents hash alike), in the same order as before, and the few
- * lone contents whose bit another hash shares. About 16-20 bytes a candidate
- * (12, and 16-32 bits in each bitmap), freed after pass two.
+ * report's time (perf: 12% in pd_dup_add). Pass one notes every
+ * candidate's hash and node in order; the sift then marks, per bit of a
+ * bitmap indexed by the hash's top bits, whether it was hit once or twice
+ * or more, and keeps in order only the candidates whose bit was hit twice:
+ * every copy of any contents seen twice (equal contents hash alike), and the
+ * few lone contents whose bit another hash shares. Pass two gives the table
+ * those. About 16-20 bytes a candidate (12, and 2 bits in each of 16-32
+ * slots), the bitmap freed by the sift and the rest after pass two.
  */
 typedef struct pd_dup_sieve {
 	uint64_t *hashes;              /* per candidate, in the order noted */
 	uint32_t *nodes;
 	size_t n, cap;
-	uint8_t *once, *twice;
-	unsigned shift;                /* a hash's bit: hash >> shift */
+	uint8_t *bits;                 /* per slot, 2 bits: hit once, hit twice or more */
+	unsigned shift;                /* a hash's slot: hash >> shift */
 } pd_dup_sieve;
 
 /* Room for at most `most` candidates: 0 or PROFDATA_ENOMEM. */
 int pd_dup_sieve_start(pd_dup_sieve *v, size_t most);
 /* Candidate number v->n (fewer than `most`): local node `node`, its contents hashed to `hash`. */
 void pd_dup_sieve_note(pd_dup_sieve *v, uint64_t hash, uint32_t node);
-/* Whether candidate k's bit was hit twice or more: it may have a copy. */
-static inline int pd_dup_sieve_twice(const pd_dup_sieve *v, size_t k)
-{
-	uint64_t b = v->hashes[k] >> v->shift;
-	return v->twice[b >> 3] >> (b & 7) & 1;
-}
+/*
+ * After the last note: keep in hashes[0 .. n) and nodes[] only the
+ * candidates whose slot was hit twice or more, in the order noted, and free
+ * the bitmap.
+ */
+void pd_dup_sieve_sift(pd_dup_sieve *v);
 void pd_dup_sieve_free(pd_dup_sieve *v);
 
 /* ---- a String's characters (waste_strings.c) ---- */
