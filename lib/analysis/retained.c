@@ -230,7 +230,7 @@ static void restore_num(profdata_heap *h, const uint32_t *object_of)
  * the first children and then the parents, and is rebuilt from object_of
  * after; idom's holds the next siblings, and the walk puts idom back as it
  * leaves each number. That is 4 bytes a reachable object (12 with none
- * borrowed: 296 MB more on a 37M-object dump, where the walk set the
+ * borrowed: 296 MB more on a 37M-object dump, where the walk then set the
  * report's peak). The first call writes the heap anyway (profdata/heap.h:
  * made before the heap is shared).
  */

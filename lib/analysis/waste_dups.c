@@ -124,27 +124,27 @@ void pd_dup_sieve_note(pd_dup_sieve *v, uint64_t hash, uint32_t node)
  */
 enum { SIEVE_AHEAD = 16 };
 
-static uint8_t *slot_byte(const pd_dup_sieve *v, size_t k, unsigned *bit)
-{
-	uint64_t slot = v->hashes[k] >> v->shift;
-	*bit = (unsigned)(slot & 3) * 2;
-	return &v->bits[slot >> 2];
-}
+/* Candidate k's slot: its 2 bits are bits[slot >> 2] >> slot_shift(slot). */
+static uint64_t slot_of(const pd_dup_sieve *v, size_t k) { return v->hashes[k] >> v->shift; }
+static unsigned slot_shift(uint64_t slot) { return (unsigned)(slot & 3) * 2; }
 
 void pd_dup_sieve_sift(pd_dup_sieve *v)
 {
-	unsigned bit, ahead;
 	for (size_t k = 0; k < v->n; k++) {
 		if (k + SIEVE_AHEAD < v->n)
-			PD_PREFETCH(slot_byte(v, k + SIEVE_AHEAD, &ahead));
-		uint8_t *b = slot_byte(v, k, &bit);
-		*b |= (uint8_t)((*b >> bit & 1u) << (bit + 1) | 1u << bit); /* once seen, twice */
+			PD_PREFETCH(&v->bits[slot_of(v, k + SIEVE_AHEAD) >> 2]);
+		uint64_t slot = slot_of(v, k);
+		unsigned at = slot_shift(slot);
+		uint8_t *b = &v->bits[slot >> 2];
+		*b |= (uint8_t)((*b >> at & 1u) << (at + 1) | 1u << at); /* once seen, twice */
 	}
 	size_t kept = 0;
 	for (size_t k = 0; k < v->n; k++) {
 		if (k + SIEVE_AHEAD < v->n)
-			PD_PREFETCH(slot_byte(v, k + SIEVE_AHEAD, &ahead));
-		if (*slot_byte(v, k, &bit) >> (bit + 1) & 1) {
+			PD_PREFETCH(&v->bits[slot_of(v, k + SIEVE_AHEAD) >> 2]);
+		uint64_t slot = slot_of(v, k);
+		unsigned at = slot_shift(slot);
+		if (v->bits[slot >> 2] >> (at + 1) & 1) {
 			v->hashes[kept] = v->hashes[k];
 			v->nodes[kept++] = v->nodes[k];
 		}

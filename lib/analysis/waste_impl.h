@@ -68,11 +68,11 @@ uint32_t *pd_dup_ranked(const pd_dup_table *t);
  * What comes before the table: most contents of a dump are there once, and
  * a map entry for each cost a 37M-object dump 400 MB and an eighth of its
  * report's time (perf: 12% in pd_dup_add). Pass one notes every
- * candidate's hash and node in order; the sift then marks, per bit of a
+ * candidate's hash and node in order; the sift then marks, per slot of a
  * bitmap indexed by the hash's top bits, whether it was hit once or twice
- * or more, and keeps in order only the candidates whose bit was hit twice:
+ * or more, and keeps in order only the candidates whose slot was hit twice:
  * every copy of any contents seen twice (equal contents hash alike), and the
- * few lone contents whose bit another hash shares. Pass two gives the table
+ * few lone contents whose slot another hash shares. Pass two gives the table
  * those. About 16-20 bytes a candidate (12, and 2 bits in each of 16-32
  * slots), the bitmap freed by the sift and the rest after pass two.
  */
