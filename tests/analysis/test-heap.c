@@ -2,12 +2,14 @@
 /*
  * Heap analysis (profdata/heap.h) on small graphs built through events,
  * where dominators, retained sizes and paths are known by hand; a chain of
- * 300 000 objects checks that nothing recurses, and one of a million (case
- * "big") a stop in the retained histogram's walk.
+ * 300 000 objects checks that nothing recurses, and a comb of a million
+ * (case "big") a stop in the retained histogram's walk, against the heap's
+ * own tables (analysis/heap_impl.h).
  */
 /* profdata_heap_tree_top() is experimental. */
 #define PROFDATA_EXPERIMENTAL
 #include "support.h"
+#include "analysis/heap_impl.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -639,19 +641,36 @@ START_TEST(progress_can_stop_the_work_and_says_where)
 }
 END_TEST
 
+/* A copy of n entries of a heap's table, to compare with it later. */
+static uint32_t *copy_table(const uint32_t *table, size_t n)
+{
+	uint32_t *c = malloc(n * sizeof *c);
+	ck_assert_ptr_nonnull(c);
+	memcpy(c, table, n * sizeof *c);
+	return c;
+}
+
 /*
  * The retained histogram's walk reports every 2^20 objects and borrows the
- * heap's tables: stopped there, it must still give them back whole, and a
- * second call must compute the histogram.
+ * heap's tables (num, idom): stopped there, it must still give them back
+ * entry for entry, and a second call must compute the histogram and give
+ * them back too. The dump is a comb (each object of a long chain holds a
+ * leaf of its own, so the tree has siblings), one leaf is also a root, and
+ * a few objects are unreachable.
  */
 START_TEST(a_stop_in_the_histogram_leaves_the_heap_whole)
 {
-	enum { N = (1 << 20) + 5 };
+	enum { C = (1 << 19) + 8, UNREACHABLE = 10 };
 	graph g;
 	begin(&g, 0);
 	root(&g, OID(0), PROFDATA_ROOT_JNI_GLOBAL);
-	for (uint64_t n = 0; n < N; n++)
-		instance(&g, n, NODE, n + 1 < N ? OID(n + 1) : 0, 0);
+	root(&g, OID(C + C / 2), PROFDATA_ROOT_JAVA_FRAME);
+	for (uint64_t n = 0; n < C; n++)
+		instance(&g, n, NODE, n + 1 < C ? OID(n + 1) : 0, OID(C + n));
+	for (uint64_t n = C; n < 2 * C; n++)
+		instance(&g, n, NODE, 0, 0);
+	for (uint64_t n = 2 * C; n < 2 * C + UNREACHABLE; n++)
+		instance(&g, n, NODE, OID(C + n - 2 * C), 0); /* their leaves: the roots' alone (VisualVM) */
 	ck_assert_int_eq(g.ev->dump_end(g.p), 0);
 	ck_assert_int_eq(g.ev->end(g.p), 0);
 	stopper st = { 0, 1, "classes" };
@@ -660,20 +679,32 @@ START_TEST(a_stop_in_the_histogram_leaves_the_heap_whole)
 	o.payload = &st;
 	profdata_heap *h;
 	ck_assert_int_eq(profdata_heap_new(&h, g.p, &o), 0);
+	ck_assert_uint_eq(h->m, 2 * C + 1); /* and the class object of Node */
+	uint32_t *num = copy_table(h->num, (size_t)h->g.nodes + 1), *idom = copy_table(h->idom, (size_t)h->m + 1);
 	size_t node_row;
 	uint64_t bytes = 7, s = size_of(&g, 0);
 	ck_assert_int_eq(profdata_profile_find_class(g.p, NODE, &node_row), 0);
 	ck_assert_int_eq(profdata_heap_retained_by_class(&bytes, h, node_row), PROFDATA_STOPPED);
 	ck_assert_ptr_nonnull(strstr(profdata_heap_error(h)->message, "phase classes"));
-	for (uint64_t n = 1; n < N; n += N / 7)
-		assert_idom(&g, h, n, (long)n - 1);
-	ck_assert_uint_eq(profdata_heap_retained(h, at(&g, N / 2)), (uint64_t)(N - N / 2) * s);
-	ck_assert_int_eq(path_steps(h, at(&g, N - 1), NULL, 0), N);
+	ck_assert_int_eq(memcmp(num, h->num, ((size_t)h->g.nodes + 1) * sizeof *num), 0);
+	ck_assert_int_eq(memcmp(idom, h->idom, ((size_t)h->m + 1) * sizeof *idom), 0);
 	st.rc = 0;
 	ck_assert_int_eq(profdata_heap_retained_by_class(&bytes, h, node_row), 0);
-	ck_assert_uint_eq(bytes, (uint64_t)N * s);
-	for (uint64_t n = 1; n < N; n += N / 7)
-		assert_idom(&g, h, n, (long)n - 1);
+	profdata_heap *fresh;
+	uint64_t want;
+	ck_assert_int_eq(profdata_heap_new(&fresh, g.p, NULL), 0);
+	ck_assert_int_eq(profdata_heap_retained_by_class(&want, fresh, node_row), 0);
+	ck_assert_uint_eq(bytes, want);
+	ck_assert_uint_ge(want, (uint64_t)2 * C * s); /* the chain's head and the leaves it does not hold */
+	profdata_heap_free(fresh);
+	ck_assert_int_eq(memcmp(num, h->num, ((size_t)h->g.nodes + 1) * sizeof *num), 0);
+	ck_assert_int_eq(memcmp(idom, h->idom, ((size_t)h->m + 1) * sizeof *idom), 0);
+	assert_idom(&g, h, C + C / 2, -1);
+	assert_idom(&g, h, C + 1, -1); /* a leaf an unreachable object refers to */
+	assert_idom(&g, h, C + 20, 20);
+	assert_idom(&g, h, C - 1, C - 2);
+	free(num);
+	free(idom);
 	profdata_heap_free(h);
 	profdata_profile_free(g.p);
 }
