@@ -17,20 +17,20 @@
 /* The search's state: queue in the third array, marks in num, per class row two flags. */
 typedef struct search {
 	profdata_heap *h;
-	uint32_t *queue, tail;
+	pd_hnode *queue, tail;
 	unsigned char *connected;  /* the class's first instance is processed */
 	unsigned char *open;       /* a reachable instance, and the class object neither met nor connected */
 	size_t nopen;
 } search;
 
-static void meet(search *s, uint32_t v)
+static void meet(search *s, pd_hnode v)
 {
-	uint32_t *num = s->h->num;
+	pd_hnode *num = s->h->num;
 	if (num[v] & MARK)
 		return;
 	num[v] |= MARK;
 	s->queue[s->tail++] = v;
-	uint32_t n = s->h->g.n;
+	pd_hnode n = s->h->g.n;
 	if (v >= n && s->open[v - n]) {
 		s->open[v - n] = 0;
 		s->nopen--;
@@ -38,7 +38,7 @@ static void meet(search *s, uint32_t v)
 }
 
 /* The class row node u connects to: its class for an instance, java.lang.Class for a class object; arrays none. */
-static size_t class_of(const pd_heap_graph *g, uint32_t u)
+static size_t class_of(const pd_heap_graph *g, pd_hnode u)
 {
 	if (u >= g->n)
 		return g->class_row;
@@ -51,8 +51,8 @@ static size_t class_of(const pd_heap_graph *g, uint32_t u)
 static void open_classes(search *s)
 {
 	const pd_heap_graph *g = &s->h->g;
-	const uint32_t *num = s->h->num;
-	for (uint32_t i = 0; i < g->nodes; i++) {
+	const pd_hnode *num = s->h->num;
+	for (pd_hnode i = 0; i < g->nodes; i++) {
 		size_t c = num[i] ? class_of(g, i) : SIZE_MAX;
 		if (c < g->nclasses && !s->open[c])
 			s->open[c] = 1, s->nopen++;
@@ -60,7 +60,7 @@ static void open_classes(search *s)
 }
 
 /* After node u's references: its class is connected, and reached through u when nothing reached it before. */
-static void connect(search *s, uint32_t u)
+static void connect(search *s, pd_hnode u)
 {
 	const pd_heap_graph *g = &s->h->g;
 	size_t c = class_of(g, u);
@@ -69,7 +69,7 @@ static void connect(search *s, uint32_t u)
 	s->connected[c] = 1;
 	if (!(s->h->num[g->n + c] & MARK)) {
 		g->connector[c] = u;
-		meet(s, g->n + (uint32_t)c);
+		meet(s, g->n + (pd_hnode)c);
 	}
 	if (s->open[c])
 		s->open[c] = 0, s->nopen--;
@@ -92,18 +92,18 @@ static void run(search *s)
 	g->pages = walks ? pd_pager_start_random(g->p->blob, SEARCH_PAGE_BUDGET) : NULL;
 	for (size_t t = 0; t < g->nroot_targets; t++)
 		meet(s, g->root_targets[t]);
-	for (uint32_t head = 0; head < s->tail && s->nopen; head++) {
-		uint32_t u = s->queue[head];
+	for (pd_hnode head = 0; head < s->tail && s->nopen; head++) {
+		pd_hnode u = s->queue[head];
 		pd_heap_slots sl;
 		pd_heap_slots_of(g, u, &sl);
 		for (size_t k = 0; k < sl.n; k++) {
-			uint32_t v = k == sl.weak ? PD_HEAP_NONE : pd_heap_slot_target(g, &sl, k);
+			pd_hnode v = k == sl.weak ? PD_HEAP_NONE : pd_heap_slot_target(g, &sl, k);
 			if (v != PD_HEAP_NONE)
 				meet(s, v);
 		}
 		connect(s, u);
 	}
-	for (uint32_t k = 0; k < s->tail; k++)
+	for (pd_hnode k = 0; k < s->tail; k++)
 		s->h->num[s->queue[k]] &= ~MARK;
 	/* What the walk and the search mapped, all over the file, goes before the reads in object order. */
 	pd_pager_stop(g->pages);
@@ -118,19 +118,19 @@ static void run(search *s)
  * references into them (an upper bound: connections, their references among
  * themselves and from unreachable objects).
  */
-static uint64_t number_connected(profdata_heap *h, uint32_t *queue)
+static uint64_t number_connected(profdata_heap *h, pd_hnode *queue)
 {
 	pd_heap_graph *g = &h->g;
-	uint32_t *num = h->num, tail = 0, first = h->m + 1;
+	pd_hnode *num = h->num, tail = 0, first = h->m + 1;
 	uint64_t refs = 0;
 	for (uint32_t c = 0; c < g->nclasses; c++)
 		if (g->connector[c] != PD_HEAP_NONE && !num[g->n + c])
 			num[g->n + c] = ++h->m, queue[tail++] = g->n + c, refs++;
-	for (uint32_t head = 0; head < tail; head++) {
+	for (pd_hnode head = 0; head < tail; head++) {
 		pd_heap_slots sl;
 		pd_heap_slots_of(g, queue[head], &sl);
 		for (size_t k = 0; k < sl.n; k++) {
-			uint32_t v = pd_heap_slot_target(g, &sl, k);
+			pd_hnode v = pd_heap_slot_target(g, &sl, k);
 			if (v == PD_HEAP_NONE)
 				continue;
 			refs += !num[v] || num[v] >= first; /* into an old node it was counted as from an unreachable one */
@@ -138,24 +138,24 @@ static uint64_t number_connected(profdata_heap *h, uint32_t *queue)
 				num[v] = ++h->m, queue[tail++] = v;
 		}
 	}
-	for (uint32_t r = first; r <= h->m; r++)
+	for (pd_hnode r = first; r <= h->m; r++)
 		h->idom[r] = PD_HEAP_SHARED;
 	if (tail == 0 || h->graph_only)
 		return 0; /* what follows counts references for the dominators' lists alone */
-	for (uint32_t i = 0; i < g->nodes; i++) {
+	for (pd_hnode i = 0; i < g->nodes; i++) {
 		if (num[i])
 			continue;
 		pd_heap_slots sl;
 		pd_heap_slots_of(g, i, &sl);
 		for (size_t k = 0; k < sl.n; k++) {
-			uint32_t v = pd_heap_slot_target(g, &sl, k);
+			pd_hnode v = pd_heap_slot_target(g, &sl, k);
 			refs += v != PD_HEAP_NONE && v != i && num[v] >= first;
 		}
 	}
 	return refs;
 }
 
-int pd_heap_connect_classes(profdata_heap *h, uint32_t *queue, uint64_t *refs, uint64_t *singles)
+int pd_heap_connect_classes(profdata_heap *h, pd_hnode *queue, uint64_t *refs, uint64_t *singles)
 {
 	pd_heap_graph *g = &h->g;
 	search s = { h, queue, 0, NULL, NULL, 0 };
@@ -173,7 +173,7 @@ int pd_heap_connect_classes(profdata_heap *h, uint32_t *queue, uint64_t *refs, u
 	PD_FREE_ALL(s.connected, s.open);
 	/* A reachable class object connected gains a referrer: shared now, if it had one. */
 	for (uint32_t c = 0; c < g->nclasses; c++) {
-		uint32_t r = g->connector[c] == PD_HEAP_NONE ? 0 : h->num[g->n + c];
+		pd_hnode r = g->connector[c] == PD_HEAP_NONE ? 0 : h->num[g->n + c];
 		if (!r)
 			continue;
 		++*refs;

@@ -15,6 +15,6 @@
  * references the lists will hold for all that, takes from *singles the
  * nodes no longer with one referrer. 0 or PROFDATA_ENOMEM.
  */
-int pd_heap_connect_classes(profdata_heap *h, uint32_t *queue, uint64_t *refs, uint64_t *singles);
+int pd_heap_connect_classes(profdata_heap *h, pd_hnode *queue, uint64_t *refs, uint64_t *singles);
 
 #endif

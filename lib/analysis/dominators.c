@@ -3,7 +3,8 @@
  * Dominator tree (doc/heap-analysis.md); the retained sizes are summed
  * over it in trees.c.
  *
- * Budget: 12 bytes per object beyond the model, in three uint32 arrays:
+ * Budget: 12 bytes per object beyond the model at width 32 (24 at 64), in
+ * three pd_hnode arrays:
  * `num` (object -> reverse-postorder number), `idom` (number -> number of
  * its immediate dominator) and a third that is first the depth-first walk's
  * stack of slot positions (the walk keeps its stack of nodes in `idom`),
@@ -52,19 +53,22 @@ typedef struct graph_counts {
  * reachable, yet its referrer counts in the dominators (the referent of a
  * JDK 8 Finalizer keeps a JarFile from being dominated by its loader).
  */
-static int walk_from(profdata_heap *h, uint32_t *slot_stack, uint32_t start, uint32_t *post, graph_counts *c)
+static int walk_from(profdata_heap *h, pd_hnode *slot_stack, pd_hnode start, pd_hnode *post, graph_counts *c)
 {
 	const pd_heap_graph *g = &h->g;
-	uint32_t depth = 1, *num = h->num, *stack = h->idom;
+	pd_hnode depth = 1, *num = h->num, *stack = h->idom;
 	num[start] = (num[start] & MET) | VISITING;
 	stack[0] = start;
 	slot_stack[0] = 0;
 	/* The slots of the nodes last entered, by depth: a node resumed after its child mostly finds its own. */
 	pd_heap_slots kept[SLOTS_KEPT];
-	uint32_t kept_node[SLOTS_KEPT];
+	pd_hnode kept_node[SLOTS_KEPT];
 	memset(kept_node, 0xff, sizeof kept_node);
 	while (depth) {
-		uint32_t u = stack[depth - 1], k = slot_stack[depth - 1], v = PD_HEAP_NONE;
+		/* k: a slot position (an object's slots fit 32 bits), kept in the pd_hnode array */
+		pd_hnode u = stack[depth - 1];
+		uint32_t k = (uint32_t)slot_stack[depth - 1];
+		pd_hnode v = PD_HEAP_NONE;
 		pd_heap_slots *s = &kept[(depth - 1) % SLOTS_KEPT];
 		if (kept_node[(depth - 1) % SLOTS_KEPT] != u) {
 			pd_heap_slots_of(g, u, s);
@@ -107,17 +111,17 @@ static int walk_from(profdata_heap *h, uint32_t *slot_stack, uint32_t start, uin
 static void note_root_refs(profdata_heap *h, graph_counts *c)
 {
 	const pd_heap_graph *g = &h->g;
-	uint32_t *num = h->num;
+	pd_hnode *num = h->num;
 	for (size_t t = 0; t < g->nroot_targets; t++)
 		num[g->root_targets[t]] |= SHARED;
 	c->refs += g->nroot_targets;
-	for (uint32_t i = 0; i < g->nodes; i++) {
+	for (pd_hnode i = 0; i < g->nodes; i++) {
 		if (num[i] & NUMBER)
 			continue;
 		pd_heap_slots s;
 		pd_heap_slots_of(g, i, &s);
 		for (size_t k = 0; k < s.n; k++) {
-			uint32_t v = pd_heap_slot_target(g, &s, k);
+			pd_hnode v = pd_heap_slot_target(g, &s, k);
 			if (v != PD_HEAP_NONE && v != i && (num[v] & NUMBER))
 				num[v] |= SHARED, c->refs++;
 		}
@@ -129,11 +133,11 @@ static void note_root_refs(profdata_heap *h, graph_counts *c)
  * the unreachable) and start idom: UNSET for a node with one referrer,
  * SHARED for the others (their count of references goes there next).
  */
-static int number_nodes(profdata_heap *h, uint32_t *slot_stack, graph_counts *c)
+static int number_nodes(profdata_heap *h, pd_hnode *slot_stack, graph_counts *c)
 {
-	uint32_t post = 0, *num = h->num;
+	pd_hnode post = 0, *num = h->num;
 	for (size_t t = 0; t < h->g.nroot_targets; t++) {
-		uint32_t s = h->g.root_targets[t];
+		pd_hnode s = h->g.root_targets[t];
 		if (!(num[s] & NUMBER)) {
 			int e = walk_from(h, slot_stack, s, &post, c);
 			if (e)
@@ -143,12 +147,12 @@ static int number_nodes(profdata_heap *h, uint32_t *slot_stack, graph_counts *c)
 	h->m = post;
 	if (!h->graph_only)
 		note_root_refs(h, c); /* for the dominators alone: it reads every unreachable object */
-	for (uint32_t i = 0; i < h->g.nodes; i++) {
+	for (pd_hnode i = 0; i < h->g.nodes; i++) {
 		if (!(num[i] & NUMBER)) {
 			num[i] = 0; /* met only through weak slots */
 			continue;
 		}
-		uint32_t r = post - ((num[i] & NUMBER) - 1);
+		pd_hnode r = post - ((num[i] & NUMBER) - 1);
 		h->idom[r] = num[i] & SHARED ? SHARED : UNSET;
 		c->singles += !(num[i] & SHARED);
 		num[i] = r;
@@ -167,7 +171,7 @@ enum pred_step { COUNT_PREDS, FILL_PREDS, PAIR_PREDS };
 
 /* Where the lists are being made: the third array, its size in words, the pairs gathered so far. */
 typedef struct pred_buf {
-	uint32_t *v;
+	pd_hnode *v;
 	size_t cap, npairs;
 } pred_buf;
 
@@ -177,9 +181,9 @@ typedef struct pred_buf {
  * idom[rv] is SHARED and its count (counting, pairing) or its list's next
  * position (filling).
  */
-static inline void note_pred(uint32_t *idom, pred_buf *b, uint32_t src, uint32_t rv, enum pred_step step)
+static inline void note_pred(pd_hnode *idom, pred_buf *b, pd_hnode src, pd_hnode rv, enum pred_step step)
 {
-	uint32_t x = idom[rv];
+	pd_hnode x = idom[rv];
 	if (!(x & SHARED)) {
 		if (step != FILL_PREDS)
 			idom[rv] = src;
@@ -202,15 +206,16 @@ static inline void note_pred(uint32_t *idom, pred_buf *b, uint32_t src, uint32_t
 static int scan_preds(profdata_heap *h, pred_buf *b, enum pred_step step)
 {
 	const pd_heap_graph *g = &h->g;
-	uint32_t *num = h->num;
+	pd_hnode *num = h->num;
 	for (size_t t = 0; t < g->nroot_targets; t++)
 		note_pred(h->idom, b, 0, num[g->root_targets[t]] & NUMBER, step);
-	for (uint32_t i = 0; i < g->nodes; i++) {
+	for (pd_hnode i = 0; i < g->nodes; i++) {
 		pd_heap_slots s;
 		pd_heap_slots_of(g, i, &s);
-		uint32_t from = num[i] & NUMBER, refers = 0;
+		pd_hnode from = num[i] & NUMBER;
+		uint32_t refers = 0; /* a flag, not a node */
 		for (size_t k = 0; k < s.n; k++) {
-			uint32_t v = pd_heap_slot_target(g, &s, k);
+			pd_hnode v = pd_heap_slot_target(g, &s, k);
 			if (v == PD_HEAP_NONE)
 				continue;
 			refers |= k != s.weak;
@@ -230,9 +235,9 @@ static int scan_preds(profdata_heap *h, pred_buf *b, enum pred_step step)
 /* From the counts, each shared node's list start (lists in number order) in idom[r]: SHARED | start. */
 static void lay_out_preds(profdata_heap *h)
 {
-	uint32_t end = 0;
-	for (uint32_t r = 1; r <= h->m; r++) {
-		uint32_t x = h->idom[r];
+	pd_hnode end = 0;
+	for (pd_hnode r = 1; r <= h->m; r++) {
+		pd_hnode x = h->idom[r];
 		if (x & SHARED) {
 			h->idom[r] = SHARED | end;
 			end += x & NUMBER;
@@ -244,9 +249,9 @@ static void lay_out_preds(profdata_heap *h)
  * Scatter the pairs' referrers to their nodes' lists, built after the pairs
  * (buf[2 * npairs ..]), then moved to the front: the state a fill leaves.
  */
-static void scatter_pairs(profdata_heap *h, uint32_t *buf, size_t npairs)
+static void scatter_pairs(profdata_heap *h, pd_hnode *buf, size_t npairs)
 {
-	uint32_t *lists = buf + 2 * npairs;
+	pd_hnode *lists = buf + 2 * npairs;
 	for (size_t k = 0; k < npairs; k++)
 		lists[h->idom[buf[2 * k]]++ & NUMBER] = buf[2 * k + 1];
 	memmove(buf, lists, npairs * sizeof(*buf));
@@ -258,11 +263,11 @@ static void scatter_pairs(profdata_heap *h, uint32_t *buf, size_t npairs)
  * disagreeing: not on an unchanged model) leaves its node to the roots
  * rather than its meet reading the next list.
  */
-static void close_lists(profdata_heap *h, uint32_t *preds)
+static void close_lists(profdata_heap *h, pd_hnode *preds)
 {
-	uint32_t start = 0;
-	for (uint32_t r = 1; r <= h->m; r++) {
-		uint32_t x = h->idom[r], end = x & NUMBER;
+	pd_hnode start = 0;
+	for (pd_hnode r = 1; r <= h->m; r++) {
+		pd_hnode x = h->idom[r], end = x & NUMBER;
 		if (!(x & SHARED))
 			continue;
 		if (end == start) {
@@ -275,7 +280,7 @@ static void close_lists(profdata_heap *h, uint32_t *preds)
 	}
 }
 
-static inline uint32_t intersect(const uint32_t *idom, uint32_t a, uint32_t b)
+static inline pd_hnode intersect(const pd_hnode *idom, pd_hnode a, pd_hnode b)
 {
 	while (a != b) {
 		while (a > b)
@@ -292,12 +297,12 @@ static inline uint32_t intersect(const uint32_t *idom, uint32_t a, uint32_t b)
  * made yet); every estimate it walks through is, as numbers only fall
  * along the way.
  */
-static uint32_t meet(const uint32_t *idom, const uint32_t *preds, size_t *at, uint32_t r, int first_pass)
+static pd_hnode meet(const pd_hnode *idom, const pd_hnode *preds, size_t *at, pd_hnode r, int first_pass)
 {
-	uint32_t best = UNSET, p;
+	pd_hnode best = UNSET, p;
 	do {
 		p = preds[(*at)++];
-		uint32_t q = p & NUMBER;
+		pd_hnode q = p & NUMBER;
 		if (best == 0 || q == r || (first_pass && q > r))
 			continue;
 		best = best == UNSET ? q : intersect(idom, best, q);
@@ -306,17 +311,17 @@ static uint32_t meet(const uint32_t *idom, const uint32_t *preds, size_t *at, ui
 }
 
 /* Cooper, Harvey and Kennedy's iteration over the shared nodes, in reverse postorder, until nothing moves. */
-static int settle_shared(profdata_heap *h, const uint32_t *preds)
+static int settle_shared(profdata_heap *h, const pd_hnode *preds)
 {
-	uint32_t *idom = h->idom;
+	pd_hnode *idom = h->idom;
 	int changed = 1;
 	for (int pass = 0; changed; pass++) {
 		size_t at = 0;
 		changed = 0;
-		for (uint32_t r = 1; r <= h->m; r++) {
+		for (pd_hnode r = 1; r <= h->m; r++) {
 			if (!(idom[r] & SHARED))
 				continue;
-			uint32_t best = meet(idom, preds, &at, r, pass == 0);
+			pd_hnode best = meet(idom, preds, &at, r, pass == 0);
 			if (best != (idom[r] & NUMBER))
 				idom[r] = SHARED | best, changed = 1;
 		}
@@ -331,7 +336,7 @@ static int settle_shared(profdata_heap *h, const uint32_t *preds)
  * old stack, `cap` words; grown only when the references to shared nodes
  * outnumber the nodes, doc/heap-analysis.md), then the iteration.
  */
-static int find_dominators(profdata_heap *h, uint32_t **work, size_t cap, const graph_counts *c,
+static int find_dominators(profdata_heap *h, pd_hnode **work, size_t cap, const graph_counts *c,
                            pd_heap_trees *trees)
 {
 	uint64_t listed = c->refs - c->singles;
@@ -349,7 +354,12 @@ static int find_dominators(profdata_heap *h, uint32_t **work, size_t cap, const 
 		}
 	} else {
 		if (listed > cap) {
-			uint32_t *grown = realloc(*work, (size_t)listed * sizeof(**work));
+#if PD_HEAP_WIDTH == 64
+			/* listed is only kept below the flag, 2^63: its bytes could pass size_t */
+			if (listed > SIZE_MAX / sizeof(**work))
+				return PROFDATA_ENOMEM;
+#endif
+			pd_hnode *grown = realloc(*work, (size_t)listed * sizeof(**work));
 			if (!grown)
 				return PROFDATA_ENOMEM;
 			*work = b.v = grown;
@@ -373,7 +383,8 @@ int pd_heap_analyze(profdata_heap *h)
 	/* one more than the nodes: the class sums borrow the array for a table over numbers 0 .. m (retained.c) */
 	h->num = pd_huge_calloc(n + 1, sizeof(*h->num));
 	h->idom = pd_huge_malloc((n + 1) * sizeof(*h->idom));
-	uint32_t *work = pd_huge_malloc((n + 1) * sizeof(*work));
+	/* At width 64 too trees.c reuses it as h->ret32: m + 1 uint32_t fit its n + 1 pd_hnode (and malloc's alignment) */
+	pd_hnode *work = pd_huge_malloc((n + 1) * sizeof(*work));
 	if (!h->num || !h->idom || !work) {
 		free(work);
 		return PROFDATA_ENOMEM;
@@ -432,9 +443,9 @@ int profdata_heap_node_class(const profdata_heap *h, size_t node, size_t *class_
 }
 
 /* The rpo of a node, or 0 (unreachable, not in the dump). */
-static uint32_t rpo_of(const profdata_heap *h, size_t node)
+static pd_hnode rpo_of(const profdata_heap *h, size_t node)
 {
-	uint32_t i = pd_heap_local_of(h, node);
+	pd_hnode i = pd_heap_local_of(h, node);
 	return i == PD_HEAP_NONE ? 0 : h->num[i];
 }
 
@@ -442,13 +453,13 @@ int profdata_heap_reachable(const profdata_heap *h, size_t node) { return rpo_of
 
 uint64_t profdata_heap_retained(const profdata_heap *h, size_t node)
 {
-	uint32_t r = h->graph_only ? 0 : rpo_of(h, node);
+	pd_hnode r = h->graph_only ? 0 : rpo_of(h, node);
 	return r ? pd_heap_ret(h, r) : 0;
 }
 
 uint64_t profdata_heap_size(const profdata_heap *h, size_t node)
 {
-	uint32_t i = pd_heap_local_of(h, node);
+	pd_hnode i = pd_heap_local_of(h, node);
 	return i == PD_HEAP_NONE ? 0 : pd_heap_size(&h->g, i);
 }
 
@@ -456,16 +467,16 @@ int profdata_heap_dominator_of(size_t *out, const profdata_heap *h, size_t node)
 {
 	if (h->graph_only)
 		return PROFDATA_EINVAL; /* the message is the heap's from the start (heap.c) */
-	uint32_t r = rpo_of(h, node);
+	pd_hnode r = rpo_of(h, node);
 	if (!r)
 		return PROFDATA_ENOTFOUND;
-	uint32_t d = h->idom[r];
+	pd_hnode d = h->idom[r];
 	if (d == 0) {
 		*out = PROFDATA_HEAP_ROOTS;
 		return 0;
 	}
-	/* Numbers map back to nodes by a scan: rare calls do not justify keeping `order` (4 bytes per object). */
-	for (uint32_t k = 0; k < h->g.nodes; k++)
+	/* Numbers map back to nodes by a scan: rare calls do not justify keeping `order` (a pd_hnode per object). */
+	for (pd_hnode k = 0; k < h->g.nodes; k++)
 		if (h->num[k] == d) {
 			*out = pd_heap_node(h, k);
 			return 0;

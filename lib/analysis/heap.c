@@ -49,7 +49,7 @@ int pd_heap_failed(profdata_heap *h, int e)
 		                     h->phase);
 	if (e == PROFDATA_ENOMEM)
 		return pd_diag_error(&h->diag, e, PD_NO_OFFSET, 0,
-		                     "out of memory in phase %s of the heap analysis (dump %u: %u objects and %u classes)",
+		                     "out of memory in phase %s of the heap analysis (dump %u: %" PD_PRI_HNODE " objects and %" PD_PRI_HNODE " classes)",
 		                     h->phase, g->dump, g->n, g->nclasses);
 	return pd_diag_error(&h->diag, e, PD_NO_OFFSET, 0, "heap analysis, phase %s: %s", h->phase, profdata_strerror(e));
 }
@@ -63,8 +63,8 @@ static int graph_failed(profdata_heap *h, int e, long dump)
 	if (e == PROFDATA_EINVAL)
 		return pd_diag_error(&h->diag, e, PD_NO_OFFSET, 0,
 		                     "dump %ld has %zu objects and the profile %zu classes: the heap analysis takes "
-		                     "fewer than %u in all", dump, p->dumps.v[dump].nobjects, p->classes.n,
-		                     (unsigned)PD_HEAP_MAX_NODES);
+		                     "fewer than %" PD_PRI_HNODE " in all", dump, p->dumps.v[dump].nobjects, p->classes.n,
+		                     (pd_hnode)PD_HEAP_MAX_NODES);
 	return pd_heap_failed(h, e);
 }
 

@@ -69,7 +69,7 @@ static int side_start(side *s, profdata_heap *h)
 	s->row = calloc(s->nslots, sizeof *s->row);
 	if (!s->instances || !s->bytes || !s->row)
 		return PROFDATA_ENOMEM;
-	for (uint32_t i = 0; i < h->g.n; i++) {
+	for (pd_hnode i = 0; i < h->g.n; i++) {
 		size_t slot = pd_heap_class_slot(h, i);
 		s->instances[slot]++;
 		s->bytes[slot] += pd_heap_size(&h->g, i);
@@ -122,14 +122,14 @@ static int sum_side(profdata_heap_diff *d, side *s, int which)
 }
 
 /* 1 when NEW's local object i is OLD's local object *j: the same id, a class of the same name. */
-static int matches(const side *old, const side *now, uint32_t i, uint32_t *j)
+static int matches(const side *old, const side *now, pd_hnode i, pd_hnode *j)
 {
 	const profdata_heap *ho = old->h, *hn = now->h;
 	size_t index;
 	if (profdata_profile_find_object(ho->g.p, pd_obj_id(hn->g.p, hn->g.first + i), &index) != 0 ||
 	    index < ho->g.first || index - ho->g.first >= ho->g.n)
 		return 0;
-	*j = (uint32_t)(index - ho->g.first);
+	*j = (pd_hnode)(index - ho->g.first);
 	return old->row[pd_heap_class_slot(ho, *j)] == now->row[pd_heap_class_slot(hn, i)];
 }
 
@@ -145,7 +145,7 @@ static void match_objects(profdata_heap_diff *d, const side *old, const side *no
 		o->new_bytes += now->bytes[slot];
 	o->old_objects = old->h->g.n;
 	o->new_objects = hn->g.n;
-	for (uint32_t i = 0, j; i < hn->g.n; i++) {
+	for (pd_hnode i = 0, j; i < hn->g.n; i++) {
 		uint64_t size = pd_heap_size(&hn->g, i);
 		if (matches(old, now, i, &j)) {
 			o->matched++;
@@ -155,7 +155,7 @@ static void match_objects(profdata_heap_diff *d, const side *old, const side *no
 		}
 		o->added++;
 		o->added_bytes += size;
-		uint32_t r = hn->num[i];
+		pd_hnode r = hn->num[i];
 		if (r)
 			fresh[r >> 3] |= (uint8_t)(1u << (r & 7));
 	}
@@ -163,16 +163,16 @@ static void match_objects(profdata_heap_diff *d, const side *old, const side *no
 	o->gone_bytes = o->old_bytes - old_matched_bytes;
 }
 
-static int is_fresh(const uint8_t *fresh, uint32_t r)
+static int is_fresh(const uint8_t *fresh, pd_hnode r)
 {
 	return (fresh[r >> 3] >> (r & 7)) & 1;
 }
 
 /* A new object that no other new object dominates (the virtual root, number 0, is never fresh). */
-static int tops_new_memory(const void *payload, const profdata_heap *h, uint32_t i)
+static int tops_new_memory(const void *payload, const profdata_heap *h, pd_hnode i)
 {
 	const uint8_t *fresh = payload;
-	uint32_t r = h->num[i];
+	pd_hnode r = h->num[i];
 	return i < h->g.n && is_fresh(fresh, r) && !is_fresh(fresh, h->idom[r]);
 }
 
@@ -190,7 +190,7 @@ static int rank_dominators(profdata_heap_diff *d, const side *now, const uint8_t
 	pd_heap_rank(nodes, &d->ndominators, h, want, tops_new_memory, fresh);
 	for (size_t k = 0; k < d->ndominators; k++) {
 		profdata_heap_new_dominator *x = &d->dominators[k];
-		uint32_t i = pd_heap_local_of(h, nodes[k]);
+		pd_hnode i = pd_heap_local_of(h, nodes[k]);
 		x->node = nodes[k];
 		x->id = pd_obj_id(h->g.p, nodes[k]);
 		x->shallow = pd_heap_size(&h->g, i);

@@ -100,7 +100,7 @@ static void find_referents(pd_heap_graph *g)
 
 static int add_target(pd_heap_graph *g, size_t *cap, uint64_t id)
 {
-	uint32_t t = id ? pd_heap_local(g, id) : PD_HEAP_NONE;
+	pd_hnode t = id ? pd_heap_local(g, id) : PD_HEAP_NONE;
 	if (t == PD_HEAP_NONE)
 		return 0;
 	if (pd_grow((void **)&g->root_targets, cap, g->nroot_targets + 1, sizeof(*g->root_targets)) < 0)
@@ -135,7 +135,7 @@ static void find_classes(pd_heap_graph *g, uint32_t dump)
 {
 	const profdata_profile *p = g->p;
 	for (size_t c = 0; c < p->classes.n; c++) {
-		g->class_cdump[c] = PD_HEAP_NONE;
+		g->class_cdump[c] = UINT32_MAX;
 		const char *name = pd_heap_class_name(p, c);
 		const pd_class_row *r = &p->classes.v[c];
 		if (pd_heap_class_named(name, "java/lang/Class") && (g->class_row = c, 1))
@@ -163,13 +163,13 @@ int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 	g->first = p->dumps.v[dump].first_object;
 	g->dump = (uint32_t)dump;
 	g->class_row = SIZE_MAX;
-	/* Nodes are numbered below 2^31 - 1: the analysis keeps a flag in the top bit (dominators.c). */
+	/* Nodes are numbered below PD_HEAP_MAX_NODES: the analysis keeps a flag in the top bit (heap_width.h). */
 	if (p->dumps.v[dump].nobjects >= PD_HEAP_MAX_NODES)
 		return PROFDATA_EINVAL;
-	g->n = (uint32_t)p->dumps.v[dump].nobjects;
+	g->n = (pd_hnode)p->dumps.v[dump].nobjects;
 	if (p->classes.n >= PD_HEAP_MAX_NODES - g->n)
 		return PROFDATA_EINVAL;
-	g->nclasses = (uint32_t)p->classes.n;
+	g->nclasses = (pd_hnode)p->classes.n;
 	g->nodes = g->n + g->nclasses;
 	g->id_size = p->meta.id_size ? p->meta.id_size : 8;
 	g->referent_slot = malloc((p->classes.n ? p->classes.n : 1) * sizeof(*g->referent_slot));
@@ -190,7 +190,7 @@ void pd_heap_graph_free(pd_heap_graph *g)
 }
 
 /* The slots the dump's records give node i. */
-static void record_slots(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
+static void record_slots(const pd_heap_graph *g, pd_hnode i, pd_heap_slots *s)
 {
 	const profdata_profile *p = g->p;
 	size_t m = g->first + i;
@@ -199,7 +199,7 @@ static void record_slots(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 	s->id_size = g->id_size;
 	if (i >= g->n) {
 		uint32_t d = g->class_cdump[i - g->n];
-		if (d == PD_HEAP_NONE)
+		if (d == UINT32_MAX)
 			return;
 		const pd_cdump_row *row = &p->cdumps.v[d];
 		if ((row->has_refs ? row->d.nrefs : row->d.nstatics) == 0)
@@ -238,7 +238,7 @@ static void record_slots(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 		s->weak = (size_t)g->referent_slot[c];
 }
 
-void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
+void pd_heap_slots_of(const pd_heap_graph *g, pd_hnode i, pd_heap_slots *s)
 {
 	record_slots(g, i, s);
 	if (!g->connector)
@@ -246,25 +246,25 @@ void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s)
 	size_t c = i < g->n ? pd_obj_class(g->p, g->first + i) : g->class_row;
 	if (c < g->nclasses && g->connector[c] == i) { /* (arrays never connect) */
 		s->class_id = g->p->classes.v[c].id;
-		s->class_node = g->n + (uint32_t)c;
+		s->class_node = g->n + (pd_hnode)c;
 		s->n++;
 	}
 }
 
-uint32_t pd_heap_local_class(const pd_heap_graph *g, uint64_t id)
+pd_hnode pd_heap_local_class(const pd_heap_graph *g, uint64_t id)
 {
 	size_t c;
-	return profdata_profile_find_class(g->p, id, &c) == 0 ? g->n + (uint32_t)c : PD_HEAP_NONE;
+	return profdata_profile_find_class(g->p, id, &c) == 0 ? g->n + (pd_hnode)c : PD_HEAP_NONE;
 }
 
-uint64_t pd_heap_size(const pd_heap_graph *g, uint32_t i)
+uint64_t pd_heap_size(const pd_heap_graph *g, pd_hnode i)
 {
 	if (i >= g->n)
 		return g->class_size;
 	return profdata_profile_object_size(g->p, g->first + i);
 }
 
-uint64_t pd_heap_retained_size(const pd_heap_graph *g, uint32_t i)
+uint64_t pd_heap_retained_size(const pd_heap_graph *g, pd_hnode i)
 {
 	return i >= g->n ? 0 : profdata_profile_object_size(g->p, g->first + i);
 }

@@ -11,28 +11,26 @@
 #ifndef PD_ANALYSIS_HEAP_GRAPH_H
 #define PD_ANALYSIS_HEAP_GRAPH_H
 
+#include "analysis/heap_width.h"
 #include "model/model_impl.h"
 #include "profdata/heap.h"
-
-#define PD_HEAP_NONE UINT32_MAX
-#define PD_HEAP_MAX_NODES 0x7ffffffeu  /* objects and classes of one dump: below it */
 
 typedef struct pd_heap_graph {
 	const profdata_profile *p;
 	size_t first;              /* model index of local object 0 */
 	uint32_t dump;
-	uint32_t n;                /* objects of the dump */
-	uint32_t nclasses;         /* class objects: local indexes n .. n + nclasses - 1, by class row */
-	uint32_t nodes;            /* n + nclasses */
-	uint32_t *class_cdump;     /* per class row: its class dump in this dump, or PD_HEAP_NONE */
+	pd_hnode n;                /* objects of the dump */
+	pd_hnode nclasses;         /* class objects: local indexes n .. n + nclasses - 1, by class row */
+	pd_hnode nodes;            /* n + nclasses */
+	uint32_t *class_cdump;     /* per class row: its class dump in this dump, or UINT32_MAX */
 	uint64_t class_size;       /* shallow size of a class object */
 	size_t class_row;          /* java.lang.Class's class row, or SIZE_MAX */
 	unsigned id_size;
 	int32_t *referent_slot;    /* per class row: the reference slot not followed (Reference.referent), or -1 */
 	/* Per class row: the object VisualVM's search connects to the class object, which then refers to it by
 	 * one more slot (doc/heap-analysis.md, class connection), or PD_HEAP_NONE; NULL until found. */
-	uint32_t *connector;
-	uint32_t *root_targets;    /* local indexes the virtual root points at, deduplicated by the caller's walk */
+	pd_hnode *connector;
+	pd_hnode *root_targets;    /* local indexes the virtual root points at, deduplicated by the caller's walk */
 	size_t nroot_targets;
 	profdata_progress_cb progress;  /* the heap's own hook (heap.c), which calls the caller's */
 	void *progress_user;
@@ -50,7 +48,7 @@ typedef struct pd_heap_slots {
 	size_t n;                   /* slots */
 	size_t weak;                /* Reference.referent of a soft, weak or final reference, or SIZE_MAX */
 	uint64_t class_id;          /* a class connection: the last slot refers to this class object; else 0 */
-	uint32_t class_node;        /* ... its local index (not found by id: an object may share the id) */
+	pd_hnode class_node;        /* ... its local index (not found by id: an object may share the id) */
 	unsigned id_size;
 } pd_heap_slots;
 
@@ -73,13 +71,13 @@ const char *pd_heap_class_name(const profdata_profile *p, size_t c);
 int pd_heap_class_named(const char *name, const char *internal);
 
 /* Shallow size of local node i. */
-uint64_t pd_heap_size(const pd_heap_graph *g, uint32_t i);
+uint64_t pd_heap_size(const pd_heap_graph *g, pd_hnode i);
 
 /* What node i adds to the retained sizes: its shallow size, 0 for class objects (as VisualVM counts). */
-uint64_t pd_heap_retained_size(const pd_heap_graph *g, uint32_t i);
+uint64_t pd_heap_retained_size(const pd_heap_graph *g, pd_hnode i);
 
 /* Fill *s with the slots of local node i. */
-void pd_heap_slots_of(const pd_heap_graph *g, uint32_t i, pd_heap_slots *s);
+void pd_heap_slots_of(const pd_heap_graph *g, pd_hnode i, pd_heap_slots *s);
 
 /* The object id in slot k (0: null, or a slot past the payload). */
 static inline uint64_t pd_heap_slot_id(const pd_heap_slots *s, size_t k)
@@ -97,17 +95,17 @@ static inline uint64_t pd_heap_slot_id(const pd_heap_slots *s, size_t k)
 }
 
 /* The local index of class object `id`, or PD_HEAP_NONE. */
-uint32_t pd_heap_local_class(const pd_heap_graph *g, uint64_t id);
+pd_hnode pd_heap_local_class(const pd_heap_graph *g, uint64_t id);
 
 /*
  * The local index of object `id`, or PD_HEAP_NONE when no object of the dump
  * has it. Inline: the walks ask once per reference.
  */
-static inline uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id)
+static inline pd_hnode pd_heap_local(const pd_heap_graph *g, uint64_t id)
 {
 	size_t m = pd_id_index_find(&g->p->obj_index, &g->p->obj_id, id);
 	if (m != SIZE_MAX)
-		return m - g->first < g->n ? (uint32_t)(m - g->first) : PD_HEAP_NONE;
+		return m - g->first < g->n ? (pd_hnode)(m - g->first) : PD_HEAP_NONE;
 	return pd_heap_local_class(g, id);
 }
 
@@ -116,7 +114,7 @@ static inline uint32_t pd_heap_local(const pd_heap_graph *g, uint64_t id)
  * outside the dump). Slot s->weak counts as a reference for the dominators
  * but does not make what it holds reachable: searches do not follow it.
  */
-static inline uint32_t pd_heap_slot_target(const pd_heap_graph *g, const pd_heap_slots *s, size_t k)
+static inline pd_hnode pd_heap_slot_target(const pd_heap_graph *g, const pd_heap_slots *s, size_t k)
 {
 	if (s->class_id && k == s->n - 1)
 		return s->class_node;

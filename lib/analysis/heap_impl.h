@@ -12,9 +12,9 @@
  */
 struct profdata_heap {
 	pd_heap_graph g;
-	uint32_t m;              /* reachable objects */
-	uint32_t *num;           /* per local object: its rpo, 0 when unreachable */
-	uint32_t *idom;          /* per rpo: the rpo of its immediate dominator (0: the virtual root) */
+	pd_hnode m;              /* reachable objects */
+	pd_hnode *num;           /* per local object: its rpo, 0 when unreachable */
+	pd_hnode *idom;          /* per rpo: the rpo of its immediate dominator (0: the virtual root) */
 	uint32_t *ret32;         /* per rpo: retained bytes / unit ... */
 	uint64_t *ret64;         /* ... or retained bytes, when they do not fit that */
 	unsigned unit;
@@ -69,7 +69,7 @@ int pd_heap_slot_retained(uint64_t *out, profdata_heap *h, size_t slot);
 size_t pd_heap_slot_name(const profdata_heap *h, size_t slot, char *buf, size_t cap);
 
 /* Whether local node i takes part in a ranking (pd_heap_rank). */
-typedef int (*pd_heap_keep_fn)(const void *payload, const profdata_heap *h, uint32_t i);
+typedef int (*pd_heap_keep_fn)(const void *payload, const profdata_heap *h, pd_hnode i);
 
 /*
  * The (up to) n reachable nodes of largest retained size that `keep`
@@ -80,34 +80,33 @@ void pd_heap_rank(size_t *out, size_t *count, const profdata_heap *h, size_t n, 
                   const void *payload);
 
 /*
- * Numbers stay below 2^31 (profdata_heap_new refuses more nodes), so the
- * top bit of a number is free for a flag while the analysis runs: each step
- * says what it means there (dominators.c, connections.c, trees.h).
+ * Numbers stay below the top bit of pd_hnode (profdata_heap_new refuses
+ * more nodes: PD_HEAP_MAX_NODES, heap_width.h), so that bit, PD_HEAP_FLAG,
+ * is free for a flag while the analysis runs: each step says what it means
+ * there (dominators.c, connections.c, trees.h).
  */
-#define PD_HEAP_FLAG 0x80000000u
-#define PD_HEAP_NUMBER 0x7fffffffu
 
 /* In idom[r] while the dominators are found: a node with more than one referrer (dominators.c). */
 #define PD_HEAP_SHARED PD_HEAP_FLAG
 
-static inline uint64_t pd_heap_ret(const profdata_heap *h, uint32_t r)
+static inline uint64_t pd_heap_ret(const profdata_heap *h, pd_hnode r)
 {
 	return h->ret64 ? h->ret64[r] : (uint64_t)h->ret32[r] * h->unit;
 }
 
 /* The public node number of local node i: a model object index, or nobjects + class row. */
-static inline size_t pd_heap_node(const profdata_heap *h, uint32_t i)
+static inline size_t pd_heap_node(const profdata_heap *h, pd_hnode i)
 {
 	return i < h->g.n ? h->g.first + i : h->g.p->nobjects + (i - h->g.n);
 }
 
 /* The local index of public node `node`, or PD_HEAP_NONE. */
-static inline uint32_t pd_heap_local_of(const profdata_heap *h, size_t node)
+static inline pd_hnode pd_heap_local_of(const profdata_heap *h, size_t node)
 {
 	size_t total = h->g.p->nobjects;
 	if (node >= total)
-		return node - total < h->g.nclasses ? h->g.n + (uint32_t)(node - total) : PD_HEAP_NONE;
-	return node >= h->g.first && node - h->g.first < h->g.n ? (uint32_t)(node - h->g.first) : PD_HEAP_NONE;
+		return node - total < h->g.nclasses ? h->g.n + (pd_hnode)(node - total) : PD_HEAP_NONE;
+	return node >= h->g.first && node - h->g.first < h->g.n ? (pd_hnode)(node - h->g.first) : PD_HEAP_NONE;
 }
 
 /*
@@ -116,7 +115,7 @@ static inline uint32_t pd_heap_local_of(const profdata_heap *h, size_t node)
  * histogram counts under no class (its java.lang.Class line holds only the
  * dump's real instances of java.lang.Class).
  */
-static inline size_t pd_heap_class_slot(const profdata_heap *h, uint32_t i)
+static inline size_t pd_heap_class_slot(const profdata_heap *h, pd_hnode i)
 {
 	const profdata_profile *p = h->g.p;
 	if (i >= h->g.n)

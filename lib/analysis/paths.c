@@ -11,7 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FROM_ROOT (UINT32_MAX - 1)
+#define FROM_ROOT (PD_HEAP_NONE - 1)
+
+/* What the walk costs a node, for its out-of-memory message: parent[] and the queue, one pd_hnode each. */
+#if PD_HEAP_WIDTH == 64
+#define WALK_BYTES "16"
+#else
+#define WALK_BYTES "8"
+#endif
 
 /* The caller's progress callback; 0.2's path call makes any non-zero return a stop (legacy). */
 typedef struct path_progress {
@@ -24,24 +31,24 @@ typedef struct path_progress {
  * parent[v]: 0 unvisited, FROM_ROOT for root targets, else parent + 1.
  * 0, PROFDATA_STOPPED, or the callback's negative code.
  */
-static int breadth_first(const profdata_heap *h, uint32_t target, uint32_t *parent, uint32_t *queue,
+static int breadth_first(const profdata_heap *h, pd_hnode target, pd_hnode *parent, pd_hnode *queue,
                          const path_progress *progress)
 {
 	const pd_heap_graph *g = &h->g;
 	size_t head = 0, tail = 0;
 	for (size_t t = 0; t < g->nroot_targets; t++) {
-		uint32_t s = g->root_targets[t];
+		pd_hnode s = g->root_targets[t];
 		if (!parent[s]) {
 			parent[s] = FROM_ROOT;
 			queue[tail++] = s;
 		}
 	}
 	while (head < tail && !parent[target]) {
-		uint32_t u = queue[head++];
+		pd_hnode u = queue[head++];
 		pd_heap_slots s;
 		pd_heap_slots_of(g, u, &s);
 		for (size_t k = 0; k < s.n; k++) {
-			uint32_t v = k == s.weak ? PD_HEAP_NONE : pd_heap_slot_target(g, &s, k);
+			pd_hnode v = k == s.weak ? PD_HEAP_NONE : pd_heap_slot_target(g, &s, k);
 			if (v != PD_HEAP_NONE && !parent[v]) {
 				parent[v] = u + 1;
 				queue[tail++] = v;
@@ -56,7 +63,7 @@ static int breadth_first(const profdata_heap *h, uint32_t target, uint32_t *pare
 }
 
 /* The kind of the first GC root record of the dump that names local node i. */
-static int root_kind(const profdata_heap *h, uint32_t i)
+static int root_kind(const profdata_heap *h, pd_hnode i)
 {
 	const profdata_profile *p = h->g.p;
 	uint64_t id = i < h->g.n ? pd_obj_id(p, h->g.first + i) : p->classes.v[i - h->g.n].id;
@@ -86,7 +93,7 @@ static const char *slot_field(const profdata_profile *p, uint32_t c, size_t k)
 }
 
 /* How local node `from` holds `to`: a field (instance or static), an array index, or an unnamed reference. */
-static void name_hop(const profdata_heap *h, uint32_t from, uint32_t to, profdata_heap_step *st)
+static void name_hop(const profdata_heap *h, pd_hnode from, pd_hnode to, profdata_heap_step *st)
 {
 	const profdata_profile *p = h->g.p;
 	pd_heap_slots s;
@@ -111,14 +118,14 @@ static void name_hop(const profdata_heap *h, uint32_t from, uint32_t to, profdat
 	}
 }
 
-static long fill_steps(const profdata_heap *h, const uint32_t *parent, uint32_t target, profdata_heap_step *out,
+static long fill_steps(const profdata_heap *h, const pd_hnode *parent, pd_hnode target, profdata_heap_step *out,
                        size_t cap)
 {
 	size_t len = 1;
-	for (uint32_t v = target; parent[v] != FROM_ROOT; v = parent[v] - 1)
+	for (pd_hnode v = target; parent[v] != FROM_ROOT; v = parent[v] - 1)
 		len++;
 	size_t at = len;
-	for (uint32_t v = target;; v = parent[v] - 1) {
+	for (pd_hnode v = target;; v = parent[v] - 1) {
 		at--;
 		if (at < cap) {
 			profdata_heap_step *st = &out[at];
@@ -138,10 +145,10 @@ static long fill_steps(const profdata_heap *h, const uint32_t *parent, uint32_t 
 }
 
 /* Walk from the roots until local node `target` (reachable) is met; *parent the caller's to free. */
-static int walk_to(const profdata_heap *h, uint32_t target, uint32_t **parent, const path_progress *progress)
+static int walk_to(const profdata_heap *h, pd_hnode target, pd_hnode **parent, const path_progress *progress)
 {
 	*parent = pd_huge_calloc(h->g.nodes, sizeof(**parent));
-	uint32_t *queue = pd_huge_malloc((size_t)h->g.nodes * sizeof(*queue));
+	pd_hnode *queue = pd_huge_malloc((size_t)h->g.nodes * sizeof(*queue));
 	int e = *parent && queue ? breadth_first(h, target, *parent, queue, progress) : PROFDATA_ENOMEM;
 	free(queue);
 	return e;
@@ -150,13 +157,13 @@ static int walk_to(const profdata_heap *h, uint32_t target, uint32_t **parent, c
 long profdata_heap_path(const profdata_heap *h, size_t node, profdata_heap_step *out, size_t cap,
                         profdata_progress_cb progress, void *progress_user)
 {
-	uint32_t target = pd_heap_local_of(h, node);
+	pd_hnode target = pd_heap_local_of(h, node);
 	if (target == PD_HEAP_NONE)
 		return PROFDATA_ENOTFOUND;
 	if (!h->num[target])
 		return 0;
 	path_progress pp = { progress, progress_user, 1 };
-	uint32_t *parent;
+	pd_hnode *parent;
 	long e = walk_to(h, target, &parent, &pp);
 	if (e == 0)
 		e = parent[target] ? fill_steps(h, parent, target, out, cap) : 0;
@@ -171,8 +178,8 @@ struct profdata_heap_root_path {
 };
 
 /* Where the steps go, once the walk has found them. */
-static int keep_steps(profdata_heap_root_path *path, const profdata_heap *h, const uint32_t *parent,
-                      uint32_t target)
+static int keep_steps(profdata_heap_root_path *path, const profdata_heap *h, const pd_hnode *parent,
+                      pd_hnode target)
 {
 	if (!parent[target])
 		return 0;
@@ -192,18 +199,19 @@ int profdata_heap_root_path_new(profdata_heap_root_path **out, const profdata_he
 	if (!path)
 		return PROFDATA_ENOMEM;
 	pd_diag_init(&path->diag, NULL);
-	uint32_t target = pd_heap_local_of(h, node);
+	pd_hnode target = pd_heap_local_of(h, node);
 	if (target == PD_HEAP_NONE)
 		return pd_diag_error(&path->diag, PROFDATA_ENOTFOUND, PD_NO_OFFSET, 0, "node %zu is not in dump %u", node,
 		                     h->g.dump);
 	if (!h->num[target])
 		return 0;
 	path_progress pp = { progress, payload, 0 };
-	uint32_t *parent;
+	pd_hnode *parent;
 	int e = walk_to(h, target, &parent, &pp);
 	if (e == PROFDATA_ENOMEM)
 		pd_diag_error(&path->diag, e, PD_NO_OFFSET, 0,
-		              "out of memory for the walk from the roots (8 bytes for each of %u nodes)", h->g.nodes);
+		              "out of memory for the walk from the roots (" WALK_BYTES " bytes for each of %" PD_PRI_HNODE " nodes)",
+		              h->g.nodes);
 	else if (e != 0)
 		pd_diag_error(&path->diag, e, PD_NO_OFFSET, 0, "path to node %zu stopped by the progress callback", node);
 	else

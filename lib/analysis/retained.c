@@ -24,7 +24,7 @@ static int below(const ranked *a, const ranked *b)
 	return a->id != b->id ? a->id > b->id : a->object > b->object;
 }
 
-static uint64_t node_id(const profdata_heap *h, uint32_t i)
+static uint64_t node_id(const profdata_heap *h, pd_hnode i)
 {
 	const profdata_profile *p = h->g.p;
 	return i < h->g.n ? pd_obj_id(p, h->g.first + i) : p->classes.v[i - h->g.n].id;
@@ -32,7 +32,7 @@ static uint64_t node_id(const profdata_heap *h, uint32_t i)
 
 static ranked rank_of(const profdata_heap *h, size_t node)
 {
-	uint32_t i = pd_heap_local_of(h, node);
+	pd_hnode i = pd_heap_local_of(h, node);
 	ranked r = { pd_heap_ret(h, h->num[i]), node_id(h, i), node };
 	return r;
 }
@@ -72,7 +72,7 @@ void pd_heap_rank(size_t *out, size_t *count, const profdata_heap *h, size_t n, 
 	if (n > h->m)
 		n = h->m;
 	size_t have = 0;
-	uint32_t i = 0;
+	pd_hnode i = 0;
 	for (; i < h->g.nodes && have < n; i++)
 		if (h->num[i] && (!keep || keep(payload, h, i)))
 			out[have++] = pd_heap_node(h, i);
@@ -82,7 +82,7 @@ void pd_heap_rank(size_t *out, size_t *count, const profdata_heap *h, size_t n, 
 	if (have)
 		least = rank_of(h, out[0]);
 	for (; i < h->g.nodes && have; i++) {
-		uint32_t r = h->num[i];
+		pd_hnode r = h->num[i];
 		if (!r || (keep && !keep(payload, h, i)))
 			continue;
 		ranked c = { pd_heap_ret(h, r), node_id(h, i), pd_heap_node(h, i) };
@@ -123,12 +123,12 @@ size_t profdata_heap_top(const profdata_heap *h, size_t n, size_t *out)
  * least m + 1) and of idom (next siblings: idom[r] is read before it is
  * overwritten, and no later r reads it).
  */
-static void link_children(uint32_t *first_child, uint32_t *idom_then_sibling, uint32_t m)
+static void link_children(pd_hnode *first_child, pd_hnode *idom_then_sibling, pd_hnode m)
 {
-	for (uint32_t r = 0; r <= m; r++)
+	for (pd_hnode r = 0; r <= m; r++)
 		first_child[r] = PD_HEAP_NONE;
-	for (uint32_t r = m; r >= 1; r--) {
-		uint32_t parent = idom_then_sibling[r];
+	for (pd_hnode r = m; r >= 1; r--) {
+		pd_hnode parent = idom_then_sibling[r];
 		idom_then_sibling[r] = first_child[parent];
 		first_child[parent] = r;
 	}
@@ -140,7 +140,7 @@ static void link_children(uint32_t *first_child, uint32_t *idom_then_sibling, ui
  * java.lang.Class instance a class object dominates does not count), yet adds
  * to no class (*adds = 0).
  */
-static size_t chain_slot(const profdata_heap *h, uint32_t i, int *adds)
+static size_t chain_slot(const profdata_heap *h, pd_hnode i, int *adds)
 {
 	size_t c = pd_heap_class_slot(h, i);
 	*adds = c != SIZE_MAX;
@@ -152,14 +152,14 @@ static size_t chain_slot(const profdata_heap *h, uint32_t i, int *adds)
 /* The walk's state: the lists of link_children(), and per class slot the instances on the way down. */
 typedef struct class_walk {
 	profdata_heap *h;
-	const uint32_t *object_of;
-	uint32_t *link;       /* num's memory: a number's first child until the walk enters it, then its parent */
-	uint32_t *sibling;    /* idom's memory: a number's next sibling until the walk leaves it, then idom again */
-	uint32_t *on_path;
+	const pd_hnode *object_of;
+	pd_hnode *link;       /* num's memory: a number's first child until the walk enters it, then its parent */
+	pd_hnode *sibling;    /* idom's memory: a number's next sibling until the walk leaves it, then idom again */
+	pd_hnode *on_path;    /* per class slot: how many of its instances are on the way down */
 	int counting;         /* 0 once the progress callback stopped the work: the walk only restores idom */
 } class_walk;
 
-static void enter(class_walk *w, uint32_t v)
+static void enter(class_walk *w, pd_hnode v)
 {
 	int adds;
 	size_t c = chain_slot(w->h, w->object_of[v], &adds);
@@ -167,7 +167,7 @@ static void enter(class_walk *w, uint32_t v)
 		w->h->class_ret[c] += pd_heap_ret(w->h, v);
 }
 
-static void leave(class_walk *w, uint32_t v)
+static void leave(class_walk *w, pd_hnode v)
 {
 	int adds;
 	w->on_path[chain_slot(w->h, w->object_of[v], &adds)]--;
@@ -183,10 +183,10 @@ static void leave(class_walk *w, uint32_t v)
  */
 static int walk_classes(class_walk *w)
 {
-	uint32_t v = w->link[0], up = 0, seen = 0;
+	pd_hnode v = w->link[0], up = 0, seen = 0;
 	int e = 0;
 	while (v != PD_HEAP_NONE) {
-		uint32_t child = w->link[v];
+		pd_hnode child = w->link[v];
 		w->link[v] = up;
 		if (w->counting) {
 			enter(w, v);
@@ -198,7 +198,7 @@ static int walk_classes(class_walk *w)
 			continue;
 		}
 		for (;;) {
-			uint32_t next = w->sibling[v], parent = w->link[v];
+			pd_hnode next = w->sibling[v], parent = w->link[v];
 			if (w->counting)
 				leave(w, v);
 			w->sibling[v] = parent;
@@ -217,10 +217,10 @@ static int walk_classes(class_walk *w)
 }
 
 /* num again from its inverse, once the walk that borrowed num's memory is done. */
-static void restore_num(profdata_heap *h, const uint32_t *object_of)
+static void restore_num(profdata_heap *h, const pd_hnode *object_of)
 {
 	memset(h->num, 0, (h->g.nodes + 1) * sizeof *h->num);
-	for (uint32_t r = 1; r <= h->m; r++)
+	for (pd_hnode r = 1; r <= h->m; r++)
 		h->num[object_of[r]] = r;
 }
 
@@ -229,21 +229,21 @@ static void restore_num(profdata_heap *h, const uint32_t *object_of)
  * sibling and its parent. num is not read while it runs, so its memory holds
  * the first children and then the parents, and is rebuilt from object_of
  * after; idom's holds the next siblings, and the walk puts idom back as it
- * leaves each number. That is 4 bytes a reachable object (12 with none
- * borrowed: 296 MB more on a 37M-object dump, where the walk then set the
- * report's peak). The first call writes the heap anyway (profdata/heap.h:
+ * leaves each number. That is one pd_hnode a reachable object (three with
+ * none borrowed: at width 32, 296 MB more on a 37M-object dump, where the
+ * walk then set the report's peak). The first call writes the heap anyway (profdata/heap.h:
  * made before the heap is shared).
  */
 static int compute_classes(profdata_heap *h)
 {
 	size_t nslots = h->g.p->classes.n + PD_HEAP_ELEM_TYPES + 1, m = h->m;
-	uint32_t *object_of = pd_huge_malloc((m + 1) * sizeof(*object_of));
-	uint32_t *on_path = calloc(nslots, sizeof(*on_path));
+	pd_hnode *object_of = pd_huge_malloc((m + 1) * sizeof(*object_of));
+	pd_hnode *on_path = calloc(nslots, sizeof(*on_path));
 	uint64_t *class_ret = calloc(nslots, sizeof(*class_ret));
 	int e = object_of && on_path && class_ret ? 0 : PROFDATA_ENOMEM;
 	if (e == 0) {
 		object_of[0] = PD_HEAP_NONE; /* the virtual root */
-		for (uint32_t i = 0; i < h->g.nodes; i++)
+		for (pd_hnode i = 0; i < h->g.nodes; i++)
 			if (h->num[i])
 				object_of[h->num[i]] = i;
 		link_children(h->num, h->idom, h->m);

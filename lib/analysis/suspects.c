@@ -5,8 +5,9 @@
  * child of every node (the only thing the walks down need), the top-level
  * dominators (object suspects, and per class the sums for class suspects),
  * then what each accumulation point dominates, by class. Children lists
- * would cost 8 bytes per object; the biggest child costs 4, and its slots
- * are reused to mark the accumulation points for the last pass.
+ * would cost two pd_hnode per object; the biggest child costs one (4 bytes
+ * at width 32), and its slots are reused to mark the accumulation points
+ * for the last pass.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,9 +48,9 @@ struct profdata_heap_suspects {
 /* The work of one search: the heap and the biggest child of each node (local index + 1, by rpo). */
 typedef struct search {
 	profdata_heap *h;
-	uint32_t *best;
+	pd_hnode *best;
 	uint64_t *class_sum, *class_count;   /* per class slot: top-level dominators that are no suspect alone */
-	uint32_t *class_biggest;             /* ... and the biggest of them (local index + 1) */
+	pd_hnode *class_biggest;             /* ... and the biggest of them (local index + 1) */
 	size_t nslots;
 } search;
 
@@ -77,18 +78,18 @@ static int slot_name(profdata_heap_suspects *s, const profdata_heap *h, size_t s
 static void find_biggest_children(search *w)
 {
 	const profdata_heap *h = w->h;
-	for (uint32_t i = 0; i < h->g.nodes; i++) {
-		uint32_t r = h->num[i];
+	for (pd_hnode i = 0; i < h->g.nodes; i++) {
+		pd_hnode r = h->num[i];
 		if (!r)
 			continue;
-		uint32_t parent = h->idom[r], cur = w->best[parent];
+		pd_hnode parent = h->idom[r], cur = w->best[parent];
 		if (!cur || pd_heap_ret(h, r) > pd_heap_ret(h, h->num[cur - 1]))
 			w->best[parent] = i + 1;
 	}
 }
 
 /* Add a suspect for local node i (its name for a class suspect comes from its slot), retaining `retained`. */
-static int add_suspect(profdata_heap_suspects *s, const search *w, uint32_t i, int kind, uint64_t count,
+static int add_suspect(profdata_heap_suspects *s, const search *w, pd_hnode i, int kind, uint64_t count,
                        uint64_t retained)
 {
 	const profdata_heap *h = w->h;
@@ -114,8 +115,8 @@ static int add_suspect(profdata_heap_suspects *s, const search *w, uint32_t i, i
 static int find_top_level(profdata_heap_suspects *s, search *w)
 {
 	const profdata_heap *h = w->h;
-	for (uint32_t i = 0; i < h->g.nodes; i++) {
-		uint32_t r = h->num[i];
+	for (pd_hnode i = 0; i < h->g.nodes; i++) {
+		pd_hnode r = h->num[i];
 		if (!r || h->idom[r] != 0)
 			continue;
 		uint64_t ret = pd_heap_ret(h, r);
@@ -127,7 +128,7 @@ static int find_top_level(profdata_heap_suspects *s, search *w)
 		} else if (slot != SIZE_MAX) {
 			w->class_sum[slot] += ret;
 			w->class_count[slot]++;
-			uint32_t big = w->class_biggest[slot];
+			pd_hnode big = w->class_biggest[slot];
 			if (!big || ret > pd_heap_ret(h, h->num[big - 1]))
 				w->class_biggest[slot] = i + 1;
 		}
@@ -150,10 +151,10 @@ static void find_accumulation_points(profdata_heap_suspects *s, const search *w)
 		profdata_heap_suspect *x = &s->list[k];
 		if (x->kind != PROFDATA_SUSPECT_OBJECT)
 			continue;
-		uint32_t i = pd_heap_local_of(h, x->node);
-		uint32_t r = h->num[i];
+		pd_hnode i = pd_heap_local_of(h, x->node);
+		pd_hnode r = h->num[i];
 		for (;;) {
-			uint32_t c = w->best[r];
+			pd_hnode c = w->best[r];
 			uint64_t here = pd_heap_ret(h, r);
 			if (!c || pd_heap_ret(h, h->num[c - 1]) < here - here / 100 * (100 - GATHERS_PERCENT))
 				break;
@@ -169,8 +170,8 @@ static void find_accumulation_points(profdata_heap_suspects *s, const search *w)
 /*
  * Mark in w->best the nodes whose children are listed: each accumulation
  * point, and the top-level instances of each class suspect (after the walks
- * down, which read it). The mark is the suspect's number with the top bit:
- * numbers stay below 2^31 (heap_impl.h), so no child index has it.
+ * down, which read it). The mark is the suspect's number with the top bit,
+ * PD_HEAP_FLAG: numbers stay below it (heap_impl.h), so no child index has it.
  */
 static void mark_listed(profdata_heap_suspects *s, search *w)
 {
@@ -178,31 +179,43 @@ static void mark_listed(profdata_heap_suspects *s, search *w)
 	for (size_t k = 0; k < s->n; k++) {
 		const profdata_heap_suspect *x = &s->list[k];
 		if (x->kind == PROFDATA_SUSPECT_OBJECT)
-			w->best[h->num[pd_heap_local_of(h, x->accumulation)]] = PD_HEAP_FLAG | (uint32_t)k;
+			w->best[h->num[pd_heap_local_of(h, x->accumulation)]] = PD_HEAP_FLAG | (pd_hnode)k;
 		else
-			w->class_biggest[pd_heap_class_slot(h, pd_heap_local_of(h, x->node))] = PD_HEAP_FLAG | (uint32_t)k;
+			w->class_biggest[pd_heap_class_slot(h, pd_heap_local_of(h, x->node))] = PD_HEAP_FLAG | (pd_hnode)k;
 	}
-	for (uint32_t i = 0; i < h->g.n; i++) {
-		uint32_t r = h->num[i];
+	for (pd_hnode i = 0; i < h->g.n; i++) {
+		pd_hnode r = h->num[i];
 		if (!r || h->idom[r] != 0 || pd_heap_ret(h, r) >= s->threshold)
 			continue;
-		uint32_t mark = w->class_biggest[pd_heap_class_slot(h, i)];
+		pd_hnode mark = w->class_biggest[pd_heap_class_slot(h, i)];
 		if (mark & PD_HEAP_FLAG)
 			w->best[r] = mark;
 	}
 }
 
 /* Count local node i, a child of suspect k's listed node, under its class. */
-static int tally(profdata_heap_suspects *s, pd_map *rows, const profdata_heap *h, uint32_t k, uint32_t i)
+static int tally(profdata_heap_suspects *s, pd_map *rows, const profdata_heap *h, pd_hnode k, pd_hnode i)
 {
+#if PD_HEAP_WIDTH == 64
+	/* The key holds the suspect's number above the 32 bits of the class slot, a row keeps it in 32 bits, and
+	 * the map's values (row + 1) are 32 bits: numbers a dump of 32-bit nodes never reaches, which a search at
+	 * width 64 refuses rather than mix two suspects' (or rows') figures. */
+	if (k > UINT32_MAX)
+		return pd_diag_error(&s->diag, PROFDATA_EINVAL, PD_NO_OFFSET, 0, "suspects: more than 2^32 suspects");
+#endif
 	uint32_t slot = i < h->g.n ? (uint32_t)pd_heap_class_slot(h, i) + 1 : 0;
 	uint64_t key = (uint64_t)k << 32 | slot;
 	uint32_t row = pd_map_get(rows, key);
 	if (!row) {
+#if PD_HEAP_WIDTH == 64
+		if (s->nrows >= UINT32_MAX)
+			return pd_diag_error(&s->diag, PROFDATA_EINVAL, PD_NO_OFFSET, 0,
+			                     "suspects: more than 2^32 - 1 classes under the suspects");
+#endif
 		if (pd_grow((void **)&s->rows, &s->rows_cap, s->nrows + 1, sizeof *s->rows) < 0 ||
 		    pd_map_put(rows, key, (uint32_t)s->nrows + 1) < 0)
 			return nomem(s);
-		s->rows[s->nrows] = (tally_row){ k, slot, 0, 0 };
+		s->rows[s->nrows] = (tally_row){ (uint32_t)k, slot, 0, 0 };
 		row = (uint32_t)++s->nrows;
 	}
 	s->rows[row - 1].count++;
@@ -217,9 +230,9 @@ static int count_accumulated(profdata_heap_suspects *s, const search *w)
 	pd_map rows;
 	memset(&rows, 0, sizeof rows);
 	int e = 0;
-	for (uint32_t i = 0; i < h->g.nodes && e == 0; i++) {
-		uint32_t r = h->num[i];
-		uint32_t mark = r && h->idom[r] ? w->best[h->idom[r]] : 0;
+	for (pd_hnode i = 0; i < h->g.nodes && e == 0; i++) {
+		pd_hnode r = h->num[i];
+		pd_hnode mark = r && h->idom[r] ? w->best[h->idom[r]] : 0;
 		if (mark & PD_HEAP_FLAG)
 			e = tally(s, &rows, h, mark & PD_HEAP_NUMBER, i);
 	}

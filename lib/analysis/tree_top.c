@@ -12,20 +12,20 @@
 #include <stdlib.h>
 
 typedef struct numbered {
-	uint32_t rpo;
+	pd_hnode rpo;
 	size_t node;
 } numbered;
 
 static int by_rpo(const void *a, const void *b)
 {
-	uint32_t x = ((const numbered *)a)->rpo, y = ((const numbered *)b)->rpo;
+	pd_hnode x = ((const numbered *)a)->rpo, y = ((const numbered *)b)->rpo;
 	return (x > y) - (x < y);
 }
 
 /* The index of the nearest dominator of v[k] among v[0 .. k), or PROFDATA_HEAP_ROOTS. */
 static size_t nearest_parent(const profdata_heap *h, const numbered *v, size_t k)
 {
-	for (uint32_t d = h->idom[v[k].rpo]; d != 0; d = h->idom[d]) {
+	for (pd_hnode d = h->idom[v[k].rpo]; d != 0; d = h->idom[d]) {
 		numbered key = { d, 0 };
 		const numbered *at = bsearch(&key, v, k, sizeof *v, by_rpo); /* a dominator comes first in rpo */
 		if (at)

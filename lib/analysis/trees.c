@@ -14,7 +14,8 @@
  * object) in a short table of its own. A level is the longest way down to a
  * leaf; it rides above the units in each retained word while the sweep runs,
  * and decides between a GC root and its referrer in the order VisualVM's
- * levels would take them. No memory per object beyond the analysis' 12 bytes.
+ * levels would take them. No memory per object beyond the analysis' own
+ * three words (num, idom, and work become ret32: 12 bytes at width 32).
  */
 #include "analysis/trees.h"
 #include "util/huge.h"
@@ -24,14 +25,14 @@
 
 static int by_number(const void *a, const void *b)
 {
-	const uint32_t *x = a, *y = b;
+	const pd_hnode *x = a, *y = b;
 	return x[0] != y[0] ? pd_order_u64(x[0], y[0]) : pd_order_u64(x[1], y[1]);
 }
 
 /* Falling by the first word: t->classes' rows, and lone numbers. */
 static int first_falling(const void *a, const void *b)
 {
-	const uint32_t *x = a, *y = b;
+	const pd_hnode *x = a, *y = b;
 	return pd_order_u64(y[0], x[0]);
 }
 
@@ -51,12 +52,12 @@ int pd_heap_trees_init(pd_heap_trees *t, const profdata_heap *h)
 		return PROFDATA_ENOMEM;
 	for (size_t k = 0; k < g->nroot_targets; k++) {
 		t->roots[k][0] = h->num[g->root_targets[k]] & PD_HEAP_NUMBER;
-		t->roots[k][1] = (uint32_t)k;
+		t->roots[k][1] = (pd_hnode)k;
 	}
 	t->nroots = g->nroot_targets;
 	qsort(t->roots, t->nroots, sizeof(*t->roots), by_number);
 	for (uint32_t c = 0; c < g->nclasses; c++) {
-		uint32_t r = h->num[g->n + c] & PD_HEAP_NUMBER;
+		pd_hnode r = h->num[g->n + c] & PD_HEAP_NUMBER;
 		if (r) {
 			t->classes[t->nclasses][0] = r;
 			t->classes[t->nclasses][1] = c;
@@ -73,8 +74,8 @@ void pd_heap_trees_free(pd_heap_trees *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* How many root records name number r (their first position in *first, else UINT32_MAX). */
-static uint32_t root_records(const pd_heap_trees *t, uint32_t r, uint32_t *first)
+/* How many root records name number r (their first position in *first, else PD_HEAP_NONE). */
+static pd_hnode root_records(const pd_heap_trees *t, pd_hnode r, pd_hnode *first)
 {
 	size_t lo = 0, hi = t->nroots;
 	while (lo < hi) {
@@ -84,21 +85,21 @@ static uint32_t root_records(const pd_heap_trees *t, uint32_t r, uint32_t *first
 		else
 			hi = mid;
 	}
-	uint32_t n = 0;
+	pd_hnode n = 0;
 	while (lo + n < t->nroots && t->roots[lo + n][0] == r)
 		n++;
-	*first = n ? t->roots[lo][1] : UINT32_MAX;
+	*first = n ? t->roots[lo][1] : PD_HEAP_NONE;
 	return n;
 }
 
 /* The number of the object that connects class row c, or 0. */
-static uint32_t connector_of(const profdata_heap *h, uint32_t c)
+static pd_hnode connector_of(const profdata_heap *h, uint32_t c)
 {
-	uint32_t u = h->g.connector ? h->g.connector[c] : PD_HEAP_NONE;
+	pd_hnode u = h->g.connector ? h->g.connector[c] : PD_HEAP_NONE;
 	return u == PD_HEAP_NONE ? 0 : h->num[u] & PD_HEAP_NUMBER;
 }
 
-static int keep_root_parent(pd_heap_trees *t, uint32_t root, uint32_t parent)
+static int keep_root_parent(pd_heap_trees *t, pd_hnode root, pd_hnode parent)
 {
 	if (pd_grow((void **)&t->root_parent, &t->root_parent_cap, t->nroot_parent + 1, sizeof(*t->root_parent)) < 0)
 		return PROFDATA_ENOMEM;
@@ -117,21 +118,21 @@ static int keep_root_parent(pd_heap_trees *t, uint32_t root, uint32_t parent)
  * itself (an object referring to itself is no tree object) and a
  * connection, which counts as a referrer yet is no reference of a tree.
  */
-static int note_list(pd_heap_trees *t, const profdata_heap *h, uint32_t y, uint32_t *list, size_t len,
-                     uint32_t records, uint32_t *cls)
+static int note_list(pd_heap_trees *t, const profdata_heap *h, pd_hnode y, pd_hnode *list, size_t len,
+                     pd_hnode records, pd_hnode *cls)
 {
-	uint32_t zeros = 0, distinct = 0, only = 0;
+	pd_hnode zeros = 0, distinct = 0, only = 0;
 	for (size_t k = 0; k < len; k++) {
-		uint32_t q = list[k] & PD_HEAP_NUMBER;
+		pd_hnode q = list[k] & PD_HEAP_NUMBER;
 		if (q == 0)
 			zeros++;
 		else if (q != only)
 			distinct++, only = q;
 	}
-	uint32_t conn = cls ? connector_of(h, cls[1]) : 0;
+	pd_hnode conn = cls ? connector_of(h, (uint32_t)cls[1]) : 0;
 	int single = distinct + (zeros > records) <= 1, keep_only = 0;
 	if (cls)
-		cls[2] = (uint32_t)single;
+		cls[2] = (pd_hnode)single;
 	if (single && records && distinct == 1 && only != y) {
 		if (only > y)
 			keep_only = 1; /* numbered after its child root: a cycle, never a tree */
@@ -139,7 +140,7 @@ static int note_list(pd_heap_trees *t, const profdata_heap *h, uint32_t y, uint3
 			return PROFDATA_ENOMEM;
 	}
 	for (size_t k = 0; k < len; k++) {
-		uint32_t q = list[k] & PD_HEAP_NUMBER;
+		pd_hnode q = list[k] & PD_HEAP_NUMBER;
 		if (!(q == y || (!single && q != conn) || (keep_only && q == only)))
 			list[k] &= PD_HEAP_FLAG;
 	}
@@ -166,44 +167,44 @@ static int make_sides(pd_heap_trees *t, const profdata_heap *h)
 	return 0;
 }
 
-int pd_heap_trees_note_lists(pd_heap_trees *t, profdata_heap *h, uint32_t *preds)
+int pd_heap_trees_note_lists(pd_heap_trees *t, profdata_heap *h, pd_hnode *preds)
 {
 	size_t at = 0, rt = 0, cl = t->nclasses;
-	for (uint32_t r = 1; r <= h->m; r++) {
+	for (pd_hnode r = 1; r <= h->m; r++) {
 		if (!(h->idom[r] & PD_HEAP_FLAG))
 			continue;
 		size_t start = at;
 		while (!(preds[at++] & PD_HEAP_FLAG))
 			;
-		uint32_t records = 0;
+		pd_hnode records = 0;
 		while (rt < t->nroots && t->roots[rt][0] < r)
 			rt++;
 		while (rt + records < t->nroots && t->roots[rt + records][0] == r)
 			records++;
 		while (cl > 0 && t->classes[cl - 1][0] < r)
 			cl--;
-		uint32_t *cls = cl > 0 && t->classes[cl - 1][0] == r ? t->classes[cl - 1] : NULL;
+		pd_hnode *cls = cl > 0 && t->classes[cl - 1][0] == r ? t->classes[cl - 1] : NULL;
 		int e = note_list(t, h, r, preds + start, at - start, records, cls);
 		if (e)
 			return e;
 	}
-	for (uint32_t r = 0; r <= h->m; r++)
+	for (pd_hnode r = 0; r <= h->m; r++)
 		h->idom[r] &= PD_HEAP_NUMBER;
 	for (size_t k = 0; k < at; k++)
 		if (preds[k] & PD_HEAP_NUMBER)
 			h->idom[preds[k] & PD_HEAP_NUMBER] |= PD_HEAP_FLAG;
 	/* the lists come in number order; the sweep goes down */
 	for (size_t a = 0, b = t->nroot_parent; a + 1 < b; a++, b--) {
-		uint32_t x[2] = { t->root_parent[a][0], t->root_parent[a][1] };
+		pd_hnode x[2] = { t->root_parent[a][0], t->root_parent[a][1] };
 		memcpy(t->root_parent[a], t->root_parent[b - 1], sizeof(x));
 		memcpy(t->root_parent[b - 1], x, sizeof(x));
 	}
 	return make_sides(t, h);
 }
 
-static inline uint64_t word(const profdata_heap *h, uint32_t r) { return h->ret64 ? h->ret64[r] : h->ret32[r]; }
+static inline uint64_t word(const profdata_heap *h, pd_hnode r) { return h->ret64 ? h->ret64[r] : h->ret32[r]; }
 
-static inline void set_word(profdata_heap *h, uint32_t r, uint64_t w)
+static inline void set_word(profdata_heap *h, pd_hnode r, uint64_t w)
 {
 	if (h->ret64)
 		h->ret64[r] = w;
@@ -239,7 +240,7 @@ static inline uint64_t after_child(const pd_heap_trees *t, uint64_t w, int tree,
  * pass does, and finds no tree object there. (A referent with more referrers
  * is in a list; a GC root with this one alone is a child like any other.)
  */
-static int lost_referent(const profdata_heap *h, uint32_t i)
+static int lost_referent(const profdata_heap *h, pd_hnode i)
 {
 	const pd_heap_graph *g = &h->g;
 	uint32_t c = pd_obj_class(g->p, g->first + i);
@@ -247,7 +248,7 @@ static int lost_referent(const profdata_heap *h, uint32_t i)
 		return 0;
 	pd_heap_slots s;
 	pd_heap_slots_of(g, i, &s);
-	uint32_t v = s.weak < s.n ? pd_heap_slot_target(g, &s, s.weak) : PD_HEAP_NONE;
+	pd_hnode v = s.weak < s.n ? pd_heap_slot_target(g, &s, s.weak) : PD_HEAP_NONE;
 	return v != PD_HEAP_NONE && !(h->num[v] & PD_HEAP_NUMBER);
 }
 
@@ -256,7 +257,7 @@ int pd_heap_count_reachable(profdata_heap *h)
 	const pd_heap_graph *g = &h->g;
 	uint64_t total = 0;
 	int aligned = 1;
-	for (uint32_t i = 0; i < g->nodes; i++) {
+	for (pd_hnode i = 0; i < g->nodes; i++) {
 		uint64_t size = pd_heap_retained_size(g, i);
 		if (h->num[i]) {
 			total += size;
@@ -283,7 +284,7 @@ static unsigned bits_of(uint64_t v)
  * multiple of 8 and the dump's sum leaves the field two bits (up to 8 GiB),
  * else bytes in 64-bit words.
  */
-static int choose_words(pd_heap_trees *t, profdata_heap *h, uint32_t *work)
+static int choose_words(pd_heap_trees *t, profdata_heap *h, pd_hnode *work)
 {
 	pd_heap_graph *g = &h->g;
 	int aligned = pd_heap_count_reachable(h) && (g->class_size & 7) == 0;
@@ -291,7 +292,8 @@ static int choose_words(pd_heap_trees *t, profdata_heap *h, uint32_t *work)
 	h->unit = aligned && bits_of(bound / 8) <= 30 ? 8 : 1;
 	t->shift = bits_of(bound / h->unit);
 	if (h->unit == 8) {
-		h->ret32 = work;
+		/* work's memory (m + 1 pd_hnode at least) holds the m + 1 uint32_t words; at width 64 half of it goes unused */
+		h->ret32 = (uint32_t *)work;
 	} else {
 		free(work);
 		if (t->shift > 62)
@@ -305,24 +307,24 @@ static int choose_words(pd_heap_trees *t, profdata_heap *h, uint32_t *work)
 }
 
 /* The shallow sizes, and what the reads learnt (a leaf; no tree object) as each word's field. */
-static int fill_words(pd_heap_trees *t, profdata_heap *h, uint32_t *work)
+static int fill_words(pd_heap_trees *t, profdata_heap *h, pd_hnode *work)
 {
 	int e = choose_words(t, h, work);
 	if (e)
 		return e;
 	const pd_heap_graph *g = &h->g;
-	for (uint32_t i = 0; i < g->nodes; i++) {
-		uint32_t r = h->num[i] & PD_HEAP_NUMBER;
+	for (pd_hnode i = 0; i < g->nodes; i++) {
+		pd_hnode r = h->num[i] & PD_HEAP_NUMBER;
 		if (!r)
 			continue;
-		uint64_t field = h->num[i] >> 31 ? REFERS : LEAF;
+		uint64_t field = h->num[i] >> (PD_HEAP_WIDTH - 1) ? REFERS : LEAF; /* the flag */
 		h->num[i] = r;
 		if (field == REFERS && i < g->n && lost_referent(h, i))
 			field = BLOCKED(t);
 		set_word(h, r, pd_heap_retained_size(g, i) / h->unit | field << t->shift);
 	}
 	set_word(h, 0, 0);
-	for (uint32_t r = 1; r <= h->m; r++)
+	for (pd_hnode r = 1; r <= h->m; r++)
 		if (h->idom[r] & PD_HEAP_FLAG) {
 			h->idom[r] &= PD_HEAP_NUMBER;
 			set_word(h, r, after_child(t, word(h, r), 0, 0));
@@ -330,7 +332,7 @@ static int fill_words(pd_heap_trees *t, profdata_heap *h, uint32_t *work)
 	return 0;
 }
 
-static pd_heap_side *side_of(pd_heap_trees *t, uint32_t parent)
+static pd_heap_side *side_of(pd_heap_trees *t, pd_hnode parent)
 {
 	size_t lo = 0, hi = t->nsides;
 	while (lo < hi) {
@@ -359,14 +361,14 @@ static int roots_ready(const pd_heap_side *s, uint64_t level)
 }
 
 typedef struct decided {
-	uint32_t up;      /* the dominator's number (0: the roots) */
+	pd_hnode up;      /* the dominator's number (0: the roots) */
 	int tree;
 	uint64_t level;
 	uint64_t units;   /* the retained size, in units */
 } decided;
 
 /* Decide number x, its children done: a tree object or not, its level, its retained size. */
-static decided decide(const pd_heap_trees *t, profdata_heap *h, uint32_t x, const pd_heap_side *own, int is_class)
+static decided decide(const pd_heap_trees *t, profdata_heap *h, pd_hnode x, const pd_heap_side *own, int is_class)
 {
 	uint64_t w = word(h, x), field = w >> t->shift;
 	decided d;
@@ -383,7 +385,7 @@ static decided decide(const pd_heap_trees *t, profdata_heap *h, uint32_t x, cons
 }
 
 /* A tree root's sum goes to its one referrer's tree sum; a root that is no tree makes it none. */
-static void pass_root(pd_heap_trees *t, profdata_heap *h, uint32_t x, uint32_t parent, const decided *d)
+static void pass_root(pd_heap_trees *t, profdata_heap *h, pd_hnode x, pd_hnode parent, const decided *d)
 {
 	pd_heap_side *s = side_of(t, parent);
 	if (!s)
@@ -392,7 +394,7 @@ static void pass_root(pd_heap_trees *t, profdata_heap *h, uint32_t x, uint32_t p
 		set_word(h, parent, after_child(t, word(h, parent), 0, 0));
 		return;
 	}
-	uint32_t child_pos, parent_pos;
+	pd_hnode child_pos, parent_pos;
 	root_records(t, x, &child_pos);
 	root_records(t, parent, &parent_pos);
 	s->tree_units += d->units;
@@ -409,12 +411,12 @@ static void pass_root(pd_heap_trees *t, profdata_heap *h, uint32_t x, uint32_t p
  * reference of the connecting object's tree, but a class object with one
  * referrer hands the level pass its nearest referrer, the connecting one too.
  */
-static void pass_class(pd_heap_trees *t, profdata_heap *h, const uint32_t *cls, const decided *d)
+static void pass_class(pd_heap_trees *t, profdata_heap *h, const pd_hnode *cls, const decided *d)
 {
 	pd_heap_side *s = side_of(t, d->up);
 	if (!s)
 		return;
-	int connection = connector_of(h, cls[1]) == d->up;
+	int connection = connector_of(h, (uint32_t)cls[1]) == d->up;
 	if (!d->tree) {
 		s->other_units += d->units;
 		if (!connection)
@@ -428,7 +430,7 @@ static void pass_class(pd_heap_trees *t, profdata_heap *h, const uint32_t *cls, 
 }
 
 /* Number x with a root, class object or side entry involved. */
-static void settle_special(pd_heap_trees *t, profdata_heap *h, uint32_t x, size_t *cl, size_t *rp, size_t *sd)
+static void settle_special(pd_heap_trees *t, profdata_heap *h, pd_hnode x, size_t *cl, size_t *rp, size_t *sd)
 {
 	while (*cl < t->nclasses && t->classes[*cl][0] > x)
 		++*cl;
@@ -448,10 +450,10 @@ static void settle_special(pd_heap_trees *t, profdata_heap *h, uint32_t x, size_
 }
 
 /* The numbers settle_special handles, falling (repeats allowed). */
-static uint32_t *special_numbers(const pd_heap_trees *t, size_t *n)
+static pd_hnode *special_numbers(const pd_heap_trees *t, size_t *n)
 {
 	*n = t->nclasses + t->nroot_parent + t->nsides;
-	uint32_t *v = malloc((*n ? *n : 1) * sizeof(*v)), k = 0;
+	pd_hnode *v = malloc((*n ? *n : 1) * sizeof(*v)), k = 0;
 	if (!v)
 		return NULL;
 	for (size_t i = 0; i < t->nclasses; i++)
@@ -471,18 +473,18 @@ static uint32_t *special_numbers(const pd_heap_trees *t, size_t *n)
 static int sweep(pd_heap_trees *t, profdata_heap *h)
 {
 	size_t nspecial, sp = 0, cl = 0, rp = 0, sd = 0;
-	uint32_t *special = special_numbers(t, &nspecial);
+	pd_hnode *special = special_numbers(t, &nspecial);
 	if (!special)
 		return PROFDATA_ENOMEM;
 	uint64_t mask = ((uint64_t)1 << t->shift) - 1;
-	for (uint32_t x = h->m; x >= 1; x--) {
+	for (pd_hnode x = h->m; x >= 1; x--) {
 		while (sp < nspecial && special[sp] > x)
 			sp++;
 		if (sp < nspecial && special[sp] == x) {
 			settle_special(t, h, x, &cl, &rp, &sd);
 		} else {
 			uint64_t w = word(h, x), field = w >> t->shift;
-			uint32_t up = h->idom[x];
+			pd_hnode up = h->idom[x];
 			set_word(h, x, w & mask);
 			if (up) {
 				int tree = field == LEAF || (field > REFERS && field < BLOCKED(t));
@@ -498,7 +500,7 @@ static int sweep(pd_heap_trees *t, profdata_heap *h)
 	return 0;
 }
 
-int pd_heap_trees_sum(pd_heap_trees *t, profdata_heap *h, uint32_t *work)
+int pd_heap_trees_sum(pd_heap_trees *t, profdata_heap *h, pd_hnode *work)
 {
 	int e = fill_words(t, h, work);
 	return e ? e : sweep(t, h);

@@ -36,7 +36,8 @@ struct profdata_heap_waste {
 
 /* A String in a group, for the owners' pass. */
 typedef struct member {
-	uint32_t node, group;
+	pd_hnode node;
+	uint32_t group;
 } member;
 
 /* The work of one search. */
@@ -50,13 +51,15 @@ typedef struct scan {
 	pd_dup_table strings, arrays;
 	pd_dup_sieve sieve;            /* the pass being sieved (strings, then arrays) */
 	pd_units a, b;                 /* the string being added; the first copy it is compared with */
-	uint32_t rep_array;            /* the first copy's value array, as the comparison read it */
+	pd_hnode rep_array;            /* the first copy's value array, as the comparison read it */
 	const unsigned char *cur;      /* the array being added: its payload, kind byte and length */
 	uint64_t cur_len, cur_n;
 	unsigned cur_kind;
 	member *members;
 	size_t nmembers, members_cap;
-	pd_map array_group;            /* a duplicate string's value array -> the last group that counted it + 1 */
+	/* a duplicate string's value array -> the last group that counted it + 1 (32 bits at either width:
+	 * groups stay below PD_DUP_NUMBER, waste_impl.h) */
+	pd_map array_group;
 	pd_map *box_values;            /* per box row: value -> instances */
 } scan;
 
@@ -82,8 +85,8 @@ static int java_name(profdata_heap_waste *w, const char *internal, uint32_t *ind
 	return pd_intern_put(&w->names, buf, len, index) < 0 ? PROFDATA_ENOMEM : 0;
 }
 
-static int bit(const uint8_t *bits, uint32_t i) { return bits[i >> 3] >> (i & 7) & 1; }
-static void set_bit(uint8_t *bits, uint32_t i) { bits[i >> 3] = (uint8_t)(bits[i >> 3] | 1u << (i & 7)); }
+static int bit(const uint8_t *bits, pd_hnode i) { return bits[i >> 3] >> (i & 7) & 1; }
+static void set_bit(uint8_t *bits, pd_hnode i) { bits[i >> 3] = (uint8_t)(bits[i >> 3] | 1u << (i & 7)); }
 
 /* ---- classes: a result row per collection and box class ---- */
 
@@ -119,7 +122,7 @@ static int class_rows(scan *s)
 
 /* ---- strings ---- */
 
-static int same_string(void *ctx, uint32_t rep)
+static int same_string(void *ctx, pd_hnode rep)
 {
 	scan *s = ctx;
 	const pd_waste_class *c = &s->classes[pd_obj_class(s->p, s->g->first + rep)];
@@ -128,7 +131,7 @@ static int same_string(void *ctx, uint32_t rep)
 	return s->b.n == s->a.n && (!s->a.n || memcmp(s->a.u, s->b.u, s->a.n * sizeof *s->a.u) == 0);
 }
 
-static int add_member(scan *s, uint32_t node, uint32_t group)
+static int add_member(scan *s, pd_hnode node, uint32_t group)
 {
 	if (pd_grow((void **)&s->members, &s->members_cap, s->nmembers + 1, sizeof *s->members) < 0)
 		return PROFDATA_ENOMEM;
@@ -142,7 +145,7 @@ static int add_member(scan *s, uint32_t node, uint32_t group)
  * remembered: an array shared by copies of two groups by turns may count twice in one, an edge case of
  * JDK 6 substrings.
  */
-static int group_bytes(scan *s, pd_dup_group *gr, uint32_t group, uint32_t i, uint32_t array, uint64_t full)
+static int group_bytes(scan *s, pd_dup_group *gr, uint32_t group, pd_hnode i, pd_hnode array, uint64_t full)
 {
 	int counted = pd_map_get(&s->array_group, array) == group + 1;
 	if (full < gr->first_bytes)
@@ -153,15 +156,15 @@ static int group_bytes(scan *s, pd_dup_group *gr, uint32_t group, uint32_t i, ui
 }
 
 /* The bytes of String local node i with its value array `array`. */
-static uint64_t string_bytes(const scan *s, uint32_t i, uint32_t array)
+static uint64_t string_bytes(const scan *s, pd_hnode i, pd_hnode array)
 {
 	return pd_heap_size(s->g, i) + pd_heap_size(s->g, array);
 }
 
 /* String local node i, first pass: its bytes counted, its value array marked, its contents sieved. */
-static int note_string(scan *s, uint32_t i, const pd_waste_class *c)
+static int note_string(scan *s, pd_hnode i, const pd_waste_class *c)
 {
-	uint32_t array;
+	pd_hnode array;
 	int e = pd_waste_string_units(s->h, c, i, &s->a, &array);
 	if (e <= 0)
 		return e;
@@ -173,10 +176,11 @@ static int note_string(scan *s, uint32_t i, const pd_waste_class *c)
 }
 
 /* String local node i, its contents hashed to `hash`, second pass: grouped by its contents. */
-static int group_string(scan *s, uint32_t i, uint64_t hash)
+static int group_string(scan *s, pd_hnode i, uint64_t hash)
 {
 	const pd_waste_class *c = &s->classes[pd_obj_class(s->p, s->g->first + i)];
-	uint32_t array, group;
+	pd_hnode array;
+	uint32_t group;
 	int created, e = pd_waste_string_units(s->h, c, i, &s->a, &array);
 	if (e <= 0)
 		return e;
@@ -215,11 +219,11 @@ static uint64_t collection_size(const pd_waste_class *c, const unsigned char *d,
 	return tail >= head ? tail - head : slots - head + tail;
 }
 
-static void add_collection(scan *s, uint32_t i, const pd_waste_class *c, const unsigned char *d, uint64_t len)
+static void add_collection(scan *s, pd_hnode i, const pd_waste_class *c, const unsigned char *d, uint64_t len)
 {
 	const pd_heap_graph *g = s->g;
 	uint64_t id = pd_waste_field(c, 0, d, len, g->id_size), slots = 0;
-	uint32_t a = id ? pd_heap_local(g, id) : PD_HEAP_NONE;
+	pd_hnode a = id ? pd_heap_local(g, id) : PD_HEAP_NONE;
 	if (a < g->n && (pd_obj_kind(s->p, g->first + a) & 3) == PROFDATA_OBJECT_ARRAY)
 		slots = s->p->obj_len[g->first + a];
 	uint64_t size = collection_size(c, d, len, g->id_size, slots);
@@ -239,7 +243,7 @@ static void add_collection(scan *s, uint32_t i, const pd_waste_class *c, const u
 	r->wasted += (slots - used) * s->p->jvm.ref;
 }
 
-static int add_box(scan *s, uint32_t i, const pd_waste_class *c, const unsigned char *d, uint64_t len)
+static int add_box(scan *s, pd_hnode i, const pd_waste_class *c, const unsigned char *d, uint64_t len)
 {
 	uint64_t value = pd_waste_field(c, 0, d, len, s->g->id_size), size = pd_heap_size(s->g, i);
 	profdata_heap_boxed *r = &s->w->boxes[c->row];
@@ -255,7 +259,7 @@ static int add_box(scan *s, uint32_t i, const pd_waste_class *c, const unsigned 
 }
 
 /* The search's view of local node i's class when i is an instance of a class with a role, else NULL. */
-static const pd_waste_class *instance_class(const scan *s, uint32_t i)
+static const pd_waste_class *instance_class(const scan *s, pd_hnode i)
 {
 	size_t m = s->g->first + i;
 	uint32_t cls = pd_obj_class(s->p, m);
@@ -265,7 +269,7 @@ static const pd_waste_class *instance_class(const scan *s, uint32_t i)
 }
 
 /* Reachable instance i, when its class is one the search reads. */
-static int add_instance(scan *s, uint32_t i)
+static int add_instance(scan *s, pd_hnode i)
 {
 	size_t m = s->g->first + i;
 	const pd_waste_class *c = instance_class(s, i);
@@ -286,7 +290,7 @@ static int add_instance(scan *s, uint32_t i)
 
 /* ---- primitive arrays ---- */
 
-static int same_array(void *ctx, uint32_t rep)
+static int same_array(void *ctx, pd_hnode rep)
 {
 	scan *s = ctx;
 	size_t m = s->g->first + rep;
@@ -297,7 +301,7 @@ static int same_array(void *ctx, uint32_t rep)
 }
 
 /* Array local node i as the current one (its payload, kind and length): 0 when its payload is not in the dump. */
-static int set_current(scan *s, uint32_t i)
+static int set_current(scan *s, pd_hnode i)
 {
 	size_t m = s->g->first + i;
 	s->cur_kind = pd_obj_kind(s->p, m);
@@ -309,7 +313,7 @@ static int set_current(scan *s, uint32_t i)
 }
 
 /* Primitive array local node i, first pass: its contents sieved. */
-static void note_array(scan *s, uint32_t i)
+static void note_array(scan *s, pd_hnode i)
 {
 	if (!set_current(s, i))
 		return;
@@ -319,7 +323,7 @@ static void note_array(scan *s, uint32_t i)
 }
 
 /* Primitive array local node i, its contents hashed to `hash`, second pass: grouped by its contents. */
-static int group_array(scan *s, uint32_t i, uint64_t hash)
+static int group_array(scan *s, pd_hnode i, uint64_t hash)
 {
 	uint32_t group;
 	int created;
@@ -339,7 +343,7 @@ static int group_array(scan *s, uint32_t i, uint64_t hash)
 /* ---- the passes ---- */
 
 /* Whether reachable local node i is a primitive array that is not a string's value. */
-static int lone_array(const scan *s, uint32_t i)
+static int lone_array(const scan *s, pd_hnode i)
 {
 	return s->h->num[i] && (pd_obj_kind(s->p, s->g->first + i) & 3) == PROFDATA_OBJECT_PRIM_ARRAY &&
 	       !bit(s->value_bits, i);
@@ -349,7 +353,7 @@ static int lone_array(const scan *s, uint32_t i)
 static size_t count_strings(const scan *s)
 {
 	size_t count = 0;
-	for (uint32_t i = 0; i < s->g->n; i++) {
+	for (pd_hnode i = 0; i < s->g->n; i++) {
 		const pd_waste_class *c = s->h->num[i] ? instance_class(s, i) : NULL;
 		count += c && c->role == PD_WASTE_STRING;
 	}
@@ -357,7 +361,7 @@ static size_t count_strings(const scan *s)
 }
 
 /* The sieved candidates that may have a copy, to the table (group_string or group_array). */
-static int group_sieved(scan *s, int (*group)(scan *, uint32_t, uint64_t))
+static int group_sieved(scan *s, int (*group)(scan *, pd_hnode, uint64_t))
 {
 	int e = 0;
 	pd_dup_sieve_sift(&s->sieve);
@@ -371,7 +375,7 @@ static int group_sieved(scan *s, int (*group)(scan *, uint32_t, uint64_t))
 static int scan_instances(scan *s)
 {
 	int e = pd_dup_sieve_start(&s->sieve, count_strings(s));
-	for (uint32_t i = 0; i < s->g->n && e == 0; i++)
+	for (pd_hnode i = 0; i < s->g->n && e == 0; i++)
 		if (s->h->num[i])
 			e = add_instance(s, i);
 	return e ? e : group_sieved(s, group_string);
@@ -381,10 +385,10 @@ static int scan_instances(scan *s)
 static int scan_arrays(scan *s)
 {
 	size_t arrays = 0;
-	for (uint32_t i = 0; i < s->g->n; i++)
+	for (pd_hnode i = 0; i < s->g->n; i++)
 		arrays += (size_t)lone_array(s, i);
 	int e = pd_dup_sieve_start(&s->sieve, arrays);
-	for (uint32_t i = 0; i < s->g->n && e == 0; i++)
+	for (pd_hnode i = 0; i < s->g->n && e == 0; i++)
 		if (lone_array(s, i))
 			note_array(s, i);
 	return e ? e : group_sieved(s, group_array);
@@ -423,7 +427,7 @@ static int find_owners(profdata_heap_waste *w, scan *s)
 		}
 	}
 	size_t full = 0;
-	for (uint32_t i = 0; i < s->g->nodes && full < w->nstrings; i++) {
+	for (pd_hnode i = 0; i < s->g->nodes && full < w->nstrings; i++) {
 		if (!s->h->num[i])
 			continue;
 		pd_heap_slots sl;
@@ -444,7 +448,7 @@ static int string_text(profdata_heap_waste *w, scan *s, size_t k, const pd_dup_g
 {
 	profdata_heap_duplicate_string *x = &w->strings[k];
 	const pd_waste_class *c = &s->classes[pd_obj_class(s->p, s->g->first + gr->rep)];
-	uint32_t array;
+	pd_hnode array;
 	int e = pd_waste_string_units(s->h, c, gr->rep, &s->a, &array);
 	if (e < 0)
 		return e;

@@ -13,11 +13,27 @@
 #include "analysis/waste_impl.h"
 #include "util/huge.h"
 
-static int new_group(pd_dup_table *t, uint64_t key, uint32_t rep, uint32_t *group)
+#if PD_HEAP_WIDTH == 64
+/* A first copy: its node in t->firsts, its place + 1 in the map (below PD_DUP_GROUP, else PROFDATA_ENOMEM). */
+static int put_first(pd_dup_table *t, uint64_t key, pd_hnode i)
 {
-	if (t->n >= PD_HEAP_NUMBER ||
+	if (t->nfirsts >= PD_DUP_NUMBER ||
+	    pd_grow((void **)&t->firsts, &t->firsts_cap, t->nfirsts + 1, sizeof *t->firsts) < 0 ||
+	    pd_map_put(&t->map, key, (uint32_t)t->nfirsts + 1) < 0)
+		return PROFDATA_ENOMEM;
+	t->firsts[t->nfirsts++] = i;
+	return 0;
+}
+#define FIRST_COPY(t, v) ((t)->firsts[(v) - 1])
+#else
+#define FIRST_COPY(t, v) ((v) - 1)
+#endif
+
+static int new_group(pd_dup_table *t, uint64_t key, pd_hnode rep, uint32_t *group)
+{
+	if (t->n >= PD_DUP_NUMBER ||
 	    pd_grow((void **)&t->groups, &t->cap, t->n + 1, sizeof *t->groups) < 0 ||
-	    pd_map_put(&t->map, key, PD_HEAP_FLAG | (uint32_t)t->n) < 0)
+	    pd_map_put(&t->map, key, PD_DUP_GROUP | (uint32_t)t->n) < 0)
 		return PROFDATA_ENOMEM;
 	pd_dup_group *g = &t->groups[t->n];
 	memset(g, 0, sizeof *g);
@@ -27,7 +43,7 @@ static int new_group(pd_dup_table *t, uint64_t key, uint32_t rep, uint32_t *grou
 	return 0;
 }
 
-int pd_dup_add(pd_dup_table *t, uint64_t hash, uint32_t i, pd_dup_same_fn same, void *ctx, uint32_t *group,
+int pd_dup_add(pd_dup_table *t, uint64_t hash, pd_hnode i, pd_dup_same_fn same, void *ctx, uint32_t *group,
                int *created)
 {
 	*group = UINT32_MAX;
@@ -35,12 +51,16 @@ int pd_dup_add(pd_dup_table *t, uint64_t hash, uint32_t i, pd_dup_same_fn same, 
 	for (uint64_t key = hash;; key = pd_hash64(key + 1)) {
 		uint32_t v = pd_map_get(&t->map, key);
 		if (!v)
+#if PD_HEAP_WIDTH == 64
+			return put_first(t, key, i);
+#else
 			return pd_map_put(&t->map, key, i + 1) < 0 ? PROFDATA_ENOMEM : 0;
-		uint32_t rep = v & PD_HEAP_FLAG ? t->groups[v & PD_HEAP_NUMBER].rep : v - 1;
+#endif
+		pd_hnode rep = v & PD_DUP_GROUP ? t->groups[v & PD_DUP_NUMBER].rep : FIRST_COPY(t, v);
 		if (!same(ctx, rep))
 			continue;
-		if (v & PD_HEAP_FLAG) {
-			*group = v & PD_HEAP_NUMBER;
+		if (v & PD_DUP_GROUP) {
+			*group = v & PD_DUP_NUMBER;
 			return 0;
 		}
 		*created = 1;
@@ -52,13 +72,17 @@ void pd_dup_free(pd_dup_table *t)
 {
 	pd_map_free(&t->map);
 	free(t->groups);
+#if PD_HEAP_WIDTH == 64
+	free(t->firsts);
+#endif
 	memset(t, 0, sizeof *t);
 }
 
 /* qsort has no context: the groups being ranked are passed through a local array of pairs instead. */
 typedef struct ranked {
 	uint64_t wasted;
-	uint32_t rep, group;
+	pd_hnode rep;
+	uint32_t group;
 } ranked;
 
 static int by_wasted(const void *a, const void *b)
@@ -108,7 +132,7 @@ int pd_dup_sieve_start(pd_dup_sieve *v, size_t most)
 	return 0;
 }
 
-void pd_dup_sieve_note(pd_dup_sieve *v, uint64_t hash, uint32_t node)
+void pd_dup_sieve_note(pd_dup_sieve *v, uint64_t hash, pd_hnode node)
 {
 	if (v->n == v->cap)
 		return; /* the callers count exactly; this only keeps a miscount from writing past the room */

@@ -37,28 +37,47 @@ uint64_t pd_waste_field(const pd_waste_class *c, int k, const unsigned char *dat
 /* ---- groups of equal contents (waste_dups.c) ---- */
 
 typedef struct pd_dup_group {
-	uint32_t rep;                  /* local index of the first copy */
+	pd_hnode rep;                  /* local index of the first copy */
 	uint32_t listed;               /* its place among the listed + 1; 0 not listed */
 	uint64_t count, bytes;
 	uint64_t first_bytes;           /* the bytes of the copy kept: the cheapest (a String with its whole array) */
 } pd_dup_group;
 
 /* Whether local node `rep` has the contents the caller is adding. */
-typedef int (*pd_dup_same_fn)(void *ctx, uint32_t rep);
+typedef int (*pd_dup_same_fn)(void *ctx, pd_hnode rep);
 
 typedef struct pd_dup_table {
-	pd_map map;                    /* contents' hash -> first copy + 1, or PD_HEAP_FLAG | group */
+	pd_map map;                    /* contents' hash -> first copy + 1, or PD_DUP_GROUP | group */
 	pd_dup_group *groups;          /* contents seen twice or more */
 	size_t n, cap;
 	uint64_t seed;
+#if PD_HEAP_WIDTH == 64
+	/* pd_map's values are 32 bits, a node here is 64: a first copy's value is its place in firsts + 1. */
+	pd_hnode *firsts;
+	size_t nfirsts, firsts_cap;
+#endif
 } pd_dup_table;
+
+/*
+ * The top bit of a 32-bit map value: a group's number, not a first copy.
+ * At width 32 the nodes' own flag; at 64, where that is bit 63, the map's
+ * values are still 32 bits, so first copies and groups each stay below
+ * 2^31 there (pd_dup_add fails with PROFDATA_ENOMEM past that).
+ */
+#if PD_HEAP_WIDTH == 64
+#define PD_DUP_GROUP ((uint32_t)1 << 31)
+#define PD_DUP_NUMBER (PD_DUP_GROUP - 1)
+#else
+#define PD_DUP_GROUP PD_HEAP_FLAG
+#define PD_DUP_NUMBER PD_HEAP_NUMBER
+#endif
 
 /*
  * Add local node i, its contents hashed to `hash` (with t->seed): *group is
  * the group it joins (a new one when it is the second copy: *created 1), or
  * UINT32_MAX for the first copy of its contents. 0 or PROFDATA_ENOMEM.
  */
-int pd_dup_add(pd_dup_table *t, uint64_t hash, uint32_t i, pd_dup_same_fn same, void *ctx, uint32_t *group,
+int pd_dup_add(pd_dup_table *t, uint64_t hash, pd_hnode i, pd_dup_same_fn same, void *ctx, uint32_t *group,
                int *created);
 void pd_dup_free(pd_dup_table *t);
 /* The groups' indexes by wasted bytes (bytes - first_bytes), most first, ties by rep: the caller frees. */
@@ -73,12 +92,13 @@ uint32_t *pd_dup_ranked(const pd_dup_table *t);
  * or more, and keeps in order only the candidates whose slot was hit twice:
  * every copy of any contents seen twice (equal contents hash alike), and the
  * few lone contents whose slot another hash shares. Pass two gives the table
- * those. About 16-20 bytes a candidate (12, and 2 bits in each of 16-32
- * slots), the bitmap freed by the sift and the rest after pass two.
+ * those. About 16-20 bytes a candidate (a hash and a pd_hnode, 12, and 2
+ * bits in each of 16-32 slots; 4 more at width 64), the bitmap freed by
+ * the sift and the rest after pass two.
  */
 typedef struct pd_dup_sieve {
 	uint64_t *hashes;              /* per candidate, in the order noted */
-	uint32_t *nodes;
+	pd_hnode *nodes;
 	size_t n, cap;
 	uint8_t *bits;                 /* per slot, 2 bits: hit once, hit twice or more */
 	unsigned shift;                /* a hash's slot: hash >> shift */
@@ -87,7 +107,7 @@ typedef struct pd_dup_sieve {
 /* Room for at most `most` candidates: 0 or PROFDATA_ENOMEM. */
 int pd_dup_sieve_start(pd_dup_sieve *v, size_t most);
 /* Candidate number v->n (fewer than `most`): local node `node`, its contents hashed to `hash`. */
-void pd_dup_sieve_note(pd_dup_sieve *v, uint64_t hash, uint32_t node);
+void pd_dup_sieve_note(pd_dup_sieve *v, uint64_t hash, pd_hnode node);
 /*
  * After the last note: keep in hashes[0 .. n) and nodes[] only the
  * candidates whose slot was hit twice or more, in the order noted, and free
@@ -109,8 +129,8 @@ typedef struct pd_units {
  * has no readable contents (no value array in the dump, an unknown
  * layout), PROFDATA_ENOMEM.
  */
-int pd_waste_string_units(const profdata_heap *h, const pd_waste_class *c, uint32_t i, pd_units *out,
-                          uint32_t *array);
+int pd_waste_string_units(const profdata_heap *h, const pd_waste_class *c, pd_hnode i, pd_units *out,
+                          pd_hnode *array);
 /* The first `max_chars` characters of units as UTF-8 (an unpaired surrogate: U+FFFD) onto b; *cut 1 when cut. */
 int pd_waste_utf8(const pd_units *units, size_t max_chars, pd_strbuf *b, int *cut);
 

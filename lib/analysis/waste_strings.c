@@ -11,10 +11,10 @@
 #include "io/pager.h"
 
 /* The value array's local index and payload, when it is a char[] or byte[] of the dump. */
-static const unsigned char *value_array(const pd_heap_graph *g, uint64_t id, uint32_t *array, int *elem,
+static const unsigned char *value_array(const pd_heap_graph *g, uint64_t id, pd_hnode *array, int *elem,
                                         uint64_t *len)
 {
-	uint32_t a = id ? pd_heap_local(g, id) : PD_HEAP_NONE;
+	pd_hnode a = id ? pd_heap_local(g, id) : PD_HEAP_NONE;
 	if (a >= g->n)
 		return NULL;
 	size_t m = g->first + a;
@@ -41,8 +41,8 @@ static int take_units(pd_units *out, const unsigned char *d, uint64_t first, uin
 	return 1;
 }
 
-int pd_waste_string_units(const profdata_heap *h, const pd_waste_class *c, uint32_t i, pd_units *out,
-                          uint32_t *array)
+int pd_waste_string_units(const profdata_heap *h, const pd_waste_class *c, pd_hnode i, pd_units *out,
+                          pd_hnode *array)
 {
 	const pd_heap_graph *g = &h->g;
 	size_t m = g->first + i;
