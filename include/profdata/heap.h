@@ -47,7 +47,10 @@
  * (12, and an id index of 0.25 when the ids are sorted) and keeps 12 (16 when the dump's sizes are not multiples of 8 or the retained
  * total passes 8 GiB); the per-class totals, computed on first use, take 4
  * more per object for the time of that call. A heap of the graph only keeps
- * 4. doc/heap-analysis.md has the accounting.
+ * 4. Those are the figures of 32-bit node numbers, which a dump of fewer
+ * than 2^31 - 2 objects and classes gets; past that (or with node_bits 64)
+ * every one of them doubles: 24 bytes per object kept. The model holds up
+ * to 2^32 - 2 objects. doc/heap-analysis.md has the accounting.
  */
 #ifndef PROFDATA_HEAP_H
 #define PROFDATA_HEAP_H
@@ -81,10 +84,15 @@ typedef struct profdata_heap_options {
 	 * paths, without the dominator tree and the retained sizes (below, "A heap of the graph only");
 	 * 0 (version 1's behaviour): everything. */
 	int graph_only;
+	/* (0.3, version 3) The width of the analysis' node numbers. 0 (versions 1 and 2's behaviour): 32 bits
+	 * while the dump has fewer than 2^31 - 2 objects and classes, 64 past that; 64: on any dump (two heaps
+	 * of one width are what profdata_heap_diff_new() compares); 32: a dump past that is refused with
+	 * PROFDATA_EINVAL. Other values: PROFDATA_EINVAL. The memory each costs: "Memory" below. */
+	unsigned node_bits;
 } profdata_heap_options;
 
-#define PROFDATA_HEAP_OPTIONS_VERSION 2
-#define PROFDATA_HEAP_OPTIONS_INIT { PROFDATA_HEAP_OPTIONS_VERSION, 0, NULL, NULL, 0 }
+#define PROFDATA_HEAP_OPTIONS_VERSION 3
+#define PROFDATA_HEAP_OPTIONS_INIT { PROFDATA_HEAP_OPTIONS_VERSION, 0, NULL, NULL, 0, 0 }
 
 /*
  * (0.3) Zero `size` bytes of *opts (pass sizeof *opts) and set the newest
@@ -102,8 +110,9 @@ PROFDATA_API int profdata_heap_options_init(profdata_heap_options *opts, size_t 
  * *out, the caller's to free with profdata_heap_free(). On failure *out is
  * still the caller's heap, holding the message (profdata_heap_error());
  * free it, it answers nothing else. The codes: PROFDATA_ENOTFOUND (no such
- * dump), PROFDATA_EINVAL (options of an unknown version, or 2^31 - 2 or
- * more objects and classes in the dump), PROFDATA_ENOMEM, PROFDATA_STOPPED
+ * dump), PROFDATA_EINVAL (options of an unknown version, node_bits neither
+ * 0, 32 nor 64, or node_bits 32 and 2^31 - 2 or more objects and classes
+ * in the dump), PROFDATA_ENOMEM, PROFDATA_STOPPED
  * or the progress callback's negative code (the message names the phase).
  * Only when the heap itself cannot be allocated is *out NULL, with
  * PROFDATA_ENOMEM.
@@ -134,6 +143,13 @@ PROFDATA_API int profdata_heap_new(profdata_heap **out, const profdata_profile *
  * from the heap. Threads: a read.
  */
 PROFDATA_API const profdata_error *profdata_heap_error(const profdata_heap *h);
+
+/*
+ * (0.3) The width of h's node numbers, 32 or 64 (profdata_heap_options'
+ * node_bits): what its memory per object is counted in, and what a heap
+ * it is compared with (profdata_heap_diff_new()) must share. Threads: a read.
+ */
+PROFDATA_API unsigned profdata_heap_node_bits(const profdata_heap *h);
 
 /* NULL is a no-op. */
 PROFDATA_API void profdata_heap_free(profdata_heap *h);

@@ -102,8 +102,10 @@ typedef struct profdata_heap_new_dominator {
  * Compare the analysed heaps `old_heap` and `new_heap` (opts may be NULL for
  * the defaults). 0 and *out the caller's; on failure the code, and *out,
  * when not NULL, holds the message (profdata_heap_diff_error()):
- * PROFDATA_EINVAL for a heap made with graph_only, or options of an
- * unknown version or order; PROFDATA_ENOMEM, PROFDATA_STOPPED or a progress
+ * PROFDATA_EINVAL for a heap made with graph_only, two heaps of different
+ * node widths (a dump past 2^31 - 2 objects and classes has 64-bit ones:
+ * make the other with the heap option node_bits 64, heap.h), or options of
+ * an unknown version or order; PROFDATA_ENOMEM, PROFDATA_STOPPED or a progress
  * callback's code while a heap computes its per-class retained sizes (*out
  * NULL when the handle itself could not be had).
  */

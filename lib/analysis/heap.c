@@ -5,15 +5,10 @@
  * profdata_heap_analyze() kept beside profdata_heap_new().
  */
 #include "analysis/heap_impl.h"
-#include "util/versioned.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Version 1 ends with `payload`; version 2 adds graph_only. */
-static const size_t options_sizes[] = { offsetof(profdata_heap_options, payload) + sizeof(void *),
-                                        sizeof(profdata_heap_options) };
 
 /* What a heap of the graph only answers for the calls it refuses: constant, so that those reads write nothing. */
 static const profdata_error graph_only_error = {
@@ -22,11 +17,6 @@ static const profdata_error graph_only_error = {
 	"make it without graph_only for them",
 	"", PD_NO_OFFSET, 0
 };
-
-int profdata_heap_options_init(profdata_heap_options *opts, size_t size)
-{
-	return pd_versioned_init(opts, size, options_sizes, PROFDATA_HEAP_OPTIONS_VERSION);
-}
 
 /* Every report of the analysis passes here: it keeps the phase for messages, then asks the caller. */
 static int report(void *payload, const char *phase, uint64_t done, uint64_t total)
@@ -62,8 +52,9 @@ static int graph_failed(profdata_heap *h, int e, long dump)
 		return pd_diag_error(&h->diag, e, PD_NO_OFFSET, 0, "no dump %ld: the profile has %zu", dump, p->dumps.n);
 	if (e == PROFDATA_EINVAL)
 		return pd_diag_error(&h->diag, e, PD_NO_OFFSET, 0,
-		                     "dump %ld has %zu objects and the profile %zu classes: the heap analysis takes "
-		                     "fewer than %" PD_PRI_HNODE " in all", dump, p->dumps.v[dump].nobjects, p->classes.n,
+		                     "dump %ld has %zu objects and the profile %zu classes: the heap analysis with "
+		                     "%d-bit node numbers takes fewer than %" PD_PRI_HNODE " in all (node_bits 0 or 64 "
+		                     "takes more)", dump, p->dumps.v[dump].nobjects, p->classes.n, PD_HEAP_WIDTH,
 		                     (pd_hnode)PD_HEAP_MAX_NODES);
 	return pd_heap_failed(h, e);
 }
@@ -85,6 +76,7 @@ static profdata_heap *heap_alloc(profdata_progress_cb progress, void *payload)
 {
 	profdata_heap *h = calloc(1, sizeof(*h));
 	if (h) {
+		h->head.width = PD_HEAP_WIDTH;
 		pd_diag_init(&h->diag, NULL);
 		h->progress = progress;
 		h->progress_payload = payload;
@@ -95,7 +87,7 @@ static profdata_heap *heap_alloc(profdata_progress_cb progress, void *payload)
 int profdata_heap_new(profdata_heap **out, const profdata_profile *p, const profdata_heap_options *opts)
 {
 	profdata_heap_options o = PROFDATA_HEAP_OPTIONS_INIT;
-	int e = opts ? pd_versioned_adopt(&o, opts, options_sizes, PROFDATA_HEAP_OPTIONS_VERSION) : 0;
+	int e = opts ? pd_heap_options_adopt(&o, opts) : 0;
 	*out = heap_alloc(o.progress, o.payload);
 	if (!*out)
 		return PROFDATA_ENOMEM;
@@ -104,6 +96,9 @@ int profdata_heap_new(profdata_heap **out, const profdata_profile *p, const prof
 		return pd_diag_error(&(*out)->diag, e, PD_NO_OFFSET, 0,
 		                     "heap options of version %u: this library knows versions 1 to %u", opts->version,
 		                     (unsigned)PROFDATA_HEAP_OPTIONS_VERSION);
+	if (o.node_bits != 0 && o.node_bits != 32 && o.node_bits != 64)
+		return pd_diag_error(&(*out)->diag, PROFDATA_EINVAL, PD_NO_OFFSET, 0,
+		                     "heap options: node_bits %u (0, 32 or 64)", o.node_bits);
 	return build(*out, p, o.dump);
 }
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/heap_impl.h" /* first: heap_width.h */
 #include "internal.h"
-#include "analysis/heap_impl.h"
 #include "util/hashmap.h"
 #include "util/versioned.h"
 
@@ -27,6 +27,7 @@ typedef struct name_row {
 } name_row;
 
 struct profdata_heap_diff {
+	pd_heap_head head; /* first: the width it was made at (heap_calls.h) */
 	pd_diag diag;
 	pd_intern names;
 	name_row *rows;                /* per name index, while summed */
@@ -301,9 +302,15 @@ int profdata_heap_diff_new(profdata_heap_diff **out, profdata_heap *old_heap, pr
 	profdata_heap_diff *d = *out = calloc(1, sizeof *d);
 	if (!d)
 		return PROFDATA_ENOMEM;
+	d->head.width = PD_HEAP_WIDTH;
 	pd_diag_init(&d->diag, "heap diff");
 	profdata_heap_diff_options o;
 	int e = adopt_options(d, opts, &o);
+	/* (the dispatch gave the old heap's width; the new one's tables are laid out at its own) */
+	if (e == 0 && new_heap->head.width != PD_HEAP_WIDTH)
+		e = pd_diag_error(&d->diag, PROFDATA_EINVAL, PD_NO_OFFSET, 0,
+		                  "heap diff: the old heap has %d-bit node numbers, the new one %u-bit: make both "
+		                  "with the heap option node_bits 64", PD_HEAP_WIDTH, new_heap->head.width);
 	if (e == 0 && (old_heap->graph_only || new_heap->graph_only))
 		e = pd_diag_error(&d->diag, PROFDATA_EINVAL, PD_NO_OFFSET, 0,
 		                  "heap diff: the %s heap was made with graph_only: it has no dominator tree",

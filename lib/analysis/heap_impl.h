@@ -11,6 +11,7 @@
  * has a smaller number than what it dominates.
  */
 struct profdata_heap {
+	pd_heap_head head;       /* first: the width it was made at (heap_calls.h) */
 	pd_heap_graph g;
 	pd_hnode m;              /* reachable objects */
 	pd_hnode *num;           /* per local object: its rpo, 0 when unreachable */
@@ -124,5 +125,15 @@ static inline size_t pd_heap_class_slot(const profdata_heap *h, pd_hnode i)
 	uint32_t c = pd_obj_class(p, m);
 	return c != UINT32_MAX ? c : p->classes.n + (((size_t)pd_obj_kind(p, m) >> 2) & 15);
 }
+
+/*
+ * The public calls at this width, declared from heap_calls.h's list: the
+ * compiler holds each entry to the definition it names, so heap_widths.c's
+ * dispatch, made from the same list, calls what is there.
+ */
+#define PD_HEAP_DECLARE_X(ret, name, params, args, obj) ret name params;
+#define PD_HEAP_DECLARE_V(name, params, args, obj) void name params;
+#define PD_HEAP_DECLARE_N(ret, name, params, args) ret name params;
+PD_HEAP_CALLS(PD_HEAP_DECLARE_X, PD_HEAP_DECLARE_V, PD_HEAP_DECLARE_N, PD_HEAP_DECLARE_N)
 
 #endif

@@ -9,9 +9,15 @@
  * under 1.3 GB; at 64 bits it would cost twice that on every dump for the
  * sake of the few with more than 2^31 - 2 objects and classes, which MAT
  * cannot open at all. So the analysis' sources are written once against
- * pd_hnode and compiled at PD_HEAP_WIDTH 32 (the default) or 64, and the
- * top bit of the width is the flag the steps borrow while they run
- * (heap_impl.h). Counts, sizes and class rows keep their own types.
+ * pd_hnode and the library compiles them twice, at PD_HEAP_WIDTH 32 and 64
+ * (each compile's names prefixed: heap_names.h); heap_widths.c gives each
+ * dump the narrowest width that holds it. The top bit of the width is the
+ * flag the steps borrow while they run (heap_impl.h). Counts, sizes and
+ * class rows keep their own types.
+ *
+ * The first header of every source of the analysis (and of a test that
+ * reads its tables): what it renames, the public headers must not have
+ * declared yet.
  */
 #ifndef PD_ANALYSIS_HEAP_WIDTH_H
 #define PD_ANALYSIS_HEAP_WIDTH_H
@@ -42,5 +48,8 @@ typedef uint64_t pd_hnode;
 #define PD_HEAP_NUMBER (PD_HNODE_MAX >> 1)
 /* Objects and classes of one dump: below it (the numbers, the virtual root and UNSET all fit under the flag). */
 #define PD_HEAP_MAX_NODES (PD_HEAP_NUMBER - 1)
+
+#include "analysis/heap_names.h"
+#include "analysis/heap_calls.h"
 
 #endif

@@ -172,6 +172,7 @@ long profdata_heap_path(const profdata_heap *h, size_t node, profdata_heap_step 
 }
 
 struct profdata_heap_root_path {
+	pd_heap_head head; /* first: the width it was made at (heap_calls.h) */
 	pd_diag diag;
 	profdata_heap_step *steps;
 	size_t len;
@@ -198,6 +199,7 @@ int profdata_heap_root_path_new(profdata_heap_root_path **out, const profdata_he
 	profdata_heap_root_path *path = *out = calloc(1, sizeof(**out));
 	if (!path)
 		return PROFDATA_ENOMEM;
+	path->head.width = PD_HEAP_WIDTH;
 	pd_diag_init(&path->diag, NULL);
 	pd_hnode target = pd_heap_local_of(h, node);
 	if (target == PD_HEAP_NONE)

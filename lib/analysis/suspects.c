@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/heap_impl.h" /* first: heap_width.h */
 #include "internal.h"
-#include "analysis/heap_impl.h"
 #include "util/hashmap.h"
 #include "util/versioned.h"
 
@@ -30,6 +30,7 @@ typedef struct tally_row {
 } tally_row;
 
 struct profdata_heap_suspects {
+	pd_heap_head head; /* first: the width it was made at (heap_calls.h) */
 	pd_diag diag;
 	pd_intern names;
 	profdata_heap_suspect *list;
@@ -370,6 +371,7 @@ int profdata_heap_suspects_new(profdata_heap_suspects **out, profdata_heap *h,
 	profdata_heap_suspects *s = *out = calloc(1, sizeof *s);
 	if (!s)
 		return PROFDATA_ENOMEM;
+	s->head.width = PD_HEAP_WIDTH;
 	pd_diag_init(&s->diag, "suspects");
 	profdata_heap_suspects_options o;
 	int e = adopt_options(s, opts, &o);

@@ -289,10 +289,21 @@ static int choose_words(pd_heap_trees *t, profdata_heap *h, pd_hnode *work)
 	pd_heap_graph *g = &h->g;
 	int aligned = pd_heap_count_reachable(h) && (g->class_size & 7) == 0;
 	uint64_t bound = h->reachable_bytes + (uint64_t)t->nclasses * g->class_size;
+#if PD_HEAP_WIDTH == 64
+	/* work's m + 1 words (at least) are 8 bytes here: they hold the retained bytes as they are, for nothing more */
+	(void)aligned;
+	h->unit = 1;
+	t->shift = bits_of(bound);
+	if (t->shift > 62) {
+		free(work);
+		return PROFDATA_EINVAL;
+	}
+	h->ret64 = (uint64_t *)work;
+#else
 	h->unit = aligned && bits_of(bound / 8) <= 30 ? 8 : 1;
 	t->shift = bits_of(bound / h->unit);
 	if (h->unit == 8) {
-		/* work's memory (m + 1 pd_hnode at least) holds the m + 1 uint32_t words; at width 64 half of it goes unused */
+		/* work's memory (m + 1 pd_hnode at least) holds the m + 1 uint32_t words */
 		h->ret32 = (uint32_t *)work;
 	} else {
 		free(work);
@@ -301,6 +312,7 @@ static int choose_words(pd_heap_trees *t, profdata_heap *h, pd_hnode *work)
 		if (!(h->ret64 = pd_huge_malloc(((size_t)h->m + 1) * sizeof(*h->ret64))))
 			return PROFDATA_ENOMEM;
 	}
+#endif
 	unsigned field_bits = (h->ret64 ? 64 : 32) - t->shift;
 	t->field_max = ((uint64_t)1 << (field_bits < 8 ? field_bits : 8)) - 1;
 	return 0;

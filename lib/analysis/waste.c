@@ -18,6 +18,7 @@
 #define DEFAULT_OWNERS 5
 
 struct profdata_heap_waste {
+	pd_heap_head head; /* first: the width it was made at (heap_calls.h) */
 	pd_diag diag;
 	pd_intern names;
 	pd_strbuf text;                /* the listed strings' texts, each NUL-terminated */
@@ -687,6 +688,7 @@ int profdata_heap_waste_new(profdata_heap_waste **out, profdata_heap *h, const p
 	profdata_heap_waste *w = *out = calloc(1, sizeof *w);
 	if (!w)
 		return PROFDATA_ENOMEM;
+	w->head.width = PD_HEAP_WIDTH;
 	pd_diag_init(&w->diag, "waste");
 	int e = adopt_options(w, opts);
 	if (e == 0 && !h->num)

@@ -27,6 +27,7 @@ static void open_dump(dump *d, const char *name, int graph_only)
 	d->p = test_read(test_data_path(path, sizeof path, name), "hprof", PROFDATA_MODE_STRICT);
 	profdata_heap_options o = PROFDATA_HEAP_OPTIONS_INIT;
 	o.graph_only = graph_only;
+	o.node_bits = PD_TEST_NODE_BITS;
 	ck_assert_int_eq(profdata_heap_new(&d->h, d->p, &o), 0);
 }
 

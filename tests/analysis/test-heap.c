@@ -8,6 +8,8 @@
  */
 /* profdata_heap_tree_top() is experimental. */
 #define PROFDATA_EXPERIMENTAL
+/* First: compiled at PD_HEAP_WIDTH 64 (tests/meson.build), the calls are the 64-bit analysis' own. */
+#include "analysis/heap_width.h"
 #include "support.h"
 #include "analysis/heap_impl.h"
 
@@ -1152,7 +1154,7 @@ START_TEST(graph_only_refuses_dominators_and_retained_sizes)
 }
 END_TEST
 
-/* 0.3.0's options (version 1, no graph_only) are still taken, and ask for the whole analysis. */
+/* Options of version 1 (no graph_only) and 2 (no node_bits) are still taken, and ask for the whole analysis. */
 START_TEST(version_1_heap_options_still_work)
 {
 	profdata_profile *p = one_object();
@@ -1170,9 +1172,18 @@ START_TEST(version_1_heap_options_still_work)
 	ck_assert_uint_eq(d, PROFDATA_HEAP_ROOTS);
 	ck_assert_uint_eq(profdata_heap_retained(h, 0), profdata_profile_object_size(p, 0));
 	profdata_heap_free(h);
-	ck_assert_int_eq(profdata_heap_options_init(&o, sizeof o), 0);
+	/* Version 2 (no node_bits) leaves what follows it alone; version 3 is the whole struct. */
+	memset(&o, 0xA5, sizeof o);
+	ck_assert_int_eq(profdata_heap_options_init(&o, offsetof(profdata_heap_options, node_bits)), 0);
 	ck_assert_uint_eq(o.version, 2);
 	ck_assert_int_eq(o.graph_only, 0);
+	ck_assert_uint_ne(o.node_bits, 0);
+	ck_assert_int_eq(profdata_heap_new(&h, p, &o), 0); /* node_bits is not read: not version 2's */
+	profdata_heap_free(h);
+	ck_assert_int_eq(profdata_heap_options_init(&o, sizeof o), 0);
+	ck_assert_uint_eq(o.version, 3);
+	ck_assert_int_eq(o.graph_only, 0);
+	ck_assert_uint_eq(o.node_bits, 0);
 	profdata_profile_free(p);
 }
 END_TEST

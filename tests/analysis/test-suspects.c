@@ -21,6 +21,7 @@ static void open_leaks(leaks *l, int graph_only)
 	l->p = test_read(test_data_path(path, sizeof path, "hprof/jdk17-leaks.hprof.gz"), "hprof", PROFDATA_MODE_STRICT);
 	profdata_heap_options o = PROFDATA_HEAP_OPTIONS_INIT;
 	o.graph_only = graph_only;
+	o.node_bits = PD_TEST_NODE_BITS;
 	ck_assert_int_eq(profdata_heap_new(&l->h, l->p, &o), 0);
 }
 

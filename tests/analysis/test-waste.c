@@ -9,6 +9,8 @@
  * before the duplicate tables (waste_dups.c) on its own.
  */
 #define PROFDATA_EXPERIMENTAL
+/* First: compiled at PD_HEAP_WIDTH 64 (tests/meson.build), the calls are the 64-bit analysis' own. */
+#include "analysis/heap_width.h"
 #include "support.h"
 #include "analysis/waste_impl.h"
 

@@ -35,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t d = 0; d < ndumps && d < 4; d++) {
 		profdata_heap_options o = PROFDATA_HEAP_OPTIONS_INIT;
 		o.dump = (long)d;
+		o.node_bits = (size + d) % 2 ? 64 : 0; /* both widths of the analysis (heap.h), by the input's length */
 		profdata_heap *h;
 		if (profdata_heap_new(&h, p, &o) == 0)
 			look_at(h, p);

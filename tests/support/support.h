@@ -6,6 +6,11 @@
 #ifndef PD_TEST_SUPPORT_H
 #define PD_TEST_SUPPORT_H
 
+/* The heap option node_bits the heap suites ask for: 0 (the analysis picks), 64 in their -w64 runs. */
+#ifndef PD_TEST_NODE_BITS
+#define PD_TEST_NODE_BITS 0
+#endif
+
 #include <check.h>
 #include <stddef.h>
 #include <stdint.h>

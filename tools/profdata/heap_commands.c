@@ -28,6 +28,7 @@ int heap_view_analyse(const tool_args *a, heap_view *v, const char *path, int gr
 	profdata_heap_options ho = PROFDATA_HEAP_OPTIONS_INIT;
 	ho.dump = a->dump == PROFDATA_HISTOGRAM_ALL_DUMPS ? 0 : a->dump;
 	ho.graph_only = graph_only;
+	ho.node_bits = v->node_bits;
 	if (progress_wanted(a->quiet)) {
 		ho.progress = progress_show;
 		ho.payload = &v->progress;
@@ -58,6 +59,14 @@ int heap_view_analyse(const tool_args *a, heap_view *v, const char *path, int gr
 		return EXIT_INVALID;
 	}
 	return 0;
+}
+
+int heap_view_widen(const tool_args *a, heap_view *v, const char *path)
+{
+	profdata_heap_free(v->h);
+	v->h = NULL;
+	v->node_bits = 64;
+	return heap_view_analyse(a, v, path, 0);
 }
 
 int heap_view_load(const tool_args *a, heap_view *v, int graph_only)

@@ -135,8 +135,24 @@ static void print_dominators(FILE *out, const tool_args *a, const profdata_heap_
 		fprintf(out, "]}\n");
 }
 
+/*
+ * The diff compares two heaps of one node width: when one dump needed 64-bit
+ * node numbers (past 2^31 - 2 objects and classes) and the other did not,
+ * the other's heap is made again at 64. 0, or the exit status having said why.
+ */
+static int same_widths(const tool_args *a, heap_view *old, heap_view *now)
+{
+	unsigned old_bits = profdata_heap_node_bits(old->h), now_bits = profdata_heap_node_bits(now->h);
+	if (old_bits == now_bits)
+		return 0;
+	return old_bits == 64 ? heap_view_widen(a, now, a->operand[1]) : heap_view_widen(a, old, a->operand[0]);
+}
+
 int heap_diff_write(FILE *out, const tool_args *a, heap_view *old, heap_view *now)
 {
+	int status = same_widths(a, old, now);
+	if (status)
+		return status;
 	profdata_heap_diff_options o = PROFDATA_HEAP_DIFF_OPTIONS_INIT;
 	o.order = order_of(a);
 	o.dominators = a->limit > 0 ? (size_t)a->limit : 0;

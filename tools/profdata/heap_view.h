@@ -19,6 +19,7 @@ typedef struct heap_view {
 	profdata_profile *p;
 	profdata_heap *h;
 	progress_line progress;
+	unsigned node_bits;  /* the heap option node_bits its analysis asks for: 0, or 64 (heap_view_widen) */
 } heap_view;
 
 /* The model of the command's file and its heap analysis (no dominator tree when graph_only): 0, or the exit
@@ -30,6 +31,8 @@ void heap_view_free(heap_view *v);
  * v->p, on failure): 0, or the exit status having said why.
  */
 int heap_view_analyse(const tool_args *a, heap_view *v, const char *path, int graph_only);
+/* v's dump analysed again (its whole analysis) with 64-bit node numbers: as heap_view_analyse(). */
+int heap_view_widen(const tool_args *a, heap_view *v, const char *path);
 
 /* The dump's id of a node: the object's, or the class's for a class object. */
 unsigned long long heap_node_id(const profdata_profile *p, const profdata_heap *h, size_t node);
