@@ -676,7 +676,8 @@ static int adopt_options(profdata_heap_waste *w, const profdata_heap_waste_optio
 		                     PROFDATA_HEAP_WASTE_OPTIONS_VERSION);
 	w->limit = o.limit ? o.limit : DEFAULT_LIMIT;
 	w->max_owners = o.owners ? o.owners : DEFAULT_OWNERS;
-	if (w->max_owners > SIZE_MAX / 2 / sizeof *w->owners / (w->limit + 1))
+	size_t most = SIZE_MAX / 2 / sizeof *w->owners; /* owners' slots in all (limit + 1 groups' worth) */
+	if (w->limit >= most || w->max_owners > most / (w->limit + 1))
 		return pd_diag_error(&w->diag, PROFDATA_EINVAL, PD_NO_OFFSET, 0,
 		                     "waste: %zu owners for each of %zu strings do not fit in memory", w->max_owners,
 		                     w->limit);

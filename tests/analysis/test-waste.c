@@ -150,6 +150,16 @@ START_TEST(a_whole_heap_and_options_give_the_same_figures)
 	profdata_heap_waste_free(w);
 	ck_assert_int_eq(profdata_heap_waste_options_init(&o, 1), PROFDATA_EINVAL);
 	profdata_heap_waste_free(NULL);
+	/* Limits past memory are refused, not divided by (limit + 1 was 0 for SIZE_MAX). */
+	size_t limits[][2] = { { SIZE_MAX, 1 }, { SIZE_MAX / 2, 1 }, { 1, SIZE_MAX }, { 1000, SIZE_MAX / 1000 } };
+	for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
+		ck_assert_int_eq(profdata_heap_waste_options_init(&o, sizeof o), 0);
+		o.limit = limits[k][0];
+		o.owners = limits[k][1];
+		ck_assert_int_eq(profdata_heap_waste_new(&w, d.h, &o), PROFDATA_EINVAL);
+		ck_assert_ptr_nonnull(strstr(profdata_heap_waste_error(w)->message, "do not fit in memory"));
+		profdata_heap_waste_free(w);
+	}
 	close_dump(&d);
 }
 END_TEST
