@@ -332,10 +332,11 @@ class Profile:
         svg, diags = self._m.write_memory("flamegraph", _notebook.options_text(options))
         return FlameGraph(svg.decode("utf-8", "replace"), _emit_warnings(diags))
 
-    def heap(self, dump: int = 0) -> Heap:
+    def heap(self, dump: int = 0, node_bits: int = 0) -> Heap:
         """The heap analysis of dump `dump` (dominators, retained sizes, paths from GC roots),
-        made once without the GIL: profdata.Heap."""
-        return Heap(self._m, dump)
+        made once without the GIL: profdata.Heap. node_bits: 0 lets the library pick the width
+        of its node numbers (32, or 64 past 2^31 - 2 objects and classes); 32 or 64 asks."""
+        return Heap(self._m, dump, node_bits)
 
     def to_bytes(self, format: str, options: Optional[str] = None) -> bytes:
         """The profile written in `format` into memory (options as write()'s): what

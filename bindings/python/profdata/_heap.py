@@ -76,9 +76,15 @@ class Heap:
     """The heap analysis of one dump of a Profile (Profile.heap(dump)). It keeps the Profile's
     model alive: closing the Profile does not stop the Heap's answers."""
 
-    def __init__(self, model: Any, dump: int = 0) -> None:
-        self._h = _profdata.heap(model, dump)
+    def __init__(self, model: Any, dump: int = 0, node_bits: int = 0) -> None:
+        self._h = _profdata.heap(model, dump, node_bits)
         self.dump = dump
+
+    @property
+    def node_bits(self) -> int:
+        """The width of the analysis' node numbers: 32, or 64 for a dump of 2^31 - 2 or more
+        objects and classes (or when Profile.heap(node_bits=64) asked): 12 or 24 bytes an object."""
+        return int(self._h.node_bits())
 
     def __repr__(self) -> str:
         r = self.reachable

@@ -92,7 +92,11 @@ def _is_heap_dump(p: "Profile") -> bool:
 def _heap_diff(old: "Profile", new: "Profile", sort: str, dominators: int) -> Any:
     if sort not in _ORDERS:
         raise ValueError("diff sorts by %s, not %r" % (", ".join(_ORDERS), sort))
-    objects, classes, doms = _profdata.heap_diff(Heap(old._m)._h, Heap(new._m)._h, _ORDERS[sort], dominators)
+    before, after = Heap(old._m), Heap(new._m)
+    if before.node_bits != after.node_bits:  # the library compares heaps of one width: both at 64
+        before, after = (before, Heap(new._m, node_bits=64)) if before.node_bits == 64 else \
+            (Heap(old._m, node_bits=64), after)
+    objects, classes, doms = _profdata.heap_diff(before._h, after._h, _ORDERS[sort], dominators)
     rows = [ClassChange(*c) for c in classes]
     df = frame_or_rows(rows, ClassChange._fields)
     if not isinstance(df, list):

@@ -24,8 +24,11 @@ typedef struct pd_py_heap {
 	long dump;
 } pd_py_heap;
 
-/* A heap analysis of dump `dump` of `model`, as a new Heap of type `type`; NULL with the error raised. */
-PyObject *pd_py_heap_new(PyObject *type, PyObject *model, long dump)
+/*
+ * A heap analysis of dump `dump` of `model` with node numbers of `node_bits`
+ * (heap.h: 0 picks), as a new Heap of type `type`; NULL with the error raised.
+ */
+PyObject *pd_py_heap_new(PyObject *type, PyObject *model, long dump, unsigned node_bits)
 {
 	allocfunc alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)type, Py_tp_alloc);
 	profdata_heap_options opts;
@@ -34,6 +37,7 @@ PyObject *pd_py_heap_new(PyObject *type, PyObject *model, long dump)
 
 	profdata_heap_options_init(&opts, sizeof opts);
 	opts.dump = dump;
+	opts.node_bits = node_bits;
 	if (!(self = (pd_py_heap *)alloc((PyTypeObject *)type, 0)))
 		return NULL;
 	if (!(self->lock = PyThread_allocate_lock())) {
@@ -178,6 +182,13 @@ static PyObject *heap_counts(PyObject *obj, PyObject *unused)
 	                     (unsigned long long)profdata_heap_reachable_bytes(h),
 	                     (Py_ssize_t)profdata_heap_unreachable_count(h),
 	                     (unsigned long long)profdata_heap_unreachable_bytes(h));
+}
+
+/* node_bits() -> 32 or 64, the width of the analysis' node numbers */
+static PyObject *heap_node_bits(PyObject *obj, PyObject *unused)
+{
+	(void)unused;
+	return PyLong_FromUnsignedLong(profdata_heap_node_bits(((pd_py_heap *)obj)->h));
 }
 
 /* node(id) -> (shallow, retained, reachable) */
@@ -355,6 +366,7 @@ static PyObject *heap_class_retained(PyObject *obj, PyObject *unused)
 
 static PyMethodDef heap_methods[] = {
 	{"counts", heap_counts, METH_NOARGS, "(reachable objects, bytes, unreachable objects, bytes)."},
+	{"node_bits", heap_node_bits, METH_NOARGS, "node_bits() -> 32 or 64, the width of its node numbers."},
 	{"node", heap_node, METH_VARARGS, "node(id) -> (shallow, retained, reachable); KeyError for no such id."},
 	{"dominator", heap_dominator, METH_VARARGS, "dominator(id) -> its immediate dominator's id, None: the roots."},
 	{"top", heap_top, METH_VARARGS, "top(n) -> [(id, class name, shallow, retained, class object)]."},

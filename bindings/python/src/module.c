@@ -92,16 +92,17 @@ static PyObject *mod_java_name(PyObject *module, PyObject *args)
 	return pd_py_java_name(name, (size_t)len);
 }
 
-/* heap(model, dump) -> Heap: the dump's analysis, made without the GIL */
+/* heap(model, dump, node_bits) -> Heap: the dump's analysis, made without the GIL */
 static PyObject *mod_heap(PyObject *module, PyObject *args)
 {
 	pd_py_state *st = PyModule_GetState(module);
 	PyObject *model;
 	long dump;
+	unsigned int node_bits = 0;
 
-	if (!PyArg_ParseTuple(args, "O!l", st->model_type, &model, &dump))
+	if (!PyArg_ParseTuple(args, "O!l|I", st->model_type, &model, &dump, &node_bits))
 		return NULL;
-	return pd_py_heap_new(st->heap_type, model, dump);
+	return pd_py_heap_new(st->heap_type, model, dump, node_bits);
 }
 
 static PyObject *mod_merge(PyObject *module, PyObject *unused)
@@ -124,7 +125,7 @@ static PyMethodDef module_methods[] = {
 	{"read", pd_py_read, METH_VARARGS, "read(input, format, strict, options) -> (Model, warnings); input: (kind, object, name)."},
 	{"convert", pd_py_convert, METH_VARARGS, "convert(src, dst, to, options, read_format) -> warnings."},
 	{"histogram", pd_py_histogram, METH_VARARGS, "histogram(input, format, dump) -> (format, rows, warnings)."},
-	{"heap", mod_heap, METH_VARARGS, "heap(model, dump) -> Heap, the dump's dominators and retained sizes."},
+	{"heap", mod_heap, METH_VARARGS, "heap(model, dump, node_bits=0) -> Heap, the dump's dominators and retained sizes."},
 	{"heap_diff", pd_py_heap_diff, METH_VARARGS, "heap_diff(old, new, order, dominators) -> (objects, classes, dominators)."},
 	{"merge", mod_merge, METH_NOARGS, "merge() -> an empty Merge."},
 	{NULL, NULL, 0, NULL}

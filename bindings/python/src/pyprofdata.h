@@ -111,7 +111,7 @@ PyObject *pd_py_model_top(PyObject *self, PyObject *args);
 
 /* heap.c: the Heap type, a heap analysis of a Model's dump that pins its profile. */
 extern PyType_Spec pd_py_heap_spec;
-PyObject *pd_py_heap_new(PyObject *type, PyObject *model, long dump);
+PyObject *pd_py_heap_new(PyObject *type, PyObject *model, long dump, unsigned node_bits);
 profdata_heap *pd_py_heap_of(PyObject *heap);
 /* The heap's lock (taken without the GIL, returning with it): for what computes and keeps per-class sums. */
 void pd_py_heap_lock(PyObject *heap);

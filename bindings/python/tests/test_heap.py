@@ -161,6 +161,21 @@ def test_unknown_id_is_a_key_error(heap: profdata.Heap) -> None:
 
 
 @needs("hprof")
+def test_64_bit_node_numbers_answer_alike(heap: profdata.Heap) -> None:
+    assert heap.node_bits == 32  # the narrowest that holds the dump
+    with profdata.open(DUMP) as p:
+        wide = p.heap(node_bits=64)
+        assert wide.node_bits == 64 and p.heap(node_bits=32).node_bits == 32
+        with pytest.raises(profdata.Error, match="node_bits 48"):
+            p.heap(node_bits=48)
+    assert rows(wide.top(25)) == rows(heap.top(25))
+    assert rows(wide.class_retained()) == rows(heap.class_retained())
+    oid = rows(heap.top(1))[0][0]
+    assert [tuple(s) for s in wide.path(oid)] == [tuple(s) for s in heap.path(oid)]
+    assert wide.reachable == heap.reachable and wide.unreachable == heap.unreachable
+
+
+@needs("hprof")
 def test_heap_outlives_its_profile() -> None:
     p = profdata.open(DUMP)
     h = p.heap()
