@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "util/id_index.h"
 #include "util/base.h"
+#include "util/huge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,19 +50,36 @@ static uint64_t fill_lines(uint64_t *lines, size_t nlines, const pd_col64 *col, 
 	return ranks;
 }
 
-/* Values out of order: the rank -> row table, each rank's first row; the later ones are repeats. */
+enum { MAP_BATCH = 64 };
+
+/*
+ * Values out of order: the rank -> row table, each rank's first row; the
+ * later ones are repeats. The rows' ranks are read at random places of the
+ * bitmap and written at random places of the table: in batches, each
+ * step's lines prefetched by the step before (as pd_id_index_find_batch).
+ */
 static int map_ranks(pd_id_index *ix, const pd_col64 *col, uint64_t ranks, pd_id_repeat_cb repeat, void *payload)
 {
-	ix->row_of_rank = malloc((ranks ? ranks : 1) * sizeof(*ix->row_of_rank));
+	ix->row_of_rank = pd_huge_malloc((ranks ? ranks : 1) * sizeof(*ix->row_of_rank));
 	if (!ix->row_of_rank)
 		return PROFDATA_ENOMEM;
 	memset(ix->row_of_rank, 0xff, ranks * sizeof(*ix->row_of_rank));
-	for (size_t i = ix->first; i < ix->end; i++) {
-		uint32_t *row = &ix->row_of_rank[pd_id_index_rank(ix->lines, col->narrow[i] - ix->min_stored)];
-		if (*row == UINT32_MAX)
-			*row = (uint32_t)i;
-		else if (repeat)
-			repeat(payload, i, *row);
+	uint64_t rank[MAP_BATCH];
+	for (size_t at = ix->first; at < ix->end; at += MAP_BATCH) {
+		size_t n = ix->end - at < MAP_BATCH ? ix->end - at : MAP_BATCH;
+		for (size_t k = 0; k < n; k++)
+			PD_PREFETCH(pd_id_index_line(ix, col->narrow[at + k] - ix->min_stored));
+		for (size_t k = 0; k < n; k++) {
+			rank[k] = pd_id_index_rank(ix->lines, col->narrow[at + k] - ix->min_stored);
+			PD_PREFETCH(ix->row_of_rank + rank[k]);
+		}
+		for (size_t k = 0; k < n; k++) {
+			uint32_t *row = &ix->row_of_rank[rank[k]];
+			if (*row == UINT32_MAX)
+				*row = (uint32_t)(at + k);
+			else if (repeat)
+				repeat(payload, at + k, *row);
+		}
 	}
 	return 0;
 }
@@ -72,7 +90,7 @@ static int build_bitmap(pd_id_index *ix, const pd_col64 *col, const scan *s, pd_
 	ix->range = s->max_stored - s->min_stored + 1;
 	size_t nlines = (size_t)(ix->range / PD_ID_LINE_VALUES) + 1, line_bytes = PD_ID_LINE_WORDS * 8;
 	/* Aligned by hand (C99 has no aligned allocation): a lookup then touches one cache line. */
-	ix->lines_alloc = calloc(nlines + 1, line_bytes);
+	ix->lines_alloc = pd_huge_calloc(nlines + 1, line_bytes);
 	if (!ix->lines_alloc)
 		return PROFDATA_ENOMEM;
 	uintptr_t at = (uintptr_t)ix->lines_alloc;
@@ -173,4 +191,40 @@ size_t pd_id_index_find_other(const pd_id_index *ix, const pd_col64 *col, uint64
 	}
 	lo = pd_col64_lower_bound(col, lo, hi, value);
 	return lo < hi && pd_col64_get(col, lo) == value ? lo : SIZE_MAX;
+}
+
+/* The hash index's batch: its first slots prefetched, then the lookups. */
+static void find_batch_other(const pd_id_index *ix, const pd_col64 *col, const uint64_t *values, size_t n,
+                             size_t *rows)
+{
+	if (ix->kind == PD_ID_INDEX_HASH)
+		for (size_t k = 0; k < n; k++)
+			pd_index_prefetch(&ix->hash, values[k]);
+	for (size_t k = 0; k < n; k++)
+		rows[k] = pd_id_index_find_other(ix, col, values[k]);
+}
+
+void pd_id_index_find_batch(const pd_id_index *ix, const pd_col64 *col, const uint64_t *values, size_t n,
+                            size_t *rows)
+{
+	if (ix->kind != PD_ID_INDEX_BITMAP) {
+		find_batch_other(ix, col, values, n, rows);
+		return;
+	}
+	/* rows[] holds each value's key, then its rank, then its row; UINT64_MAX (SIZE_MAX) once it is not found. */
+	for (size_t k = 0; k < n; k++) {
+		uint64_t key = pd_id_index_key(ix, col, values[k]);
+		rows[k] = key == UINT64_MAX ? SIZE_MAX : (size_t)key;
+		if (key != UINT64_MAX)
+			PD_PREFETCH(pd_id_index_line(ix, key));
+	}
+	for (size_t k = 0; k < n; k++) {
+		uint64_t rank = rows[k] == SIZE_MAX ? UINT64_MAX : pd_id_index_rank(ix->lines, rows[k]);
+		rows[k] = rank == UINT64_MAX ? SIZE_MAX : (size_t)rank;
+		if (rank != UINT64_MAX && ix->row_of_rank)
+			PD_PREFETCH(ix->row_of_rank + rank);
+	}
+	for (size_t k = 0; k < n; k++)
+		if (rows[k] != SIZE_MAX)
+			rows[k] = ix->row_of_rank ? ix->row_of_rank[rows[k]] : ix->first + rows[k];
 }

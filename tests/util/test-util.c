@@ -480,6 +480,23 @@ static void note_repeat(void *payload, size_t row, size_t first_row)
 	r->first_row[r->n++] = first_row;
 }
 
+/* The batch lookup answers as the single one, in batches of an odd size: the values, then those beside them. */
+static void check_batches(const pd_id_index *ix, const pd_col64 *c, const uint64_t *values, size_t n,
+                          const uint64_t *beside, size_t nbeside)
+{
+	enum { BATCH = 37 };
+	uint64_t ask[BATCH];
+	size_t rows[BATCH];
+	for (size_t at = 0; at < n + nbeside; at += BATCH) {
+		size_t m = n + nbeside - at < BATCH ? n + nbeside - at : BATCH;
+		for (size_t k = 0; k < m; k++)
+			ask[k] = at + k < n ? values[at + k] : beside[at + k - n];
+		pd_id_index_find_batch(ix, c, ask, m, rows);
+		for (size_t k = 0; k < m; k++)
+			ck_assert_uint_eq(rows[k], pd_id_index_find(ix, c, ask[k]));
+	}
+}
+
 /* Every value is found at its first row; values beside them (between, misaligned, outside) are not. */
 static void check_index(const pd_id_index *ix, const pd_col64 *c, const uint64_t *values, size_t n)
 {
@@ -497,6 +514,7 @@ static void check_index(const pd_id_index *ix, const pd_col64 *c, const uint64_t
 		if (!held)
 			ck_assert_uint_eq(pd_id_index_find(ix, c, beside[k]), SIZE_MAX);
 	}
+	check_batches(ix, c, values, n, beside, sizeof beside / sizeof beside[0]);
 }
 
 enum { INDEX_ROWS = 5000 };
