@@ -19,6 +19,7 @@
  * third array three times over, three times otherwise (a count, a fill).
  */
 #include "analysis/connections.h"
+#include "analysis/heap_refs.h"
 #include "analysis/trees.h"
 #include "util/huge.h"
 
@@ -46,6 +47,41 @@ typedef struct graph_counts {
 } graph_counts;
 
 /*
+ * A node of the walk's stack, as last entered: its slots, and the targets
+ * of up to WALK_AHEAD of them from `from` on, resolved together when the
+ * walk reaches the first (heap_refs.h: one resolution at a time waits for
+ * each of its misses) with their numbers prefetched.
+ */
+enum { WALK_AHEAD = 16 };
+typedef struct walk_frame {
+	pd_hnode node;
+	pd_heap_slots s;
+	size_t from, count;
+	pd_hnode to[WALK_AHEAD];
+} walk_frame;
+
+/* The target of slot k of frame f's node. */
+static pd_hnode frame_target(const pd_heap_graph *g, const pd_hnode *num, walk_frame *f, size_t k)
+{
+	if (k - f->from < f->count)
+		return f->to[k - f->from];
+	uint64_t id[WALK_AHEAD];
+	size_t row[WALK_AHEAD];
+	f->from = k;
+	f->count = f->s.n - k < WALK_AHEAD ? f->s.n - k : WALK_AHEAD;
+	for (size_t j = 0; j < f->count; j++) {
+		int to_class = f->s.class_id && k + j == f->s.n - 1;
+		id[j] = to_class ? 0 : pd_heap_slot_id(&f->s, k + j);
+		f->to[j] = to_class ? f->s.class_node : PD_HEAP_NONE;
+	}
+	pd_heap_resolve_batch(g, id, row, f->to, f->count);
+	for (size_t j = 0; j < f->count; j++)
+		if (f->to[j] != PD_HEAP_NONE)
+			PD_PREFETCH(num + f->to[j]);
+	return f->to[0];
+}
+
+/*
  * Depth-first walk from one root target; postorder numbers from *post + 1
  * land in num. Every reference is read once here: a node met a second time
  * is marked shared. A weak slot (Reference.referent of a soft, weak or
@@ -60,28 +96,29 @@ static int walk_from(profdata_heap *h, pd_hnode *slot_stack, pd_hnode start, pd_
 	num[start] = (num[start] & MET) | VISITING;
 	stack[0] = start;
 	slot_stack[0] = 0;
-	/* The slots of the nodes last entered, by depth: a node resumed after its child mostly finds its own. */
-	pd_heap_slots kept[SLOTS_KEPT];
-	pd_hnode kept_node[SLOTS_KEPT];
-	memset(kept_node, 0xff, sizeof kept_node);
+	/* The nodes last entered, by depth: a node resumed after its child mostly finds its own. */
+	walk_frame kept[SLOTS_KEPT];
+	for (size_t d = 0; d < SLOTS_KEPT; d++)
+		kept[d].node = PD_HEAP_NONE;
 	while (depth) {
 		/* k: a slot position (an object's slots fit 32 bits), kept in the pd_hnode array */
 		pd_hnode u = stack[depth - 1];
 		uint32_t k = (uint32_t)slot_stack[depth - 1];
 		pd_hnode v = PD_HEAP_NONE;
-		pd_heap_slots *s = &kept[(depth - 1) % SLOTS_KEPT];
-		if (kept_node[(depth - 1) % SLOTS_KEPT] != u) {
-			pd_heap_slots_of(g, u, s);
-			kept_node[(depth - 1) % SLOTS_KEPT] = u;
+		walk_frame *f = &kept[(depth - 1) % SLOTS_KEPT];
+		if (f->node != u) {
+			pd_heap_slots_of(g, u, &f->s);
+			f->node = u;
+			f->count = 0;
 		}
-		while (k < s->n && v == PD_HEAP_NONE) {
+		while (k < f->s.n && v == PD_HEAP_NONE) {
 			size_t at = k++;
-			v = pd_heap_slot_target(g, s, at);
+			v = frame_target(g, num, f, at);
 			if (v == PD_HEAP_NONE)
 				continue;
 			c->refs++;
 			/* a reference to itself makes no tree (trees.c), whose lists must show it: shared */
-			if (v == u || (num[v] & NUMBER) || at == s->weak) {
+			if (v == u || (num[v] & NUMBER) || at == f->s.weak) {
 				num[v] |= MET;
 				v = PD_HEAP_NONE;
 			}
@@ -202,6 +239,33 @@ static inline void note_pred(pd_hnode *idom, pred_buf *b, pd_hnode src, pd_hnode
 	idom[rv] = x + 1;
 }
 
+/*
+ * One batch of references: its targets' numbers and then their idom words
+ * prefetched (each is a miss at a random place), then noted in order.
+ */
+static void note_batch(profdata_heap *h, pred_buf *b, const pd_heap_refs *r, pd_hnode *rv, enum pred_step step)
+{
+	pd_hnode *num = h->num;
+	for (size_t k = 0; k < r->n; k++)
+		if (r->to[k] != PD_HEAP_NONE)
+			PD_PREFETCH(num + r->to[k]);
+	for (size_t k = 0; k < r->n; k++) {
+		rv[k] = r->to[k] == PD_HEAP_NONE ? 0 : num[r->to[k]] & NUMBER;
+		if (rv[k])
+			PD_PREFETCH(h->idom + rv[k]);
+	}
+	for (size_t k = 0; k < r->n; k++) {
+		if (r->to[k] == PD_HEAP_NONE)
+			continue;
+		pd_hnode from = num[r->from[k]] & NUMBER;
+		/* a referrer of something by other than its weak slot is no leaf of VisualVM's search (trees.h) */
+		if (from && !(r->kind[k] & PD_HEAP_REF_WEAK))
+			num[r->from[k]] |= PD_HEAP_FLAG;
+		if (rv[k])
+			note_pred(h->idom, b, from, rv[k], step);
+	}
+}
+
 /* Every reference into a reachable node, in object order (the payloads are read front to back). */
 static int scan_preds(profdata_heap *h, pred_buf *b, enum pred_step step)
 {
@@ -209,26 +273,19 @@ static int scan_preds(profdata_heap *h, pred_buf *b, enum pred_step step)
 	pd_hnode *num = h->num;
 	for (size_t t = 0; t < g->nroot_targets; t++)
 		note_pred(h->idom, b, 0, num[g->root_targets[t]] & NUMBER, step);
-	for (pd_hnode i = 0; i < g->nodes; i++) {
-		pd_heap_slots s;
-		pd_heap_slots_of(g, i, &s);
-		pd_hnode from = num[i] & NUMBER;
-		uint32_t refers = 0; /* a flag, not a node */
-		for (size_t k = 0; k < s.n; k++) {
-			pd_hnode v = pd_heap_slot_target(g, &s, k);
-			if (v == PD_HEAP_NONE)
-				continue;
-			refers |= k != s.weak;
-			if (num[v] & NUMBER)
-				note_pred(h->idom, b, from, num[v] & NUMBER, step);
+	pd_heap_refs r;
+	pd_hnode rv[PD_HEAP_BATCH], reported = 0;
+	pd_heap_refs_start(&r, 0, g->nodes);
+	do {
+		pd_heap_refs_next(g, &r);
+		note_batch(h, b, &r, rv, step);
+		if (r.node / PROGRESS_STEP != reported / PROGRESS_STEP) {
+			reported = r.node;
+			if (pd_heap_report(g, "dominators", (uint64_t)g->nodes * (step == FILL_PREDS) + reported,
+			                   (uint64_t)g->nodes * (step == PAIR_PREDS ? 1 : 2)) != 0)
+				return PROFDATA_STOPPED;
 		}
-		if (from && refers)
-			num[i] |= PD_HEAP_FLAG; /* no leaf of VisualVM's search (trees.h) */
-		if ((i & (PROGRESS_STEP - 1)) == 0 &&
-		    pd_heap_report(g, "dominators", (uint64_t)g->nodes * (step == FILL_PREDS) + i,
-		                   (uint64_t)g->nodes * (step == PAIR_PREDS ? 1 : 2)) != 0)
-			return PROFDATA_STOPPED;
-	}
+	} while (r.n);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "analysis/heap_width.h"
 #include "support.h"
 #include "analysis/heap_impl.h"
+#include "analysis/heap_refs.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -1011,6 +1012,75 @@ static profdata_heap *minimal_heap(profdata_profile **p)
 	return h;
 }
 
+/* What the batches of one heap held. */
+typedef struct batch_counts {
+	size_t weak, classes, longest;
+} batch_counts;
+
+/* The batched reader gives every non-null slot of every node, in node and slot order, as pd_heap_slots_of does. */
+static batch_counts assert_batches_match(const profdata_heap *h)
+{
+	const pd_heap_graph *g = &h->g;
+	batch_counts c = { 0, 0, 0 };
+	pd_heap_refs r;
+	pd_heap_refs_start(&r, 0, g->nodes);
+	pd_heap_refs_next(g, &r);
+	size_t at = 0;
+	for (pd_hnode i = 0; i < g->nodes; i++) {
+		pd_heap_slots s;
+		pd_heap_slots_of(g, i, &s);
+		c.longest = s.n > c.longest ? s.n : c.longest;
+		for (size_t k = 0; k < s.n; k++) {
+			if (!(s.class_id && k == s.n - 1) && !pd_heap_slot_id(&s, k))
+				continue;
+			if (at == r.n) {
+				pd_heap_refs_next(g, &r);
+				at = 0;
+			}
+			ck_assert_uint_gt(r.n, at);
+			ck_assert_uint_eq(r.from[at], i);
+			ck_assert_uint_eq(r.to[at], pd_heap_slot_target(g, &s, k));
+			ck_assert_int_eq(!!(r.kind[at] & PD_HEAP_REF_WEAK), k == s.weak);
+			c.weak += k == s.weak;
+			c.classes += !!(r.kind[at] & PD_HEAP_REF_CLASS);
+			at++;
+		}
+	}
+	ck_assert_uint_eq(at, r.n);
+	pd_heap_refs_next(g, &r);
+	ck_assert_uint_eq(r.n, 0);
+	return c;
+}
+
+/*
+ * The batched reader (heap_refs.h) gives the targets, weak marks and class
+ * connections node-by-node reading gives: on a JDK dump (arrays longer than
+ * a batch, Reference subclasses) and on a class connection.
+ */
+START_TEST(batched_references_are_the_slots_node_by_node)
+{
+	profdata_profile *p;
+	profdata_heap *h = minimal_heap(&p);
+	batch_counts c = assert_batches_match(h);
+	ck_assert_uint_gt(c.longest, PD_HEAP_BATCH); /* a test of something: each case is met */
+	ck_assert_uint_gt(c.weak, 0);
+	profdata_heap_free(h);
+	profdata_profile_free(p);
+	graph g;
+	begin(&g, OID(2));
+	root(&g, OID(0), PROFDATA_ROOT_JAVA_FRAME);
+	uint64_t elems[1] = { OID(1) };
+	array(&g, 0, elems, 1); /* the graph of the_first_instance_of_a_class_connects_its_class_object */
+	instance(&g, 1, NODE, 0, 0);
+	instance(&g, 2, NODE, 0, 0);
+	h = finish(&g);
+	c = assert_batches_match(h);
+	ck_assert_uint_eq(c.classes, 1);
+	profdata_heap_free(h);
+	profdata_profile_free(g.p);
+}
+END_TEST
+
 /* The fixtures: what VisualVM reports for them is checked by tests/interop/heap-visualvm.sh; here, invariants. */
 START_TEST(fixture_invariants)
 {
@@ -1211,6 +1281,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, heap_options_grow_by_version);
 	tcase_add_loop_test(tc, random_graphs_match_the_slow_way, 0, 8);
 	tcase_add_test(tc, fixture_invariants);
+	tcase_add_test(tc, batched_references_are_the_slots_node_by_node);
 	tcase_add_test(tc, the_tree_top_links_each_node_to_its_nearest_chosen_dominator);
 	tcase_add_loop_test(tc, graph_only_paths_equal_the_whole_analysis, 0,
 	                    (int)(sizeof path_fixtures / sizeof path_fixtures[0]));
