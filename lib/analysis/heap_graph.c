@@ -70,6 +70,16 @@ static int weak_reference_class(const profdata_profile *p, size_t c, size_t ref_
 	return weak;
 }
 
+/* Each class's slots, from its row. */
+static void note_class_slots(pd_heap_graph *g)
+{
+	for (size_t c = 0; c < g->p->classes.n; c++) {
+		const pd_class_row *r = &g->p->classes.v[c];
+		g->class_slots[c].offsets_off = r->ref_offsets_off;
+		g->class_slots[c].n = r->layout_ok ? r->nref_offsets : 0;
+	}
+}
+
 /*
  * VisualVM does not follow Reference.referent in soft, weak and final
  * references (it does in phantom ones, e.g. cleaners): per class, the slot
@@ -81,7 +91,7 @@ static void find_referents(pd_heap_graph *g)
 	const profdata_profile *p = g->p;
 	size_t ncls = p->classes.n, ref_class = SIZE_MAX;
 	for (size_t c = 0; c < ncls; c++) {
-		g->referent_slot[c] = -1;
+		g->class_slots[c].weak = -1;
 		if (pd_heap_class_named(pd_heap_class_name(p, c), "java/lang/ref/Reference"))
 			ref_class = c;
 	}
@@ -94,7 +104,7 @@ static void find_referents(pd_heap_graph *g)
 	for (size_t c = 0; c < ncls; c++) {
 		const pd_class_row *r = &p->classes.v[c];
 		if (r->layout_ok && r->nref_offsets >= base && weak_reference_class(p, c, ref_class))
-			g->referent_slot[c] = (int32_t)(r->nref_offsets - base + (size_t)pos);
+			g->class_slots[c].weak = (int32_t)(r->nref_offsets - base + (size_t)pos);
 	}
 }
 
@@ -172,10 +182,11 @@ int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 	g->nclasses = (pd_hnode)p->classes.n;
 	g->nodes = g->n + g->nclasses;
 	g->id_size = p->meta.id_size ? p->meta.id_size : 8;
-	g->referent_slot = malloc((p->classes.n ? p->classes.n : 1) * sizeof(*g->referent_slot));
+	g->class_slots = malloc((p->classes.n ? p->classes.n : 1) * sizeof(*g->class_slots));
 	g->class_cdump = malloc((p->classes.n ? p->classes.n : 1) * sizeof(*g->class_cdump));
-	if (!g->referent_slot || !g->class_cdump)
+	if (!g->class_slots || !g->class_cdump)
 		return PROFDATA_ENOMEM;
+	note_class_slots(g);
 	find_referents(g);
 	find_classes(g, (uint32_t)dump);
 	g->pages = pd_pager_start_random(p->blob, PAGE_BUDGET);
@@ -185,7 +196,7 @@ int pd_heap_graph_init(pd_heap_graph *g, const profdata_profile *p, long dump)
 void pd_heap_graph_free(pd_heap_graph *g)
 {
 	pd_pager_stop(g->pages);
-	PD_FREE_ALL(g->referent_slot, g->root_targets, g->class_cdump, g->connector);
+	PD_FREE_ALL(g->class_slots, g->root_targets, g->class_cdump, g->connector);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -221,8 +232,8 @@ static void record_slots(const pd_heap_graph *g, pd_hnode i, pd_heap_slots *s)
 	/* Which slots first: a primitive array's payload, or one without references, is not read at all. */
 	int kind = pd_obj_kind(p, m) & 3;
 	uint32_t c = pd_obj_class(p, m);
-	const pd_class_row *r = c == UINT32_MAX ? NULL : &p->classes.v[c];
-	if (kind == PROFDATA_OBJECT_INSTANCE ? !r || !r->layout_ok || !r->nref_offsets : kind != PROFDATA_OBJECT_ARRAY)
+	const pd_heap_class_slots *cs = c == UINT32_MAX ? NULL : &g->class_slots[c];
+	if (kind == PROFDATA_OBJECT_INSTANCE ? !cs || !cs->n : kind != PROFDATA_OBJECT_ARRAY)
 		return;
 	s->data = pd_object_data(p, m, &s->len);
 	if (!s->data)
@@ -232,10 +243,10 @@ static void record_slots(const pd_heap_graph *g, pd_hnode i, pd_heap_slots *s)
 		s->n = (size_t)(s->len / g->id_size);
 		return;
 	}
-	s->offsets = p->ref_offsets.v + r->ref_offsets_off;
-	s->n = r->nref_offsets;
-	if (g->referent_slot[c] >= 0)
-		s->weak = (size_t)g->referent_slot[c];
+	s->offsets = p->ref_offsets.v + cs->offsets_off;
+	s->n = cs->n;
+	if (cs->weak >= 0)
+		s->weak = (size_t)cs->weak;
 }
 
 void pd_heap_slots_of(const pd_heap_graph *g, pd_hnode i, pd_heap_slots *s)

@@ -15,6 +15,13 @@
 #include "model/model_impl.h"
 #include "profdata/heap.h"
 
+/* An instance's reference slots, by its class row. */
+typedef struct pd_heap_class_slots {
+	size_t offsets_off;        /* its slots' payload offsets, from p->ref_offsets.v[offsets_off] */
+	size_t n;                  /* its slots; 0 also when its layout is not known */
+	int32_t weak;              /* the reference slot not followed (Reference.referent), or -1 */
+} pd_heap_class_slots;
+
 typedef struct pd_heap_graph {
 	const profdata_profile *p;
 	size_t first;              /* model index of local object 0 */
@@ -26,7 +33,9 @@ typedef struct pd_heap_graph {
 	uint64_t class_size;       /* shallow size of a class object */
 	size_t class_row;          /* java.lang.Class's class row, or SIZE_MAX */
 	unsigned id_size;
-	int32_t *referent_slot;    /* per class row: the reference slot not followed (Reference.referent), or -1 */
+	/* Per class row, what its instances' slots are (record_slots reads it per object: the class rows
+	 * themselves are too large for a cache that thousands of classes share). */
+	struct pd_heap_class_slots *class_slots;
 	/* Per class row: the object VisualVM's search connects to the class object, which then refers to it by
 	 * one more slot (doc/heap-analysis.md, class connection), or PD_HEAP_NONE; NULL until found. */
 	pd_hnode *connector;

@@ -244,7 +244,7 @@ static int lost_referent(const profdata_heap *h, pd_hnode i)
 {
 	const pd_heap_graph *g = &h->g;
 	uint32_t c = pd_obj_class(g->p, g->first + i);
-	if (c == UINT32_MAX || c >= g->p->classes.n || g->referent_slot[c] < 0)
+	if (c == UINT32_MAX || c >= g->p->classes.n || g->class_slots[c].weak < 0)
 		return 0;
 	pd_heap_slots s;
 	pd_heap_slots_of(g, i, &s);
