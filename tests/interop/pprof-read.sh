@@ -51,7 +51,8 @@ for f in "$src"/tests/data/pprof/*.pb.gz; do
 done
 checks=$((checks + 1))
 "$profdata" convert --quiet "$src/tests/data/pprof/cpu.pb.gz" "$scratch/cpu.pb.gz"
-if raw "$scratch/cpu.pb.gz" | grep -q 'phase:\[spin\] worker:\[alpha\]'; then
+raw "$scratch/cpu.pb.gz" >"$scratch/cpu.raw"
+if grep -q 'phase:\[spin\] worker:\[alpha\]' "$scratch/cpu.raw"; then
     echo "ok   cpu: pprof.Do's labels survive pprof -> pprof"
 else
     echo "FAIL cpu: the labels are lost in pprof -> pprof"

@@ -45,7 +45,8 @@ for c in "${commands[@]}"; do
   [ "$(printf '%s\n' "${listed[@]}" | sort)" = "$(printf '%s\n' "${offered[@]}" | sort)" ] ||
     fail "$c: help lists '${listed[*]}', completion offers '${offered[*]}'"
   for o in --json --gzip --force --retained --to --limit; do
-    printf '%s\n' "${listed[@]}" | grep -qx -- "$o" && continue
+    # (no pipe into grep -q: under pipefail its early exit can fail the writer with SIGPIPE)
+    grep -qx -- "$o" <<<"$(printf '%s\n' "${listed[@]}")" && continue
     expect_status 2 "$tool" "$c" "$fixture" "$o"
     grep -q "$c does not take $o" "$dir/err" || fail "$c $o: $(cat "$dir/err")"
   done
