@@ -109,7 +109,7 @@ static int walk_from(profdata_heap *h, pd_hnode *slot_stack, pd_hnode start, pd_
 		if (f->node != u) {
 			pd_heap_slots_of(g, u, &f->s);
 			f->node = u;
-			f->count = 0;
+			f->from = f->count = 0;
 		}
 		while (k < f->s.n && v == PD_HEAP_NONE) {
 			size_t at = k++;
