@@ -60,15 +60,30 @@ typedef struct walk_frame {
 	pd_hnode to[WALK_AHEAD];
 } walk_frame;
 
-/* The target of slot k of frame f's node. */
-static pd_hnode frame_target(const pd_heap_graph *g, const pd_hnode *num, walk_frame *f, size_t k)
+/*
+ * How many slots to resolve together. Where the ids ascend with the file
+ * (a JDK's dump: ids are addresses, written in address order), a reference
+ * mostly lands near its referrer and its lookup hits the cache: resolving
+ * ahead then only adds work (the 37M-object jcmd dump's walk took 3.4-3.6 s
+ * ahead 16 or 4, 2.3-3.0 s one at a time; the 7M-object dump with shuffled
+ * ids 2.2 s ahead, 3.4-3.5 s one at a time).
+ */
+static size_t walk_ahead(const pd_heap_graph *g)
+{
+	return pd_id_index_in_row_order(&g->p->obj_index) ? 1 : WALK_AHEAD;
+}
+
+/* The target of slot k of frame f's node, resolving up to `ahead` slots at once. */
+static pd_hnode frame_target(const pd_heap_graph *g, const pd_hnode *num, walk_frame *f, size_t k, size_t ahead)
 {
 	if (k - f->from < f->count)
 		return f->to[k - f->from];
+	if (ahead == 1)
+		return pd_heap_slot_target(g, &f->s, k);
 	uint64_t id[WALK_AHEAD];
 	size_t row[WALK_AHEAD];
 	f->from = k;
-	f->count = f->s.n - k < WALK_AHEAD ? f->s.n - k : WALK_AHEAD;
+	f->count = f->s.n - k < ahead ? f->s.n - k : ahead;
 	for (size_t j = 0; j < f->count; j++) {
 		int to_class = f->s.class_id && k + j == f->s.n - 1;
 		id[j] = to_class ? 0 : pd_heap_slot_id(&f->s, k + j);
@@ -93,6 +108,7 @@ static int walk_from(profdata_heap *h, pd_hnode *slot_stack, pd_hnode start, pd_
 {
 	const pd_heap_graph *g = &h->g;
 	pd_hnode depth = 1, *num = h->num, *stack = h->idom;
+	size_t ahead = walk_ahead(g);
 	num[start] = (num[start] & MET) | VISITING;
 	stack[0] = start;
 	slot_stack[0] = 0;
@@ -113,7 +129,7 @@ static int walk_from(profdata_heap *h, pd_hnode *slot_stack, pd_hnode start, pd_
 		}
 		while (k < f->s.n && v == PD_HEAP_NONE) {
 			size_t at = k++;
-			v = frame_target(g, num, f, at);
+			v = frame_target(g, num, f, at, ahead);
 			if (v == PD_HEAP_NONE)
 				continue;
 			c->refs++;

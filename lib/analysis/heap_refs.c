@@ -40,8 +40,24 @@ static void gather(const pd_heap_graph *g, pd_heap_refs *r)
 	}
 }
 
+/*
+ * Ids in row order (a JDK's dump) mostly refer close by, their lookups hit
+ * the cache and there are no misses to overlap: one at a time then costs
+ * less than the batch's passes (37M-object jcmd dump: about 1 s of 6.5 s).
+ */
+static void resolve_each(const pd_heap_graph *g, const uint64_t *id, pd_hnode *to, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (id[k])
+			to[k] = pd_heap_local(g, id[k]);
+}
+
 void pd_heap_resolve_batch(const pd_heap_graph *g, const uint64_t *id, size_t *row, pd_hnode *to, size_t n)
 {
+	if (pd_id_index_in_row_order(&g->p->obj_index)) {
+		resolve_each(g, id, to, n);
+		return;
+	}
 	pd_id_index_find_batch(&g->p->obj_index, &g->p->obj_id, id, n, row);
 	for (size_t k = 0; k < n; k++) {
 		size_t m = row[k];

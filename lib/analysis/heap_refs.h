@@ -40,7 +40,8 @@ typedef struct pd_heap_refs {
 
 /*
  * to[k] = the local index of object id[k] for k < n (pd_heap_local),
- * resolved together; to[k] is left as it is where id[k] is 0. row[] is the
+ * resolved together where the ids are out of row order (one by one where
+ * they are in it); to[k] is left as it is where id[k] is 0. row[] is the
  * work space.
  */
 void pd_heap_resolve_batch(const pd_heap_graph *g, const uint64_t *id, size_t *row, pd_hnode *to, size_t n);

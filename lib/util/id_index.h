@@ -148,6 +148,17 @@ static inline size_t pd_id_index_find(const pd_id_index *ix, const pd_col64 *col
 }
 
 /*
+ * Whether the values ascend with the rows (no rank -> row table, or no
+ * bitmap at all but the slices or nothing): found rows then follow the
+ * order the values were written in.
+ */
+static inline int pd_id_index_in_row_order(const pd_id_index *ix)
+{
+	return ix->kind == PD_ID_INDEX_SLICES || ix->kind == PD_ID_INDEX_EMPTY ||
+	       (ix->kind == PD_ID_INDEX_BITMAP && !ix->row_of_rank);
+}
+
+/*
  * rows[k] = pd_id_index_find(ix, col, values[k]) for k < n, the same
  * answers faster: a lookup by itself waits for its misses one after the
  * other (the line, then the rank's row), and a pass that resolves every
