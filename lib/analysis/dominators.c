@@ -61,29 +61,24 @@ typedef struct walk_frame {
 } walk_frame;
 
 /*
- * How many slots to resolve together. Where the ids ascend with the file
- * (a JDK's dump: ids are addresses, written in address order), a reference
- * mostly lands near its referrer and its lookup hits the cache: resolving
- * ahead then only adds work (the 37M-object jcmd dump's walk took 3.4-3.6 s
- * ahead 16 or 4, 2.3-3.0 s one at a time; the 7M-object dump with shuffled
- * ids 2.2 s ahead, 3.4-3.5 s one at a time).
+ * The target of slot k of frame f's node. Where the ids ascend with the
+ * file (in_order: a JDK's dump, ids are addresses written in address order)
+ * a reference mostly lands near its referrer and its lookup hits the cache:
+ * resolving ahead then only adds work, and the slot is looked up alone (the
+ * 37M-object jcmd dump's graph phase took 3.4-3.7 s ahead by 16 or 4,
+ * 2.3-3.4 s one at a time; the 7M-object dump with shuffled ids 2.2-2.3 s
+ * ahead, 3.4-3.5 s one at a time).
  */
-static size_t walk_ahead(const pd_heap_graph *g)
+static pd_hnode frame_target(const pd_heap_graph *g, const pd_hnode *num, walk_frame *f, size_t k, int in_order)
 {
-	return pd_id_index_in_row_order(&g->p->obj_index) ? 1 : WALK_AHEAD;
-}
-
-/* The target of slot k of frame f's node, resolving up to `ahead` slots at once. */
-static pd_hnode frame_target(const pd_heap_graph *g, const pd_hnode *num, walk_frame *f, size_t k, size_t ahead)
-{
+	if (in_order)
+		return pd_heap_slot_target(g, &f->s, k);
 	if (k - f->from < f->count)
 		return f->to[k - f->from];
-	if (ahead == 1)
-		return pd_heap_slot_target(g, &f->s, k);
 	uint64_t id[WALK_AHEAD];
 	size_t row[WALK_AHEAD];
 	f->from = k;
-	f->count = f->s.n - k < ahead ? f->s.n - k : ahead;
+	f->count = f->s.n - k < WALK_AHEAD ? f->s.n - k : WALK_AHEAD;
 	for (size_t j = 0; j < f->count; j++) {
 		int to_class = f->s.class_id && k + j == f->s.n - 1;
 		id[j] = to_class ? 0 : pd_heap_slot_id(&f->s, k + j);
@@ -108,7 +103,7 @@ static int walk_from(profdata_heap *h, pd_hnode *slot_stack, pd_hnode start, pd_
 {
 	const pd_heap_graph *g = &h->g;
 	pd_hnode depth = 1, *num = h->num, *stack = h->idom;
-	size_t ahead = walk_ahead(g);
+	int in_order = pd_id_index_in_row_order(&g->p->obj_index);
 	num[start] = (num[start] & MET) | VISITING;
 	stack[0] = start;
 	slot_stack[0] = 0;
@@ -129,7 +124,7 @@ static int walk_from(profdata_heap *h, pd_hnode *slot_stack, pd_hnode start, pd_
 		}
 		while (k < f->s.n && v == PD_HEAP_NONE) {
 			size_t at = k++;
-			v = frame_target(g, num, f, at, ahead);
+			v = frame_target(g, num, f, at, in_order);
 			if (v == PD_HEAP_NONE)
 				continue;
 			c->refs++;

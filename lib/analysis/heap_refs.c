@@ -43,7 +43,8 @@ static void gather(const pd_heap_graph *g, pd_heap_refs *r)
 /*
  * Ids in row order (a JDK's dump) mostly refer close by, their lookups hit
  * the cache and there are no misses to overlap: one at a time then costs
- * less than the batch's passes (37M-object jcmd dump: about 1 s of 6.5 s).
+ * less than the batch's passes (37M-object jcmd dump: about 1 s of 6-7 s of
+ * user time).
  */
 static void resolve_each(const pd_heap_graph *g, const uint64_t *id, pd_hnode *to, size_t n)
 {
