@@ -86,6 +86,20 @@ static inline void pd_index_prefetch(const pd_index *ix, uint64_t key)
 	if (ix->slots)
 		PD_PREFETCH(ix->slots + pd_index_home(ix, key));
 }
+/*
+ * Ask memory ahead for the key of the row in `key`'s first slot, which a
+ * lookup or an add compares next: a second step after pd_index_prefetch()
+ * of the same key, once its slot has arrived (a table whose keys are spread
+ * waits on the key column as long as on the slots).
+ */
+static inline void pd_index_prefetch_key(const pd_index *ix, const uint64_t *keys, uint64_t key)
+{
+	if (ix->slots) {
+		uint32_t v = ix->slots[pd_index_home(ix, key)];
+		if (v)
+			PD_PREFETCH(keys + v - 1);
+	}
+}
 /* 1 and *row when found, else 0. Inline: a run needs no call. */
 int pd_index_find_slot(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row);
 static inline int pd_index_find(const pd_index *ix, const uint64_t *keys, uint64_t key, uint32_t *row)

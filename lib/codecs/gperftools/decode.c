@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Reading gperftools CPU profiles. The decoder works from the input window:
- * a map from PCs to frames and a table from call chains to stacks; nothing
- * is allocated per record. Version 0 streams (frames and the stack of a new
- * chain are emitted just before its first sample); version 1 learns
- * function names only from the text after the records, so it keeps the
- * records and emits them then (java.c).
+ * Reading gperftools CPU profiles: the header, the text after the records,
+ * and the emitting of what the chain pass (records.c) finds in the
+ * records, in turn with it over each window of the input or behind it on
+ * a second thread (ahead.c). Nothing is allocated per record. Version 0
+ * streams (frames and the stack of a new chain are emitted just before
+ * its first sample); version 1 learns function names only from the text
+ * after the records, so it keeps the records and emits them then (java.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -30,59 +31,10 @@ int pd_gperftools_emit_string(pd_gperftools_decoder *d, uint64_t *id, const char
 	return rc ? PD_GPERFTOOLS_STOP(d, rc) : 0;
 }
 
-int pd_gperftools_frame_id(pd_gperftools_decoder *d, uint64_t pc, uint32_t *id, int *added)
-{
-	uint32_t row;
-	if (d->npcs >= UINT32_MAX - 1)
-		return PROFDATA_ELIMIT;
-	if (pd_grow((void **)&d->pc_of_frame, &d->pcs_cap, d->npcs + 1, sizeof *d->pc_of_frame))
-		return PROFDATA_ENOMEM;
-	d->pc_of_frame[d->npcs] = pc;
-	int rc = pd_index_add(&d->frame_of_pc, d->pc_of_frame, (uint32_t)d->npcs, &row);
-	if (rc < 0)
-		return rc;
-	*added = rc == 0;
-	*id = rc == 1 ? row + 1 : (uint32_t)++d->npcs;
-	return 0;
-}
-
 int pd_gperftools_emit_frame(pd_gperftools_decoder *d, uint64_t id, uint64_t pc, uint64_t function_id, int32_t line)
 {
 	profdata_frame f = { .id = id, .function_id = function_id, .line = line, .address = pc, .has_address = 1 };
 	int rc = PD_EMIT(d->a, frame, &f);
-	return rc ? PD_GPERFTOOLS_STOP(d, rc) : 0;
-}
-
-static int emit_stack(pd_gperftools_decoder *d, uint32_t serial, const uint64_t *pcs, size_t n)
-{
-	profdata_stack s;
-	size_t i;
-	int rc;
-	if (pd_grow((void **)&d->frame_ids, &d->frame_ids_cap, n ? n : 1, sizeof *d->frame_ids))
-		return PROFDATA_ENOMEM;
-	/* A new chain's PCs are often new too: their lookups wait for memory together. */
-	for (i = 0; i < n; i++)
-		pd_index_prefetch(&d->frame_of_pc, pcs[i]);
-	for (i = 0; i < n; i++) {
-		uint32_t id;
-		int added;
-		rc = pd_gperftools_frame_id(d, pcs[i], &id, &added);
-		if (rc)
-			return rc;
-		if (added && d->version == 0) {
-			rc = pd_gperftools_emit_frame(d, id, pcs[i], 0, 0);
-			if (rc)
-				return rc;
-		}
-		d->frame_ids[i] = id;
-	}
-	if (d->version != 0)
-		return 0;
-	memset(&s, 0, sizeof s);
-	s.serial = serial;
-	s.frame_ids = d->frame_ids;
-	s.nframes = n;
-	rc = PD_EMIT(d->a, stack, &s);
 	return rc ? PD_GPERFTOOLS_STOP(d, rc) : 0;
 }
 
@@ -102,169 +54,53 @@ int pd_gperftools_emit_sample(pd_gperftools_decoder *d, uint32_t serial, uint64_
 	return rc ? PD_GPERFTOOLS_STOP(d, rc) : 0;
 }
 
-/* The chain of the record whose PCs are at p (n slots) among those with its hash (from chain `k` on); 0 none. */
-GPERFTOOLS_INLINE uint32_t find_chain(const pd_gperftools_decoder *d, uint32_t k, const unsigned char *p, size_t n,
-                                      unsigned ws, int be)
+/* A new chain's stack, after those of its frames not emitted yet (ids come in order of first appearance). */
+static int emit_chain(pd_gperftools_decoder *d, const pd_gperftools_found *f, const uint64_t *ids)
 {
-	for (; k; k = d->chains[k - 1].next_same_hash) {
-		const pd_gperftools_chain *c = &d->chains[k - 1];
-		const uint64_t *q = d->chain_pcs + c->off;
-		size_t i;
-		if (c->n != n)
-			continue;
-		for (i = 0; i < n; i++)
-			if (q[i] != pd_gperftools_load(p + i * ws, ws, be))
-				break;
-		if (i == n)
-			return k;
-	}
-	return 0;
-}
-
-/* A new chain (stack serial = its index + 1) at the head of those with hash h. */
-static int add_chain(pd_gperftools_decoder *d, const unsigned char *p, size_t n, uint64_t h, uint32_t head,
-                     unsigned ws, int be, uint32_t *serial)
-{
-	pd_gperftools_chain *c;
-	if (d->nchains >= UINT32_MAX - 1 || n > UINT32_MAX)
-		return PROFDATA_ELIMIT;
-	if (pd_grow((void **)&d->chains, &d->chains_cap, d->nchains + 1, sizeof *d->chains) ||
-	    pd_grow((void **)&d->chain_pcs, &d->chain_pcs_cap, d->chain_pcs_n + n + 1, sizeof *d->chain_pcs))
-		return PROFDATA_ENOMEM;
-	c = &d->chains[d->nchains];
-	c->off = d->chain_pcs_n;
-	c->n = (uint32_t)n;
-	c->next_same_hash = head;
-	for (size_t i = 0; i < n; i++)
-		d->chain_pcs[c->off + i] = pd_gperftools_load(p + i * ws, ws, be);
-	d->chain_pcs_n += n;
-	*serial = (uint32_t)++d->nchains;
-	if (pd_map_put(&d->chain_of_hash, h, *serial))
-		return PROFDATA_ENOMEM;
-	return emit_stack(d, *serial, d->chain_pcs + c->off, n);
-}
-
-/*
- * One record whose PCs are at p (n slots), h their chain hash and head the
- * first chain with that hash. Finds or adds its chain and emits (version 0)
- * or keeps (version 1) its sample.
- */
-GPERFTOOLS_INLINE int add_record(pd_gperftools_decoder *d, const unsigned char *p, uint64_t count, size_t n, uint64_t h,
-                                  uint32_t head, unsigned ws, int be)
-{
-	uint32_t serial = find_chain(d, head, p, n, ws, be);
+	profdata_stack s;
 	int rc;
-	if (!serial && (rc = add_chain(d, p, n, h, head, ws, be, &serial)) != 0)
-		return rc;
-	d->nrecords++;
-	if (d->version == 0)
-		return pd_gperftools_emit_sample(d, serial, count);
-	if (pd_grow((void **)&d->records, &d->records_cap, d->nrecords_kept + 1, sizeof *d->records))
-		return PROFDATA_ENOMEM;
-	d->records[d->nrecords_kept].count = count;
-	d->records[d->nrecords_kept].serial = serial;
-	d->nrecords_kept++;
-	return 0;
+	for (uint32_t i = 0; i < f->n; i++) {
+		if (ids[i] <= d->frames_out)
+			continue;
+		d->frames_out = ids[i];
+		rc = pd_gperftools_emit_frame(d, ids[i], pd_gperftools_load(f->pcs + (size_t)i * d->ws, d->ws, d->be), 0, 0);
+		if (rc)
+			return rc;
+	}
+	memset(&s, 0, sizeof s);
+	s.serial = f->serial;
+	s.frame_ids = ids;
+	s.nframes = f->n;
+	rc = PD_EMIT(d->a, stack, &s);
+	return rc ? PD_GPERFTOOLS_STOP(d, rc) : 0;
 }
-
-/* The stored PCs of chain k (up to four cache lines), which find_chain compares next. */
-GPERFTOOLS_INLINE void prefetch_chain(const pd_gperftools_decoder *d, uint32_t k)
-{
-	const pd_gperftools_chain *c = &d->chains[k - 1];
-	const uint64_t *q = d->chain_pcs + c->off;
-	size_t n = c->n < 32 ? c->n : 32;
-	for (size_t i = 0; i < n; i += 8)
-		PD_PREFETCH(q + i);
-	PD_PREFETCH(q + n - (n > 0));
-}
-
-enum { RECORDS_MORE = 0, RECORDS_TRAILER = 1 };
 
 /*
- * Parse the complete records of the window [p, p + avail). *used gets the
- * bytes consumed; *need the bytes the next (incomplete) record needs from
- * there, 0 when even its count and length are not there. Returns RECORDS_MORE,
- * RECORDS_TRAILER, or an error.
+ * What the chain pass found, in order: a new chain's frames and stack
+ * just before its first sample, then each record's sample (version 0);
+ * the Java variant keeps the records for java.c, which names the frames
+ * first.
  */
-GPERFTOOLS_INLINE int run_records(pd_gperftools_decoder *d, const unsigned char *p, size_t avail, size_t *used,
-                                   uint64_t *need, unsigned ws, int be)
+static int emit_found(pd_gperftools_decoder *d, const pd_gperftools_batch *b)
 {
-	/* Records go in batches: find and hash a batch, look up their chains
-	 * and prefetch the stored PCs, then process. The lookups of a batch
-	 * then wait for memory together instead of one after another. */
-	enum { BATCH = 32 };
-	struct {
-		size_t pos, n;
-		uint64_t count, h;
-		uint32_t head;
-	} b[BATCH];
-	size_t pos = 0, nb, k, nchains;
-	int stop = RECORDS_MORE, rc;
-	*need = 0;
-	for (;;) {
-		nb = 0;
-		while (nb < BATCH && avail - pos >= 2 * (size_t)ws) {
-			uint64_t count = pd_gperftools_load(p + pos, ws, be);
-			uint64_t n = pd_gperftools_load(p + pos + ws, ws, be);
-			size_t room = (avail - pos) / ws - 2;
-			if (n > room) {
-				*need = n > (UINT64_MAX / ws) - 2 ? UINT64_MAX : (n + 2) * ws;
-				stop = -1;
-				break;
-			}
-			if (count == 0 && n == 1 && pd_gperftools_load(p + pos + 2 * (size_t)ws, ws, be) == 0) {
-				stop = RECORDS_TRAILER;
-				break;
-			}
-			b[nb].pos = pos;
-			b[nb].n = (size_t)n;
-			b[nb].count = count;
-			/* equal PCs are equal bytes in one layout: hash the bytes as read */
-			b[nb].h = pd_hash_bytes(p + pos + 2 * (size_t)ws, (size_t)n * ws, d->chain_seed);
-			pd_map_prefetch(&d->chain_of_hash, b[nb].h);
-			pos += (2 + (size_t)n) * ws;
-			nb++;
+	for (size_t k = 0; k < b->n; k++) {
+		const pd_gperftools_found *f = &b->found[k];
+		int rc;
+		d->nrecords++;
+		if (d->version != 0) {
+			if (pd_grow((void **)&d->records, &d->records_cap, d->nrecords_kept + 1, sizeof *d->records))
+				return PROFDATA_ENOMEM;
+			d->records[d->nrecords_kept].count = f->count;
+			d->records[d->nrecords_kept].serial = f->serial;
+			d->nrecords_kept++;
+			continue;
 		}
-		for (k = 0; k < nb; k++) {
-			b[k].head = pd_map_get(&d->chain_of_hash, b[k].h);
-			if (b[k].head)
-				PD_PREFETCH(&d->chains[b[k].head - 1]);
-		}
-		for (k = 0; k < nb; k++)
-			if (b[k].head)
-				prefetch_chain(d, b[k].head);
-		nchains = d->nchains;
-		for (k = 0; k < nb; k++) {
-			/* a chain added earlier in this batch may be this record's */
-			if (d->nchains != nchains)
-				b[k].head = pd_map_get(&d->chain_of_hash, b[k].h);
-			rc = add_record(d, p + b[k].pos + 2 * (size_t)ws, b[k].count, b[k].n, b[k].h, b[k].head, ws, be);
-			if (rc) {
-				*used = b[k].pos;
-				return rc;
-			}
-		}
-		if (stop == RECORDS_TRAILER) {
-			*used = pos + 3 * (size_t)ws;
-			return RECORDS_TRAILER;
-		}
-		if (stop != RECORDS_MORE || avail - pos < 2 * (size_t)ws)
-			break;
+		if (f->ids != PD_GPERFTOOLS_SEEN && (rc = emit_chain(d, f, b->ids + f->ids)) != 0)
+			return rc;
+		if ((rc = pd_gperftools_emit_sample(d, f->serial, f->count)) != 0)
+			return rc;
 	}
-	*used = pos;
-	return RECORDS_MORE;
-}
-
-static int run_records_layout(pd_gperftools_decoder *d, const unsigned char *p, size_t avail, size_t *used,
-                              uint64_t *need)
-{
-	if (d->ws == 8 && !d->be)
-		return run_records(d, p, avail, used, need, 8, 0);
-	if (d->ws == 8)
-		return run_records(d, p, avail, used, need, 8, 1);
-	if (!d->be)
-		return run_records(d, p, avail, used, need, 4, 0);
-	return run_records(d, p, avail, used, need, 4, 1);
+	return 0;
 }
 
 /* The error a callback or allocation failure turns into on the reader. */
@@ -298,13 +134,18 @@ static int read_records(pd_gperftools_decoder *d, int *how)
 			*how = END_NONE;
 			return 0;
 		}
-		rc = run_records_layout(d, p, (size_t)avail, &used, &need);
+		d->batch.n = d->batch.nids = 0;
+		rc = pd_gperftools_run_records(d, &d->batch, p, (size_t)avail, SIZE_MAX, &used, &need);
+		/* what it found before a failure goes out first, as the records came */
+		int emitted = emit_found(d, &d->batch);
+		if (emitted)
+			return decode_failure(d, emitted, base + used);
 		pd_in_skip(d->in, used);
-		if (rc == RECORDS_TRAILER) {
+		if (rc == PD_GPERFTOOLS_RECORDS_TRAILER) {
 			*how = END_TRAILER;
 			return 0;
 		}
-		if (rc < 0 || rc == PROFDATA_STOPPED)
+		if (rc < 0)
 			return decode_failure(d, rc, base + used);
 		if (used > 0)
 			continue;
@@ -333,6 +174,44 @@ static int read_records(pd_gperftools_decoder *d, int *how)
 		}
 		/* The record now fits: loop. */
 	}
+}
+
+/* A batch of the pass ahead emitted, and the input consumed up to its end (progress, pages behind released). */
+static int emit_ahead(pd_gperftools_decoder *d, const pd_gperftools_batch *b)
+{
+	int rc = emit_found(d, b);
+	if (rc == 0)
+		pd_in_skip(d->in, (size_t)(b->end - pd_in_offset(d->in)));
+	return rc;
+}
+
+/*
+ * With the whole input at hand, its trailer found and enough records for a
+ * thread to pay, the chain pass runs ahead of the emitter (ahead.c). *ran
+ * is 0 when it did not: the caller reads the records in turn.
+ */
+static int read_records_ahead(pd_gperftools_decoder *d, int *how, int *ran)
+{
+	const uint64_t worth = (uint64_t)1 << 20;
+	pd_blob *b = pd_in_blob(d->in);
+	uint64_t pos = pd_in_offset(d->in);
+	pd_gperftools_pass pass;
+	int emitted;
+	*ran = 0;
+	if (!d->maps_read || !b || d->trailer_at < pos || d->trailer_at - pos < worth ||
+	    !pd_gperftools_ahead(d, pd_blob_data(b), (size_t)pd_blob_size(b), (size_t)pos, emit_ahead, &pass, &emitted))
+		return 0;
+	*ran = 1;
+	if (emitted)
+		return decode_failure(d, emitted, pd_in_offset(d->in));
+	pd_in_skip(d->in, (size_t)(pass.end - pd_in_offset(d->in)));
+	if (pass.rc)
+		return decode_failure(d, pass.rc, pass.end);
+	if (pass.trailer) {
+		*how = END_TRAILER;
+		return 0;
+	}
+	return read_records(d, how); /* not after maps_first's walk; the window reader would say what is wrong */
 }
 
 /* Everything left in the input, as one window. */
@@ -430,6 +309,7 @@ static void decoder_free(pd_gperftools_decoder *d)
 	pd_index_free(&d->frame_of_pc);
 	pd_map_free(&d->chain_of_hash);
 	PD_FREE_ALL(d->chains, d->chain_pcs, d->frame_ids, d->records, d->pc_of_frame);
+	pd_gperftools_batch_free(&d->batch);
 	pd_intern_free(&d->strings);
 }
 
@@ -496,6 +376,7 @@ static int maps_first(pd_gperftools_decoder *d)
 		if (count == 0 && n == 1 && pd_gperftools_load(p + pos + 2 * ws, d->ws, d->be) == 0) {
 			int rc = pd_gperftools_maps(d, p + pos + 3 * ws, (size_t)(size - pos - 3 * ws));
 			d->maps_read = rc == 0;
+			d->trailer_at = pos;
 			return rc ? decode_failure(d, rc, pos + 3 * ws) : 0;
 		}
 		if (n > (size - pos) / ws - 2)
@@ -563,8 +444,12 @@ int pd_gperftools_decode(const pd_decode_args *a)
 	rc = emit_preamble(&d);
 	if (rc == 0)
 		rc = maps_first(&d);
-	if (rc == 0)
-		rc = read_records(&d, &ended);
+	if (rc == 0) {
+		int ran;
+		rc = read_records_ahead(&d, &ended, &ran);
+		if (rc == 0 && !ran)
+			rc = read_records(&d, &ended);
+	}
 	if (rc == 0)
 		rc = finish_records(&d, ended);
 	if (rc == 0 && PD_EMIT0(a, end))

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gperftools CPU profiles: what the bid, the decoder (decode.c, with the
- * maps text in maps.c and the Java variant's symbols in java.c) and the
- * writer (encode.c) share. The format is described in gperftools.c.
+ * chain pass in records.c and ahead.c, the maps text in maps.c and the
+ * Java variant's symbols in java.c) and the writer (encode.c) share. The format is described in gperftools.c.
  */
 #ifndef PD_GPERFTOOLS_H
 #define PD_GPERFTOOLS_H
@@ -74,6 +74,24 @@ typedef struct pd_gperftools_record {
 	uint32_t serial;
 } pd_gperftools_record;
 
+/* A record as the chain pass found it. */
+typedef struct pd_gperftools_found {
+	const unsigned char *pcs; /* its n PCs in the input (slots of the file's layout) */
+	uint64_t count;
+	size_t ids;               /* a chain new here: its frame ids in the batch's ids from here; else ..._SEEN */
+	uint32_t serial, n;       /* its stack serial; its PCs */
+} pd_gperftools_found;
+
+#define PD_GPERFTOOLS_SEEN SIZE_MAX
+
+typedef struct pd_gperftools_batch {
+	pd_gperftools_found *found;
+	size_t n, cap;
+	uint64_t *ids;            /* the frame ids of the batch's new chains */
+	size_t nids, ids_cap;
+	size_t end;               /* ahead.c: the input's offset after the batch's records */
+} pd_gperftools_batch;
+
 typedef struct pd_gperftools_decoder {
 	const pd_decode_args *a;
 	profdata_reader *in;
@@ -98,16 +116,59 @@ typedef struct pd_gperftools_decoder {
 	uint64_t *chain_pcs;
 	size_t chain_pcs_n, chain_pcs_cap;
 
-	uint64_t *frame_ids;         /* scratch: frame ids for a stack event */
+	uint64_t *frame_ids;         /* scratch: frame ids for a stack event (java.c) */
 	size_t frame_ids_cap;
+	uint64_t frames_out;         /* frames emitted: ids 1 .. frames_out (decode.c) */
 
 	pd_gperftools_record *records;
 	size_t nrecords_kept, records_cap;
+	pd_gperftools_batch batch;   /* the chain pass's, read in turn with the emitter (decode.c) */
+	uint64_t trailer_at;         /* the trailer's offset, when maps_first found it */
 
 	pd_intern strings;           /* mapping paths and function names: string id = index + 1 */
 	uint64_t nrecords;
 	uint64_t nsamples;
 } pd_gperftools_decoder;
+
+/*
+ * ---- the chain pass (records.c) ----
+ * It reads records and fills batches, and owns the decoder's PC and chain
+ * tables (pc_of_frame, frame_of_pc, chains, chain_pcs, chain_of_hash) while
+ * it runs; the emitter (decode.c) reads only the batches and the input.
+ */
+
+enum { PD_GPERFTOOLS_RECORDS_MORE = 0, PD_GPERFTOOLS_RECORDS_TRAILER = 1 };
+
+/*
+ * Note the complete records of [p, p + avail) in b (appended), stopping
+ * once b holds `limit` or more. *used gets the bytes consumed; *need the
+ * bytes the next, incomplete record needs from where they stop (0 when
+ * even its count and length are not there). Returns ..._MORE, ..._TRAILER
+ * (*used then includes the trailer), or PROFDATA_ENOMEM / PROFDATA_ELIMIT
+ * with *used at the record that failed.
+ */
+int pd_gperftools_run_records(pd_gperftools_decoder *d, pd_gperftools_batch *b, const unsigned char *p, size_t avail,
+                              size_t limit, size_t *used, uint64_t *need);
+void pd_gperftools_batch_free(pd_gperftools_batch *b);
+
+/* Where the chain pass ahead stopped. */
+typedef struct pd_gperftools_pass {
+	size_t end;   /* offset: after the trailer, at the record that failed, or where no record fitted */
+	int trailer;  /* it read the trailer */
+	int rc;       /* 0, or its error at `end` */
+} pd_gperftools_pass;
+
+/*
+ * The records of the whole input `data` (size bytes) from `pos`, read by
+ * the chain pass on a second thread, batch by batch, while emit() is
+ * called here with each batch in order (ahead.c). 0 when no thread could
+ * start: nothing was done. Else 1, *pass where the pass stopped (when emit
+ * stopped it early, somewhere after what emit was given) and *emit_rc
+ * emit's first non-zero return, after which it was not called again.
+ */
+int pd_gperftools_ahead(pd_gperftools_decoder *d, const unsigned char *data, size_t size, size_t pos,
+                        int (*emit)(pd_gperftools_decoder *d, const pd_gperftools_batch *b),
+                        pd_gperftools_pass *pass, int *emit_rc);
 
 /* A callback returned non-zero: stop (its error, if any, is kept by the consumer). */
 #define PD_GPERFTOOLS_STOP(d, rc) ((void)(rc), (d)->stopped = 1, PROFDATA_STOPPED)

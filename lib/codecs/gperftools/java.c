@@ -186,6 +186,10 @@ int pd_gperftools_java(pd_gperftools_decoder *d, const unsigned char *text, size
 		profdata_stack st;
 		const pd_gperftools_chain *c = &d->chains[k];
 		size_t f;
+		if (pd_grow((void **)&d->frame_ids, &d->frame_ids_cap, c->n ? c->n : 1, sizeof *d->frame_ids)) {
+			rc = PROFDATA_ENOMEM;
+			break;
+		}
 		for (f = 0; f < c->n; f++) {
 			uint32_t id;
 			int added;

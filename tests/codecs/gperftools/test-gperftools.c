@@ -946,6 +946,150 @@ START_TEST(convert_streams)
 }
 END_TEST
 
+/*
+ * ---- many records: the chain pass ahead of the emitter (ahead.c) ----
+ * A profile whose records take more than 1 MiB is read from memory with
+ * its chains found on a second thread (where there are two processors),
+ * and through small callback windows in turn with the emitter: the two
+ * models must be the same, and each record's sample must carry its PCs.
+ */
+enum { MANY_RECORDS = 20000, MANY_CHAINS = 3000, MANY_DEPTH = 12 };
+
+typedef struct many {
+	unsigned char *buf;
+	size_t len;
+	uint32_t chain_of[MANY_RECORDS];
+	uint64_t count_of[MANY_RECORDS];
+	uint64_t pcs[MANY_CHAINS][MANY_DEPTH];
+} many;
+
+static void put_slot(unsigned char *p, uint64_t v)
+{
+	for (unsigned i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Chains of 1..MANY_DEPTH PCs from a pool that repeats some (shared frames), records over them. */
+static many *many_records(void)
+{
+	static const char maps[] = "400000-800000 r-xp 00000000 08:01 42 /opt/many/app\n";
+	many *m = calloc(1, sizeof *m);
+	ck_assert_ptr_nonnull(m);
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	size_t cap = (5 + 3) * 8 + (size_t)MANY_RECORDS * (2 + MANY_DEPTH) * 8 + sizeof maps, pos = 0;
+	m->buf = malloc(cap);
+	ck_assert_ptr_nonnull(m->buf);
+	for (size_t c = 0; c < MANY_CHAINS; c++)
+		for (size_t k = 0; k < MANY_DEPTH; k++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			/* each chain's leaf its own (so the chains differ); then one PC
+			 * in four from a pool of 500, the rest nearly all new */
+			m->pcs[c][k] = k == 0 ? 0x8000000 + c * 16
+			                      : 0x400000 + ((x >> 62) == 0 ? (x >> 20) % 500 : (x >> 20) % 0x3fff00) * 16;
+		}
+	const uint64_t header[5] = { 0, 3, 0, 10000, 0 };
+	for (size_t i = 0; i < 5; i++, pos += 8)
+		put_slot(m->buf + pos, header[i]);
+	for (size_t r = 0; r < MANY_RECORDS; r++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		uint32_t c = r < MANY_CHAINS ? (uint32_t)r : (uint32_t)((x >> 33) % MANY_CHAINS);
+		size_t depth = 1 + c % MANY_DEPTH;
+		m->chain_of[r] = c;
+		m->count_of[r] = 1 + (x >> 60);
+		put_slot(m->buf + pos, m->count_of[r]);
+		put_slot(m->buf + pos + 8, depth);
+		pos += 16;
+		for (size_t k = 0; k < depth; k++, pos += 8)
+			put_slot(m->buf + pos, m->pcs[c][k]);
+	}
+	const uint64_t trailer[3] = { 0, 1, 0 };
+	for (size_t i = 0; i < 3; i++, pos += 8)
+		put_slot(m->buf + pos, trailer[i]);
+	memcpy(m->buf + pos, maps, sizeof maps - 1);
+	m->len = pos + sizeof maps - 1;
+	ck_assert_uint_gt(m->len, (size_t)1 << 20);
+	return m;
+}
+
+static void check_many(const profdata_profile *p, const many *m)
+{
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_SAMPLES), MANY_RECORDS);
+	ck_assert_uint_eq(profdata_profile_count(p, PROFDATA_TABLE_STACKS), MANY_CHAINS);
+	for (size_t r = 0; r < MANY_RECORDS; r++) {
+		profdata_sample s;
+		profdata_stack st;
+		size_t si, c = m->chain_of[r];
+		ck_assert_int_eq(profdata_profile_sample(p, r, &s), 0);
+		ck_assert_int_eq(s.values[0], (int64_t)m->count_of[r]);
+		ck_assert_int_eq(profdata_profile_find_stack(p, s.stack_serial, &si), 0);
+		ck_assert_int_eq(profdata_profile_stack(p, si, &st), 0);
+		ck_assert_uint_eq(st.nframes, 1 + c % MANY_DEPTH);
+		for (size_t k = 0; k < st.nframes; k++) {
+			size_t fi;
+			profdata_frame f;
+			ck_assert_int_eq(profdata_profile_find_frame(p, st.frame_ids[k], &fi), 0);
+			ck_assert_int_eq(profdata_profile_frame(p, fi, &f), 0);
+			ck_assert_uint_eq(f.address, m->pcs[c][k]);
+		}
+	}
+}
+
+START_TEST(many_records_ahead_and_in_turn)
+{
+	many *m = many_records();
+	rd r;
+	profdata_profile *ahead = read_mem(m->buf, m->len, PROFDATA_MODE_STRICT, NULL, &r);
+	ck_assert_msg(ahead != NULL, "%s", r.msg);
+	profdata_profile *in_turn = read_trickle(m->buf, m->len, 4096);
+	check_many(ahead, m);
+	test_assert_equal(ahead, in_turn, "ahead and in turn");
+	size_t l1, l2;
+	unsigned char *f1 = test_write(ahead, "folded", NULL, &l1), *f2 = test_write(in_turn, "folded", NULL, &l2);
+	ck_assert_uint_eq(l1, l2);
+	ck_assert_mem_eq(f1, f2, l1);
+	free(f1);
+	free(f2);
+	profdata_profile_free(ahead);
+	profdata_profile_free(in_turn);
+	free(m->buf);
+	free(m);
+}
+END_TEST
+
+/* A consumer that stops after `stop_after` samples: the pass ahead is stopped and nothing more is emitted. */
+typedef struct stopper {
+	size_t samples, stop_after;
+} stopper;
+
+static int stop_sample(void *payload, const profdata_sample *s)
+{
+	stopper *t = payload;
+	(void)s;
+	return ++t->samples >= t->stop_after;
+}
+
+START_TEST(many_records_stopped)
+{
+	static const size_t stops[] = { 1, 4095, 4096, 4097, 9000, MANY_RECORDS };
+	many *m = many_records();
+	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++) {
+		profdata_events ev;
+		profdata_events_init(&ev, sizeof ev);
+		ev.sample = stop_sample;
+		stopper t = { 0, stops[i] };
+		profdata_reader *in;
+		profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+		o.format = "gperftools";
+		ck_assert_int_eq(profdata_reader_open_memory(&in, m->buf, m->len, "<many>"), 0);
+		ck_assert_int_eq(profdata_decode(in, &o, &ev, &t), PROFDATA_STOPPED);
+		ck_assert_uint_eq(t.samples, stops[i]);
+		profdata_reader_free(in);
+	}
+	free(m->buf);
+	free(m);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("gperftools");
@@ -960,6 +1104,8 @@ Suite *suite_main(void)
 	tcase_add_test(tc, bad_options);
 	tcase_add_test(tc, extra_header_slots);
 	tcase_add_test(tc, maps_parsing);
+	tcase_add_test(tc, many_records_ahead_and_in_turn);
+	tcase_add_test(tc, many_records_stopped);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("damaged");
 	tcase_set_timeout(tc, 120);
