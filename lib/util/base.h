@@ -45,7 +45,11 @@ typedef struct pd_strbuf {
 /* Append `n` bytes; 0 or PROFDATA_ENOMEM. */
 int pd_strbuf_add(pd_strbuf *b, const char *s, size_t n);
 
-/* Growable array helper: ensure room for `need` elements of `size`; 0 or PROFDATA_ENOMEM. */
+/*
+ * Growable array helper: ensure room for `need` elements of `size`; 0 or
+ * PROFDATA_ENOMEM. The capacity doubles, except that it leaps from
+ * PD_HUGE_MIN bytes to PD_HUGE_MOVE or more (base.c says why).
+ */
 int pd_grow(void **ptr, size_t *cap, size_t need, size_t size);
 
 /*
