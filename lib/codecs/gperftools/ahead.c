@@ -19,7 +19,6 @@
 #include "util/relay.h"
 
 #define AHEAD_SLOTS 8      /* a power of two (relay.h) */
-#define AHEAD_RECORDS 4096 /* records a batch: the relay's hand-over is a lock, and this keeps it rare */
 
 typedef struct ahead {
 	pd_gperftools_decoder *d;
@@ -38,8 +37,8 @@ static int fill_slot(void *arg, unsigned slot)
 	size_t used = 0;
 	uint64_t need;
 	b->n = b->nids = 0;
-	int rc = pd_gperftools_run_records(a->d, b, a->data + a->pass.end, a->size - a->pass.end, AHEAD_RECORDS, &used,
-	                                   &need);
+	int rc = pd_gperftools_run_records(a->d, b, a->data + a->pass.end, a->size - a->pass.end,
+	                                   PD_GPERFTOOLS_BATCH_RECORDS, &used, &need);
 	a->pass.end += used;
 	b->end = a->pass.end;
 	if (rc == PD_GPERFTOOLS_RECORDS_MORE && used > 0)

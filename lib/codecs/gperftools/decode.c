@@ -135,7 +135,7 @@ static int read_records(pd_gperftools_decoder *d, int *how)
 			return 0;
 		}
 		d->batch.n = d->batch.nids = 0;
-		rc = pd_gperftools_run_records(d, &d->batch, p, (size_t)avail, SIZE_MAX, &used, &need);
+		rc = pd_gperftools_run_records(d, &d->batch, p, (size_t)avail, PD_GPERFTOOLS_BATCH_RECORDS, &used, &need);
 		/* what it found before a failure goes out first, as the records came */
 		int emitted = emit_found(d, &d->batch);
 		if (emitted)

@@ -139,6 +139,11 @@ typedef struct pd_gperftools_decoder {
 
 enum { PD_GPERFTOOLS_RECORDS_MORE = 0, PD_GPERFTOOLS_RECORDS_TRAILER = 1 };
 
+/* Records a batch holds (32 bytes each there), in turn or ahead: the window
+ * of a whole mapped file is not noted all at once. Ahead, the relay's
+ * hand-over is a lock, and batches this large keep it rare. */
+#define PD_GPERFTOOLS_BATCH_RECORDS 4096
+
 /*
  * Note the complete records of [p, p + avail) in b (appended), stopping
  * once b holds `limit` or more. *used gets the bytes consumed; *need the
