@@ -2,7 +2,8 @@
 /*
  * gperftools CPU profiles: what the bid, the decoder (decode.c, with the
  * chain pass in records.c and ahead.c, the maps text in maps.c and the
- * Java variant's symbols in java.c) and the writer (encode.c) share. The format is described in gperftools.c.
+ * Java variant's symbols in java.c) and the writer (encode.c) share. The
+ * format is described in gperftools.c.
  */
 #ifndef PD_GPERFTOOLS_H
 #define PD_GPERFTOOLS_H
