@@ -176,13 +176,22 @@ static int read_records(pd_gperftools_decoder *d, int *how)
 	}
 }
 
-/* A batch of the pass ahead emitted, and the input consumed up to its end (progress, pages behind released). */
+/*
+ * A batch of the pass ahead emitted, and the input consumed up to its end
+ * (progress, pages behind released). A progress callback that says stop
+ * shows at the next fill, as between windows in turn: asked here, so that
+ * the pass stops at once and the events are those the reading in turn
+ * would have given.
+ */
 static int emit_ahead(pd_gperftools_decoder *d, const pd_gperftools_batch *b)
 {
+	const unsigned char *p;
 	int rc = emit_found(d, b);
-	if (rc == 0)
-		pd_in_skip(d->in, (size_t)(b->end - pd_in_offset(d->in)));
-	return rc;
+	if (rc != 0)
+		return rc;
+	pd_in_skip(d->in, (size_t)(b->end - pd_in_offset(d->in)));
+	int64_t left = pd_in_fill(d->in, 0, &p);
+	return left < 0 ? (int)left : 0;
 }
 
 /*

@@ -1090,6 +1090,39 @@ START_TEST(many_records_stopped)
 }
 END_TEST
 
+/* A progress callback that says stop once 256 KiB are read: the pass ahead stops too, and the read says why. */
+static int stop_after_256k(void *payload, const char *phase, uint64_t done, uint64_t total)
+{
+	(void)payload;
+	(void)phase;
+	(void)total;
+	return done >= ((uint64_t)256 << 10);
+}
+
+START_TEST(many_records_progress_stop)
+{
+	many *m = many_records();
+	profdata_events ev;
+	profdata_events_init(&ev, sizeof ev);
+	ev.sample = stop_sample;
+	stopper t = { 0, SIZE_MAX };
+	profdata_reader *in;
+	profdata_read_options o = PROFDATA_READ_OPTIONS_INIT;
+	o.format = "gperftools";
+	ck_assert_int_eq(profdata_reader_open_memory(&in, m->buf, m->len, "<many>"), 0);
+	profdata_reader_set_progress_cb(in, stop_after_256k, NULL, 64 << 10);
+	ck_assert_int_eq(profdata_decode(in, &o, &ev, &t), PROFDATA_STOPPED);
+	ck_assert_ptr_nonnull(profdata_reader_error(in));
+	ck_assert_int_eq(profdata_reader_error(in)->code, PROFDATA_STOPPED);
+	/* stopped within a batch or two of 256 KiB (about 3,900 records), not after all 20,000 */
+	ck_assert_uint_gt(t.samples, 0);
+	ck_assert_uint_lt(t.samples, 3 * 4096);
+	profdata_reader_free(in);
+	free(m->buf);
+	free(m);
+}
+END_TEST
+
 Suite *suite_main(void)
 {
 	Suite *s = suite_create("gperftools");
@@ -1106,6 +1139,7 @@ Suite *suite_main(void)
 	tcase_add_test(tc, maps_parsing);
 	tcase_add_test(tc, many_records_ahead_and_in_turn);
 	tcase_add_test(tc, many_records_stopped);
+	tcase_add_test(tc, many_records_progress_stop);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("damaged");
 	tcase_set_timeout(tc, 120);
