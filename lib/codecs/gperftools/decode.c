@@ -195,22 +195,20 @@ static int emit_ahead(pd_gperftools_decoder *d, const pd_gperftools_batch *b)
 }
 
 /*
- * With the whole input at hand, its trailer found and enough records for a
- * thread to pay, the chain pass runs ahead of the emitter (ahead.c). *ran
- * is 0 when it did not: the caller reads the records in turn.
+ * Records up to and including the trailer, as read_records() reads them;
+ * with the whole input at hand, its trailer found and enough records for a
+ * thread to pay, the chain pass runs ahead of the emitter (ahead.c).
  */
-static int read_records_ahead(pd_gperftools_decoder *d, int *how, int *ran)
+static int read_all_records(pd_gperftools_decoder *d, int *how)
 {
 	const uint64_t worth = (uint64_t)1 << 20;
 	pd_blob *b = pd_in_blob(d->in);
 	uint64_t pos = pd_in_offset(d->in);
 	pd_gperftools_pass pass;
 	int emitted;
-	*ran = 0;
 	if (!d->maps_read || !b || d->trailer_at < pos || d->trailer_at - pos < worth ||
 	    !pd_gperftools_ahead(d, pd_blob_data(b), (size_t)pd_blob_size(b), (size_t)pos, emit_ahead, &pass, &emitted))
-		return 0;
-	*ran = 1;
+		return read_records(d, how);
 	if (emitted)
 		return decode_failure(d, emitted, pd_in_offset(d->in));
 	pd_in_skip(d->in, (size_t)(pass.end - pd_in_offset(d->in)));
@@ -453,12 +451,8 @@ int pd_gperftools_decode(const pd_decode_args *a)
 	rc = emit_preamble(&d);
 	if (rc == 0)
 		rc = maps_first(&d);
-	if (rc == 0) {
-		int ran;
-		rc = read_records_ahead(&d, &ended, &ran);
-		if (rc == 0 && !ran)
-			rc = read_records(&d, &ended);
-	}
+	if (rc == 0)
+		rc = read_all_records(&d, &ended);
 	if (rc == 0)
 		rc = finish_records(&d, ended);
 	if (rc == 0 && PD_EMIT0(a, end))

@@ -183,8 +183,8 @@ int pd_gperftools_ahead(pd_gperftools_decoder *d, const unsigned char *data, siz
 int pd_gperftools_emit_string(pd_gperftools_decoder *d, uint64_t *id, const char *s, size_t len);
 int pd_gperftools_emit_frame(pd_gperftools_decoder *d, uint64_t id, uint64_t pc, uint64_t function_id, int32_t line);
 int pd_gperftools_emit_sample(pd_gperftools_decoder *d, uint32_t serial, uint64_t count);
-/* Frame id of `pc`, adding it; *added says whether it is new. */
-int pd_gperftools_frame_id(pd_gperftools_decoder *d, uint64_t pc, uint32_t *id, int *added);
+/* Frame id of `pc`, adding it when new (ids 1, 2, ... in order of first appearance). */
+int pd_gperftools_frame_id(pd_gperftools_decoder *d, uint64_t pc, uint32_t *id);
 
 /* The text after the trailer: /proc/self/maps (maps.c), or the Java variant's symbols (java.c). */
 int pd_gperftools_maps(pd_gperftools_decoder *d, const unsigned char *text, size_t len);

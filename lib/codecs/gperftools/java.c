@@ -192,8 +192,7 @@ int pd_gperftools_java(pd_gperftools_decoder *d, const unsigned char *text, size
 		}
 		for (f = 0; f < c->n; f++) {
 			uint32_t id;
-			int added;
-			rc = pd_gperftools_frame_id(d, d->chain_pcs[c->off + f], &id, &added);
+			rc = pd_gperftools_frame_id(d, d->chain_pcs[c->off + f], &id);
 			if (rc)
 				break;
 			d->frame_ids[f] = id;

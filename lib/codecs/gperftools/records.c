@@ -18,7 +18,7 @@ void pd_gperftools_batch_free(pd_gperftools_batch *b)
 	b->n = b->cap = b->nids = b->ids_cap = 0;
 }
 
-int pd_gperftools_frame_id(pd_gperftools_decoder *d, uint64_t pc, uint32_t *id, int *added)
+int pd_gperftools_frame_id(pd_gperftools_decoder *d, uint64_t pc, uint32_t *id)
 {
 	uint32_t row;
 	if (d->npcs >= UINT32_MAX - 1)
@@ -29,7 +29,6 @@ int pd_gperftools_frame_id(pd_gperftools_decoder *d, uint64_t pc, uint32_t *id, 
 	int rc = pd_index_add(&d->frame_of_pc, d->pc_of_frame, (uint32_t)d->npcs, &row);
 	if (rc < 0)
 		return rc;
-	*added = rc == 0;
 	*id = rc == 1 ? row + 1 : (uint32_t)++d->npcs;
 	return 0;
 }
@@ -50,8 +49,7 @@ static int chain_frame_ids(pd_gperftools_decoder *d, pd_gperftools_batch *b, con
 	*off = b->nids;
 	for (i = 0; i < n; i++) {
 		uint32_t id;
-		int added;
-		int rc = pd_gperftools_frame_id(d, pcs[i], &id, &added);
+		int rc = pd_gperftools_frame_id(d, pcs[i], &id);
 		if (rc)
 			return rc;
 		b->ids[b->nids++] = id;
